@@ -1,0 +1,56 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Database } from './schema';
+import * as m0001 from './migrations/0001_initial';
+
+/** Migrations are listed here, in order, so the bundle needs no file-system scan. */
+const migrations: Record<string, Migration> = {
+  '0001_initial': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export interface DbHandle {
+  db: Kysely<Database>;
+  /** The raw connection, for the few hot paths that use prepared statements directly. */
+  sqlite: SQLite.Database;
+  close(): Promise<void>;
+}
+
+/** Opens (creating if needed) the SQLite database at `file` with the durability settings of the foundation issue. */
+export function openDatabase(file: string): DbHandle {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: an acknowledged mutation survives a power cut, not only a process crash.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    sqlite,
+    close: async () => {
+      await db.destroy();
+    },
+  };
+}
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+}
+
+/** Turns DATABASE_URL (or its default) into a SQLite file path. Only SQLite is wired up today. */
+export function sqlitePathFromUrl(url: string): string {
+  if (url.startsWith('sqlite://')) return url.slice('sqlite://'.length);
+  if (url.startsWith('file:')) return url.slice('file:'.length);
+  if (url.includes('://')) throw new Error(`DATABASE_URL: unsupported scheme in "${url}" (expected sqlite:// or a file path)`);
+  return url;
+}

@@ -1,0 +1,37 @@
+// @ts-check
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'data/**', 'node_modules/**', 'client/routeTree.gen.ts', 'test-results/**', '**/*.gen.ts'] },
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['client/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      // One-way dependencies (architecture.md): the client never reaches into the server or the database.
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/db/**'], message: 'client/ may import sync/ only' }] }],
+    },
+  },
+  {
+    // Tests poke at JSON responses of any shape.
+    files: ['tests/**/*.ts', '**/*.test.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['sync/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/db/**', '**/client/**'], message: 'sync/ is shared: it imports neither client/ nor server/' }] }],
+    },
+  },
+);

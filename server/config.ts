@@ -1,0 +1,75 @@
+import { resolve, join } from 'node:path';
+import { z } from 'zod';
+
+// Environment validated once at start-up (epic-stack style): a bad value stops the process with a
+// message naming the variable, instead of failing later in some request.
+
+const port = z.coerce.number().int().min(0).max(65535);
+const url = z.url({ protocol: /^https?$/ });
+
+const EnvSchema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().min(1).optional(),
+  PUBLIC_URL: url.optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('Vidi <no-reply@vidi.local>'),
+  /** An Ed25519 private key as PKCS#8 PEM; generated into DATA_DIR on first start when unset. */
+  JWT_PRIVATE_KEY: z.string().min(1).optional(),
+  RAZORPAY_API_BASE: url.default('https://api.razorpay.com'),
+  /** Directory of the built client; the server serves it when it exists. */
+  CLIENT_DIST: z.string().min(1).default('./dist/client'),
+  LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  jwtPrivateKey: string | undefined;
+  razorpayApiBase: string;
+  clientDist: string;
+  logLevel: 'silent' | 'error' | 'info' | 'debug';
+  mediaDir: string;
+  uploadsDir: string;
+  mailDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads the configuration from an environment; throws ConfigError listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings count as unset: `PORT= npm start` should mean "default", not "invalid".
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  const hostForUrl = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? join(dataDir, 'vidi.sqlite'),
+    publicUrl: (e.PUBLIC_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/$/, ''),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    jwtPrivateKey: e.JWT_PRIVATE_KEY,
+    razorpayApiBase: e.RAZORPAY_API_BASE.replace(/\/$/, ''),
+    clientDist: resolve(e.CLIENT_DIST),
+    logLevel: e.LOG_LEVEL,
+    mediaDir: join(dataDir, 'media'),
+    uploadsDir: join(dataDir, 'uploads'),
+    mailDir: join(dataDir, 'mail'),
+  };
+}

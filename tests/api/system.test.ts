@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, type TestApp } from '../helpers/test-app';
+
+describe('system endpoints', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers health with the fixed body', async () => {
+    const res = await call(t.app, 'GET', '/api/health');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ status: 'ok' });
+  });
+
+  it('sends the security headers on every response', async () => {
+    const res = await call(t.app, 'GET', '/api/health');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('publishes an OpenAPI 3.1 document with bearer security', async () => {
+    const res = await call(t.app, 'GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.json.openapi).toBe('3.1.0');
+    expect(res.json.paths['/api/health'].get).toBeDefined();
+    expect(res.json.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  });
+
+  it('serves a human API reference page', async () => {
+    const page = await call(t.app, 'GET', '/api/docs');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('/api/docs/swagger-ui-bundle.js');
+    const bundle = await t.app.request('/api/docs/swagger-ui-bundle.js');
+    expect(bundle.status).toBe(200);
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  });
+
+  it('answers unknown API routes with a JSON 404', async () => {
+    const res = await call(t.app, 'GET', '/api/nope');
+    expect(res.status).toBe(404);
+    expect(res.json.error.code).toBe('not_found');
+  });
+
+  it('allows CORS only for PUBLIC_URL', async () => {
+    const ok = await call(t.app, 'GET', '/api/health', undefined, undefined, { origin: t.deps.config.publicUrl });
+    expect(ok.headers.get('access-control-allow-origin')).toBe(t.deps.config.publicUrl);
+    const other = await call(t.app, 'GET', '/api/health', undefined, undefined, { origin: 'https://evil.example' });
+    expect(other.headers.get('access-control-allow-origin')).not.toBe('https://evil.example');
+  });
+});

@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Everything the server printed so far. */
+  output(): string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<void>;
+  /** SIGKILL (a crash) and wait for exit. */
+  kill9(): Promise<void>;
+  /** Starts it again on the same port and DATA_DIR. */
+  restart(): Promise<void>;
+}
+
+/**
+ * Starts the real server the way `npm start` does (minus the build: the e2e global setup built the
+ * client once) on a free port with a fresh DATA_DIR, and waits until it listens.
+ */
+export async function startServer(opts: { env?: Record<string, string>; dataDir?: string; port?: number } = {}): Promise<ServerProcess> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'vidi-srv-'));
+  let port = opts.port ?? 0;
+  let child: ChildProcess | undefined;
+  let log = '';
+
+  const launch = async () => {
+    const env = {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      CLIENT_DIST: join(PROJECT_ROOT, 'dist/client'),
+      ...(port ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
+      ...opts.env,
+    };
+    child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const c = child;
+    port = await new Promise<number>((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`server did not start in 30 s:\n${log}`)), 30_000);
+      const onData = (d: Buffer) => {
+        log += d.toString();
+        const m = /Vidi listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
+        if (m?.[1]) {
+          clearTimeout(timer);
+          ok(Number(m[1]));
+        }
+      };
+      c.stdout?.on('data', onData);
+      c.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+      c.on('exit', (code) => {
+        clearTimeout(timer);
+        fail(new Error(`server exited with ${code}:\n${log}`));
+      });
+    });
+  };
+
+  const waitExit = (signal: NodeJS.Signals) =>
+    new Promise<void>((ok) => {
+      if (!child || child.exitCode !== null || child.signalCode !== null) return ok();
+      child.once('exit', () => ok());
+      child.kill(signal);
+    });
+
+  await launch();
+  // PUBLIC_URL must match the port the first launch picked, so restart with it fixed.
+  const firstPort = port;
+  const handle: ServerProcess = {
+    get url() {
+      return `http://127.0.0.1:${port}`;
+    },
+    get port() {
+      return port;
+    },
+    dataDir,
+    output: () => log,
+    stop: () => waitExit('SIGTERM'),
+    kill9: () => waitExit('SIGKILL'),
+    restart: async () => {
+      await waitExit('SIGTERM');
+      port = firstPort;
+      await launch();
+    },
+  };
+  return handle;
+}

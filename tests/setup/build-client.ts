@@ -1,0 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { PROJECT_ROOT } from '../helpers/server-process';
+
+/** Browser tests run against the production build, exactly what `npm start` serves: build it once per run. */
+export default function setup(): void {
+  if (process.env.VIDI_SKIP_BUILD === '1') return;
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+}
