@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { AccessTokens } from './auth/access-tokens';
 import type { Mailer } from './mail/mailer';
 import type { Logger } from './logger';
+import type { Pokes } from './realtime/pokes';
 
 /** Everything a router needs, built once at start-up and passed down (no module-level singletons). */
 export interface AppDeps {
@@ -14,6 +15,8 @@ export interface AppDeps {
   tokens: AccessTokens;
   mailer: Mailer;
   log: Logger;
+  /** Live-update fan-out: notify after commit, and SSE connections pass it on. */
+  pokes: Pokes;
   /** Milliseconds since the epoch; replaceable in tests that need to move time. */
   now: () => number;
 }

@@ -6,6 +6,7 @@ import { loadSigningKeys } from './auth/keys';
 import { createAccessTokens } from './auth/access-tokens';
 import { createMailer } from './mail/mailer';
 import { createLogger } from './logger';
+import { createPokes } from './realtime/pokes';
 
 /** Opens the database (migrated), loads the signing key and builds everything the routers share. */
 export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps, 'now'>> = {}): Promise<AppDeps & { close(): Promise<void> }> {
@@ -21,6 +22,7 @@ export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps
     sqlite,
     log,
     now,
+    pokes: createPokes(),
     tokens: createAccessTokens(keys, config.publicUrl, now),
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir, log }),
     close,

@@ -1,0 +1,34 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+import { logChange } from '../sync/change-log';
+import { applyScoreEvent } from '../rewards/score-events';
+
+/**
+ * Deletes a video and everything that hangs off it inside the caller's transaction: its likes,
+ * comments and views stop counting for the leaderboards, and pulls see the deletion. Returns the
+ * media keys to remove once the transaction has committed (files are not transactional), or null
+ * when the video does not exist.
+ */
+export async function deleteVideoInTx(trx: Transaction<Database>, videoId: string, now: number): Promise<{ ownerId: string; fileKeys: Array<string | null> } | null> {
+  const video = await trx.selectFrom('videos').select(['id', 'user_id', 'file_key', 'poster_key']).where('id', '=', videoId).executeTakeFirst();
+  if (!video) return null;
+
+  const likes = await trx.selectFrom('likes').select(['user_id', 'created_at']).where('video_id', '=', videoId).execute();
+  for (const l of likes) {
+    await applyScoreEvent(trx, { kind: 'like', actorId: l.user_id, creatorId: video.user_id, delta: -1, occurredAt: l.created_at, at: now });
+  }
+  const comments = await trx.selectFrom('comments').select(['id', 'user_id', 'created_at']).where('video_id', '=', videoId).execute();
+  for (const c of comments) {
+    await applyScoreEvent(trx, { kind: 'comment', actorId: c.user_id, creatorId: video.user_id, delta: -1, occurredAt: c.created_at, at: now });
+  }
+  const views = await trx.selectFrom('views').select(['user_id', 'created_at']).where('video_id', '=', videoId).execute();
+  for (const v of views) {
+    await applyScoreEvent(trx, { kind: 'view', actorId: v.user_id, creatorId: video.user_id, delta: -1, occurredAt: v.created_at, at: now });
+  }
+
+  // Likes, comments, views and shares go with the video (ON DELETE CASCADE).
+  await trx.deleteFrom('videos').where('id', '=', videoId).execute();
+  await logChange(trx, { entity: 'video', entityId: videoId, deleted: true }, now);
+  if (likes.length || comments.length || views.length) await logChange(trx, { entity: 'leaderboard', entityId: 'all' }, now);
+  return { ownerId: video.user_id, fileKeys: [video.file_key, video.poster_key] };
+}
