@@ -76,6 +76,8 @@ export interface UploadsTable {
   /** 'uploading' | 'completed' | 'rejected' | 'expired' */
   status: string;
   reason: string | null;
+  /** A poster sent before the video existed (migration 0002); moved to the video when it is created. */
+  poster_key: string | null;
   created_at: number;
   updated_at: number;
 }
