@@ -8,6 +8,8 @@ import { securityHeaders } from './http/security-headers';
 import { systemRouter } from './http/system-routes';
 import { apiDocsRouter } from './http/api-docs';
 import { mountClient } from './http/static-client';
+import { authRouter } from './auth/auth-router';
+import { profileRouter } from './auth/profile-router';
 
 /** JSON bodies larger than this are refused with 413 before they are parsed. */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
@@ -34,6 +36,8 @@ export function createApp(deps: AppDeps) {
   );
 
   app.route('/api', systemRouter());
+  app.route('/api/auth', authRouter());
+  app.route('/api/profile', profileRouter());
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   app.doc31('/api/openapi.json', {

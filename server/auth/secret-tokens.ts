@@ -1,0 +1,14 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** 32 random bytes, base64url: the refresh and e-mail tokens handed to clients. */
+export function newSecretToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * Only this hash is stored, so a leaked database (or backup) holds no usable token. A plain sha256
+ * is enough here: the input has 256 bits of entropy, unlike a password.
+ */
+export function hashSecretToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
