@@ -1,0 +1,74 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+import { adsSetting, entryFeeSetting, paymentSetting, providerConfigured, type AdsValue, type EntryFeeValue, type PaymentProvider, type PaymentValue } from '../settings/definitions';
+import { readSetting, writeSetting } from '../settings/store';
+import { badRequest } from '../http/errors';
+
+/** What an admin sees: the secrets only as "set" or "not set" (decisions.md "Security"). */
+export interface AdminSettingsView {
+  entry_fee: EntryFeeValue;
+  payment: {
+    provider: PaymentProvider;
+    razorpay_key_id: string;
+    razorpay_key_secret_set: boolean;
+    razorpay_webhook_secret_set: boolean;
+  };
+  ads: AdsValue;
+}
+
+/**
+ * A save of the whole Settings tab. A secret that is omitted stays as it is; null clears it; a
+ * string replaces it. That way the form never needs to know a secret to save the other fields.
+ */
+export interface AdminSettingsUpdate {
+  entry_fee: EntryFeeValue;
+  payment: {
+    provider: PaymentProvider;
+    razorpay_key_id: string;
+    razorpay_key_secret?: string | null | undefined;
+    razorpay_webhook_secret?: string | null | undefined;
+  };
+  ads: AdsValue;
+}
+
+export async function readAdminSettings(db: Kysely<Database> | Transaction<Database>): Promise<AdminSettingsView> {
+  const [fee, payment, ads] = await Promise.all([readSetting(db, entryFeeSetting), readSetting(db, paymentSetting), readSetting(db, adsSetting)]);
+  return {
+    entry_fee: fee,
+    payment: {
+      provider: payment.provider,
+      razorpay_key_id: payment.razorpay_key_id,
+      razorpay_key_secret_set: payment.razorpay_key_secret.length > 0,
+      razorpay_webhook_secret_set: payment.razorpay_webhook_secret.length > 0,
+    },
+    ads,
+  };
+}
+
+const merge = (current: string, next: string | null | undefined) => (next === undefined ? current : (next ?? ''));
+
+/** Validates the combination and writes all three settings; returns which secrets changed (for the audit, never their values). */
+export async function saveAdminSettings(trx: Transaction<Database>, update: AdminSettingsUpdate, now: number) {
+  const current = await readSetting(trx, paymentSetting);
+  const payment: PaymentValue = {
+    provider: update.payment.provider,
+    razorpay_key_id: update.payment.razorpay_key_id.trim(),
+    razorpay_key_secret: merge(current.razorpay_key_secret, update.payment.razorpay_key_secret),
+    razorpay_webhook_secret: merge(current.razorpay_webhook_secret, update.payment.razorpay_webhook_secret),
+  };
+  if (update.entry_fee.enabled && update.entry_fee.amount_rupees > 0 && !providerConfigured(payment)) {
+    throw badRequest(
+      'The entry fee cannot be enabled while Razorpay has no key id and key secret. Add both keys, or choose the sandbox provider.',
+      'payment_not_configured',
+    );
+  }
+  await writeSetting(trx, entryFeeSetting, update.entry_fee, now);
+  await writeSetting(trx, paymentSetting, payment, now);
+  await writeSetting(trx, adsSetting, update.ads, now);
+  return {
+    secretsChanged: {
+      razorpay_key_secret: payment.razorpay_key_secret !== current.razorpay_key_secret,
+      razorpay_webhook_secret: payment.razorpay_webhook_secret !== current.razorpay_webhook_secret,
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { createRoute } from '@hono/zod-openapi';
+import { createRouter } from '../http/router';
+import { errorResponses } from '../http/openapi-helpers';
+import { logChange } from '../sync/change-log';
+import { distributionDateSetting } from '../settings/definitions';
+import { readPrizes, writePrizes } from '../settings/prizes';
+import { readSetting, writeSetting } from '../settings/store';
+import { adminOnly } from './guard';
+import { recordAudit } from './audit';
+import { readAdminSettings, saveAdminSettings } from './admin-settings';
+import { AdminSettingsUpdateSchema, AdminSettingsViewSchema, RewardsSettingsSchema } from './schemas';
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } });
+
+const getRewards = createRoute({
+  ...adminOnly,
+  method: 'get',
+  path: '/rewards',
+  summary: 'Prize amounts (20 best users, 3 best viewers) and the next distribution date',
+  responses: { 200: { description: 'The reward settings.', content: json(RewardsSettingsSchema) }, ...errorResponses(401, 403) },
+});
+
+const putRewards = createRoute({
+  ...adminOnly,
+  method: 'put',
+  path: '/rewards',
+  summary: 'Replace the prize amounts and the distribution date',
+  request: { body: { required: true, content: json(RewardsSettingsSchema) } },
+  responses: { 200: { description: 'Saved.', content: json(RewardsSettingsSchema) }, ...errorResponses(400, 401, 403) },
+});
+
+const getSettings = createRoute({
+  ...adminOnly,
+  method: 'get',
+  path: '/settings',
+  summary: 'Entry fee, payment provider and ad settings (secrets only as set / not set)',
+  responses: { 200: { description: 'The settings.', content: json(AdminSettingsViewSchema) }, ...errorResponses(401, 403) },
+});
+
+const putSettings = createRoute({
+  ...adminOnly,
+  method: 'put',
+  path: '/settings',
+  summary: 'Save the Settings tab in one go',
+  description: 'A secret left out stays unchanged; null clears it. The fee cannot be enabled while the chosen provider lacks its keys.',
+  request: { body: { required: true, content: json(AdminSettingsUpdateSchema) } },
+  responses: { 200: { description: 'Saved.', content: json(AdminSettingsViewSchema) }, ...errorResponses(400, 401, 403) },
+});
+
+export function adminSettingsRouter() {
+  return createRouter()
+    .openapi(getRewards, async (c) => {
+      const db = c.var.deps.db;
+      const [prizes, date] = await Promise.all([readPrizes(db), readSetting(db, distributionDateSetting)]);
+      return c.json({ best_user_prizes: prizes.best_user, best_viewer_prizes: prizes.best_viewer, distribution_date: date }, 200);
+    })
+    .openapi(putRewards, async (c) => {
+      const body = c.req.valid('json');
+      const { deps, user } = c.var;
+      const now = deps.now();
+      await deps.db.transaction().execute(async (trx) => {
+        await writePrizes(trx, { best_user: body.best_user_prizes, best_viewer: body.best_viewer_prizes });
+        await writeSetting(trx, distributionDateSetting, body.distribution_date, now);
+        await recordAudit(trx, { actorId: user.id, action: 'rewards.update', target: 'rewards', details: body }, now);
+        // Leaderboards carry each rank's prize, and the public settings the date.
+        await logChange(trx, { entity: 'leaderboard', entityId: 'all' }, now);
+        await logChange(trx, { entity: 'settings', entityId: 'public' }, now);
+      });
+      deps.pokes.notify(['leaderboard', 'settings']);
+      return c.json(body, 200);
+    })
+    .openapi(getSettings, async (c) => c.json(await readAdminSettings(c.var.deps.db), 200))
+    .openapi(putSettings, async (c) => {
+      const body = c.req.valid('json');
+      const { deps, user } = c.var;
+      const now = deps.now();
+      const view = await deps.db.transaction().execute(async (trx) => {
+        const { secretsChanged } = await saveAdminSettings(trx, body, now);
+        const view = await readAdminSettings(trx);
+        // The audit keeps what changed, but never a secret: only whether each is set and whether it changed.
+        await recordAudit(trx, { actorId: user.id, action: 'settings.update', target: 'settings', details: { ...view, secrets_changed: secretsChanged } }, now);
+        await logChange(trx, { entity: 'settings', entityId: 'public' }, now);
+        return view;
+      });
+      deps.pokes.notify(['settings']);
+      return c.json(view, 200);
+    });
+}

@@ -1,0 +1,35 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+export interface AdminStats {
+  total_users: number;
+  total_videos: number;
+  active_users: number;
+  /** decisions.md: the sum of captured payments, not users x fee. */
+  revenue_rupees: number;
+}
+
+export async function readStats(db: Kysely<Database>): Promise<AdminStats> {
+  const [users, videos, active, revenue] = await Promise.all([
+    db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db.selectFrom('videos').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('profiles')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('is_active', '=', 1)
+      .where('account_status', '=', 'active')
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('payments')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_paise'), eb.lit(0)).as('paise'))
+      .where('status', '=', 'captured')
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total_users: Number(users.n),
+    total_videos: Number(videos.n),
+    active_users: Number(active.n),
+    // Amounts are whole rupees (the fee is an integer), so this division is exact.
+    revenue_rupees: Math.round(Number(revenue.paise) / 100),
+  };
+}

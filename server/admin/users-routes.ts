@@ -1,0 +1,100 @@
+import { createRoute } from '@hono/zod-openapi';
+import { createRouter } from '../http/router';
+import { errorResponses } from '../http/openapi-helpers';
+import { deleteMediaFiles } from '../media/storage';
+import { adminOnly } from './guard';
+import { recordAudit } from './audit';
+import { decodeTimeCursor } from './cursor';
+import { deleteUserInTx } from './delete-user';
+import { listUsers, setUserActive } from './users';
+import { AdminUserSchema, IdParam, OkSchema, UserPageSchema, UserPageQuery } from './schemas';
+import { z } from '@hono/zod-openapi';
+
+const list = createRoute({
+  ...adminOnly,
+  method: 'get',
+  path: '/users',
+  summary: 'Users, newest first, optionally filtered by part of the name or e-mail',
+  request: { query: UserPageQuery },
+  responses: { 200: { description: 'A page of users.', content: { 'application/json': { schema: UserPageSchema } } }, ...errorResponses(400, 401, 403) },
+});
+
+const statusChange = (path: string, summary: string) =>
+  createRoute({
+    ...adminOnly,
+    method: 'post',
+    path,
+    summary,
+    request: { params: IdParam },
+    responses: {
+      200: { description: 'The user as it is now.', content: { 'application/json': { schema: z.object({ user: AdminUserSchema.pick({ id: true, is_active: true }) }) } } },
+      ...errorResponses(400, 401, 403, 404),
+    },
+  });
+
+const suspend = statusChange('/users/{id}/suspend', 'Suspend a user: they cannot sign in and their sessions stop working');
+const reactivate = statusChange('/users/{id}/reactivate', 'Reactivate a suspended user');
+
+const remove = createRoute({
+  ...adminOnly,
+  method: 'delete',
+  path: '/users/{id}',
+  summary: 'Delete a user with their videos, files, likes, comments, views and sessions',
+  request: { params: IdParam },
+  responses: { 200: { description: 'Deleted.', content: { 'application/json': { schema: OkSchema } } }, ...errorResponses(400, 401, 403, 404) },
+});
+
+export function adminUsersRouter() {
+  return createRouter()
+    .openapi(list, async (c) => {
+      const { limit, cursor, q } = c.req.valid('query');
+      return c.json(await listUsers(c.var.deps.db, { limit, cursor: decodeTimeCursor(cursor), search: q }), 200);
+    })
+    .openapi(suspend, async (c) => {
+      const { id } = c.req.valid('param');
+      const { deps, user } = c.var;
+      const now = deps.now();
+      const changed = await deps.db.transaction().execute(async (trx) => {
+        const changed = await setUserActive(trx, user.id, id, false, now);
+        if (changed) await recordAudit(trx, { actorId: user.id, action: 'user.suspend', target: id }, now);
+        return changed;
+      });
+      if (changed) deps.pokes.notify([`user:${id}`]);
+      return c.json({ user: { id, is_active: false } }, 200);
+    })
+    .openapi(reactivate, async (c) => {
+      const { id } = c.req.valid('param');
+      const { deps, user } = c.var;
+      const now = deps.now();
+      const changed = await deps.db.transaction().execute(async (trx) => {
+        const changed = await setUserActive(trx, user.id, id, true, now);
+        if (changed) await recordAudit(trx, { actorId: user.id, action: 'user.reactivate', target: id }, now);
+        return changed;
+      });
+      if (changed) deps.pokes.notify([`user:${id}`]);
+      return c.json({ user: { id, is_active: true } }, 200);
+    })
+    .openapi(remove, async (c) => {
+      const { id } = c.req.valid('param');
+      const { deps, user } = c.var;
+      const now = deps.now();
+      const result = await deps.db.transaction().execute(async (trx) => {
+        const result = await deleteUserInTx(trx, user.id, id, now);
+        await recordAudit(
+          trx,
+          { actorId: user.id, action: 'user.delete', target: id, details: { email: result.email, videos_deleted: result.deletedVideoIds.length } },
+          now,
+        );
+        return result;
+      });
+      await deleteMediaFiles(deps.config.mediaDir, result.fileKeys);
+      deps.pokes.notify([
+        'feed',
+        'leaderboard',
+        `user:${id}`,
+        ...result.deletedVideoIds.map((v) => `video:${v}`),
+        ...result.touchedVideoIds.map((v) => `video:${v}`),
+      ]);
+      return c.json({ ok: true as const }, 200);
+    });
+}

@@ -1,0 +1,31 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+import { logChange } from '../sync/change-log';
+
+/**
+ * Marks a payment captured and activates its account, in the caller's transaction. Idempotent and
+ * monotonic: a captured payment is never touched again (so its payment id and time stay those of
+ * the first confirmation), and only a 'pending_payment' account is activated, once.
+ */
+export async function captureAndActivate(
+  trx: Transaction<Database>,
+  payment: { id: string; user_id: string },
+  paymentId: string,
+  now: number,
+): Promise<{ newlyCaptured: boolean; activated: boolean }> {
+  const captured = await trx
+    .updateTable('payments')
+    .set({ status: 'captured', payment_id: paymentId, captured_at: now })
+    .where('id', '=', payment.id)
+    .where('status', '!=', 'captured')
+    .executeTakeFirst();
+  const activated = await trx
+    .updateTable('profiles')
+    .set({ account_status: 'active', updated_at: now })
+    .where('id', '=', payment.user_id)
+    .where('account_status', '=', 'pending_payment')
+    .executeTakeFirst();
+  const didActivate = Number(activated.numUpdatedRows) > 0;
+  if (didActivate) await logChange(trx, { entity: 'profile', entityId: payment.user_id, userId: payment.user_id }, now);
+  return { newlyCaptured: Number(captured.numUpdatedRows) > 0, activated: didActivate };
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../context';
+import { badRequest, conflict } from '../http/errors';
+import { paymentSetting } from '../settings/definitions';
+import { readSetting } from '../settings/store';
+import { captureAndActivate } from './capture';
+import { findPendingAccount, paymentNotConfigured } from './pending-account';
+import { paymentSignatureValid } from './signatures';
+
+export interface ConfirmResult {
+  status: 'captured';
+  account_status: 'active';
+}
+
+const done: ConfirmResult = { status: 'captured', account_status: 'active' };
+
+const notYourOrder = () => badRequest('This order does not belong to this account.', 'order_mismatch');
+
+async function orderOf(deps: AppDeps, orderId: string, userId: string) {
+  const payment = await deps.db
+    .selectFrom('payments')
+    .select(['id', 'user_id', 'provider', 'order_id', 'payment_id', 'status'])
+    .where('order_id', '=', orderId)
+    .executeTakeFirst();
+  // Someone else's order and an unknown one answer alike.
+  if (!payment || payment.user_id !== userId) throw notYourOrder();
+  return payment;
+}
+
+/**
+ * Checkout's handler hands back (payment id, order id, signature). The signature is checked over
+ * the order id WE stored for this account, so a signature for anyone else's order, a forged one, or
+ * one replayed onto another order fails. Replaying the same confirmation is harmless.
+ */
+export async function verifyRazorpayPayment(
+  deps: AppDeps,
+  body: { user_id: string; order_id: string; payment_id: string; signature: string },
+): Promise<ConfirmResult> {
+  const payment = await orderOf(deps, body.order_id, body.user_id);
+  if (payment.provider !== 'razorpay') throw notYourOrder();
+  const settings = await readSetting(deps.db, paymentSetting);
+  if (!settings.razorpay_key_secret) throw paymentNotConfigured();
+  if (!paymentSignatureValid(payment.order_id, body.payment_id, body.signature, settings.razorpay_key_secret)) {
+    throw badRequest('The payment signature is not valid.', 'invalid_signature');
+  }
+  if (payment.status === 'captured') {
+    if (payment.payment_id !== body.payment_id) throw conflict('This order was already paid with another payment.', 'already_paid');
+    return done;
+  }
+  const now = deps.now();
+  try {
+    await deps.db.transaction().execute((trx) => captureAndActivate(trx, payment, body.payment_id, now));
+  } catch (err) {
+    // payments.payment_id is unique: one Razorpay payment can never pay two orders.
+    if (String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) {
+      throw conflict('This payment was already used for another order.', 'payment_reused');
+    }
+    throw err;
+  }
+  return done;
+}
+
+/** Test mode (decisions.md): completes a sandbox order without money, only while the sandbox is the chosen provider. */
+export async function completeSandboxPayment(deps: AppDeps, body: { user_id: string; email: string; order_id: string }): Promise<ConfirmResult> {
+  const payment = await orderOf(deps, body.order_id, body.user_id);
+  if (payment.status === 'captured') return done;
+  await findPendingAccount(deps.db, body.user_id, body.email);
+  if (payment.provider !== 'sandbox') throw notYourOrder();
+  const settings = await readSetting(deps.db, paymentSetting);
+  if (settings.provider !== 'sandbox') throw paymentNotConfigured();
+  const now = deps.now();
+  await deps.db.transaction().execute((trx) => captureAndActivate(trx, payment, `sandbox_pay_${randomUUID().replaceAll('-', '')}`, now));
+  return done;
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../context';
+import { logChange } from '../sync/change-log';
+import { feeApplies, readEntryFee } from '../settings/entry-fee';
+import { paymentSetting, providerConfigured } from '../settings/definitions';
+import { readSetting } from '../settings/store';
+import { findPendingAccount, paymentNotConfigured } from './pending-account';
+import { createRazorpayOrder } from './razorpay-api';
+
+export interface OrderResult {
+  /** 'none': the fee no longer applies, and the account was activated without a payment. */
+  provider: 'razorpay' | 'sandbox' | 'none';
+  key_id: string | null;
+  order_id: string | null;
+  amount_paise: number;
+  currency: 'INR';
+  name: string;
+  email: string;
+}
+
+/** Starts a payment for an unpaid account. The amount always comes from the server's settings. */
+export async function createOrder(deps: AppDeps, userId: string, email: string): Promise<OrderResult> {
+  const account = await findPendingAccount(deps.db, userId, email);
+  const [fee, payment] = await Promise.all([readEntryFee(deps.db), readSetting(deps.db, paymentSetting)]);
+  const base = { currency: 'INR' as const, name: account.name, email: account.email };
+
+  if (!feeApplies(fee)) {
+    // An admin switched the fee off after this sign-up: there is nothing left to pay.
+    const now = deps.now();
+    await deps.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('profiles')
+        .set({ account_status: 'active', updated_at: now })
+        .where('id', '=', account.id)
+        .where('account_status', '=', 'pending_payment')
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) > 0) await logChange(trx, { entity: 'profile', entityId: account.id, userId: account.id }, now);
+    });
+    return { ...base, provider: 'none', key_id: null, order_id: null, amount_paise: 0 };
+  }
+  if (!providerConfigured(payment)) throw paymentNotConfigured();
+
+  const amountPaise = fee.amountRupees * 100;
+  let orderId: string;
+  if (payment.provider === 'razorpay') {
+    const order = await createRazorpayOrder(
+      deps.config.razorpayApiBase,
+      { keyId: payment.razorpay_key_id, keySecret: payment.razorpay_key_secret },
+      { amountPaise, currency: 'INR', receipt: account.id },
+    );
+    orderId = order.id;
+  } else {
+    orderId = `sandbox_order_${randomUUID().replaceAll('-', '')}`;
+  }
+  await deps.db
+    .insertInto('payments')
+    .values({
+      id: randomUUID(),
+      user_id: account.id,
+      provider: payment.provider,
+      order_id: orderId,
+      payment_id: null,
+      amount_paise: amountPaise,
+      currency: 'INR',
+      status: 'created',
+      created_at: deps.now(),
+      captured_at: null,
+    })
+    .execute();
+  return {
+    ...base,
+    provider: payment.provider,
+    key_id: payment.provider === 'razorpay' ? payment.razorpay_key_id : null,
+    order_id: orderId,
+    amount_paise: amountPaise,
+  };
+}

@@ -1,0 +1,97 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { createRouter } from '../http/router';
+import { errorResponses } from '../http/openapi-helpers';
+import { conflict } from '../http/errors';
+import { createOrder } from './orders';
+import { completeSandboxPayment, verifyRazorpayPayment } from './confirm';
+import { handleRazorpayWebhook } from './webhook';
+
+const json = <T>(schema: T) => ({ 'application/json': { schema } });
+const AccountId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Not an account id.');
+const Email = z.string().trim().min(3).max(254);
+const ProviderId = z.string().min(1).max(100).regex(/^[A-Za-z0-9_]+$/, 'Not a valid id.');
+
+const OrderBody = z.strictObject({ user_id: AccountId, email: Email }).openapi('PaymentOrderRequest');
+const OrderResponse = z
+  .object({
+    provider: z.enum(['razorpay', 'sandbox', 'none']),
+    key_id: z.string().nullable(),
+    order_id: z.string().nullable(),
+    amount_paise: z.number().int(),
+    currency: z.literal('INR'),
+    name: z.string(),
+    email: z.string(),
+  })
+  .openapi('PaymentOrder');
+const VerifyBody = z
+  .strictObject({ user_id: AccountId, order_id: ProviderId, payment_id: ProviderId, signature: z.string().min(1).max(200) })
+  .openapi('PaymentVerifyRequest');
+const SandboxBody = z.strictObject({ user_id: AccountId, email: Email, order_id: ProviderId }).openapi('SandboxCompleteRequest');
+const Confirmed = z.object({ status: z.literal('captured'), account_status: z.literal('active') }).openapi('PaymentConfirmed');
+
+const order = createRoute({
+  method: 'post',
+  path: '/order',
+  tags: ['payments'],
+  summary: 'Start paying the entry fee for an unpaid account (no sign-in: the account cannot sign in yet)',
+  description: "Authorised by the account id and its e-mail. The amount comes from the server's settings. provider 'none' means the fee no longer applies and the account was activated.",
+  request: { body: { required: true, content: json(OrderBody) } },
+  responses: { 200: { description: 'An order to pay.', content: json(OrderResponse) }, ...errorResponses(400, 403, 404, 409, 502) },
+});
+
+const verify = createRoute({
+  method: 'post',
+  path: '/verify',
+  tags: ['payments'],
+  summary: 'Confirm a Razorpay Checkout payment with its signature; activates the account',
+  request: { body: { required: true, content: json(VerifyBody) } },
+  responses: { 200: { description: 'Paid; the account is active.', content: json(Confirmed) }, ...errorResponses(400, 409) },
+});
+
+const sandbox = createRoute({
+  method: 'post',
+  path: '/sandbox/complete',
+  tags: ['payments'],
+  summary: 'Test mode: complete a sandbox order without money',
+  request: { body: { required: true, content: json(SandboxBody) } },
+  responses: { 200: { description: 'Paid; the account is active.', content: json(Confirmed) }, ...errorResponses(400, 403, 404, 409) },
+});
+
+// No request body schema on purpose: validating it would parse (and cache) the JSON, and the
+// signature must be checked over the raw bytes.
+const webhook = createRoute({
+  method: 'post',
+  path: '/webhook/razorpay',
+  tags: ['payments'],
+  summary: 'Razorpay webhook (payment.captured, order.paid, payment.failed)',
+  description: 'X-Razorpay-Signature = HMAC-SHA256(raw body, webhook secret). Deduplicated by X-Razorpay-Event-Id.',
+  responses: {
+    200: { description: 'Handled (or a duplicate, ignored).', content: json(z.object({ status: z.string() })) },
+    ...errorResponses(400, 409),
+  },
+});
+
+function mapUniqueViolation(err: unknown): never {
+  if (String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) {
+    throw conflict('This payment was already used for another order.', 'payment_reused');
+  }
+  throw err;
+}
+
+export function paymentsRouter() {
+  return createRouter()
+    .openapi(order, async (c) => {
+      const { user_id, email } = c.req.valid('json');
+      return c.json(await createOrder(c.var.deps, user_id, email), 200);
+    })
+    .openapi(verify, async (c) => c.json(await verifyRazorpayPayment(c.var.deps, c.req.valid('json')), 200))
+    .openapi(sandbox, async (c) => c.json(await completeSandboxPayment(c.var.deps, c.req.valid('json')), 200))
+    .openapi(webhook, async (c) => {
+      const raw = Buffer.from(await c.req.arrayBuffer());
+      const status = await handleRazorpayWebhook(c.var.deps, raw, {
+        signature: c.req.header('x-razorpay-signature'),
+        eventId: c.req.header('x-razorpay-event-id'),
+      }).catch(mapUniqueViolation);
+      return c.json({ status }, 200);
+    });
+}

@@ -1,0 +1,20 @@
+import { createRoute } from '@hono/zod-openapi';
+import { createRouter } from '../http/router';
+import { PublicSettingsSchema, readPublicSettings } from './public-settings';
+
+const publicSettings = createRoute({
+  method: 'get',
+  path: '/public',
+  tags: ['settings'],
+  summary: 'Settings every visitor needs: entry fee, payment provider kind, ad ids, next distribution date',
+  responses: {
+    200: { description: 'The public settings (never any key or secret).', content: { 'application/json': { schema: PublicSettingsSchema } } },
+  },
+});
+
+export function settingsRouter() {
+  return createRouter().openapi(publicSettings, async (c) => {
+    c.header('Cache-Control', 'no-cache');
+    return c.json(await readPublicSettings(c.var.deps.db), 200);
+  });
+}
