@@ -10,6 +10,9 @@ import { apiDocsRouter } from './http/api-docs';
 import { mountClient } from './http/static-client';
 import { authRouter } from './auth/auth-router';
 import { profileRouter } from './auth/profile-router';
+import { settingsRouter } from './settings/routes';
+import { adminRouter } from './admin/routes';
+import { paymentsRouter } from './payments/routes';
 
 /** JSON bodies larger than this are refused with 413 before they are parsed. */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
@@ -38,6 +41,9 @@ export function createApp(deps: AppDeps) {
   app.route('/api', systemRouter());
   app.route('/api/auth', authRouter());
   app.route('/api/profile', profileRouter());
+  app.route('/api/settings', settingsRouter());
+  app.route('/api/admin', adminRouter());
+  app.route('/api/payments', paymentsRouter());
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   app.doc31('/api/openapi.json', {
