@@ -12,6 +12,7 @@ import { authRouter } from './auth/auth-router';
 import { profileRouter } from './auth/profile-router';
 import { settingsRouter } from './settings/routes';
 import { adminRouter } from './admin/routes';
+import { adminRewardsRouter, rewardsRouter } from './rewards/routes';
 import { paymentsRouter } from './payments/routes';
 
 /** JSON bodies larger than this are refused with 413 before they are parsed. */
@@ -42,6 +43,8 @@ export function createApp(deps: AppDeps) {
   app.route('/api/auth', authRouter());
   app.route('/api/profile', profileRouter());
   app.route('/api/settings', settingsRouter());
+  app.route('/api/rewards', rewardsRouter());
+  app.route('/api/admin/rewards', adminRewardsRouter());
   app.route('/api/admin', adminRouter());
   app.route('/api/payments', paymentsRouter());
 

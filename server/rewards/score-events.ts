@@ -1,10 +1,31 @@
-import type { Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
+
+/*
+ * The maintained leaderboard counters (`scores`). The rule they keep, and that recomputeScores()
+ * checks from the rows:
+ *
+ *   an action (like, comment, qualifying view) COUNTS when it was made after the newest
+ *   distribution (created_at > period start), the actor is not the video's owner, and both the
+ *   actor and the owner are eligible (profile is_active = 1 and account_status = 'active').
+ *
+ *   creator points = counted likes + comments received; viewer points = counted likes + comments +
+ *   views given. A board's reach time is the created_at of the newest action still counted on that
+ *   board (0 with no points): with only additions it is exactly when the current total was reached,
+ *   and it stays a pure function of the rows when actions are removed. Ties: earlier reach first,
+ *   then user id.
+ *
+ * Invariant that makes suspension idempotent: an eligible member with a counted action always has a
+ * `scores` row, and an ineligible one never has. A removal only subtracts when both rows exist.
+ */
+
+export type Db = Kysely<Database> | Transaction<Database>;
+export type Board = 'creator' | 'viewer';
 
 /**
  * One thing that moves leaderboard points. Every write path that adds or removes a like, comment or
- * qualifying view calls applyScoreEvent in the same transaction, so the maintained counters in
- * `scores` always equal a full recomputation.
+ * qualifying view calls applyScoreEvent in the same transaction. For a removal, call it after the
+ * row is deleted, or pass videoId (and commentId for a comment) so the removed row is ignored.
  */
 export interface ScoreEvent {
   kind: 'like' | 'comment' | 'view';
@@ -14,37 +35,151 @@ export interface ScoreEvent {
   creatorId: string;
   /** +1 when added, -1 when removed. */
   delta: 1 | -1;
-  /** When the like/comment/view was originally made (a removal passes the original time). */
+  /** The row's created_at (a removal passes the original time). */
   occurredAt: number;
-  /** Now: the time the new total was reached. */
-  at: number;
+  /** Now. Not used for points: reach times come from the rows (see above). */
+  at?: number;
+  /** The video of the like/comment/view; lets a removal ignore the row before it is deleted. */
+  videoId?: string;
+  /** The comment being removed, for the same reason. */
+  commentId?: string;
 }
 
-/** Start of the current scoring period: the newest distribution's time, or 0. */
-export async function currentPeriodStart(trx: Transaction<Database>): Promise<number> {
-  const row = await trx.selectFrom('distributions').select((eb) => eb.fn.max('created_at').as('start')).executeTakeFirst();
-  return Number(row?.start ?? 0);
+/** Leave-outs for a reach-time lookup: rows that are about to disappear in this transaction. */
+export interface Exclusion {
+  userId?: string;
+  videoId?: string;
+  like?: { videoId: string; userId: string };
+  commentId?: string;
+  view?: { videoId: string; userId: string };
 }
 
-export async function applyScoreEvent(trx: Transaction<Database>, e: ScoreEvent): Promise<void> {
-  // Own videos never score (spec section 9, decisions.md), and only this period's actions count.
-  if (e.actorId === e.creatorId) return;
-  if (e.occurredAt < (await currentPeriodStart(trx))) return;
-  if (e.kind !== 'view') await bump(trx, e.creatorId, 'creator', e.delta, e.at);
-  await bump(trx, e.actorId, 'viewer', e.delta, e.at);
+export const ELIGIBLE_STATUS = 'active';
+
+/** Start of the current scoring period: the newest distribution's time, or 0. Reads the period_start index. */
+export async function currentPeriodStart(db: Db): Promise<number> {
+  const row = await db.selectFrom('distributions').select('created_at').orderBy('period_start', 'desc').limit(1).executeTakeFirst();
+  return Number(row?.created_at ?? 0);
 }
 
-async function bump(trx: Transaction<Database>, userId: string, board: 'creator' | 'viewer', delta: number, at: number) {
-  const points = board === 'creator' ? 'creator_points' : 'viewer_points';
-  const reached = board === 'creator' ? 'creator_reached_at' : 'viewer_reached_at';
-  await trx
+export async function eligibleUsers(db: Db, ids: string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db
+    .selectFrom('profiles')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('is_active', '=', 1)
+    .where('account_status', '=', ELIGIBLE_STATUS)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function ensureScoreRows(db: Db, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await db
     .insertInto('scores')
-    .values({ user_id: userId, creator_points: 0, viewer_points: 0, creator_reached_at: at, viewer_reached_at: at })
+    .values(ids.map((id) => ({ user_id: id, creator_points: 0, viewer_points: 0, creator_reached_at: 0, viewer_reached_at: 0 })))
     .onConflict((oc) => oc.column('user_id').doNothing())
     .execute();
-  await trx
-    .updateTable('scores')
-    .set((eb) => ({ [points]: eb(points, '+', delta), [reached]: at }))
-    .where('user_id', '=', userId)
-    .execute();
+}
+
+const cols = (board: Board) =>
+  board === 'creator' ? ({ points: 'creator_points', reached: 'creator_reached_at' } as const) : ({ points: 'viewer_points', reached: 'viewer_reached_at' } as const);
+
+/** Adds n counted actions whose newest is at `newest`. The row must exist. */
+export async function addPoints(db: Db, userId: string, board: Board, n: number, newest: number): Promise<void> {
+  if (n === 0) return;
+  const { points, reached } = cols(board);
+  await sql`UPDATE scores SET ${sql.ref(points)} = ${sql.ref(points)} + ${n}, ${sql.ref(reached)} = max(${sql.ref(reached)}, ${newest}) WHERE user_id = ${userId}`.execute(db);
+}
+
+/**
+ * Removes n counted actions whose newest was at `newestRemoved`; when that could have been the
+ * reach time, looks the new one up (ignoring `exclude`, the rows still present but going away).
+ */
+export async function subtractPoints(db: Db, userId: string, board: Board, n: number, newestRemoved: number, ps: number, exclude: Exclusion): Promise<void> {
+  if (n === 0) return;
+  const { points, reached } = cols(board);
+  const row = await db.selectFrom('scores').select([points, reached]).where('user_id', '=', userId).executeTakeFirst();
+  if (!row) return;
+  const current = Number((row as Record<string, number>)[reached]);
+  const left = Number((row as Record<string, number>)[points]) - n;
+  const newReach = left <= 0 ? 0 : newestRemoved >= current ? await newestCounted(db, userId, board, ps, exclude) : current;
+  await sql`UPDATE scores SET ${sql.ref(points)} = ${sql.ref(points)} - ${n}, ${sql.ref(reached)} = ${newReach} WHERE user_id = ${userId}`.execute(db);
+}
+
+const ELIGIBLE_P = sql`p.is_active = 1 AND p.account_status = ${ELIGIBLE_STATUS}`;
+
+/**
+ * created_at of the newest action still counted for a member on a board (0 when none). Each branch
+ * reads the newest end of a (…, created_at) index and stops at the first eligible row.
+ */
+export async function newestCounted(db: Db, userId: string, board: Board, ps: number, ex: Exclusion): Promise<number> {
+  const exUser = ex.userId ?? '';
+  const exVideo = ex.videoId ?? '';
+  const exLikeVideo = ex.like?.videoId ?? '';
+  const exLikeUser = ex.like?.userId ?? '';
+  const exComment = ex.commentId ?? '';
+  const exViewVideo = ex.view?.videoId ?? '';
+  const exViewUser = ex.view?.userId ?? '';
+  const query =
+    board === 'creator'
+      ? sql<{ t: number | null }>`SELECT max(t) AS t FROM (
+          SELECT (SELECT l.created_at FROM likes l JOIN profiles p ON p.id = l.user_id
+                  WHERE l.video_id = v.id AND l.created_at > ${ps} AND l.user_id <> v.user_id AND ${ELIGIBLE_P}
+                    AND l.user_id <> ${exUser} AND NOT (l.video_id = ${exLikeVideo} AND l.user_id = ${exLikeUser})
+                  ORDER BY l.created_at DESC LIMIT 1) AS t
+          FROM videos v WHERE v.user_id = ${userId} AND v.id <> ${exVideo}
+          UNION ALL
+          SELECT (SELECT c.created_at FROM comments c JOIN profiles p ON p.id = c.user_id
+                  WHERE c.video_id = v.id AND c.created_at > ${ps} AND c.user_id <> v.user_id AND ${ELIGIBLE_P}
+                    AND c.user_id <> ${exUser} AND c.id <> ${exComment}
+                  ORDER BY c.created_at DESC LIMIT 1) AS t
+          FROM videos v WHERE v.user_id = ${userId} AND v.id <> ${exVideo})`
+      : sql<{ t: number | null }>`SELECT max(
+          coalesce((SELECT l.created_at FROM likes l JOIN videos v ON v.id = l.video_id JOIN profiles p ON p.id = v.user_id
+                    WHERE l.user_id = ${userId} AND l.created_at > ${ps} AND v.user_id <> ${userId} AND ${ELIGIBLE_P}
+                      AND v.user_id <> ${exUser} AND l.video_id <> ${exVideo} AND NOT (l.video_id = ${exLikeVideo} AND l.user_id = ${exLikeUser})
+                    ORDER BY l.created_at DESC LIMIT 1), 0),
+          coalesce((SELECT c.created_at FROM comments c JOIN videos v ON v.id = c.video_id JOIN profiles p ON p.id = v.user_id
+                    WHERE c.user_id = ${userId} AND c.created_at > ${ps} AND v.user_id <> ${userId} AND ${ELIGIBLE_P}
+                      AND v.user_id <> ${exUser} AND c.video_id <> ${exVideo} AND c.id <> ${exComment}
+                    ORDER BY c.created_at DESC LIMIT 1), 0),
+          coalesce((SELECT w.created_at FROM views w JOIN videos v ON v.id = w.video_id JOIN profiles p ON p.id = v.user_id
+                    WHERE w.user_id = ${userId} AND w.created_at > ${ps} AND v.user_id <> ${userId} AND ${ELIGIBLE_P}
+                      AND v.user_id <> ${exUser} AND w.video_id <> ${exVideo} AND NOT (w.video_id = ${exViewVideo} AND w.user_id = ${exViewUser})
+                    ORDER BY w.created_at DESC LIMIT 1), 0)) AS t`;
+  const { rows } = await query.execute(db);
+  return Number(rows[0]?.t ?? 0);
+}
+
+function exclusionFor(e: ScoreEvent): Exclusion {
+  if (!e.videoId) return {};
+  if (e.kind === 'like') return { like: { videoId: e.videoId, userId: e.actorId } };
+  if (e.kind === 'view') return { view: { videoId: e.videoId, userId: e.actorId } };
+  return e.commentId ? { commentId: e.commentId } : {};
+}
+
+/** Applies one added or removed action; returns whether any points moved. */
+export async function applyScoreEvent(trx: Db, e: ScoreEvent): Promise<boolean> {
+  // Own videos never score (spec section 9, decisions.md), and only this period's actions count.
+  if (e.actorId === e.creatorId) return false;
+  const ps = await currentPeriodStart(trx);
+  if (!(e.occurredAt > ps)) return false;
+  const eligible = await eligibleUsers(trx, [e.actorId, e.creatorId]);
+  if (eligible.size < 2) return false;
+  if (e.delta > 0) {
+    await ensureScoreRows(trx, [e.actorId, e.creatorId]);
+    if (e.kind !== 'view') await addPoints(trx, e.creatorId, 'creator', 1, e.occurredAt);
+    await addPoints(trx, e.actorId, 'viewer', 1, e.occurredAt);
+    return true;
+  }
+  // A removed action only counted if both members still have their rows (see the invariant above):
+  // after onUserDeleted, the loops that undo that user's actions one by one change nothing.
+  const rows = await trx.selectFrom('scores').select('user_id').where('user_id', 'in', [e.actorId, e.creatorId]).execute();
+  if (rows.length < 2) return false;
+  const exclude = exclusionFor(e);
+  if (e.kind !== 'view') await subtractPoints(trx, e.creatorId, 'creator', 1, e.occurredAt, ps, exclude);
+  await subtractPoints(trx, e.actorId, 'viewer', 1, e.occurredAt, ps, exclude);
+  return true;
 }

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { conflict } from '../http/errors';
+import { logChange } from '../sync/change-log';
+import { currentStandings, distributionSummary, latestDistribution, type DistributionSummary } from './leaderboards';
+
+export interface RecordedDistribution {
+  distribution: DistributionSummary;
+  /** false when this period was already distributed (a retry): nothing was written. */
+  created: boolean;
+}
+
+/**
+ * Closes the scoring period that began at `periodStart`: the standings and prizes at this moment
+ * become its winners, and scoring starts afresh (the new period begins at the distribution's
+ * time, and every counter is reset). The caller names the period it saw, so a retried or doubled
+ * request finds that period already distributed and gets the same distribution back; the UNIQUE
+ * period_start makes a duplicate impossible even so. Pokes 'leaderboard' is the caller's job, after commit.
+ */
+export async function recordDistribution(db: Kysely<Database>, input: { adminId: string; periodStart: number; now: number }): Promise<RecordedDistribution> {
+  return db.transaction().execute(async (trx) => {
+    const done = await trx.selectFrom('distributions').select(['id', 'period_start', 'created_at']).where('period_start', '=', input.periodStart).executeTakeFirst();
+    if (done) return { distribution: await distributionSummary(trx, done), created: false };
+
+    const last = await latestDistribution(trx);
+    const current = last ? last.created_at : 0;
+    if (input.periodStart !== current) {
+      throw conflict('This is not the current scoring period. Reload the leaderboards and try again.', 'stale_period');
+    }
+    const standings = await currentStandings(trx);
+    // Strictly after the period start, so the new period never overlaps the old one.
+    const createdAt = Math.max(input.now, current + 1);
+    const id = randomUUID();
+    await trx.insertInto('distributions').values({ id, period_start: current, created_at: createdAt, created_by: input.adminId }).execute();
+    const winners = [
+      ...standings.best_users.map((w) => ({ ...w, board: 'best_user' })),
+      ...standings.best_viewers.map((w) => ({ ...w, board: 'best_viewer' })),
+    ].map((w) => ({ distribution_id: id, board: w.board, rank: w.rank, user_id: w.user_id, user_name: w.user_name, points: w.points, prize_rupees: w.prize_rupees }));
+    if (winners.length) await trx.insertInto('distribution_winners').values(winners).execute();
+    // Actions up to now belong to the closed period (created_at <= createdAt); nothing counts yet.
+    await trx.deleteFrom('scores').execute();
+    await trx
+      .insertInto('audit_log')
+      .values({
+        actor_id: input.adminId,
+        action: 'rewards.distribute',
+        target: id,
+        details: JSON.stringify({ period_start: current, best_users: standings.best_users.length, best_viewers: standings.best_viewers.length }),
+        created_at: input.now,
+      })
+      .execute();
+    await logChange(trx, { entity: 'leaderboard', entityId: 'all' }, input.now);
+    return {
+      distribution: { id, period_start: current, created_at: createdAt, best_users: standings.best_users, best_viewers: standings.best_viewers },
+      created: true,
+    };
+  });
+}
+
+/** Past distributions, newest first, keyset-paged on the period_start index. */
+export async function listDistributions(db: Kysely<Database>, opts: { limit: number; before: number | null }) {
+  let q = db.selectFrom('distributions').select(['id', 'period_start', 'created_at', 'created_by']).orderBy('period_start', 'desc').limit(opts.limit + 1);
+  if (opts.before !== null) q = q.where('period_start', '<', opts.before);
+  const rows = await q.execute();
+  const page = rows.slice(0, opts.limit);
+  const items = [];
+  for (const d of page) items.push({ ...(await distributionSummary(db, d)), created_by: d.created_by });
+  const last = page.at(-1);
+  return { items, next_cursor: rows.length > opts.limit && last ? String(last.period_start) : null };
+}
