@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { logChange } from '../sync/change-log';
 import { applyScoreEvent } from '../rewards/score-events';
+import { onVideoDeleted } from '../rewards/member-status';
 
 /**
  * Deletes a video and everything that hangs off it inside the caller's transaction: its likes,
@@ -12,6 +13,8 @@ import { applyScoreEvent } from '../rewards/score-events';
 export async function deleteVideoInTx(trx: Transaction<Database>, videoId: string, now: number): Promise<{ ownerId: string; fileKeys: Array<string | null> } | null> {
   const video = await trx.selectFrom('videos').select(['id', 'user_id', 'file_key', 'poster_key']).where('id', '=', videoId).executeTakeFirst();
   if (!video) return null;
+  // Takes the video's likes, comments and views off the leaderboards at once and deletes them, so the loops below find none.
+  await onVideoDeleted(trx, videoId, now);
 
   const likes = await trx.selectFrom('likes').select(['user_id', 'created_at']).where('video_id', '=', videoId).execute();
   for (const l of likes) {
