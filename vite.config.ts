@@ -12,21 +12,33 @@ export default defineConfig({
   plugins: [
     react(),
     VitePWA({
+      // Our own worker (client/sw/sw.ts): precache + offline deep links + a Range-aware media cache.
+      strategies: 'injectManifest',
+      srcDir: 'sw',
+      filename: 'sw.ts',
       injectRegister: false,
       registerType: 'prompt',
+      includeAssets: ['favicon.png', 'apple-touch-icon.png'],
       manifest: {
+        id: '/',
         name: 'Vidi',
         short_name: 'Vidi',
         description: 'Share short videos, like, comment and win rewards.',
         start_url: '/home',
         scope: '/',
         display: 'standalone',
-        theme_color: '#7c3aed',
+        orientation: 'portrait',
+        theme_color: '#6d28d9',
         background_color: '#0f0f14',
+        categories: ['social', 'entertainment'],
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
       },
-      workbox: {
-        navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api/, /^\/files/, /^\/media/],
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest}'],
       },
     }),
   ],

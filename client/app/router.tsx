@@ -1,13 +1,71 @@
-import { createRootRoute, createRoute, createRouter, Outlet } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { LandingPage } from '../features/landing/LandingPage';
+import { MemberLayout } from '../features/layout/MemberLayout';
+import { GuestOnly } from './routes/guards';
+import { RootLayout } from './routes/RootLayout';
+import { NotFound, RouteError } from './routes/fallbacks';
+import { Spinner } from '../ui/Spinner';
 
-const rootRoute = createRootRoute({ component: () => <Outlet /> });
+// Code-based routes (no generated tree). Screens load lazily so the first route stays small.
+const rootRoute = createRootRoute({ component: RootLayout });
 
 const landingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: LandingPage });
 
-const routeTree = rootRoute.addChildren([landingRoute]);
+/** /login and /signup: public, but a signed-in visitor is sent to /home. */
+const guestRoute = createRoute({ getParentRoute: () => rootRoute, id: 'guest', component: GuestOnly });
+const loginRoute = createRoute({
+  getParentRoute: () => guestRoute,
+  path: '/login',
+  validateSearch: (search: Record<string, unknown>): { verified?: string } =>
+    search.verified === undefined ? {} : { verified: String(search.verified) },
+  component: lazyRouteComponent(() => import('../features/auth/LoginPage'), 'LoginPage'),
+});
+const signupRoute = createRoute({
+  getParentRoute: () => guestRoute,
+  path: '/signup',
+  component: lazyRouteComponent(() => import('../features/auth/SignupPage'), 'SignupPage'),
+});
 
-export const router = createRouter({ routeTree, defaultPreload: 'intent' });
+/** /home, /rewards, /profile: signed-in members only, inside the member layout. */
+const memberRoute = createRoute({ getParentRoute: () => rootRoute, id: 'member', component: MemberLayout });
+const homeRoute = createRoute({
+  getParentRoute: () => memberRoute,
+  path: '/home',
+  component: lazyRouteComponent(() => import('../features/feed/FeedPage'), 'FeedPage'),
+});
+const rewardsRoute = createRoute({
+  getParentRoute: () => memberRoute,
+  path: '/rewards',
+  component: lazyRouteComponent(() => import('./routes/AwaitingScreen'), 'AwaitingScreen'),
+});
+const profileRoute = createRoute({
+  getParentRoute: () => memberRoute,
+  path: '/profile',
+  component: lazyRouteComponent(() => import('../features/profile/ProfilePage'), 'ProfilePage'),
+});
+
+/** Entry-fee payment after sign-up (public; the page itself belongs to the payments feature). */
+const paymentRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/payment',
+  component: lazyRouteComponent(() => import('./routes/AwaitingScreen'), 'AwaitingScreen'),
+});
+
+const routeTree = rootRoute.addChildren([
+  landingRoute,
+  paymentRoute,
+  guestRoute.addChildren([loginRoute, signupRoute]),
+  memberRoute.addChildren([homeRoute, rewardsRoute, profileRoute]),
+]);
+
+export const router = createRouter({
+  routeTree,
+  defaultPreload: 'intent',
+  defaultPendingComponent: () => <Spinner fullScreen />,
+  defaultNotFoundComponent: NotFound,
+  defaultErrorComponent: RouteError,
+  scrollRestoration: true,
+});
 
 declare module '@tanstack/react-router' {
   interface Register {

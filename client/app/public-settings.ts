@@ -1,0 +1,66 @@
+import { useSyncExternalStore } from 'react';
+
+/** GET /api/settings/public: what any visitor may know (entry fee, ad ids, distribution date). */
+export interface PublicSettings {
+  entry_fee: { enabled: boolean; amount: number };
+  payment_provider: string;
+  ads: { client_id: string; slot_id: string };
+  distribution_date: string | null;
+}
+
+const KEY = 'vidi.publicSettings';
+let current: PublicSettings | null = readCache();
+let loading: Promise<void> | null = null;
+const listeners = new Set<() => void>();
+
+function readCache(): PublicSettings | null {
+  try {
+    const raw = typeof localStorage !== 'undefined' ? localStorage.getItem(KEY) : null;
+    return raw ? (JSON.parse(raw) as PublicSettings) : null;
+  } catch {
+    return null;
+  }
+}
+
+function isPublicSettings(v: unknown): v is PublicSettings {
+  const s = v as Partial<PublicSettings> | null;
+  return !!s && typeof s.entry_fee === 'object' && s.entry_fee !== null && typeof s.ads === 'object' && s.ads !== null;
+}
+
+/** Fetches once per page load; the last answer is cached so screens work offline. */
+export function loadPublicSettings(): Promise<void> {
+  loading ??= fetch('/api/settings/public', { headers: { accept: 'application/json' } })
+    .then(async (res) => {
+      const data: unknown = res.ok ? await res.json() : null;
+      if (!isPublicSettings(data)) return;
+      current = data;
+      try {
+        localStorage.setItem(KEY, JSON.stringify(data));
+      } catch {
+        // cache is optional
+      }
+      for (const l of listeners) l();
+    })
+    .catch(() => {
+      // Offline: keep the cached copy; try again on the next page load.
+      loading = null;
+    });
+  return loading;
+}
+
+function subscribe(l: () => void): () => void {
+  listeners.add(l);
+  void loadPublicSettings();
+  return () => listeners.delete(l);
+}
+
+const snapshot = () => current;
+
+export function usePublicSettings(): PublicSettings | null {
+  return useSyncExternalStore(subscribe, snapshot, snapshot);
+}
+
+/** The fee applies when enabled and above 0 (spec section 4). */
+export function entryFeeOf(s: PublicSettings | null): number | null {
+  return s && s.entry_fee.enabled && s.entry_fee.amount > 0 ? s.entry_fee.amount : null;
+}

@@ -1,0 +1,52 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { toast } from 'sonner';
+import { AuthError, rememberPendingPayment, signIn } from './api';
+import { AuthCard } from './AuthCard';
+import { PasswordField } from '../../ui/PasswordField';
+import { TextField } from '../../ui/TextField';
+import { useSubmitOnce } from '../../ui/useSubmitOnce';
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const { verified } = useSearch({ strict: false }) as { verified?: string | number };
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+
+  const { busy, run } = useSubmitOnce(async () => {
+    try {
+      await signIn(email, password);
+      await navigate({ to: '/home', replace: true });
+    } catch (e) {
+      if (e instanceof AuthError && e.code === 'payment_required' && e.userId) {
+        rememberPendingPayment({ user_id: e.userId, email: email.trim().toLowerCase(), name: '' });
+        await navigate({ to: '/payment' });
+        return;
+      }
+      const message = e instanceof AuthError ? e.message : 'The server could not be reached. Check your connection and try again.';
+      toast.error('Sign in Failed', { description: message });
+    }
+  });
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    void run();
+  };
+
+  return (
+    <AuthCard title="Sign In" subtitle="Welcome back! Sign in to your account">
+      {String(verified) === '1' ? <p className="notice" role="status">Your email is verified. You can sign in now.</p> : null}
+      {String(verified) === '0' ? <p className="notice error" role="status">That verification link is invalid or has expired.</p> : null}
+      <form onSubmit={onSubmit} className="form" aria-label="Sign in">
+        <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={setEmail} />
+        <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={setPassword} />
+        <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
+          {busy ? 'Signing in...' : 'Sign In'}
+        </button>
+      </form>
+      <p className="switch">
+        Don&apos;t have an account? <Link to="/signup">Sign up</Link>
+      </p>
+    </AuthCard>
+  );
+}

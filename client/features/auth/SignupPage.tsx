@@ -1,0 +1,67 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { toast } from 'sonner';
+import { AuthError, rememberPendingPayment, signUp } from './api';
+import { AuthCard } from './AuthCard';
+import { entryFeeOf, usePublicSettings } from '../../app/public-settings';
+import { PasswordField } from '../../ui/PasswordField';
+import { TextField } from '../../ui/TextField';
+import { useSubmitOnce } from '../../ui/useSubmitOnce';
+
+const PASSWORD_MIN = 6;
+
+export function SignupPage() {
+  const navigate = useNavigate();
+  const fee = entryFeeOf(usePublicSettings());
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+
+  const { busy, run } = useSubmitOnce(async () => {
+    if (password !== confirm) {
+      toast.error('Password mismatch', { description: 'Passwords do not match' });
+      return;
+    }
+    if (password.length < PASSWORD_MIN) {
+      toast.error('Weak password', { description: 'Password must be at least 6 characters long' });
+      return;
+    }
+    try {
+      const result = await signUp(name.trim(), email, password);
+      if (result.user.account_status === 'pending_payment') {
+        rememberPendingPayment({ user_id: result.user.id, email: result.user.email, name: result.user.name });
+        await navigate({ to: '/payment' });
+        return;
+      }
+      toast.success('Account created!', { description: 'Please check your email to verify your account.' });
+      await navigate({ to: '/login' });
+    } catch (e) {
+      const message = e instanceof AuthError ? e.message : 'Something went wrong';
+      toast.error('Sign up Failed', { description: message });
+    }
+  });
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    void run();
+  };
+
+  return (
+    <AuthCard title="Create Account" subtitle="Join Vidi to share and enjoy short videos">
+      {fee !== null ? <p className="fee" aria-live="polite">Entry Fee: ₹{fee}</p> : null}
+      <form onSubmit={onSubmit} className="form" aria-label="Create account">
+        <TextField label="Full Name" name="name" autoComplete="name" required value={name} onChange={setName} />
+        <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={setEmail} />
+        <PasswordField label="Password" name="password" autoComplete="new-password" value={password} onChange={setPassword} />
+        <PasswordField label="Confirm Password" name="confirm" autoComplete="new-password" value={confirm} onChange={setConfirm} />
+        <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
+          {busy ? 'Creating account...' : fee !== null ? 'Proceed to Payment' : 'Create Account'}
+        </button>
+      </form>
+      <p className="switch">
+        Already have an account? <Link to="/login">Sign in</Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,17 @@
+export {
+  authFetch,
+  AuthError,
+  currentUser,
+  getAccessToken,
+  onSessionEvents,
+  refreshSession,
+  restoreSession,
+  signIn,
+  signOut,
+  signUp,
+  updateSessionUser,
+} from './session';
+export type { SessionEvents, SignOutReason, SignUpResult } from './session';
+export type { AuthSession, SessionState, SessionUser } from './session-types';
+export { useSession } from './useSession';
+export { clearPendingPayment, rememberPendingPayment } from './pending-payment';

@@ -1,0 +1,226 @@
+import { errorOf, NetworkError, requestJson } from './http';
+import { readCachedUser, writeCachedUser } from './session-cache';
+import { expiryMs, isAuthSession, type AuthSession, type SessionState, type SessionUser } from './session-types';
+
+/** Spec section 4: a tick every 30 s; refresh when within 3 ticks of expiry. */
+export const REFRESH_TICK_MS = 30_000;
+export const REFRESH_THRESHOLD_TICKS = 3;
+
+type Listener = () => void;
+export type SignOutReason = 'user' | 'expired';
+export interface SessionEvents {
+  signedIn(user: SessionUser): void;
+  signedOut(reason: SignOutReason): void;
+}
+
+let state: SessionState = { status: 'loading' };
+// The access token lives in memory only; the refresh token is the HttpOnly cookie.
+let accessToken: string | null = null;
+let expiresAt = 0;
+let refreshing: Promise<string | null> | null = null;
+let restoring: Promise<void> | null = null;
+let tickTimer: ReturnType<typeof setInterval> | null = null;
+const listeners = new Set<Listener>();
+const eventHandlers = new Set<Partial<SessionEvents>>();
+
+function setState(next: SessionState): void {
+  state = next;
+  for (const l of listeners) l();
+}
+
+export function subscribeSession(l: Listener): () => void {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+export function getSessionState(): SessionState {
+  return state;
+}
+/** Sign-in / sign-out hooks (the sync engine starts and stops through these). */
+export function onSessionEvents(h: Partial<SessionEvents>): () => void {
+  eventHandlers.add(h);
+  return () => eventHandlers.delete(h);
+}
+
+export function getAccessToken(): string | null {
+  return accessToken && Date.now() < expiresAt ? accessToken : null;
+}
+
+export function currentUser(): SessionUser | null {
+  return state.status === 'signedIn' ? state.user : null;
+}
+
+function applySession(s: AuthSession): void {
+  const wasSignedIn = state.status === 'signedIn' ? state.user.id : null;
+  accessToken = s.access_token;
+  expiresAt = expiryMs(s);
+  writeCachedUser(s.user);
+  setState({ status: 'signedIn', user: s.user, offline: false });
+  if (wasSignedIn !== s.user.id) announceSignedIn(s.user);
+}
+
+function announceSignedIn(user: SessionUser): void {
+  for (const h of eventHandlers) h.signedIn?.(user);
+  // Ask the browser not to evict the offline copy and the upload queue.
+  void navigator.storage?.persist?.().catch(() => false);
+}
+
+/** Ends the session locally. Queued (outbox) actions stay in IndexedDB and are sent after the next sign-in. */
+function endSession(reason: SignOutReason): void {
+  const was = state.status === 'signedIn';
+  accessToken = null;
+  expiresAt = 0;
+  writeCachedUser(null);
+  setState({ status: 'signedOut' });
+  if (was) for (const h of eventHandlers) h.signedOut?.(reason);
+}
+
+function withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
+  // Refresh tokens rotate and reuse revokes the family: tabs must never refresh at the same time.
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  return locks ? (locks.request('vidi-auth-refresh', fn) as unknown as Promise<T>) : fn();
+}
+
+/**
+ * Trades the refresh cookie for a new session (single flight). Returns the new access token, or null when the
+ * server could not be reached (the session stays, offline) or refused (the session ends: back to /login).
+ */
+export function refreshSession(): Promise<string | null> {
+  refreshing ??= doRefresh().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function doRefresh(): Promise<string | null> {
+  try {
+    const ans = await withRefreshLock(() => requestJson('POST', '/api/auth/refresh', {}));
+    if (ans.ok && isAuthSession(ans.data)) {
+      applySession(ans.data);
+      return accessToken;
+    }
+    if (ans.status === 400 || ans.status === 401 || ans.status === 403) {
+      endSession('expired');
+      return null;
+    }
+    // 429 / 5xx: keep what we have and try again on the next tick.
+    return null;
+  } catch (e) {
+    if (e instanceof NetworkError) {
+      if (state.status === 'signedIn' && !state.offline && !getAccessToken()) setState({ ...state, offline: true });
+      return null;
+    }
+    throw e;
+  }
+}
+
+/** On load: restore through the refresh cookie; with no network, open signed in from the cached profile. */
+export function restoreSession(): Promise<void> {
+  restoring ??= (async () => {
+    startTicking();
+    const cached = readCachedUser();
+    try {
+      const ans = await withRefreshLock(() => requestJson('POST', '/api/auth/refresh', {}));
+      if (ans.ok && isAuthSession(ans.data)) return applySession(ans.data);
+      if (ans.status >= 500 || ans.status === 429) {
+        if (cached) return openOffline(cached);
+      }
+      endSession('expired');
+    } catch (e) {
+      if (!(e instanceof NetworkError)) throw e;
+      if (cached) openOffline(cached);
+      else setState({ status: 'signedOut' });
+    }
+  })();
+  return restoring;
+}
+
+function openOffline(user: SessionUser): void {
+  setState({ status: 'signedIn', user, offline: true });
+  announceSignedIn(user);
+}
+
+function tick(): void {
+  if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+  if (state.status !== 'signedIn') return;
+  if (!accessToken || expiresAt - Date.now() < REFRESH_TICK_MS * REFRESH_THRESHOLD_TICKS) void refreshSession();
+}
+
+function startTicking(): void {
+  if (tickTimer || typeof window === 'undefined') return;
+  tickTimer = setInterval(tick, REFRESH_TICK_MS);
+  document.addEventListener('visibilitychange', tick);
+  window.addEventListener('online', tick);
+}
+
+export class AuthError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly userId: string | null,
+  ) {
+    super(message);
+    this.name = 'AuthError';
+  }
+}
+
+function toAuthError(status: number, data: unknown): AuthError {
+  const e = errorOf(data);
+  return new AuthError(status, e.code, e.message, e.userId);
+}
+
+export async function signIn(email: string, password: string): Promise<SessionUser> {
+  const ans = await requestJson('POST', '/api/auth/login', { email, password });
+  if (!ans.ok || !isAuthSession(ans.data)) throw toAuthError(ans.status, ans.data);
+  applySession(ans.data);
+  return ans.data.user;
+}
+
+export interface SignUpResult {
+  user: { id: string; email: string; name: string; account_status: string };
+  verification_sent?: boolean;
+}
+
+export async function signUp(name: string, email: string, password: string): Promise<SignUpResult> {
+  const ans = await requestJson('POST', '/api/auth/signup', { name, email, password });
+  if (!ans.ok) throw toAuthError(ans.status, ans.data);
+  return ans.data as SignUpResult;
+}
+
+/** Signs out on the server when reachable; locally in any case (queued actions are kept). */
+export async function signOut(): Promise<void> {
+  const token = getAccessToken();
+  try {
+    await requestJson('POST', '/api/auth/logout', {}, token);
+  } catch {
+    // Offline: the refresh cookie is cleared on the next successful call or expires.
+  }
+  endSession('user');
+}
+
+/** The server's copy of the user changed (e.g. a new name): keep the cached profile in step. */
+export function updateSessionUser(patch: Partial<Pick<SessionUser, 'name'>>): void {
+  if (state.status !== 'signedIn') return;
+  const user = { ...state.user, ...patch };
+  writeCachedUser(user);
+  setState({ ...state, user });
+}
+
+/**
+ * fetch with the bearer token; a 401 refreshes once and retries, a second 401 ends the session.
+ */
+export async function authFetch(input: string, init: RequestInit = {}): Promise<Response> {
+  const send = (token: string | null) => {
+    const headers = new Headers(init.headers);
+    if (token) headers.set('authorization', `Bearer ${token}`);
+    return fetch(input, { ...init, headers, credentials: 'same-origin' });
+  };
+  const token = getAccessToken() ?? (await refreshSession());
+  const res = await send(token);
+  if (res.status !== 401) return res;
+  const fresh = await refreshSession();
+  if (!fresh) return res;
+  const retry = await send(fresh);
+  if (retry.status === 401) endSession('expired');
+  return retry;
+}

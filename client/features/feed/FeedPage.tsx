@@ -1,0 +1,75 @@
+import { useCallback, useMemo, useState } from 'react';
+import { toast } from 'sonner';
+import { useSession } from '../auth/api';
+import { AdSlot } from '../ads/AdSlot';
+import { CommentsDialog } from '../comments/components/CommentsDialog';
+import { useOpenUpload } from '../layout/upload-context';
+import { shareOrCopy } from '../share/share-link';
+import { Spinner } from '../../ui/Spinner';
+import { UploadIcon } from '../../ui/icons';
+import { useFeedData, useFeedMutations, useProfileName } from './feed-data';
+import { FeedList } from './components/FeedList';
+import type { FeedCardActions, FeedVideo } from './components/types';
+
+const DELETE_CONFIRM = 'Are you sure you want to delete this video? This action cannot be undone.';
+
+export function FeedPage() {
+  const session = useSession();
+  const user = session.status === 'signedIn' ? session.user : null;
+  const name = useProfileName(user?.name ?? '');
+  const feed = useFeedData();
+  const m = useFeedMutations();
+  const openUpload = useOpenUpload();
+  const [commentsFor, setCommentsFor] = useState<FeedVideo | null>(null);
+
+  const share = useCallback(
+    async (video: FeedVideo) => {
+      const outcome = await shareOrCopy(video);
+      if (outcome === 'shared' || outcome === 'copied') m.shareVideo(video.id);
+      if (outcome === 'copied') toast.success('Link Copied!', { description: 'Video link copied to clipboard.' });
+      if (outcome === 'failed') toast.error('Share failed', { description: 'The link could not be copied.' });
+    },
+    [m],
+  );
+
+  const actions = useMemo<FeedCardActions>(
+    () => ({
+      toggleLike: m.toggleLike,
+      recordView: m.recordView,
+      openComments: setCommentsFor,
+      share: (v) => void share(v),
+      remove: (v) => {
+        if (!window.confirm(DELETE_CONFIRM)) return;
+        m.deleteVideo(v.id).then(
+          () => toast.success('Video Deleted'),
+          (e: unknown) => toast.error('Delete Failed', { description: e instanceof Error ? e.message : 'Something went wrong' }),
+        );
+      },
+    }),
+    [m, share],
+  );
+
+  return (
+    <div className="feed-page">
+      <section className="welcome" aria-labelledby="welcome-title">
+        <h1 id="welcome-title">Welcome, {name || 'there'}!</h1>
+        <p className="muted">Discover the latest short videos from the community.</p>
+      </section>
+      <AdSlot placement="home" />
+      {feed.loading && feed.items.length === 0 ? (
+        <Spinner label="Loading videos" />
+      ) : feed.items.length === 0 ? (
+        <section className="empty-state" aria-labelledby="empty-title">
+          <h2 id="empty-title">No videos yet</h2>
+          <p className="muted">Be the first to share a short video with the community.</p>
+          <button type="button" className="button primary" onClick={openUpload}>
+            <UploadIcon /> Upload First Video
+          </button>
+        </section>
+      ) : (
+        <FeedList items={feed.items} hasMore={feed.hasMore} loadMore={feed.loadMore} userId={user?.id ?? ''} actions={actions} />
+      )}
+      <CommentsDialog video={commentsFor} onClose={() => setCommentsFor(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { useEffect, useRef, useState } from 'react';
+import type { FeedCardActions, FeedVideo } from './types';
+import { VideoCard } from './VideoCard';
+
+/** How many cards past the last visible one get their poster and first bytes early. */
+const PRELOAD_AHEAD = 2;
+
+interface Props {
+  items: FeedVideo[];
+  hasMore: boolean;
+  loadMore(): void;
+  userId: string;
+  actions: FeedCardActions;
+}
+
+/** The card list with infinite scroll: a sentinel near the end asks for the next page. */
+export function FeedList({ items, hasMore, loadMore, userId, actions }: Props) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const sentinelRef = useRef<HTMLDivElement>(null);
+  const [lastVisible, setLastVisible] = useState(0);
+
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list || typeof IntersectionObserver === 'undefined') return;
+    const visible = new Set<number>();
+    const io = new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        const i = Number((e.target as HTMLElement).dataset.index);
+        if (e.isIntersecting) visible.add(i);
+        else visible.delete(i);
+      }
+      if (visible.size > 0) setLastVisible(Math.max(...visible));
+    });
+    list.querySelectorAll<HTMLElement>('article[data-index]').forEach((el) => io.observe(el));
+    return () => io.disconnect();
+  }, [items]);
+
+  useEffect(() => {
+    const sentinel = sentinelRef.current;
+    if (!sentinel || !hasMore || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) loadMore();
+    }, { rootMargin: '600px 0px' });
+    io.observe(sentinel);
+    return () => io.disconnect();
+  }, [hasMore, loadMore, items.length]);
+
+  return (
+    <div className="feed" ref={listRef} aria-label="Videos" role="feed" aria-busy={false}>
+      {items.map((v, i) => (
+        <VideoCard key={v.id} video={v} index={i} near={i <= lastVisible + PRELOAD_AHEAD} own={v.user_id === userId} actions={actions} />
+      ))}
+      {hasMore ? <div ref={sentinelRef} className="feed-sentinel" aria-hidden="true" /> : null}
+    </div>
+  );
+}

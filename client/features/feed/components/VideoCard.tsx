@@ -1,0 +1,65 @@
+import { memo } from 'react';
+import { ClockIcon, CommentIcon, EyeIcon, HeartIcon, ShareIcon, TrashIcon } from '../../../ui/icons';
+import { formatDate, initialOf, isoDate, plural } from './format';
+import type { FeedCardActions, FeedVideo } from './types';
+import { VideoPlayer } from './VideoPlayer';
+
+interface Props {
+  video: FeedVideo;
+  index: number;
+  near: boolean;
+  own: boolean;
+  actions: FeedCardActions;
+}
+
+/** A feed card (spec section 2): author, date, player, title, description, like / comment / share, views. */
+export const VideoCard = memo(function VideoCard({ video, index, near, own, actions }: Props) {
+  const author = video.user_name?.trim() || 'Unknown User';
+  const titleId = `video-title-${video.id}`;
+  return (
+    <article className="video-card" id={`video-${video.id}`} aria-labelledby={titleId} data-index={index}
+      style={{ animationDelay: `${(index % 10) * 0.1}s` }}>
+      <header className="card-head">
+        <span className="avatar" aria-hidden="true">{initialOf(author)}</span>
+        <div className="card-meta">
+          <span className="author">{author}</span>
+          <time dateTime={isoDate(video.created_at)}>{formatDate(video.created_at)}</time>
+        </div>
+        {video.pending ? (
+          <span className="pending-badge" title="Waiting to sync">
+            <ClockIcon size={14} /> Pending
+          </span>
+        ) : null}
+        {own ? (
+          <button type="button" className="icon-button danger" onClick={() => actions.remove(video)} aria-label={`Delete video ${video.title}`}>
+            <TrashIcon />
+          </button>
+        ) : null}
+      </header>
+      <VideoPlayer videoId={video.id} title={video.title} src={video.video_url} poster={video.poster_url} near={near}
+        onWatched={actions.recordView} />
+      <div className="card-body">
+        <h2 id={titleId} className="card-title">{video.title}</h2>
+        {video.description ? <p className="card-description">{video.description}</p> : null}
+      </div>
+      <div className="card-actions">
+        <button type="button" className={`action${video.liked_by_me ? ' liked' : ''}`} aria-pressed={video.liked_by_me}
+          aria-label={`Like, ${plural(video.likes_count, 'like', 'likes')}`} onClick={() => actions.toggleLike(video.id)}>
+          <HeartIcon fill={video.liked_by_me ? 'currentColor' : 'none'} /> <span>{video.likes_count}</span>
+        </button>
+        <button type="button" className="action" aria-haspopup="dialog"
+          aria-label={`Comments, ${plural(video.comments_count, 'comment', 'comments')}`} onClick={() => actions.openComments(video)}>
+          <CommentIcon /> <span>{video.comments_count}</span>
+        </button>
+        <button type="button" className="action" aria-label={`Share, ${plural(video.shares_count, 'share', 'shares')}`}
+          onClick={() => actions.share(video)}>
+          <ShareIcon /> <span>{video.shares_count}</span>
+        </button>
+        <span className="views">
+          <EyeIcon size={16} /> {video.views_count}
+          <span className="sr-only"> {video.views_count === 1 ? 'view' : 'views'}</span>
+        </span>
+      </div>
+    </article>
+  );
+});

@@ -1,0 +1,88 @@
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { toast } from 'sonner';
+import { signOut, useSession } from '../auth/api';
+import { MemberGateFallback, useMemberGate } from '../../app/routes/guards';
+import { HomeIcon, LogOutIcon, ShieldIcon, TrophyIcon, UploadIcon, UserIcon } from '../../ui/icons';
+import { StatusBanner } from './StatusBanner';
+import { UploadDialogContext } from './upload-context';
+import { useSubmitOnce } from '../../ui/useSubmitOnce';
+
+// The upload dialog pulls in tus-js-client: load it only when someone opens it.
+const UploadDialog = lazy(() => import('./upload-dialog-entry'));
+
+/** The signed-in layout of spec section 2: sticky header, content, bottom navigation on small screens. */
+export function MemberLayout() {
+  const gate = useMemberGate();
+  const session = useSession();
+  const navigate = useNavigate();
+  const [uploadOpen, setUploadOpen] = useState(false);
+  const [uploadMounted, setUploadMounted] = useState(false);
+  const openUpload = useCallback(() => {
+    setUploadMounted(true);
+    setUploadOpen(true);
+  }, []);
+  const uploadCtx = useMemo(() => ({ openUpload }), [openUpload]);
+
+  const { busy: signingOut, run: doSignOut } = useSubmitOnce(async () => {
+    try {
+      await signOut();
+      await navigate({ to: '/login', replace: true });
+    } catch (e) {
+      toast.error('Sign out Failed', { description: e instanceof Error ? e.message : 'Something went wrong' });
+    }
+  });
+
+  if (gate !== 'in' || session.status !== 'signedIn') return <MemberGateFallback gate={gate === 'in' ? 'loading' : gate} />;
+  const user = session.user;
+
+  return (
+    <UploadDialogContext.Provider value={uploadCtx}>
+      <a href="#main" className="skip-link">Skip to content</a>
+      <header className="app-header">
+        <div className="header-inner">
+          <Link to="/home" className="brand">Vidi</Link>
+          <nav aria-label="Main" className="header-nav">
+            <Link to="/rewards" className="nav-link wide-only" activeProps={{ 'aria-current': 'page' }}>
+              <TrophyIcon /> <span>Rewards</span>
+            </Link>
+            <button type="button" className="nav-link" onClick={openUpload}>
+              <UploadIcon /> <span>Upload</span>
+            </button>
+            <Link to="/profile" className="nav-link wide-only" activeProps={{ 'aria-current': 'page' }}>
+              <UserIcon /> <span>Profile</span>
+            </Link>
+            {user.is_admin ? (
+              <a href="/admin" className="nav-link">
+                <ShieldIcon /> <span>Admin</span>
+              </a>
+            ) : null}
+            <button type="button" className="nav-link" onClick={() => void doSignOut()} disabled={signingOut}>
+              <LogOutIcon /> <span>Sign Out</span>
+            </button>
+          </nav>
+        </div>
+        <StatusBanner />
+      </header>
+      <main id="main" className="member-main">
+        <Outlet />
+      </main>
+      <nav aria-label="Bottom" className="bottom-nav">
+        <Link to="/home" activeProps={{ 'aria-current': 'page' }}>
+          <HomeIcon /> <span>Home</span>
+        </Link>
+        <Link to="/rewards" activeProps={{ 'aria-current': 'page' }}>
+          <TrophyIcon /> <span>Rewards</span>
+        </Link>
+        <Link to="/profile" activeProps={{ 'aria-current': 'page' }}>
+          <UserIcon /> <span>Profile</span>
+        </Link>
+      </nav>
+      {uploadMounted ? (
+        <Suspense fallback={null}>
+          <UploadDialog open={uploadOpen} onOpenChange={setUploadOpen} />
+        </Suspense>
+      ) : null}
+    </UploadDialogContext.Provider>
+  );
+}

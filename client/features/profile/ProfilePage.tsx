@@ -1,0 +1,53 @@
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { Spinner } from '../../ui/Spinner';
+import { TextField } from '../../ui/TextField';
+import { useSubmitOnce } from '../../ui/useSubmitOnce';
+import { updateSessionUser } from '../auth/api';
+import { useProfileData, useSaveProfileName } from './profile-data';
+
+export function ProfilePage() {
+  const profile = useProfileData();
+  const save = useSaveProfileName();
+  // null until the member types: the field follows the stored name (which sync may update) until then.
+  const [name, setName] = useState<string | null>(null);
+  const shownName = name ?? profile?.name ?? '';
+
+  const { busy, run } = useSubmitOnce(async () => {
+    const trimmed = shownName.trim();
+    if (!trimmed) {
+      toast.error('Update Failed', { description: 'Name is required' });
+      return;
+    }
+    try {
+      await save(trimmed);
+      updateSessionUser({ name: trimmed });
+      setName(null);
+      toast.success('Profile Updated', { description: 'Your profile has been successfully updated.' });
+    } catch (e) {
+      toast.error('Update Failed', { description: e instanceof Error ? e.message : 'Something went wrong' });
+    }
+  });
+
+  if (!profile) return <Spinner label="Loading your profile" />;
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    void run();
+  };
+
+  return (
+    <section className="profile-page narrow" aria-labelledby="profile-title">
+      <h1 id="profile-title">Profile</h1>
+      <p className="muted">Manage your account information.</p>
+      <form className="form card" onSubmit={onSubmit} aria-label="Profile">
+        <TextField label="Full Name" name="name" autoComplete="name" required maxLength={80} value={shownName} onChange={setName} />
+        <TextField label="Email" name="email" type="email" value={profile.email} onChange={() => {}} disabled readOnly
+          hint="Email address cannot be changed." />
+        <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
+          {busy ? 'Saving...' : 'Save Changes'}
+        </button>
+      </form>
+    </section>
+  );
+}

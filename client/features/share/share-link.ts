@@ -1,0 +1,46 @@
+export type ShareOutcome = 'shared' | 'copied' | 'cancelled' | 'failed';
+
+export interface Shareable {
+  id: string;
+  title: string;
+  description: string | null;
+}
+
+/** The link to a video: the feed, scrolled to its card. */
+export function videoLink(videoId: string): string {
+  return `${location.origin}/home#video-${encodeURIComponent(videoId)}`;
+}
+
+/** Spec section 2: the device share sheet when there is one, otherwise the link goes to the clipboard. */
+export async function shareOrCopy(video: Shareable): Promise<ShareOutcome> {
+  const url = videoLink(video.id);
+  const data: ShareData = { title: video.title, text: video.description ?? video.title, url };
+  if (typeof navigator.share === 'function' && (!navigator.canShare || navigator.canShare(data))) {
+    try {
+      await navigator.share(data);
+      return 'shared';
+    } catch (e) {
+      if (e instanceof DOMException && e.name === 'AbortError') return 'cancelled';
+      // Share sheet unavailable (e.g. not allowed here): fall back to copying.
+    }
+  }
+  return (await copyText(url)) ? 'copied' : 'failed';
+}
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.appendChild(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    return ok;
+  }
+}

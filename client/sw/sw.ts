@@ -1,0 +1,88 @@
+import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst } from 'workbox-strategies';
+import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { RangeRequestsPlugin } from 'workbox-range-requests';
+
+// The service worker (vite-plugin-pwa injectManifest). Typed loosely: the project's DOM lib and the
+// WebWorker lib cannot share one TypeScript program.
+interface SwScope {
+  __WB_MANIFEST: Array<string | { url: string; revision: string | null }>;
+  location: Location;
+  skipWaiting(): Promise<void>;
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+}
+declare const self: SwScope;
+interface RouteArgs {
+  url: URL;
+  request: Request;
+  event: { waitUntil(p: Promise<unknown>): void };
+}
+
+export const MEDIA_CACHE = 'vidi-media';
+export const POSTER_CACHE = 'vidi-posters';
+/** Watched videos kept for offline replay (each up to 120 MiB; the quota purge guards the rest). */
+const MEDIA_MAX_ENTRIES = 30;
+const POSTER_MAX_ENTRIES = 300;
+
+// The app shell: hashed assets, index.html, icons, manifest.
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+// Deep links (/home, /rewards, ...) open offline from the precached shell; API, uploads and media never do.
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/files/, /^\/media\//] }));
+
+// Workbox's plugin classes predate exactOptionalPropertyTypes; they are WorkboxPlugins at runtime.
+const plugin = (p: object) => p as WorkboxPlugin;
+
+const isMedia = (url: URL) => url.origin === self.location.origin && url.pathname.startsWith('/media/');
+
+registerRoute(
+  ({ url, request }: RouteArgs) => isMedia(url) && request.destination === 'image',
+  new CacheFirst({
+    cacheName: POSTER_CACHE,
+    plugins: [
+      plugin(new CacheableResponsePlugin({ statuses: [200] })),
+      plugin(new ExpirationPlugin({ maxEntries: POSTER_MAX_ENTRIES, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true })),
+    ],
+  }),
+);
+
+// Videos: a cached full copy answers Range requests (206) itself; only complete 200 answers are stored.
+const videoCache = new CacheFirst({
+  cacheName: MEDIA_CACHE,
+  plugins: [
+    plugin(new CacheableResponsePlugin({ statuses: [200] })),
+    plugin(new RangeRequestsPlugin()),
+    plugin(new ExpirationPlugin({ maxEntries: MEDIA_MAX_ENTRIES, purgeOnQuotaError: true })),
+  ],
+});
+const copying = new Set<string>();
+
+registerRoute(
+  ({ url, request }: RouteArgs) => isMedia(url) && request.destination !== 'image',
+  async ({ request, event }: RouteArgs) => {
+    const cache = await caches.open(MEDIA_CACHE);
+    if (await cache.match(request.url)) return videoCache.handle({ event: event as never, request });
+    // Not cached yet: play straight from the network (the player's Range request), and keep a full copy
+    // in the background so the video plays offline next time.
+    if (!copying.has(request.url)) {
+      copying.add(request.url);
+      event.waitUntil(
+        videoCache
+          .handle({ event: event as never, request: new Request(request.url, { credentials: 'same-origin' }) })
+          .catch(() => undefined)
+          .finally(() => copying.delete(request.url)),
+      );
+    }
+    return fetch(request);
+  },
+);
+
+// The update prompt: the page asks the waiting worker to take over when the member clicks 'Reload'.
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+clientsClaim();
