@@ -8,6 +8,9 @@ import { securityHeaders } from './http/security-headers';
 import { systemRouter } from './http/system-routes';
 import { apiDocsRouter } from './http/api-docs';
 import { mountClient } from './http/static-client';
+import { mountTus } from './uploads/mount';
+import { posterRouter } from './uploads/poster-routes';
+import { mediaRouter } from './media/media-routes';
 import { authRouter } from './auth/auth-router';
 import { profileRouter } from './auth/profile-router';
 import { settingsRouter } from './settings/routes';
@@ -31,6 +34,8 @@ export function createApp(deps: AppDeps) {
   });
   app.use('*', securityHeaders);
   app.use('/api/*', cors({ origin: deps.config.publicUrl, credentials: true, maxAge: 600 }));
+  // Before the JSON body limit: the poster route applies its own 512 KiB image limit.
+  app.route('/api/videos', posterRouter());
   app.use(
     '/api/*',
     bodyLimit({
@@ -40,6 +45,8 @@ export function createApp(deps: AppDeps) {
   );
 
   app.route('/api', systemRouter());
+  mountTus(app, deps);
+  app.route('/media', mediaRouter());
   app.route('/api/auth', authRouter());
   app.route('/api/profile', profileRouter());
   app.route('/api/settings', settingsRouter());

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
+import { createNodeListener } from './uploads/mount';
+import { startUploadCleanup } from './uploads/tus-server';
 import { ConfigError, loadConfig } from './config';
 import { createDeps } from './deps';
 import { createApp } from './app';
@@ -18,8 +19,9 @@ async function main(): Promise<void> {
   }
   const deps = await createDeps(config);
   const app = createApp(deps);
-  const honoListener = getRequestListener(app.fetch);
-  const server = createServer((req, res) => void honoListener(req, res));
+  // /files (tus) is routed in front of Hono; see server/uploads/mount.ts.
+  const server = createServer(createNodeListener(deps, app));
+  const stopUploadCleanup = startUploadCleanup(deps);
   server.listen(config.port, config.host, () => {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
@@ -27,6 +29,7 @@ async function main(): Promise<void> {
     console.log(`Vidi listening on http://${config.host}:${port}`);
   });
   const shutdown = () => {
+    stopUploadCleanup();
     server.close(() => void deps.close().then(() => process.exit(0)));
     setTimeout(() => process.exit(0), 3000).unref();
   };

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { AppDeps } from '../context';
+import { mediaPath, safeFileName } from '../media/storage';
+import { logChange } from '../sync/change-log';
+import { ContainerError } from './container/byte-source';
+import { checkVideo } from './container/inspect';
+import { openFileSource } from './file-source';
+
+export class UploadRejected extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** The tus file store keeps `{id}` (the bytes) and `{id}.json` (its offset and metadata). */
+export async function removeUploadFiles(uploadsDir: string, id: string): Promise<void> {
+  await Promise.all([rm(join(uploadsDir, id), { force: true }), rm(join(uploadsDir, `${id}.json`), { force: true })]);
+}
+
+/**
+ * Turns a fully received tus upload into a video: checks the content (container by magic bytes,
+ * duration from the container), hashes it, moves it under media/ and inserts the video row,
+ * idempotently by the client-chosen video id. A refused file is deleted and the reason kept on
+ * the upload row, then thrown as UploadRejected for the client.
+ */
+export async function finishUpload(deps: AppDeps, uploadId: string): Promise<{ videoId: string; created: boolean }> {
+  const { config, db, log } = deps;
+  const row = await db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
+  if (!row) throw new UploadRejected('upload_not_found', 'This upload is unknown to the server.');
+  const file = join(config.uploadsDir, uploadId);
+
+  const reject = async (code: string, reason: string): Promise<never> => {
+    await removeUploadFiles(config.uploadsDir, uploadId);
+    await db.updateTable('uploads').set({ status: 'rejected', reason, updated_at: deps.now() }).where('id', '=', uploadId).execute();
+    throw new UploadRejected(code, reason);
+  };
+
+  let info;
+  const src = await openFileSource(file);
+  try {
+    info = await checkVideo(src);
+  } catch (e) {
+    if (e instanceof ContainerError) return reject(e.code, e.message);
+    throw e;
+  } finally {
+    await src.close();
+  }
+
+  const sha256 = await sha256File(file);
+  const now = deps.now();
+  const base = safeFileName(row.filename.replace(/\.[A-Za-z0-9]{1,5}$/, '')).slice(0, 60);
+  const key = `${row.user_id}/${now}-${base}.${info.extension}`;
+  const target = mediaPath(config.mediaDir, key);
+  await mkdir(dirname(target), { recursive: true });
+  await rename(file, target);
+  await rm(join(config.uploadsDir, `${uploadId}.json`), { force: true });
+
+  const created = await db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom('videos').select(['id', 'user_id']).where('id', '=', row.video_id).executeTakeFirst();
+    if (existing) {
+      await trx.updateTable('uploads').set({ status: 'completed', reason: null, updated_at: now }).where('id', '=', uploadId).execute();
+      return false;
+    }
+    await trx
+      .insertInto('videos')
+      .values({
+        id: row.video_id,
+        user_id: row.user_id,
+        title: row.title,
+        description: row.description,
+        file_key: key,
+        mime_type: info.mimeType,
+        size_bytes: src.size,
+        duration_ms: info.durationMs,
+        sha256,
+        poster_key: row.poster_key,
+        created_at: now,
+        likes_count: 0,
+        comments_count: 0,
+        shares_count: 0,
+        views_count: 0,
+      })
+      .execute();
+    await trx.updateTable('uploads').set({ status: 'completed', reason: null, updated_at: now }).where('id', '=', uploadId).execute();
+    await logChange(trx, { entity: 'video', entityId: row.video_id }, now);
+    return true;
+  });
+
+  if (created) {
+    deps.pokes.notify(['feed']);
+    if (!info.faststart) log.info(`video ${row.video_id}: MP4 without faststart (moov after mdat), stored unchanged`);
+  } else {
+    // The same video id finished twice (a retried upload): keep the first, drop this copy.
+    await rm(target, { force: true });
+  }
+  return { videoId: row.video_id, created };
+}

@@ -1,0 +1,94 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createRoute, z } from '@hono/zod-openapi';
+import { bodyLimit } from 'hono/body-limit';
+import { requireUser } from '../auth/middleware';
+import { ApiError, errorBody, forbidden, notFound } from '../http/errors';
+import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
+import { createRouter } from '../http/router';
+import { deleteMediaFiles, mediaPath } from '../media/storage';
+import { mediaUrl } from '../media/urls';
+import { logChange } from '../sync/change-log';
+import { sniffImage } from './image-type';
+
+export const MAX_POSTER_BYTES = 512 * 1024;
+
+const binary = z.string().openapi({ type: 'string', format: 'binary' });
+
+const putPoster = createRoute({
+  method: 'put',
+  path: '/{id}/poster',
+  tags: ['uploads'],
+  summary: 'Set the poster image of a video (or of an upload still in progress)',
+  description:
+    'The raw image bytes (JPEG, PNG or WebP, checked by content, at most 512 KiB). Allowed before the video exists: the poster is kept with the upload and attached when the upload finishes. Owner only.',
+  security: bearerSecurity,
+  middleware: [
+    requireUser,
+    bodyLimit({
+      maxSize: MAX_POSTER_BYTES,
+      onError: (c) => c.json(errorBody('payload_too_large', `The poster may be at most ${MAX_POSTER_BYTES} bytes (512 KiB).`), 413),
+    }),
+  ] as const,
+  request: {
+    params: z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' }, description: 'The video id chosen by the client.' }) }),
+    body: {
+      required: true,
+      content: { 'image/jpeg': { schema: binary }, 'image/png': { schema: binary }, 'image/webp': { schema: binary } },
+    },
+  },
+  responses: {
+    200: {
+      description: 'The poster is stored.',
+      content: { 'application/json': { schema: z.object({ video_id: z.string(), poster_url: z.string(), attached_to: z.enum(['video', 'upload']) }) } },
+    },
+    ...errorResponses(400, 401, 403, 404, 413, 415),
+  },
+});
+
+/**
+ * PUT /api/videos/:id/poster. Mounted in app.ts before the 256 KiB JSON body limit, because its
+ * own limit (512 KiB of image) applies instead.
+ */
+export function posterRouter() {
+  const router = createRouter();
+  router.openapi(putPoster, async (c) => {
+    const { deps, user } = c.var;
+    const { id } = c.req.valid('param');
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    if (bytes.length === 0) throw new ApiError(400, 'empty_body', 'Send the poster image as the request body.');
+    const type = sniffImage(bytes);
+    if (!type) throw new ApiError(415, 'unsupported_media_type', 'The poster must be a JPEG, PNG or WebP image.');
+
+    const now = deps.now();
+    const key = `${user.id}/${now}-poster-${id}.${type.extension}`;
+    const file = mediaPath(deps.config.mediaDir, key);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, bytes);
+
+    // One transaction, so a poster racing the upload's finish lands on either the upload or the video.
+    const outcome = await deps.db.transaction().execute(async (trx) => {
+      const video = await trx.selectFrom('videos').select(['user_id', 'poster_key']).where('id', '=', id).executeTakeFirst();
+      if (video) {
+        if (video.user_id !== user.id) return { error: forbidden('Only the uploader can set the poster of this video.', 'not_owner') };
+        await trx.updateTable('videos').set({ poster_key: key }).where('id', '=', id).execute();
+        await logChange(trx, { entity: 'video', entityId: id }, now);
+        return { attachedTo: 'video' as const, old: [video.poster_key] };
+      }
+      const uploads = await trx.selectFrom('uploads').select(['id', 'user_id', 'poster_key', 'status']).where('video_id', '=', id).execute();
+      if (uploads.some((u) => u.user_id !== user.id)) return { error: forbidden('Only the uploader can set the poster of this video.', 'not_owner') };
+      const mine = uploads.filter((u) => u.status === 'uploading');
+      if (!mine.length) return { error: notFound('Start the video upload before sending its poster.', 'upload_not_found') };
+      await trx.updateTable('uploads').set({ poster_key: key, updated_at: now }).where('video_id', '=', id).where('status', '=', 'uploading').execute();
+      return { attachedTo: 'upload' as const, old: [...new Set(mine.map((u) => u.poster_key))] };
+    });
+    if ('error' in outcome) {
+      await deleteMediaFiles(deps.config.mediaDir, [key]);
+      throw outcome.error;
+    }
+    await deleteMediaFiles(deps.config.mediaDir, outcome.old.filter((k) => k !== key));
+    if (outcome.attachedTo === 'video') deps.pokes.notify(['feed', `video:${id}`]);
+    return c.json({ video_id: id, poster_url: mediaUrl(key) ?? '', attached_to: outcome.attachedTo }, 200);
+  });
+  return router;
+}

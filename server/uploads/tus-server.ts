@@ -1,0 +1,233 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { Server, type Upload } from '@tus/server';
+import { FileStore } from '@tus/file-store';
+import type { AppDeps, AuthUser } from '../context';
+import { ApiError, errorBody } from '../http/errors';
+import { deleteMediaFiles } from '../media/storage';
+import { authenticateBearer } from './auth';
+import { finishUpload, UploadRejected } from './finish';
+import { MAX_UPLOAD_BYTES, parseUploadMetadata } from './metadata';
+
+export const TUS_PATH = '/files';
+export const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000;
+/** Upload ids are ours (namingFunction): 32 hex digits, so nothing encoded, no `..`, no separators. */
+const UPLOAD_ID_RE = /^[0-9a-f]{32}$/;
+
+export interface TusEndpoint {
+  tus: Server;
+  /** Handles one request under /files (a web Request, from Hono or from the node listener). */
+  handle(request: Request): Promise<Response>;
+}
+
+const TUS_ERROR_CODES: Record<number, string> = {
+  400: 'invalid_request',
+  403: 'forbidden',
+  404: 'upload_not_found',
+  409: 'offset_conflict',
+  410: 'upload_expired',
+  412: 'unsupported_tus_version',
+  413: 'file_too_large',
+  415: 'unsupported_media_type',
+  423: 'upload_locked',
+  500: 'internal',
+  501: 'not_supported',
+};
+
+const hookError = (status: number, code: string, message: string) => ({ status_code: status, body: JSON.stringify(errorBody(code, message)) });
+
+/**
+ * The tus 1.0.0 server (core, creation, creation-with-upload, termination, expiration) behind the
+ * bearer token. Every request is authenticated and, for an existing upload, checked against the
+ * `uploads` row (only its creator may touch it) before tus sees it.
+ */
+export function createTusServer(deps: AppDeps): TusEndpoint {
+  const { config, db, log } = deps;
+  const users = new WeakMap<Request, AuthUser>();
+  const datastore = new FileStore({ directory: config.uploadsDir, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+  // The length must be known up front: 120 MiB is checked at creation, before any byte.
+  datastore.extensions = datastore.extensions.filter((e) => e !== 'creation-defer-length');
+
+  const tus = new Server({
+    path: TUS_PATH,
+    datastore,
+    maxSize: MAX_UPLOAD_BYTES,
+    relativeLocation: true,
+    allowedOrigins: [config.publicUrl],
+    disableTerminationForFinishedUploads: true,
+    namingFunction: () => randomBytes(16).toString('hex'),
+    getFileIdFromRequest: (_req, lastPath) => (lastPath && UPLOAD_ID_RE.test(lastPath) ? lastPath : undefined),
+    async onUploadCreate(req: Request, upload: Upload) {
+      const user = users.get(req);
+      if (!user) throw hookError(401, 'unauthorized', 'Sign in to continue.');
+      if (upload.sizeIsDeferred || upload.size === undefined) throw hookError(400, 'length_required', 'Upload-Length is required.');
+      if (upload.size === 0) throw hookError(400, 'empty_file', 'The file is empty. Please select a video file.');
+      const meta = parseUploadMetadata(upload.metadata);
+      if (!meta.ok) throw hookError(400, meta.code, meta.message);
+      const owner = await db.selectFrom('videos').select('user_id').where('id', '=', meta.value.videoId).executeTakeFirst();
+      const otherUpload = await db
+        .selectFrom('uploads')
+        .select('user_id')
+        .where('video_id', '=', meta.value.videoId)
+        .where('user_id', '!=', user.id)
+        .executeTakeFirst();
+      if ((owner && owner.user_id !== user.id) || otherUpload) throw hookError(409, 'video_id_taken', 'This video id belongs to another upload.');
+      const now = deps.now();
+      await db
+        .insertInto('uploads')
+        .values({
+          id: upload.id,
+          user_id: user.id,
+          video_id: meta.value.videoId,
+          title: meta.value.title,
+          description: meta.value.description,
+          filename: meta.value.filename,
+          filetype: meta.value.filetype,
+          size_bytes: upload.size,
+          status: 'uploading',
+          reason: null,
+          poster_key: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      return {};
+    },
+    async onUploadFinish(_req: Request, upload: Upload) {
+      try {
+        const { videoId } = await finishUpload(deps, upload.id);
+        return { headers: { 'Vidi-Video-Id': videoId } };
+      } catch (e) {
+        if (e instanceof UploadRejected) throw hookError(422, e.code, e.message);
+        throw e;
+      }
+    },
+    onResponseError(_req, err) {
+      if (err instanceof Error) log.error('tus request failed', err);
+      return undefined;
+    },
+  });
+
+  const json = (status: number, code: string, message: string, extra: Record<string, string> = {}) =>
+    new Response(JSON.stringify(errorBody(code, message)), {
+      status,
+      headers: {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Tus-Resumable': '1.0.0',
+        'Access-Control-Allow-Origin': config.publicUrl,
+        'Access-Control-Expose-Headers': 'Upload-Offset, Upload-Length, Tus-Resumable, Location',
+        'Cache-Control': 'no-store',
+        ...extra,
+      },
+    });
+
+  /** tus answers errors in plain text; the API promises `{"error":{code,message}}` everywhere. */
+  async function asJsonError(res: Response, method: string): Promise<Response> {
+    if (res.status < 400 || method === 'HEAD') return res;
+    const text = (await res.text()).trim();
+    const headers = new Headers(res.headers);
+    headers.set('Content-Type', 'application/json; charset=utf-8');
+    headers.delete('Content-Length');
+    let body = text;
+    if (!text.startsWith('{')) {
+      const message = res.status === 413 ? `The file is larger than ${MAX_UPLOAD_BYTES} bytes (120 MiB).` : text || 'Upload request failed.';
+      body = JSON.stringify(errorBody(TUS_ERROR_CODES[res.status] ?? 'upload_error', message));
+    }
+    return new Response(body, { status: res.status, headers });
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const method = request.method;
+    if (method === 'OPTIONS') return tus.handleWeb(request);
+    let user: AuthUser;
+    try {
+      user = await authenticateBearer(deps, request.headers.get('authorization'));
+    } catch (e) {
+      if (e instanceof ApiError) return json(e.status, e.code, e.message);
+      throw e;
+    }
+    const path = new URL(request.url).pathname;
+    if (method === 'POST') {
+      if (path !== TUS_PATH && path !== `${TUS_PATH}/`) return json(404, 'not_found', 'Uploads are created at /files/.');
+      users.set(request, user);
+      return asJsonError(await tus.handleWeb(request), method);
+    }
+    if (!['HEAD', 'PATCH', 'DELETE'].includes(method)) return json(405, 'method_not_allowed', `${method} is not supported on uploads.`, { Allow: 'OPTIONS, POST, HEAD, PATCH, DELETE' });
+
+    // Checked on the raw path, before any decoding: %2F, %00 and `..` never reach the file store.
+    const id = path.startsWith(`${TUS_PATH}/`) ? path.slice(TUS_PATH.length + 1) : '';
+    if (!UPLOAD_ID_RE.test(id)) return json(404, 'upload_not_found', 'No such upload.');
+    const row = await db.selectFrom('uploads').select(['user_id', 'status', 'reason', 'size_bytes', 'poster_key']).where('id', '=', id).executeTakeFirst();
+    // Someone else's upload looks exactly like a missing one.
+    if (!row || row.user_id !== user.id) return json(404, 'upload_not_found', 'No such upload.');
+
+    if (row.status === 'completed') {
+      // A client that lost the last response learns that the upload is complete.
+      if (method === 'HEAD') {
+        const size = String(row.size_bytes ?? 0);
+        return new Response(null, {
+          status: 200,
+          headers: { 'Tus-Resumable': '1.0.0', 'Upload-Offset': size, 'Upload-Length': size, 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': config.publicUrl, 'Access-Control-Expose-Headers': 'Upload-Offset, Upload-Length, Tus-Resumable' },
+        });
+      }
+      return json(409, 'upload_finished', 'This upload has already finished.');
+    }
+    if (row.status === 'rejected') return json(410, 'upload_rejected', row.reason ?? 'This upload was refused.');
+    if (row.status === 'expired' || row.status === 'cancelled') return json(410, 'upload_expired', 'This upload no longer exists. Please upload the video again.');
+
+    if (method === 'PATCH' && request.headers.get('content-type') !== 'application/offset+octet-stream') {
+      return json(415, 'unsupported_media_type', 'PATCH bodies must be sent as application/offset+octet-stream.');
+    }
+    users.set(request, user);
+    const res = await asJsonError(await tus.handleWeb(request), method);
+    if (method === 'DELETE' && res.status === 204) {
+      await db.updateTable('uploads').set({ status: 'cancelled', reason: 'Cancelled by the uploader.', poster_key: null, updated_at: deps.now() }).where('id', '=', id).execute();
+      await deleteMediaFiles(config.mediaDir, [row.poster_key]);
+    }
+    return res;
+  }
+
+  return { tus, handle };
+}
+
+/** One tus server per deps, shared by the node listener (npm start) and createApp (in-process tests). */
+const endpoints = new WeakMap<AppDeps, TusEndpoint>();
+export function tusEndpointFor(deps: AppDeps): TusEndpoint {
+  let endpoint = endpoints.get(deps);
+  if (!endpoint) {
+    endpoint = createTusServer(deps);
+    endpoints.set(deps, endpoint);
+  }
+  return endpoint;
+}
+
+export function isTusPath(url: string | undefined): boolean {
+  return !!url && (url === TUS_PATH || url.startsWith(`${TUS_PATH}/`) || url.startsWith(`${TUS_PATH}?`));
+}
+
+/** Removes partial uploads older than 24 h (tus expiration) and marks their rows expired. */
+export async function cleanUpExpiredUploads(deps: AppDeps): Promise<{ files: number; rows: number }> {
+  const files = await tusEndpointFor(deps).tus.cleanUpExpiredUploads();
+  const cutoff = deps.now() - UPLOAD_EXPIRY_MS;
+  const stale = await deps.db.selectFrom('uploads').select(['id', 'poster_key']).where('status', '=', 'uploading').where('created_at', '<', cutoff).execute();
+  for (const s of stale) {
+    await deps.db.updateTable('uploads').set({ status: 'expired', reason: 'Not finished within 24 hours.', poster_key: null, updated_at: deps.now() }).where('id', '=', s.id).execute();
+    await rm(`${deps.config.uploadsDir}/${s.id}`, { force: true });
+    await rm(`${deps.config.uploadsDir}/${s.id}.json`, { force: true });
+    await deleteMediaFiles(deps.config.mediaDir, [s.poster_key]);
+  }
+  return { files, rows: stale.length };
+}
+
+/** Started by main.ts: hourly cleanup, never keeping the process alive. */
+export function startUploadCleanup(deps: AppDeps, everyMs = 60 * 60 * 1000): () => void {
+  const run = () =>
+    void cleanUpExpiredUploads(deps).then(
+      (r) => r.files + r.rows > 0 && deps.log.info(`upload cleanup: ${r.files} expired files, ${r.rows} rows`),
+      (e: unknown) => deps.log.error('upload cleanup failed', e),
+    );
+  run();
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
