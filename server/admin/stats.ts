@@ -5,7 +5,7 @@ export interface AdminStats {
   total_users: number;
   total_videos: number;
   active_users: number;
-  /** decisions.md: the sum of captured payments, not users x fee. */
+  /** decisions.md: the sum of captured payments (real ones, not sandbox), not users x fee. */
   revenue_rupees: number;
 }
 
@@ -23,6 +23,8 @@ export async function readStats(db: Kysely<Database>): Promise<AdminStats> {
       .selectFrom('payments')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_paise'), eb.lit(0)).as('paise'))
       .where('status', '=', 'captured')
+      // Sandbox payments are test mode: they complete without money, so they are not revenue.
+      .where('provider', '!=', 'sandbox')
       .executeTakeFirstOrThrow(),
   ]);
   return {
