@@ -1,0 +1,114 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../../db/schema';
+import type { MutatorTx, VideoRef } from '../../../sync/mutations/mutators';
+import type { AuthUser } from '../../context';
+import { applyScoreEvent } from '../../rewards/score-events';
+import { deleteVideoInTx } from '../../videos/delete-video';
+import { logChange } from '../change-log';
+import { recordViewInTx } from './record-view';
+
+/**
+ * The authoritative MutatorTx: every write stamps the server's user id and time, keeps the video
+ * counters, the change log and the leaderboard points in step inside the same transaction, and
+ * collects what to poke and what to clean up once the transaction has committed.
+ */
+export class ServerMutatorTx implements MutatorTx {
+  readonly location = 'server' as const;
+  readonly userId: string;
+  readonly pokeScopes = new Set<string>();
+  /** Media keys of deleted videos, removed after commit (files are not transactional). */
+  readonly deletedFileKeys: Array<string | null> = [];
+
+  constructor(
+    private readonly trx: Transaction<Database>,
+    private readonly user: AuthUser,
+    private readonly now: number,
+    /** The mutation's client_time: only rewards' view rule uses it (views are queued offline). */
+    private readonly clientTime?: number,
+  ) {
+    this.userId = user.id;
+  }
+
+  async isAdmin(): Promise<boolean> {
+    return this.user.isAdmin;
+  }
+
+  async getVideo(videoId: string): Promise<VideoRef | undefined> {
+    return this.trx.selectFrom('videos').select(['id', 'user_id', 'duration_ms']).where('id', '=', videoId).executeTakeFirst();
+  }
+
+  async getLike(videoId: string) {
+    return this.trx.selectFrom('likes').select('created_at').where('video_id', '=', videoId).where('user_id', '=', this.userId).executeTakeFirst();
+  }
+
+  async addLike(video: VideoRef): Promise<void> {
+    await this.trx.insertInto('likes').values({ video_id: video.id, user_id: this.userId, created_at: this.now }).execute();
+    await this.bump(video.id, 'likes_count', 1);
+    await applyScoreEvent(this.trx, { kind: 'like', actorId: this.userId, creatorId: video.user_id, delta: 1, occurredAt: this.now, at: this.now });
+    await logChange(this.trx, { entity: 'like', entityId: `${video.id}:${this.userId}`, videoId: video.id, userId: this.userId }, this.now);
+    this.pokeScopes.add(`video:${video.id}`);
+  }
+
+  async removeLike(video: VideoRef, like: { created_at: number }): Promise<void> {
+    await this.trx.deleteFrom('likes').where('video_id', '=', video.id).where('user_id', '=', this.userId).execute();
+    await this.bump(video.id, 'likes_count', -1);
+    await applyScoreEvent(this.trx, { kind: 'like', actorId: this.userId, creatorId: video.user_id, delta: -1, occurredAt: like.created_at, at: this.now });
+    await logChange(this.trx, { entity: 'like', entityId: `${video.id}:${this.userId}`, videoId: video.id, userId: this.userId, deleted: true }, this.now);
+    this.pokeScopes.add(`video:${video.id}`);
+  }
+
+  async getComment(commentId: string) {
+    return this.trx.selectFrom('comments').select(['video_id', 'user_id']).where('id', '=', commentId).executeTakeFirst();
+  }
+
+  async addComment(video: VideoRef, comment: { id: string; content: string }): Promise<void> {
+    await this.trx
+      .insertInto('comments')
+      .values({ id: comment.id, video_id: video.id, user_id: this.userId, content: comment.content, created_at: this.now })
+      .execute();
+    await this.bump(video.id, 'comments_count', 1);
+    await applyScoreEvent(this.trx, { kind: 'comment', actorId: this.userId, creatorId: video.user_id, delta: 1, occurredAt: this.now, at: this.now });
+    await logChange(this.trx, { entity: 'comment', entityId: comment.id, videoId: video.id, userId: this.userId }, this.now);
+    this.pokeScopes.add(`video:${video.id}`);
+  }
+
+  async getShare(shareId: string) {
+    return this.trx.selectFrom('shares').select(['video_id', 'user_id']).where('id', '=', shareId).executeTakeFirst();
+  }
+
+  async addShare(video: VideoRef, shareId: string): Promise<void> {
+    await this.trx.insertInto('shares').values({ id: shareId, video_id: video.id, user_id: this.userId, created_at: this.now }).execute();
+    await this.bump(video.id, 'shares_count', 1);
+    await logChange(this.trx, { entity: 'video', entityId: video.id, videoId: video.id }, this.now);
+    this.pokeScopes.add(`video:${video.id}`);
+  }
+
+  async recordView(video: VideoRef, watchedMs: number): Promise<void> {
+    if (await recordViewInTx(this.trx, { video, userId: this.userId, watchedMs, clientTime: this.clientTime, now: this.now })) {
+      this.pokeScopes.add(`video:${video.id}`);
+    }
+  }
+
+  async setProfileName(name: string): Promise<void> {
+    await this.trx.updateTable('profiles').set({ name, updated_at: this.now }).where('id', '=', this.userId).execute();
+    await logChange(this.trx, { entity: 'profile', entityId: this.userId, userId: this.userId }, this.now);
+    // Names show on feed cards and comments, so every client may need to pull.
+    this.pokeScopes.add('feed');
+  }
+
+  async deleteVideo(video: VideoRef): Promise<void> {
+    const deleted = await deleteVideoInTx(this.trx, video.id, this.now);
+    if (!deleted) return;
+    this.deletedFileKeys.push(...deleted.fileKeys);
+    this.pokeScopes.add('feed');
+    this.pokeScopes.add('leaderboard');
+  }
+
+  private async bump(videoId: string, column: 'likes_count' | 'comments_count' | 'shares_count', delta: 1 | -1): Promise<void> {
+    await this.trx
+      .updateTable('videos')
+      .set((eb) => ({ [column]: eb(column, '+', delta) }))
+      .where('id', '=', videoId)
+      .execute();
+  }
+}

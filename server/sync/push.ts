@@ -1,0 +1,127 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+import type { AppDeps, AuthUser } from '../context';
+import { ApiError } from '../http/errors';
+import { deleteMediaFiles } from '../media/storage';
+import { MAX_PUSH_BATCH, type MutationResult, type PushMutation, type PushRequest, type PushResponse } from '../../sync/protocol/messages';
+import { MutationError } from '../../sync/protocol/error-codes';
+import { parseMutation, runMutator } from '../../sync/mutations/mutators';
+import { ServerMutatorTx } from './mutators/server-tx';
+
+/** 409 for a gapped mutation id: carries the server's last_mutation_id so the client can renumber. */
+export class MutationIdGapError extends ApiError {
+  constructor(readonly lastMutationId: number, got: number) {
+    super(409, 'mutation_id_gap', `Expected mutation id ${lastMutationId + 1}, got ${got}.`);
+  }
+}
+
+const clientIdTaken = () => new ApiError(403, 'client_id_taken', 'This client id belongs to another user; start a new client id.');
+
+type Outcome = { kind: 'done'; result: MutationResult; tx?: ServerMutatorTx } | { kind: 'gap'; last: number };
+
+/**
+ * Applies a push batch. Each mutation runs in its own transaction that also moves the client's
+ * last_mutation_id, so a mutation is applied and acknowledged together or not at all; a replay of
+ * an acknowledged id is a 'duplicate' without effect, and a permanent refusal is 'rejected' and
+ * still advances the id (the client's queue never sticks on it).
+ */
+export async function processPush(deps: AppDeps, user: AuthUser, req: PushRequest): Promise<PushResponse> {
+  const { mutations } = req;
+  if (mutations.length > MAX_PUSH_BATCH) {
+    throw new ApiError(400, 'batch_too_large', `A push carries at most ${MAX_PUSH_BATCH} mutations; got ${mutations.length}.`);
+  }
+  for (let i = 1; i < mutations.length; i++) {
+    if (mutations[i]!.id !== mutations[i - 1]!.id + 1) {
+      throw new ApiError(400, 'invalid_batch', 'Mutation ids in a push must be consecutive and increasing.');
+    }
+  }
+
+  const client = await deps.db.selectFrom('sync_clients').select(['user_id', 'last_mutation_id']).where('client_id', '=', req.client_id).executeTakeFirst();
+  if (client && client.user_id !== user.id) throw clientIdTaken();
+  let last = client?.last_mutation_id ?? 0;
+  const firstNew = mutations.find((m) => m.id > last);
+  if (firstNew && firstNew.id !== last + 1) throw new MutationIdGapError(last, firstNew.id);
+
+  const results: MutationResult[] = [];
+  for (const m of mutations) {
+    if (m.id <= last) {
+      results.push({ id: m.id, status: 'duplicate' });
+      continue;
+    }
+    let outcome: Outcome;
+    try {
+      outcome = await applyOne(deps, user, req.client_id, m);
+    } catch (err) {
+      // A fault that is not the caller's (the database, a bug): stop here. What committed is
+      // reported; the rest stays queued on the client and is retried.
+      if (results.length === 0) throw err;
+      deps.log.error(`sync push stopped at mutation ${m.id} (${m.name})`, err);
+      break;
+    }
+    if (outcome.kind === 'gap') {
+      // Another push of the same client moved the id meanwhile: report what we did; the client retries.
+      last = outcome.last;
+      break;
+    }
+    results.push(outcome.result);
+    last = m.id;
+    if (outcome.tx) await afterCommit(deps, outcome.tx);
+  }
+  return { results, last_mutation_id: last };
+}
+
+async function applyOne(deps: AppDeps, user: AuthUser, clientId: string, m: PushMutation): Promise<Outcome> {
+  const { id } = m;
+  const parsed = parseMutation(m.name, m.args);
+  let refusal: MutationError | null = parsed.ok ? null : parsed.error;
+  if (parsed.ok) {
+    try {
+      return await deps.db.transaction().execute(async (trx) => {
+        const cur = await claimId(trx, user, clientId, id, deps.now());
+        if (cur !== null) return cur;
+        const tx = new ServerMutatorTx(trx, user, deps.now(), m.client_time);
+        await runMutator(tx, parsed.mutation);
+        return { kind: 'done', result: { id, status: 'applied' }, tx };
+      });
+    } catch (err) {
+      if (!(err instanceof MutationError)) throw err;
+      refusal = err;
+    }
+  }
+  // Refused for good: the writes (if any) rolled back; only the id moves on.
+  const r = refusal!;
+  return deps.db.transaction().execute(async (trx) => {
+    const cur = await claimId(trx, user, clientId, id, deps.now());
+    if (cur !== null) return cur;
+    return { kind: 'done', result: { id, status: 'rejected', error: { code: r.code, message: r.message } } };
+  });
+}
+
+/**
+ * Moves the client's last_mutation_id to `id` inside the transaction, or says why it cannot
+ * (already applied, or a gap). Returns null when the id was claimed.
+ */
+async function claimId(trx: Transaction<Database>, user: AuthUser, clientId: string, id: number, now: number): Promise<Outcome | null> {
+  const row = await trx.selectFrom('sync_clients').select(['user_id', 'last_mutation_id']).where('client_id', '=', clientId).executeTakeFirst();
+  if (row && row.user_id !== user.id) throw clientIdTaken();
+  const cur = row?.last_mutation_id ?? 0;
+  if (id <= cur) return { kind: 'done', result: { id, status: 'duplicate' } };
+  if (id !== cur + 1) return { kind: 'gap', last: cur };
+  if (row) {
+    await trx.updateTable('sync_clients').set({ last_mutation_id: id, updated_at: now }).where('client_id', '=', clientId).execute();
+  } else {
+    await trx.insertInto('sync_clients').values({ client_id: clientId, user_id: user.id, last_mutation_id: id, updated_at: now }).execute();
+  }
+  return null;
+}
+
+async function afterCommit(deps: AppDeps, tx: ServerMutatorTx): Promise<void> {
+  deps.pokes.notify([...tx.pokeScopes]);
+  if (tx.deletedFileKeys.length) {
+    try {
+      await deleteMediaFiles(deps.config.mediaDir, tx.deletedFileKeys);
+    } catch (err) {
+      deps.log.error('could not remove media files of a deleted video', err);
+    }
+  }
+}

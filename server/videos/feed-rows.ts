@@ -1,0 +1,159 @@
+import type SQLite from 'better-sqlite3';
+import type { CommentItem, FeedItem } from '../../sync/protocol/messages';
+
+/** A feed row as SQLite returns it, before it becomes the API shape. */
+interface FeedRow {
+  id: string;
+  user_id: string;
+  user_name: string | null;
+  title: string;
+  description: string;
+  file_key: string;
+  poster_key: string | null;
+  created_at: number;
+  duration_ms: number;
+  likes_count: number;
+  comments_count: number;
+  shares_count: number;
+  views_count: number;
+  liked_by_me: number;
+}
+
+interface CommentRow {
+  id: string;
+  video_id: string;
+  user_id: string;
+  user_name: string | null;
+  content: string;
+  created_at: number;
+}
+
+export const UNKNOWN_USER = 'Unknown User';
+
+export function toFeedItem(r: FeedRow): FeedItem {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    user_name: r.user_name ?? UNKNOWN_USER,
+    title: r.title,
+    description: r.description,
+    video_url: `/media/${r.file_key}`,
+    poster_url: r.poster_key ? `/media/${r.poster_key}` : null,
+    created_at: new Date(r.created_at).toISOString(),
+    duration_ms: r.duration_ms,
+    likes_count: r.likes_count,
+    comments_count: r.comments_count,
+    shares_count: r.shares_count,
+    views_count: r.views_count,
+    liked_by_me: r.liked_by_me === 1,
+  };
+}
+
+export function toCommentItem(r: CommentRow): CommentItem {
+  return {
+    id: r.id,
+    video_id: r.video_id,
+    user_id: r.user_id,
+    user_name: r.user_name ?? UNKNOWN_USER,
+    content: r.content,
+    created_at: new Date(r.created_at).toISOString(),
+  };
+}
+
+// One query per page: the author's name and the viewer's like come from LEFT JOINs (no N+1), and
+// the (created_at, id) row-value comparison walks the videos_feed index backwards.
+const FEED_COLUMNS = `v.id, v.user_id, p.name AS user_name, v.title, v.description, v.file_key, v.poster_key,
+  v.created_at, v.duration_ms, v.likes_count, v.comments_count, v.shares_count, v.views_count,
+  (l.user_id IS NOT NULL) AS liked_by_me`;
+const FEED_FROM = `FROM videos v
+  LEFT JOIN profiles p ON p.id = v.user_id
+  LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = @viewer`;
+
+const COMMENT_COLUMNS = `c.id, c.video_id, c.user_id, p.name AS user_name, c.content, c.created_at`;
+
+function statements(sqlite: SQLite.Database) {
+  return {
+    firstPage: sqlite.prepare<{ viewer: string; limit: number }, FeedRow>(
+      `SELECT ${FEED_COLUMNS} ${FEED_FROM} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+    ),
+    nextPage: sqlite.prepare<{ viewer: string; limit: number; at: number; id: string }, FeedRow>(
+      `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+    ),
+    byIds: sqlite.prepare<{ viewer: string; ids: string }, FeedRow>(
+      `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE v.id IN (SELECT value FROM json_each(@ids))`,
+    ),
+    commentsFirst: sqlite.prepare<{ video: string; limit: number }, CommentRow>(
+      `SELECT ${COMMENT_COLUMNS} FROM comments c LEFT JOIN profiles p ON p.id = c.user_id
+       WHERE c.video_id = @video ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`,
+    ),
+    commentsNext: sqlite.prepare<{ video: string; limit: number; at: number; id: string }, CommentRow>(
+      `SELECT ${COMMENT_COLUMNS} FROM comments c LEFT JOIN profiles p ON p.id = c.user_id
+       WHERE c.video_id = @video AND (c.created_at, c.id) < (@at, @id) ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`,
+    ),
+    commentsByIds: sqlite.prepare<{ ids: string }, CommentRow>(
+      `SELECT ${COMMENT_COLUMNS} FROM comments c LEFT JOIN profiles p ON p.id = c.user_id
+       WHERE c.id IN (SELECT value FROM json_each(@ids))`,
+    ),
+  };
+}
+
+type Statements = ReturnType<typeof statements>;
+const cache = new WeakMap<SQLite.Database, Statements>();
+
+/**
+ * The prepared statements of the feed, compiled once per connection. Callers must hold the Kysely
+ * connection (db.connection() or a transaction) so they never read another request's open
+ * transaction on the single SQLite connection.
+ */
+export function feedStatements(sqlite: SQLite.Database): Statements {
+  let s = cache.get(sqlite);
+  if (!s) {
+    s = statements(sqlite);
+    cache.set(sqlite, s);
+  }
+  return s;
+}
+
+/** Keyset cursor: opaque to clients, base64url of "createdAt:id". */
+export function encodeCursor(createdAt: number, id: string): string {
+  return Buffer.from(`${createdAt}:${id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { at: number; id: string } | null {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^(\d{1,16}):([A-Za-z0-9_-]{1,64})$/.exec(text);
+  if (!m?.[1] || !m[2]) return null;
+  return { at: Number(m[1]), id: m[2] };
+}
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export function readFeedPage(sqlite: SQLite.Database, viewer: string, limit: number, cursor: { at: number; id: string } | null): Page<FeedItem> {
+  const s = feedStatements(sqlite);
+  // One extra row tells whether another page exists without a count query.
+  const rows = cursor ? s.nextPage.all({ viewer, limit: limit + 1, at: cursor.at, id: cursor.id }) : s.firstPage.all({ viewer, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map(toFeedItem), next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+}
+
+export function readVideosByIds(sqlite: SQLite.Database, viewer: string, ids: string[]): FeedItem[] {
+  if (!ids.length) return [];
+  return feedStatements(sqlite).byIds.all({ viewer, ids: JSON.stringify(ids) }).map(toFeedItem);
+}
+
+export function readCommentsPage(sqlite: SQLite.Database, videoId: string, limit: number, cursor: { at: number; id: string } | null): Page<CommentItem> {
+  const s = feedStatements(sqlite);
+  const rows = cursor ? s.commentsNext.all({ video: videoId, limit: limit + 1, at: cursor.at, id: cursor.id }) : s.commentsFirst.all({ video: videoId, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map(toCommentItem), next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+}
+
+export function readCommentsByIds(sqlite: SQLite.Database, ids: string[]): CommentItem[] {
+  if (!ids.length) return [];
+  return feedStatements(sqlite).commentsByIds.all({ ids: JSON.stringify(ids) }).map(toCommentItem);
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/** Ids are client-made UUIDs or server ids: short, URL-safe. */
+export const IdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Invalid id.');
+
+export const MAX_COMMENT_LENGTH = 1000;
+export const MAX_PROFILE_NAME_LENGTH = 80;
+/** A view longer than a day is a client bug; refusing it keeps counters sane. */
+export const MAX_WATCHED_MS = 24 * 60 * 60 * 1000;
+
+/** Every member mutation and its args, defined once for client and server. */
+export const mutationArgsSchemas = {
+  like: z.strictObject({ videoId: IdSchema }),
+  unlike: z.strictObject({ videoId: IdSchema }),
+  addComment: z.strictObject({
+    commentId: IdSchema,
+    videoId: IdSchema,
+    content: z
+      .string()
+      .trim()
+      .min(1, 'A comment cannot be empty.')
+      .max(MAX_COMMENT_LENGTH, `A comment can have at most ${MAX_COMMENT_LENGTH} characters.`),
+  }),
+  updateProfileName: z.strictObject({
+    name: z
+      .string()
+      .trim()
+      .min(1, 'Name is required.')
+      .max(MAX_PROFILE_NAME_LENGTH, `A name can have at most ${MAX_PROFILE_NAME_LENGTH} characters.`),
+  }),
+  deleteVideo: z.strictObject({ videoId: IdSchema }),
+  recordShare: z.strictObject({ shareId: IdSchema, videoId: IdSchema }),
+  recordView: z.strictObject({ videoId: IdSchema, watchedMs: z.number().int().min(0).max(MAX_WATCHED_MS) }),
+} as const;
+
+export type MutationName = keyof typeof mutationArgsSchemas;
+export type MutationArgs<N extends MutationName> = z.output<(typeof mutationArgsSchemas)[N]>;
+export const mutationNames = Object.keys(mutationArgsSchemas) as MutationName[];
+
+export function isMutationName(name: string): name is MutationName {
+  return Object.prototype.hasOwnProperty.call(mutationArgsSchemas, name);
+}
+
+/** A mutation as it travels: name plus (already validated) args. */
+export type AnyMutation = { [N in MutationName]: { name: N; args: MutationArgs<N> } }[MutationName];
+
+/** The video a mutation is about, for per-item pending flags and scoped rebase. */
+export function mutationVideoId(m: { name: string; args: unknown }): string | undefined {
+  const args = m.args as { videoId?: unknown } | null;
+  return args && typeof args.videoId === 'string' ? args.videoId : undefined;
+}

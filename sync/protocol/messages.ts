@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { IdSchema } from '../mutations/schemas';
+
+/** Most mutations one push may carry; more is refused with 400 batch_too_large. */
+export const MAX_PUSH_BATCH = 100;
+/** Newest videos a client keeps in its feed window and receives in a full pull. */
+export const FEED_WINDOW = 300;
+/** Videos whose comments one pull may follow. */
+export const MAX_OPEN_VIDEOS = 50;
+/** Comments sent for one video when a client starts following it. */
+export const COMMENTS_PER_VIDEO = 200;
+
+export const PushMutationSchema = z.strictObject({
+  /** 1, 2, 3 ... per client id, never reused. */
+  id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  /** Any string: unknown names are rejected per mutation, not per request. */
+  name: z.string().min(1).max(64),
+  args: z.unknown(),
+  /** When the user acted (ms since epoch); informational, the server stamps its own time. */
+  client_time: z.number().int().min(0).optional(),
+});
+export type PushMutation = z.infer<typeof PushMutationSchema>;
+
+export const PushRequestSchema = z.strictObject({
+  client_id: z.uuid(),
+  mutations: z.array(PushMutationSchema).min(1),
+});
+export type PushRequest = z.infer<typeof PushRequestSchema>;
+
+export const MutationResultSchema = z.object({
+  id: z.number().int(),
+  status: z.enum(['applied', 'duplicate', 'rejected']),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export type MutationResult = z.infer<typeof MutationResultSchema>;
+
+export const PushResponseSchema = z.object({
+  /** One result per processed mutation, in order; a prefix of the batch when the server stopped early. */
+  results: z.array(MutationResultSchema),
+  last_mutation_id: z.number().int(),
+});
+export type PushResponse = z.infer<typeof PushResponseSchema>;
+
+export const FeedItemSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  user_name: z.string(),
+  title: z.string(),
+  description: z.string(),
+  video_url: z.string(),
+  poster_url: z.string().nullable(),
+  created_at: z.string(),
+  duration_ms: z.number(),
+  likes_count: z.number(),
+  comments_count: z.number(),
+  shares_count: z.number(),
+  views_count: z.number(),
+  liked_by_me: z.boolean(),
+});
+export type FeedItem = z.infer<typeof FeedItemSchema>;
+
+export const FeedPageSchema = z.object({ items: z.array(FeedItemSchema), next_cursor: z.string().nullable() });
+export type FeedPage = z.infer<typeof FeedPageSchema>;
+
+export const CommentItemSchema = z.object({
+  id: z.string(),
+  video_id: z.string(),
+  user_id: z.string(),
+  user_name: z.string(),
+  content: z.string(),
+  created_at: z.string(),
+});
+export type CommentItem = z.infer<typeof CommentItemSchema>;
+
+export const CommentsPageSchema = z.object({ items: z.array(CommentItemSchema), next_cursor: z.string().nullable() });
+
+export const ProfileItemSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  is_admin: z.boolean(),
+  created_at: z.string(),
+});
+export type ProfileItem = z.infer<typeof ProfileItemSchema>;
+
+export const PullRequestSchema = z.strictObject({
+  /** The client id whose acknowledged mutations the response confirms (last_mutation_id). */
+  client_id: z.uuid().optional(),
+  /** The change-log seq of the last pull, as a decimal string; null for a first (full) pull. */
+  cursor: z.string().max(20).nullable(),
+  /** Videos whose comment lists the client follows (the comments dialog is open). */
+  open_videos: z.array(IdSchema).max(MAX_OPEN_VIDEOS).default([]),
+  /** Among open_videos: those the client has no comments for yet; their lists are sent in full. */
+  load_comments: z.array(IdSchema).max(MAX_OPEN_VIDEOS).default([]),
+});
+export type PullRequest = z.input<typeof PullRequestSchema>;
+
+export const PullResponseSchema = z.object({
+  cursor: z.string(),
+  /** True when the response is a full snapshot: the client replaces its feed window. */
+  reset: z.boolean(),
+  videos: z.array(FeedItemSchema),
+  deleted_videos: z.array(z.string()),
+  comments: z.array(CommentItemSchema),
+  deleted_comments: z.array(z.string()),
+  /** Videos whose comments were sent in full (replace the local list). */
+  comments_loaded: z.array(z.string()),
+  profile: ProfileItemSchema.nullable(),
+  /** The leaderboards snapshot (shape owned by rewards), or null when unchanged. */
+  leaderboards: z.unknown().nullable(),
+  /** The highest mutation id of client_id the server has applied (0 when unknown). */
+  last_mutation_id: z.number().int(),
+});
+export type PullResponse = z.infer<typeof PullResponseSchema>;
+
+/** What the events stream sends: a poke, no data; the client pulls. */
+export interface PokeMessage {
+  type: 'pull';
+  scopes: string[];
+}
