@@ -11,6 +11,8 @@ import { mountClient } from './http/static-client';
 import { mountTus } from './uploads/mount';
 import { posterRouter } from './uploads/poster-routes';
 import { mediaRouter } from './media/media-routes';
+import { syncRouter } from './sync/routes';
+import { videosRouter } from './videos/routes';
 import { authRouter } from './auth/auth-router';
 import { profileRouter } from './auth/profile-router';
 import { settingsRouter } from './settings/routes';
@@ -54,6 +56,8 @@ export function createApp(deps: AppDeps) {
   app.route('/api/admin/rewards', adminRewardsRouter());
   app.route('/api/admin', adminRouter());
   app.route('/api/payments', paymentsRouter());
+  app.route('/api/sync', syncRouter());
+  app.route('/api/videos', videosRouter());
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   app.doc31('/api/openapi.json', {
