@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Route } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/browser';
+import { startServer, type ServerProcess } from '../helpers/server-process';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
+
+const path = (url: string) => new URL(url).pathname;
+
+describe.skipIf(!hasChromium)('route guards (spec section 2)', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  const email = uniqueEmail('guard');
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+    await signUpVerified(server, 'Guard Member', email);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('sends a visitor from every member route to /login, and leaves public routes alone', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    for (const route of ['/home', '/rewards', '/profile']) {
+      await page.goto(server.url + route);
+      await page.waitForURL('**/login');
+      expect(path(page.url())).toBe('/login');
+      await page.getByText('Welcome back! Sign in to your account').waitFor();
+    }
+    for (const route of ['/', '/login', '/signup']) {
+      await page.goto(server.url + route);
+      await page.getByRole('main').waitFor();
+      expect(path(page.url())).toBe(route);
+    }
+    await context.close();
+  });
+
+  it('shows a loading screen while the session is being restored', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    let release: (() => void) | undefined;
+    const held = new Promise<void>((ok) => (release = ok));
+    await page.route('**/api/auth/refresh', async (route: Route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(server.url + '/home');
+    await page.getByRole('status').filter({ hasText: 'Loading your session' }).waitFor();
+    expect(path(page.url())).toBe('/home');
+    release?.();
+    await page.waitForURL('**/login');
+    await context.close();
+  });
+
+  it('sends a signed-in member from /login and /signup to /home, keeps the session over a reload, and signs out to /login', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await logInThroughUi(page, server, email);
+    for (const route of ['/login', '/signup']) {
+      await page.goto(server.url + route);
+      await page.waitForURL('**/home');
+      expect(path(page.url())).toBe('/home');
+    }
+    // A reload restores the session from the refresh cookie alone (the access token lives in memory).
+    await page.goto(server.url + '/profile');
+    await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
+    expect(path(page.url())).toBe('/profile');
+
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL('**/login');
+    await page.goto(server.url + '/home');
+    await page.waitForURL('**/login');
+    expect(path(page.url())).toBe('/login');
+    await context.close();
+  });
+
+  it('refuses a wrong password with the spec toast and stays on /login', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(server.url + '/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('wrong password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByText('Sign in Failed').waitFor();
+    expect(path(page.url())).toBe('/login');
+    await context.close();
+  });
+});

@@ -1,0 +1,38 @@
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { lastMailTo } from '../helpers/mail-sink';
+import type { ServerProcess } from '../helpers/server-process';
+
+// Shared steps of the PWA browser tests (issue 5): a real sign-up over HTTP, the mailed link, a UI login.
+
+export const PASSWORD = 'correct horse 1';
+
+/** Signs up over the real API and opens the mailed verification link: a member that can log in. */
+export async function signUpVerified(server: ServerProcess, name: string, email: string, password = PASSWORD): Promise<void> {
+  const res = await fetch(`${server.url}/api/auth/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, email, password }),
+  });
+  expect(res.status).toBe(201);
+  const link = lastMailTo(server.dataDir, email).links.find((l) => l.includes('/api/auth/verify?token='));
+  if (!link) throw new Error(`no verification link mailed to ${email}`);
+  // The mailed link carries PUBLIC_URL; the test server may listen elsewhere, so keep path and query only.
+  const { pathname, search } = new URL(link);
+  const verified = await fetch(server.url + pathname + search, { redirect: 'manual' });
+  expect(verified.headers.get('location')).toMatch(/\/login\?verified=1$/);
+}
+
+/** Logs in through the login screen and waits for the feed. */
+export async function logInThroughUi(page: Page, server: ServerProcess, email: string, password = PASSWORD): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/home');
+  await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+}
+
+export function uniqueEmail(tag: string): string {
+  return `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
+}
