@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import type { AppDeps } from '../../server/context';
+import { applyScoreEvent } from '../../server/rewards/score-events';
+import { onUserDeleted, onUserReactivated, onUserSuspended } from '../../server/rewards/member-status';
+import { recordQualifyingView, type RecordViewResult } from '../../server/rewards/view-rules';
+import { recomputeScores, standingsOf } from '../../server/rewards/recompute';
+import { recordDistribution } from '../../server/rewards/distributions';
+import { deleteVideoInTx } from '../../server/videos/delete-video';
+
+/**
+ * Builds rewards scenarios on the real database through the same write paths the app uses: the
+ * row plus applyScoreEvent in one transaction (as the sync mutators do), recordQualifyingView,
+ * deleteVideoInTx, and the member-status hooks the admin area calls. Time is explicit.
+ */
+export function rewardsWorld(deps: AppDeps) {
+  const db = deps.db;
+  let clock = 1_800_000_000_000;
+  const tick = (ms = 1000) => (clock += ms);
+
+  return {
+    db,
+    now: () => clock,
+    tick,
+    async user(name: string): Promise<string> {
+      const id = randomUUID();
+      await db
+        .insertInto('profiles')
+        .values({ id, email: `${id}@example.test`, name, is_admin: 0, is_active: 1, account_status: 'active', email_verified_at: clock, created_at: clock, updated_at: clock })
+        .execute();
+      return id;
+    },
+    async video(ownerId: string, durationMs = 30_000): Promise<string> {
+      const id = randomUUID();
+      await db
+        .insertInto('videos')
+        .values({
+          id,
+          user_id: ownerId,
+          title: 'clip',
+          description: '',
+          file_key: `${ownerId}/${id}.mp4`,
+          mime_type: 'video/mp4',
+          size_bytes: 1000,
+          duration_ms: durationMs,
+          sha256: 'x',
+          poster_key: null,
+          created_at: clock,
+          likes_count: 0,
+          comments_count: 0,
+          shares_count: 0,
+          views_count: 0,
+        })
+        .execute();
+      return id;
+    },
+    async ownerOf(videoId: string): Promise<string> {
+      return (await db.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirstOrThrow()).user_id;
+    },
+    /** Liking twice is a no-op, as in the like mutator. */
+    async like(actorId: string, videoId: string): Promise<boolean> {
+      const at = tick();
+      return db.transaction().execute(async (trx) => {
+        const video = await trx.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
+        if (!video) return false;
+        const r = await trx.insertInto('likes').values({ video_id: videoId, user_id: actorId, created_at: at }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+        if (!Number(r.numInsertedOrUpdatedRows)) return false;
+        await applyScoreEvent(trx, { kind: 'like', actorId, creatorId: video.user_id, delta: 1, occurredAt: at, at });
+        return true;
+      });
+    },
+    async unlike(actorId: string, videoId: string): Promise<boolean> {
+      const at = tick();
+      return db.transaction().execute(async (trx) => {
+        const video = await trx.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
+        const like = await trx.selectFrom('likes').select('created_at').where('video_id', '=', videoId).where('user_id', '=', actorId).executeTakeFirst();
+        if (!video || !like) return false;
+        await trx.deleteFrom('likes').where('video_id', '=', videoId).where('user_id', '=', actorId).execute();
+        await applyScoreEvent(trx, { kind: 'like', actorId, creatorId: video.user_id, delta: -1, occurredAt: Number(like.created_at), at });
+        return true;
+      });
+    },
+    async comment(actorId: string, videoId: string): Promise<string | null> {
+      const at = tick();
+      const id = randomUUID();
+      return db.transaction().execute(async (trx) => {
+        const video = await trx.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
+        if (!video) return null;
+        await trx.insertInto('comments').values({ id, video_id: videoId, user_id: actorId, content: 'nice', created_at: at }).execute();
+        await applyScoreEvent(trx, { kind: 'comment', actorId, creatorId: video.user_id, delta: 1, occurredAt: at, at });
+        return id;
+      });
+    },
+    /** Removal before the row is gone, naming the row: the other supported order. */
+    async deleteComment(commentId: string): Promise<boolean> {
+      const at = tick();
+      return db.transaction().execute(async (trx) => {
+        const c = await trx
+          .selectFrom('comments')
+          .innerJoin('videos', 'videos.id', 'comments.video_id')
+          .select(['comments.user_id', 'comments.created_at', 'comments.video_id', 'videos.user_id as owner'])
+          .where('comments.id', '=', commentId)
+          .executeTakeFirst();
+        if (!c) return false;
+        await applyScoreEvent(trx, { kind: 'comment', actorId: c.user_id, creatorId: c.owner, delta: -1, occurredAt: Number(c.created_at), at, videoId: c.video_id, commentId });
+        await trx.deleteFrom('comments').where('id', '=', commentId).execute();
+        return true;
+      });
+    },
+    async view(actorId: string, videoId: string, watchedMs: number, opts: { clientTime?: number; advance?: number } = {}): Promise<RecordViewResult> {
+      const now = tick(opts.advance ?? 5000);
+      return db.transaction().execute((trx) => recordQualifyingView(trx, { viewerId: actorId, videoId, watchedMs, clientTime: opts.clientTime, now }));
+    },
+    async deleteVideo(videoId: string): Promise<boolean> {
+      const at = tick();
+      return db.transaction().execute(async (trx) => (await deleteVideoInTx(trx, videoId, at)) !== null);
+    },
+    async suspend(userId: string): Promise<void> {
+      const at = tick();
+      await db.transaction().execute(async (trx) => {
+        const r = await trx.updateTable('profiles').set({ is_active: 0 }).where('id', '=', userId).where('is_active', '=', 1).executeTakeFirst();
+        if (Number(r.numUpdatedRows)) await onUserSuspended(trx, userId, at);
+      });
+    },
+    async reactivate(userId: string): Promise<void> {
+      const at = tick();
+      await db.transaction().execute(async (trx) => {
+        const r = await trx.updateTable('profiles').set({ is_active: 1 }).where('id', '=', userId).where('is_active', '=', 0).executeTakeFirst();
+        if (Number(r.numUpdatedRows)) await onUserReactivated(trx, userId, at);
+      });
+    },
+    /** As the admin area does it: the hook first, then everything of theirs, then the profile. */
+    async deleteUser(userId: string): Promise<void> {
+      const at = tick();
+      await db.transaction().execute(async (trx) => {
+        await onUserDeleted(trx, userId, at);
+        const own = await trx.selectFrom('videos').select('id').where('user_id', '=', userId).execute();
+        for (const v of own) await deleteVideoInTx(trx, v.id, at);
+        const likes = await trx
+          .selectFrom('likes')
+          .innerJoin('videos', 'videos.id', 'likes.video_id')
+          .select(['likes.created_at', 'videos.user_id as owner'])
+          .where('likes.user_id', '=', userId)
+          .execute();
+        // Undoing them one by one after the hook must move nothing.
+        for (const l of likes) await applyScoreEvent(trx, { kind: 'like', actorId: userId, creatorId: l.owner, delta: -1, occurredAt: Number(l.created_at), at });
+        await trx.deleteFrom('profiles').where('id', '=', userId).execute();
+      });
+    },
+    async distribute(adminId: string) {
+      const at = tick();
+      const last = await db.selectFrom('distributions').select('created_at').orderBy('period_start', 'desc').limit(1).executeTakeFirst();
+      return recordDistribution(db, { adminId, periodStart: Number(last?.created_at ?? 0), now: at });
+    },
+    async counters() {
+      return standingsOf((await db.selectFrom('scores').selectAll().execute()).map((r) => ({ ...r })));
+    },
+    async recomputed() {
+      return standingsOf(await recomputeScores(db));
+    },
+    async points(userId: string) {
+      const r = await db.selectFrom('scores').selectAll().where('user_id', '=', userId).executeTakeFirst();
+      return { creator: Number(r?.creator_points ?? 0), viewer: Number(r?.viewer_points ?? 0) };
+    },
+  };
+}
+
+export type RewardsWorld = ReturnType<typeof rewardsWorld>;
