@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { readLeaderboards, BEST_USERS, BEST_VIEWERS } from '../../server/rewards/leaderboards';
+import { recomputeScores, type ScoreRow } from '../../server/rewards/recompute';
+import { recordDistribution } from '../../server/rewards/distributions';
+import { rewardsWorld, type RewardsWorld } from './rewards-world';
+
+type Command =
+  | { op: 'like' | 'unlike' | 'comment'; user: number; video: number }
+  | { op: 'view'; user: number; video: number; watched: number }
+  | { op: 'deleteComment'; pick: number }
+  | { op: 'newVideo'; user: number }
+  | { op: 'deleteVideo'; video: number }
+  | { op: 'suspend' | 'reactivate' | 'deleteUser'; user: number }
+  | { op: 'distribute' };
+
+const USERS = 6;
+const idx = fc.nat({ max: 40 });
+const user = fc.nat({ max: USERS - 1 });
+const command: fc.Arbitrary<Command> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ op: fc.constant('like' as const), user, video: idx }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('unlike' as const), user, video: idx }) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('comment' as const), user, video: idx }) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('view' as const), user, video: idx, watched: fc.constantFrom(1000, 3000, 20_000, 90_000) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteComment' as const), pick: idx }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('newVideo' as const), user }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('deleteVideo' as const), video: idx }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('suspend' as const), user }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('reactivate' as const), user }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('deleteUser' as const), user }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('distribute' as const) }) },
+);
+
+/** The boards as a from-scratch reader would rank them: eligible members with points, best first. */
+function ranked(rows: ScoreRow[], board: 'creator' | 'viewer') {
+  const pts = (r: ScoreRow) => (board === 'creator' ? r.creator_points : r.viewer_points);
+  const at = (r: ScoreRow) => (board === 'creator' ? r.creator_reached_at : r.viewer_reached_at);
+  return rows
+    .filter((r) => pts(r) > 0)
+    .sort((a, b) => pts(b) - pts(a) || at(a) - at(b) || (a.user_id < b.user_id ? -1 : 1))
+    .map((r, i) => ({ rank: i + 1, user_id: r.user_id, points: pts(r) }));
+}
+
+describe('rewards counters under random histories', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t?.close());
+
+  async function reset(): Promise<RewardsWorld> {
+    for (const table of ['distribution_winners', 'distributions', 'scores', 'prizes', 'audit_log', 'views', 'likes', 'comments', 'videos', 'profiles'] as const) {
+      await t.deps.db.deleteFrom(table).execute();
+    }
+    await t.deps.db
+      .insertInto('prizes')
+      .values([
+        { board: 'best_user', rank: 1, amount_rupees: 1000 },
+        { board: 'best_user', rank: 2, amount_rupees: 300 },
+        { board: 'best_viewer', rank: 1, amount_rupees: 50 },
+      ])
+      .execute();
+    return rewardsWorld(t.deps);
+  }
+
+  async function run(w: RewardsWorld, admin: string, users: string[], videos: string[], commands: Command[]) {
+    const gone = new Set<string>();
+    const at = <T>(list: T[], i: number) => (list.length ? list[i % list.length] : undefined);
+    for (const c of commands) {
+      switch (c.op) {
+        case 'like':
+        case 'unlike':
+        case 'comment':
+        case 'view': {
+          const u = users[c.user]!;
+          const v = at(videos, c.video);
+          if (gone.has(u) || !v) break;
+          if (c.op === 'like') await w.like(u, v);
+          else if (c.op === 'unlike') await w.unlike(u, v);
+          else if (c.op === 'comment') await w.comment(u, v);
+          else await w.view(u, v, c.watched);
+          break;
+        }
+        case 'deleteComment': {
+          const all = await w.db.selectFrom('comments').select('id').orderBy('id').execute();
+          const pick = at(all, c.pick);
+          if (pick) await w.deleteComment(pick.id);
+          break;
+        }
+        case 'newVideo':
+          if (!gone.has(users[c.user]!)) videos.push(await w.video(users[c.user]!));
+          break;
+        case 'deleteVideo': {
+          const v = at(videos, c.video);
+          if (v) {
+            await w.deleteVideo(v);
+            videos.splice(videos.indexOf(v), 1);
+          }
+          break;
+        }
+        case 'suspend':
+        case 'reactivate':
+        case 'deleteUser': {
+          const u = users[c.user]!;
+          if (gone.has(u)) break;
+          if (c.op === 'suspend') await w.suspend(u);
+          else if (c.op === 'reactivate') await w.reactivate(u);
+          else {
+            const owned = await w.db.selectFrom('videos').select('id').where('user_id', '=', u).execute();
+            await w.deleteUser(u);
+            gone.add(u);
+            for (const o of owned) videos.splice(videos.indexOf(o.id), 1);
+          }
+          break;
+        }
+        case 'distribute':
+          await w.distribute(admin);
+          break;
+      }
+    }
+    return gone;
+  }
+
+  it('counters equal a full recomputation, and the leaderboards equal boards computed from scratch', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 45 }), async (commands) => {
+        const w = await reset();
+        const admin = await w.user('Admin');
+        const users: string[] = [];
+        for (let i = 0; i < USERS; i++) users.push(await w.user(`U${i}`));
+        const videos = [await w.video(users[0]!), await w.video(users[1]!), await w.video(users[2]!)];
+        const gone = await run(w, admin, users, videos, commands);
+
+        expect(await w.counters()).toEqual(await w.recomputed());
+
+        const scratch = await recomputeScores(w.db);
+        const creators = ranked(scratch, 'creator');
+        const viewers = ranked(scratch, 'viewer');
+        const names = new Map((await w.db.selectFrom('profiles').select(['id', 'name']).execute()).map((p) => [p.id, p.name]));
+        const prizes = { best_user: [1000, 300], best_viewer: [50] };
+        for (const u of [admin, ...users].filter((x) => !gone.has(x))) {
+          const lb = await readLeaderboards(w.db, u, 0);
+          expect(lb.best_users).toEqual(
+            creators.slice(0, BEST_USERS).map((e) => ({ ...e, user_name: names.get(e.user_id), prize_rupees: prizes.best_user[e.rank - 1] ?? 0 })),
+          );
+          expect(lb.best_viewers).toEqual(
+            viewers.slice(0, BEST_VIEWERS).map((e) => ({ ...e, user_name: names.get(e.user_id), prize_rupees: prizes.best_viewer[e.rank - 1] ?? 0 })),
+          );
+          const mine = (list: typeof creators) => {
+            const e = list.find((x) => x.user_id === u);
+            return e ? { rank: e.rank, points: e.points } : null;
+          };
+          expect(lb.me).toEqual({ creator: mine(creators), viewer: mine(viewers) });
+        }
+
+        // Recording the same period twice leaves one set of winners.
+        const ps = (await readLeaderboards(w.db, admin, 0)).period_start;
+        const first = await recordDistribution(w.db, { adminId: admin, periodStart: ps, now: w.tick() });
+        const again = await recordDistribution(w.db, { adminId: admin, periodStart: ps, now: w.tick() });
+        expect(first.created).toBe(true);
+        expect(again).toEqual({ distribution: first.distribution, created: false });
+        const winners = await w.db.selectFrom('distribution_winners').selectAll().where('distribution_id', '=', first.distribution.id).execute();
+        expect(winners).toHaveLength(Math.min(creators.length, BEST_USERS) + Math.min(viewers.length, BEST_VIEWERS));
+        expect(await w.counters()).toEqual([]);
+        expect(await w.recomputed()).toEqual([]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
