@@ -18,6 +18,30 @@ export interface OrderResult {
   email: string;
 }
 
+export interface PaymentSummary {
+  provider: 'razorpay' | 'sandbox';
+  amount_rupees: number;
+  /** False when the fee is on but the provider lacks its keys: the page shows 'Payment not configured'. */
+  configured: boolean;
+  fee_applies: boolean;
+  name: string;
+  email: string;
+}
+
+/** What /payment shows before anything is charged: no order is created just by opening the page. */
+export async function paymentSummary(deps: AppDeps, userId: string, email: string): Promise<PaymentSummary> {
+  const account = await findPendingAccount(deps.db, userId, email);
+  const [fee, payment] = await Promise.all([readEntryFee(deps.db), readSetting(deps.db, paymentSetting)]);
+  return {
+    provider: payment.provider,
+    amount_rupees: fee.amountRupees,
+    configured: providerConfigured(payment),
+    fee_applies: feeApplies(fee),
+    name: account.name,
+    email: account.email,
+  };
+}
+
 /** Starts a payment for an unpaid account. The amount always comes from the server's settings. */
 export async function createOrder(deps: AppDeps, userId: string, email: string): Promise<OrderResult> {
   const account = await findPendingAccount(deps.db, userId, email);

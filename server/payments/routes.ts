@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../http/router';
 import { errorResponses } from '../http/openapi-helpers';
 import { conflict } from '../http/errors';
-import { createOrder } from './orders';
+import { createOrder, paymentSummary } from './orders';
 import { completeSandboxPayment, verifyRazorpayPayment } from './confirm';
 import { handleRazorpayWebhook } from './webhook';
 
@@ -28,6 +28,26 @@ const VerifyBody = z
   .openapi('PaymentVerifyRequest');
 const SandboxBody = z.strictObject({ user_id: AccountId, email: Email, order_id: ProviderId }).openapi('SandboxCompleteRequest');
 const Confirmed = z.object({ status: z.literal('captured'), account_status: z.literal('active') }).openapi('PaymentConfirmed');
+
+const SummaryResponse = z
+  .object({
+    provider: z.enum(['razorpay', 'sandbox']),
+    amount_rupees: z.number().int(),
+    configured: z.boolean(),
+    fee_applies: z.boolean(),
+    name: z.string(),
+    email: z.string(),
+  })
+  .openapi('PaymentSummary');
+
+const summary = createRoute({
+  method: 'post',
+  path: '/summary',
+  tags: ['payments'],
+  summary: 'The order summary for an unpaid account (fee, provider kind, name, e-mail) without creating an order',
+  request: { body: { required: true, content: json(OrderBody) } },
+  responses: { 200: { description: 'The summary.', content: json(SummaryResponse) }, ...errorResponses(400, 403, 404, 409) },
+});
 
 const order = createRoute({
   method: 'post',
@@ -80,6 +100,10 @@ function mapUniqueViolation(err: unknown): never {
 
 export function paymentsRouter() {
   return createRouter()
+    .openapi(summary, async (c) => {
+      const { user_id, email } = c.req.valid('json');
+      return c.json(await paymentSummary(c.var.deps, user_id, email), 200);
+    })
     .openapi(order, async (c) => {
       const { user_id, email } = c.req.valid('json');
       return c.json(await createOrder(c.var.deps, user_id, email), 200);

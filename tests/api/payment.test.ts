@@ -92,6 +92,17 @@ describe('razorpay: order -> checkout -> verify', () => {
     expect(loginAfter.json.error.code).toBe('email_not_verified');
   });
 
+  it('the summary shows fee, provider, name and e-mail without creating an order', async () => {
+    const u = await signUpPending();
+    const before = rzp.requests.length;
+    const res = await call(t.app, 'POST', '/api/payments/summary', { user_id: u.id, email: u.email.toUpperCase() });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ provider: 'razorpay', amount_rupees: FEE, configured: true, fee_applies: true, name: u.name, email: u.email });
+    expect(rzp.requests.length).toBe(before);
+    expect(await t.deps.db.selectFrom('payments').select('id').where('user_id', '=', u.id).execute()).toEqual([]);
+    expect((await call(t.app, 'POST', '/api/payments/summary', { user_id: u.id, email: 'other@example.test' })).status).toBe(404);
+  });
+
   it('the amount is never taken from the client; only a pending account gets an order', async () => {
     const u = await signUpPending();
     const withAmount = await call(t.app, 'POST', '/api/payments/order', { user_id: u.id, email: u.email, amount_paise: 100 });
