@@ -149,6 +149,7 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
     const path = new URL(request.url).pathname;
     if (method === 'POST') {
       if (path !== TUS_PATH && path !== `${TUS_PATH}/`) return json(404, 'not_found', 'Uploads are created at /files/.');
+      if (request.headers.has('upload-defer-length')) return json(400, 'length_required', 'Upload-Length is required: the size must be known before the upload starts.');
       users.set(request, user);
       return asJsonError(await tus.handleWeb(request), method);
     }
