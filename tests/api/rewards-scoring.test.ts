@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser } from '../helpers/users';
@@ -407,5 +408,47 @@ describe('leaderboards', () => {
     expect(plans.filter((d) => /^SCAN (s|scores|distributions)\b(?!.*USING)/.test(d))).toEqual([]);
     expect(plans.some((d) => /USING (COVERING )?INDEX scores_creator/.test(d))).toBe(true);
     expect(plans.every((d) => !/USE TEMP B-TREE FOR ORDER BY/.test(d))).toBe(true);
+  });
+});
+
+describe('through the sync push and pull', () => {
+  const push = (token: string, clientId: string, mutations: unknown[]) => call(t.app, 'POST', '/api/sync/push', { client_id: clientId, mutations }, token);
+
+  it('replayed and repeated mutations and likes of an own video add no points; the pull carries the standings', async () => {
+    const ana = await createUser(t.deps, { name: 'Ana' });
+    const bob = await createUser(t.deps, { name: 'Bob' });
+    const v = await w.video(ana.id, 20_000);
+    const clientId = randomUUID();
+    const batch = [
+      { id: 1, name: 'like', args: { videoId: v }, client_time: Date.now() },
+      { id: 2, name: 'recordView', args: { videoId: v, watchedMs: 3500 }, client_time: Date.now() },
+    ];
+    expect((await push(bob.token, clientId, batch)).json.results.map((r: any) => r.status)).toEqual(['applied', 'applied']);
+    expect((await push(bob.token, clientId, batch)).json.results.map((r: any) => r.status)).toEqual(['duplicate', 'duplicate']);
+    // The same actions again under new mutation ids: a second like and a second view of one video.
+    const again = await push(bob.token, clientId, [
+      { id: 3, name: 'like', args: { videoId: v } },
+      { id: 4, name: 'recordView', args: { videoId: v, watchedMs: 20_000 } },
+    ]);
+    expect(again.status).toBe(200);
+    expect(await w.points(ana.id)).toEqual({ creator: 1, viewer: 0 });
+    expect(await w.points(bob.id)).toEqual({ creator: 0, viewer: 2 });
+    // Liking and watching your own video.
+    await push(ana.token, randomUUID(), [
+      { id: 1, name: 'like', args: { videoId: v } },
+      { id: 2, name: 'recordView', args: { videoId: v, watchedMs: 5000 } },
+    ]);
+    expect(await w.points(ana.id)).toEqual({ creator: 1, viewer: 0 });
+    await expectConsistent();
+
+    const pulled = await call(t.app, 'POST', '/api/sync/pull', { cursor: null }, bob.token);
+    expect(pulled.status).toBe(200);
+    expect(pulled.json.leaderboards).toMatchObject({
+      best_users: [{ rank: 1, user_id: ana.id, user_name: 'Ana', points: 1, prize_rupees: 0 }],
+      best_viewers: [{ rank: 1, user_id: bob.id, user_name: 'Bob', points: 2, prize_rupees: 0 }],
+      me: { creator: null, viewer: { rank: 1, points: 2 } },
+      distribution_date: null,
+      last_distribution: null,
+    });
   });
 });
