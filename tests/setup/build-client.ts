@@ -4,5 +4,10 @@ import { PROJECT_ROOT } from '../helpers/server-process';
 /** Browser tests run against the production build, exactly what `npm start` serves: build it once per run. */
 export default function setup(): void {
   if (process.env.VIDI_SKIP_BUILD === '1') return;
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
+    cwd: PROJECT_ROOT,
+    stdio: 'inherit',
+    // vitest sets NODE_ENV=test, which vite would keep: React's development build instead of `npm start`'s.
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
