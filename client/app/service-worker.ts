@@ -12,11 +12,22 @@ export function registerServiceWorker(): void {
     onNeedRefresh() {
       toast('A new version of Vidi is available.', {
         duration: Infinity,
-        action: { label: 'Reload', onClick: () => void updateSW(true) },
+        action: { label: 'Reload', onClick: () => activateWaitingVersion() },
       });
     },
     onRegisterError() {
       // The app works without a service worker, only without offline start.
     },
   });
+
+  function activateWaitingVersion(): void {
+    // workbox-window reloads on 'controlling' only for pages that started controlled; reload in every case.
+    let reloaded = false;
+    navigator.serviceWorker.addEventListener('controllerchange', () => {
+      if (reloaded) return;
+      reloaded = true;
+      window.location.reload();
+    });
+    void updateSW(true);
+  }
 }

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumPath, hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
+
+const DIST = join(PROJECT_ROOT, 'dist/client');
+const INITIAL_JS_BUDGET_GZIP = 150 * 1024;
+
+/** Waits until a service worker controls the page (the worker claims clients when it activates). */
+async function waitForServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise<void>((ok) => navigator.serviceWorker.addEventListener('controllerchange', () => ok(), { once: true }));
+    }
+  });
+}
+
+describe('the production build', () => {
+  it('keeps the initial route JavaScript within 150 KB gzipped', () => {
+    const html = readFileSync(join(DIST, 'index.html'), 'utf8');
+    const scripts = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    const total = scripts.reduce((sum, src) => sum + gzipSync(readFileSync(join(DIST, src))).length, 0);
+    console.log(`initial route JS: ${scripts.length} files, ${(total / 1024).toFixed(1)} KB gzipped`);
+    expect(total).toBeLessThanOrEqual(INITIAL_JS_BUDGET_GZIP);
+    // The upload client (tus) is only loaded when an upload starts.
+    for (const src of scripts) expect(readFileSync(join(DIST, src), 'utf8')).not.toContain('tus-resumable');
+  });
+});
+
+describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let distCopy: string;
+
+  beforeAll(async () => {
+    // A private copy of the build, so the update test can publish a "new version" of the worker.
+    distCopy = mkdtempSync(join(tmpdir(), 'vidi-dist-'));
+    cpSync(DIST, distCopy, { recursive: true });
+    server = await startServer({ env: { CLIENT_DIST: distCopy } });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('has a manifest that passes the installability check', async () => {
+    const res = await fetch(`${server.url}/manifest.webmanifest`);
+    expect(res.status).toBe(200);
+    const manifest = (await res.json()) as Record<string, any>;
+    expect(manifest).toMatchObject({ name: 'Vidi', short_name: 'Vidi', display: 'standalone', start_url: '/home' });
+    expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
+    const icons = manifest.icons as Array<{ src: string; sizes: string; purpose?: string }>;
+    expect(icons.map((i) => `${i.sizes}:${i.purpose ?? 'any'}`).sort()).toEqual(['192x192:any', '512x512:any', '512x512:maskable']);
+    for (const icon of icons) {
+      const img = await fetch(server.url + icon.src);
+      expect(img.headers.get('content-type')).toBe('image/png');
+      const png = Buffer.from(await img.arrayBuffer());
+      const [w, h] = icon.sizes.split('x').map(Number);
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([w, h]);
+    }
+
+    // Incognito contexts are never installable: use a real (persistent) profile for this check.
+    const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'vidi-profile-')), {
+      executablePath: chromiumPath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    const page = await context.newPage();
+    await page.goto(server.url + '/');
+    await waitForServiceWorker(page);
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: unknown[] };
+    expect(installabilityErrors).toEqual([]);
+    const { url: manifestUrl, errors } = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[] };
+    expect(manifestUrl).toBe(`${server.url}/manifest.webmanifest`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('serves the shell and deep links from the service worker with no network', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(server.url + '/');
+    await waitForServiceWorker(page);
+    await context.setOffline(true);
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Vidi' }).waitFor();
+    // A deep link never visited online: the precached shell and its lazy screen (signed out: the login screen).
+    await page.goto(server.url + '/signup');
+    await page.getByRole('button', { name: 'Create Account' }).waitFor();
+    await page.goto(server.url + '/rewards');
+    await page.waitForURL('**/login');
+    await page.getByText('Welcome back! Sign in to your account').waitFor();
+    await context.close();
+  });
+
+  it('offers a reload when a new version is waiting, and the reload runs the new worker', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(server.url + '/');
+    await waitForServiceWorker(page);
+    const firstScript = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
+
+    // Publish a changed worker, as a deploy would, and let the page find it.
+    appendFileSync(join(distCopy, 'sw.js'), `\n// new version ${Date.now()}\n`);
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+    const reload = page.getByRole('button', { name: 'Reload' });
+    await reload.waitFor();
+    expect(await page.getByText('A new version of Vidi is available.').count()).toBe(1);
+
+    const waitingBefore = await page.evaluate(async () => !!(await navigator.serviceWorker.getRegistration())?.waiting);
+    expect(waitingBefore).toBe(true);
+    await Promise.all([page.waitForEvent('load'), reload.click()]);
+    await page.getByRole('heading', { level: 1, name: 'Vidi' }).waitFor();
+    const state = await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.getRegistration();
+      return { waiting: !!reg?.waiting, controlled: !!navigator.serviceWorker.controller };
+    });
+    expect(state).toEqual({ waiting: false, controlled: true });
+    expect(firstScript).toBe(`${server.url}/sw.js`);
+    await context.close();
+  });
+
+  it('saves phone and desktop screenshots of the main screens', async () => {
+    const email = uniqueEmail('shots');
+    await signUpVerified(server, 'Screenshot Member', email);
+    const sizes: Array<[string, { width: number; height: number }]> = [
+      ['phone', { width: 360, height: 740 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ];
+    for (const [label, viewport] of sizes) {
+      const context: BrowserContext = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      await page.goto(server.url + '/');
+      await page.getByRole('heading', { level: 1, name: 'Vidi' }).waitFor();
+      await saveScreenshot(page, `pwa-landing-${label}`);
+      await page.goto(server.url + '/signup');
+      await page.getByRole('button', { name: 'Create Account' }).waitFor();
+      await saveScreenshot(page, `pwa-signup-${label}`);
+      await logInThroughUi(page, server, email);
+      // The layout: bottom navigation only on small screens; the header links on wide ones.
+      const bottomNav = page.getByRole('navigation', { name: 'Bottom' });
+      expect(await bottomNav.isVisible()).toBe(label === 'phone');
+      await page.getByRole('heading', { name: 'No videos yet' }).waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBe(0);
+      await saveScreenshot(page, `pwa-home-${label}`);
+      await page.goto(server.url + '/profile');
+      await page.getByRole('button', { name: 'Save Changes' }).waitFor();
+      await saveScreenshot(page, `pwa-profile-${label}`);
+      await context.close();
+    }
+  });
+});
