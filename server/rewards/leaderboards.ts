@@ -28,6 +28,8 @@ export interface DistributionSummary {
 }
 
 export interface Leaderboards {
+  /** Whose `me` this is: a device that changes hands ignores another member's snapshot. */
+  viewer_id: string;
   best_users: LeaderboardEntry[];
   best_viewers: LeaderboardEntry[];
   /** The signed-in member's standing, even outside the top; null without points. */
@@ -132,6 +134,7 @@ export async function readLeaderboards(db: Db, viewerId: string, now: number = D
   const last = await latestDistribution(db);
   const standings = await currentStandings(db);
   return {
+    viewer_id: viewerId,
     ...standings,
     me: { creator: await rankOnBoard(db, 'creator', viewerId), viewer: await rankOnBoard(db, 'viewer', viewerId) },
     distribution_date: await readDistributionDate(db),

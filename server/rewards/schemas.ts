@@ -18,6 +18,7 @@ export const DistributionSchema = z
 
 export const LeaderboardsSchema = z
   .object({
+    viewer_id: z.string(),
     best_users: z.array(LeaderboardEntrySchema),
     best_viewers: z.array(LeaderboardEntrySchema),
     me: z.object({ creator: OwnStandingSchema, viewer: OwnStandingSchema }),

@@ -79,7 +79,7 @@ describe('rewards counters under random histories', () => {
           if (c.op === 'like') await w.like(u, v);
           else if (c.op === 'unlike') await w.unlike(u, v);
           else if (c.op === 'comment') await w.comment(u, v);
-          else await w.view(u, v, c.watched);
+          else if (c.op === 'view') await w.view(u, v, c.watched);
           break;
         }
         case 'deleteComment': {

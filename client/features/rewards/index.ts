@@ -1,0 +1,2 @@
+export { RewardsPage } from './RewardsPage';
+export { RecordDistributionButton } from './RecordDistributionButton';
