@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import { lastMailTo } from '../helpers/mail-sink';
+import { startServer, type ServerProcess } from '../helpers/server-process';
+import { mp4Faststart } from '../fixtures/videos';
+import { PASSWORD, uniqueEmail } from './member-session';
+
+/** The toast region holds one toast at a time (spec section 9); wait for a text in it. */
+async function toastText(page: Page, text: string): Promise<void> {
+  await page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true }).waitFor();
+}
+
+describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const email = uniqueEmail('member');
+  const title = 'My first clip';
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+    context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    // Linux Chromium has no share sheet anyway; make sure the copy-link path is the one taken.
+    await context.addInitScript(() => {
+      Reflect.deleteProperty(Navigator.prototype, 'share');
+      Reflect.deleteProperty(Navigator.prototype, 'canShare');
+    });
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('signs up from the landing page with the validation toasts of the spec', async () => {
+    await page.goto(server.url + '/');
+    await page.getByRole('link', { name: 'Get Started' }).click();
+    await page.waitForURL('**/signup');
+    await page.getByLabel('Full Name').fill('Asha Member');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('abc12');
+    await page.getByLabel('Confirm Password', { exact: true }).fill('abc13');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await toastText(page, 'Password mismatch');
+    await page.getByText('Passwords do not match').waitFor();
+
+    await page.getByLabel('Confirm Password', { exact: true }).fill('abc12');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await toastText(page, 'Weak password');
+    await page.getByText('Password must be at least 6 characters long').waitFor();
+
+    // The toggle shows the password as text.
+    await page.getByRole('button', { name: 'Show password' }).click();
+    expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('text');
+
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm Password', { exact: true }).fill(PASSWORD);
+    const signups: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/auth/signup')) signups.push(r.method());
+    });
+    await page.getByRole('button', { name: 'Create Account' }).dblclick();
+    await toastText(page, 'Account created!');
+    await page.getByText('Please check your email to verify your account.').waitFor();
+    await page.waitForURL('**/login');
+    expect(signups).toEqual(['POST']);
+  });
+
+  it('verifies the e-mail through the mailed link and signs in (one request for a double click)', async () => {
+    const link = lastMailTo(server.dataDir, email).links.find((l) => l.includes('/api/auth/verify?token='));
+    expect(link).toBeDefined();
+    const { pathname, search } = new URL(link!);
+    await page.goto(server.url + pathname + search);
+    await page.waitForURL('**/login?verified=1');
+    await page.getByText('Welcome back! Sign in to your account').waitFor();
+
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    const logins: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/auth/login')) logins.push(r.method());
+    });
+    await page.getByRole('button', { name: 'Sign In' }).dblclick();
+    await page.waitForURL('**/home');
+    await page.getByRole('heading', { level: 1, name: 'Welcome, Asha Member!' }).waitFor();
+    expect(logins).toEqual(['POST']);
+  });
+
+  it('shows the empty feed, then uploads a video that appears as a card', async () => {
+    await page.getByRole('heading', { name: 'No videos yet' }).waitFor();
+    await page.getByRole('button', { name: 'Upload First Video' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Title').fill(title);
+    await dialog.getByLabel(/Description/).fill('Filmed on a test pattern');
+    await dialog.locator('input[type=file]').setInputFiles(await mp4Faststart());
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await toastText(page, 'Video uploaded!');
+    const card = page.getByRole('article', { name: title });
+    await card.waitFor();
+    await card.getByText('Filmed on a test pattern').waitFor();
+    await card.getByText('Asha Member').waitFor();
+    // Once the server has it the card carries a real media URL and no pending mark.
+    await expect.poll(() => card.getByText('Pending').count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => card.locator('video').getAttribute('src'), { timeout: 30_000 }).toMatch(/^\/media\//);
+    await saveScreenshot(page, 'member-feed-with-video');
+  });
+
+  it('likes, comments and copies the share link', async () => {
+    const card = page.getByRole('article', { name: title });
+    const like = card.getByRole('button', { name: /^Like/ });
+    expect(await like.getAttribute('aria-pressed')).toBe('false');
+    await like.click();
+    await expect.poll(() => like.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => like.getAttribute('aria-label')).toBe('Like, 1 like');
+
+    await card.getByRole('button', { name: /^Comments/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Comments' });
+    await dialog.getByText('No comments yet. Be the first to comment!').waitFor();
+    const box = dialog.getByRole('textbox', { name: 'Add a comment' });
+    expect(await box.getAttribute('placeholder')).toBe('Add a comment...');
+    await box.fill('   ');
+    await box.press('Enter');
+    await box.fill('Lovely colours');
+    await box.press('Enter');
+    await dialog.getByText('Lovely colours').waitFor();
+    expect(await dialog.getByRole('listitem').count()).toBe(1);
+    await dialog.getByText('Asha Member').waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    // Focus goes back to the button that opened the dialog.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^Comments, 1 comment/);
+
+    await card.getByRole('button', { name: /^Share/ }).click();
+    await toastText(page, 'Link Copied!');
+    await page.getByText('Video link copied to clipboard.').waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(new RegExp(`^${server.url}/home#video-[0-9a-f-]{36}$`));
+    await expect.poll(() => card.getByRole('button', { name: /^Share/ }).getAttribute('aria-label')).toBe('Share, 1 share');
+  });
+
+  it('changes the profile name', async () => {
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.waitForURL('**/profile');
+    await page.getByText('Email address cannot be changed.').waitFor();
+    expect(await page.getByLabel('Email').isDisabled()).toBe(true);
+    const nameField = page.getByLabel('Full Name');
+    expect(await nameField.inputValue()).toBe('Asha Member');
+    await nameField.fill('Asha Renamed');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await toastText(page, 'Profile Updated');
+    await page.getByText('Your profile has been successfully updated.').waitFor();
+    await page.getByRole('link', { name: 'Vidi' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Welcome, Asha Renamed!' }).waitFor();
+  });
+
+  it('opens the rewards page', async () => {
+    await page.getByRole('link', { name: 'Rewards' }).click();
+    await page.waitForURL('**/rewards');
+    await page.getByRole('heading', { level: 1, name: 'Rewards' }).waitFor();
+    await saveScreenshot(page, 'member-rewards');
+  });
+
+  it('deletes the own video after the confirmation and signs out', async () => {
+    await page.getByRole('link', { name: 'Vidi' }).click();
+    const card = page.getByRole('article', { name: title });
+    let question = '';
+    page.once('dialog', (d) => {
+      question = d.message();
+      void d.accept();
+    });
+    await card.getByRole('button', { name: `Delete video ${title}` }).click();
+    await toastText(page, 'Video Deleted');
+    expect(question).toBe('Are you sure you want to delete this video? This action cannot be undone.');
+    await page.getByRole('heading', { name: 'No videos yet' }).waitFor();
+
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL('**/login');
+    await page.goto(server.url + '/home');
+    await page.waitForURL('**/login');
+  });
+});

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import { startServer, type ServerProcess } from '../helpers/server-process';
+import { mp4Faststart, webm } from '../fixtures/videos';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
+
+async function waitForServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise<void>((ok) => navigator.serviceWorker.addEventListener('controllerchange', () => ok(), { once: true }));
+    }
+  });
+}
+
+async function upload(page: Page, title: string, file: string): Promise<void> {
+  await page.getByRole('button', { name: /^Upload/ }).first().click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Title').fill(title);
+  await dialog.locator('input[type=file]').setInputFiles(file);
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+}
+
+describe.skipIf(!hasChromium)('the same member offline (issue 5)', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const email = uniqueEmail('offline');
+  const viewerEmail = uniqueEmail('viewer');
+  const onlineTitle = 'Posted while online';
+  const offlineTitle = 'Posted while offline';
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+    await signUpVerified(server, 'Omar Offline', email);
+    await signUpVerified(server, 'Vera Viewer', viewerEmail);
+    context = await browser.newContext();
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('likes, comments and uploads offline, keeps them pending over an offline reload, and sends each once', async () => {
+    await logInThroughUi(page, server, email);
+    await waitForServiceWorker(page);
+    await upload(page, onlineTitle, await mp4Faststart());
+    const card = page.getByRole('article', { name: onlineTitle });
+    await card.waitFor();
+    await expect.poll(() => card.getByText('Pending').count(), { timeout: 30_000 }).toBe(0);
+
+    await context.setOffline(true);
+    await page.getByRole('status').filter({ hasText: "You're offline" }).waitFor();
+
+    await card.getByRole('button', { name: /^Like/ }).click();
+    await expect.poll(() => card.getByRole('button', { name: /^Like/ }).getAttribute('aria-label')).toBe('Like, 1 like');
+    await card.getByRole('button', { name: /^Comments/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Comments' });
+    await dialog.getByRole('textbox', { name: 'Add a comment' }).fill('Written on a plane');
+    await dialog.getByRole('textbox', { name: 'Add a comment' }).press('Enter');
+    await dialog.getByText('Written on a plane').waitFor();
+    await dialog.getByText('Pending').waitFor();
+    await page.keyboard.press('Escape');
+    await upload(page, offlineTitle, await webm());
+    await page.getByRole('article', { name: offlineTitle }).waitFor();
+    await page.getByText(/changes? waiting to sync/).waitFor();
+    await saveScreenshot(page, 'offline-pending');
+
+    // Reload with no network: the shell comes from the service worker, the data from IndexedDB.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Welcome, Omar Offline!' }).waitFor();
+    const again = page.getByRole('article', { name: onlineTitle });
+    expect(await again.getByRole('button', { name: /^Like/ }).getAttribute('aria-pressed')).toBe('true');
+    expect(await again.getByRole('button', { name: /^Like/ }).getAttribute('aria-label')).toBe('Like, 1 like');
+    expect(await again.getByRole('button', { name: /^Comments/ }).getAttribute('aria-label')).toBe('Comments, 1 comment');
+    await page.getByRole('article', { name: offlineTitle }).getByText('Pending').waitFor();
+    await page.getByText(/changes? waiting to sync/).waitFor();
+
+    await context.setOffline(false);
+    await expect.poll(() => page.getByText(/waiting to sync/).count(), { timeout: 60_000 }).toBe(0);
+    await expect.poll(() => page.getByRole('article', { name: offlineTitle }).getByText('Pending').count(), { timeout: 60_000 }).toBe(0);
+  });
+
+  it('shows a second device exactly one like, one comment and both videos', async () => {
+    const other = await browser.newContext();
+    const viewer = await other.newPage();
+    await logInThroughUi(viewer, server, viewerEmail);
+    const card = viewer.getByRole('article', { name: onlineTitle });
+    await card.waitFor();
+    expect(await card.getByRole('button', { name: /^Like/ }).getAttribute('aria-label')).toBe('Like, 1 like');
+    expect(await card.getByRole('button', { name: /^Like/ }).getAttribute('aria-pressed')).toBe('false');
+    expect(await card.getByRole('button', { name: /^Comments/ }).getAttribute('aria-label')).toBe('Comments, 1 comment');
+    await viewer.getByRole('article', { name: offlineTitle }).waitFor();
+    expect(await viewer.getByRole('article').count()).toBe(2);
+    await card.getByRole('button', { name: /^Comments/ }).click();
+    const dialog = viewer.getByRole('dialog', { name: 'Comments' });
+    await dialog.getByText('Written on a plane').waitFor();
+    expect(await dialog.getByRole('listitem').count()).toBe(1);
+    await other.close();
+  });
+});
