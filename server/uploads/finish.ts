@@ -73,6 +73,20 @@ export async function finishUpload(deps: AppDeps, uploadId: string): Promise<{ v
       await trx.updateTable('uploads').set({ status: 'completed', reason: null, updated_at: now }).where('id', '=', uploadId).execute();
       return false;
     }
+    // The poster may have been sent while an earlier upload of the same video was running.
+    const posterKey =
+      row.poster_key ??
+      (
+        await trx
+          .selectFrom('uploads')
+          .select('poster_key')
+          .where('video_id', '=', row.video_id)
+          .where('user_id', '=', row.user_id)
+          .where('poster_key', 'is not', null)
+          .orderBy('updated_at', 'desc')
+          .executeTakeFirst()
+      )?.poster_key ??
+      null;
     await trx
       .insertInto('videos')
       .values({
@@ -85,7 +99,7 @@ export async function finishUpload(deps: AppDeps, uploadId: string): Promise<{ v
         size_bytes: src.size,
         duration_ms: info.durationMs,
         sha256,
-        poster_key: row.poster_key,
+        poster_key: posterKey,
         created_at: now,
         likes_count: 0,
         comments_count: 0,

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createRoute, z } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../context';
 import { requireUser } from '../auth/middleware';
 import { ApiError, errorBody, forbidden, notFound } from '../http/errors';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
@@ -13,6 +14,38 @@ import { sniffImage } from './image-type';
 
 export const MAX_POSTER_BYTES = 512 * 1024;
 
+/** Bodies up to this much over the limit are read and dropped, so the client can read its 413. */
+const DRAIN_BYTES = 8 * 1024 * 1024;
+const posterBodies = new WeakMap<Request, Uint8Array>();
+
+/**
+ * Reads the image (at most 512 KiB) before anything can answer: a response sent while the client is
+ * still sending makes Node close the socket, and the client would see a network error instead.
+ */
+const readPosterBody = createMiddleware<AppEnv>(async (c, next) => {
+  const tooLarge = () => c.json(errorBody('payload_too_large', `The poster may be at most ${MAX_POSTER_BYTES} bytes (512 KiB).`), 413);
+  const declared = Number(c.req.header('content-length') ?? '0');
+  if (declared > MAX_POSTER_BYTES + DRAIN_BYTES) return tooLarge();
+  const reader = c.req.raw.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size <= MAX_POSTER_BYTES) chunks.push(value);
+      else if (size > MAX_POSTER_BYTES + DRAIN_BYTES) {
+        await reader.cancel();
+        break;
+      }
+    }
+  }
+  if (size > MAX_POSTER_BYTES) return tooLarge();
+  posterBodies.set(c.req.raw, Buffer.concat(chunks));
+  await next();
+});
+
 const binary = z.string().openapi({ type: 'string', format: 'binary' });
 
 const putPoster = createRoute({
@@ -23,13 +56,7 @@ const putPoster = createRoute({
   description:
     'The raw image bytes (JPEG, PNG or WebP, checked by content, at most 512 KiB). Allowed before the video exists: the poster is kept with the upload and attached when the upload finishes. Owner only.',
   security: bearerSecurity,
-  middleware: [
-    requireUser,
-    bodyLimit({
-      maxSize: MAX_POSTER_BYTES,
-      onError: (c) => c.json(errorBody('payload_too_large', `The poster may be at most ${MAX_POSTER_BYTES} bytes (512 KiB).`), 413),
-    }),
-  ] as const,
+  middleware: [readPosterBody, requireUser] as const,
   request: {
     params: z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' }, description: 'The video id chosen by the client.' }) }),
     body: {
@@ -55,7 +82,7 @@ export function posterRouter() {
   router.openapi(putPoster, async (c) => {
     const { deps, user } = c.var;
     const { id } = c.req.valid('param');
-    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    const bytes = posterBodies.get(c.req.raw) ?? new Uint8Array();
     if (bytes.length === 0) throw new ApiError(400, 'empty_body', 'Send the poster image as the request body.');
     const type = sniffImage(bytes);
     if (!type) throw new ApiError(415, 'unsupported_media_type', 'The poster must be a JPEG, PNG or WebP image.');

@@ -183,12 +183,20 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
     const res = await asJsonError(await tus.handleWeb(request), method);
     if (method === 'DELETE' && res.status === 204) {
       await db.updateTable('uploads').set({ status: 'cancelled', reason: 'Cancelled by the uploader.', poster_key: null, updated_at: deps.now() }).where('id', '=', id).execute();
-      await deleteMediaFiles(config.mediaDir, [row.poster_key]);
+      await deleteUnusedPoster(deps, row.poster_key);
     }
     return res;
   }
 
   return { tus, handle };
+}
+
+/** A poster may be shared by several uploads of one video: remove it only when nothing uses it. */
+async function deleteUnusedPoster(deps: AppDeps, key: string | null): Promise<void> {
+  if (!key) return;
+  const inUpload = await deps.db.selectFrom('uploads').select('id').where('poster_key', '=', key).executeTakeFirst();
+  const inVideo = await deps.db.selectFrom('videos').select('id').where('poster_key', '=', key).executeTakeFirst();
+  if (!inUpload && !inVideo) await deleteMediaFiles(deps.config.mediaDir, [key]);
 }
 
 /** One tus server per deps, shared by the node listener (npm start) and createApp (in-process tests). */
@@ -215,7 +223,7 @@ export async function cleanUpExpiredUploads(deps: AppDeps): Promise<{ files: num
     await deps.db.updateTable('uploads').set({ status: 'expired', reason: 'Not finished within 24 hours.', poster_key: null, updated_at: deps.now() }).where('id', '=', s.id).execute();
     await rm(`${deps.config.uploadsDir}/${s.id}`, { force: true });
     await rm(`${deps.config.uploadsDir}/${s.id}.json`, { force: true });
-    await deleteMediaFiles(deps.config.mediaDir, [s.poster_key]);
+    await deleteUnusedPoster(deps, s.poster_key);
   }
   return { files, rows: stale.length };
 }
