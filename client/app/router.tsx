@@ -36,7 +36,7 @@ const homeRoute = createRoute({
 const rewardsRoute = createRoute({
   getParentRoute: () => memberRoute,
   path: '/rewards',
-  component: lazyRouteComponent(() => import('./routes/AwaitingScreen'), 'AwaitingScreen'),
+  component: lazyRouteComponent(() => import('../features/rewards/RewardsPage'), 'RewardsPage'),
 });
 const profileRoute = createRoute({
   getParentRoute: () => memberRoute,
