@@ -34,7 +34,7 @@ async function addVideo(owner: TestUser, title = 'Clip'): Promise<{ id: string; 
   }
   await t.deps.db
     .insertInto('videos')
-    .values({ id, user_id: owner.id, title, description: '', file_key: key, mime_type: 'video/mp4', size_bytes: 12, duration_ms: 5000, sha256: 'x', poster_key: posterKey, created_at: createdAt })
+    .values({ id, user_id: owner.id, title, description: '', file_key: key, mime_type: 'video/mp4', size_bytes: 12, duration_ms: 5000, sha256: 'x', poster_key: posterKey, created_at: createdAt, likes_count: 0, comments_count: 0, shares_count: 0, views_count: 0 })
     .execute();
   return { id, file: mediaPath(t.deps.config.mediaDir, key), poster: mediaPath(t.deps.config.mediaDir, posterKey) };
 }

@@ -45,8 +45,10 @@ async function pendingWithOrder() {
   return { userId, orderId: o.json.order_id as string, paymentId: paid.razorpay_payment_id, signature: paid.razorpay_signature };
 }
 
-const deliver = (d: { body: string; headers: Record<string, string> }) =>
-  t.app.request('/api/payments/webhook/razorpay', { method: 'POST', body: d.body, headers: d.headers }).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
+async function deliver(d: { body: string; headers: Record<string, string> }) {
+  const r = await t.app.request('/api/payments/webhook/razorpay', { method: 'POST', body: d.body, headers: d.headers });
+  return { status: r.status, json: (await r.json()) as any };
+}
 
 async function accountStatus(userId: string) {
   return (await t.deps.db.selectFrom('profiles').select('account_status').where('id', '=', userId).executeTakeFirstOrThrow()).account_status;

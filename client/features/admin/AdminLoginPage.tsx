@@ -1,0 +1,58 @@
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate } from '@tanstack/react-router';
+import { toast } from 'sonner';
+import { AuthError, signIn, useSession } from '../auth/api';
+import { PasswordField } from '../../ui/PasswordField';
+import { TextField } from '../../ui/TextField';
+import { useSubmitOnce } from '../../ui/useSubmitOnce';
+import { ShieldIcon } from '../../ui/icons';
+
+/** /admin/login (spec sections 2 and 4): signs in, then lets only administrators through. */
+export function AdminLoginPage() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+
+  const { busy, run } = useSubmitOnce(async () => {
+    try {
+      const user = await signIn(email, password);
+      if (!user.is_admin) {
+        toast.error('Access Denied', { description: 'You are not an administrator.' });
+        return;
+      }
+      toast.success('Admin Access Granted', { description: 'Welcome, administrator!' });
+      await navigate({ to: '/admin', replace: true });
+    } catch (e) {
+      const message = e instanceof AuthError ? e.message : 'The server could not be reached. Check your connection and try again.';
+      toast.error('Sign in Failed', { description: message });
+    }
+  });
+
+  // An administrator who is already signed in goes straight to the dashboard.
+  if (session.status === 'signedIn' && session.user.is_admin && !busy) return <Navigate to="/admin" replace />;
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    void run();
+  };
+
+  return (
+    <main className="auth-page" id="main">
+      <div className="auth-card">
+        <Link to="/" className="brand auth-brand">Vidi</Link>
+        <h1>
+          <ShieldIcon /> Admin Login
+        </h1>
+        <p className="muted">Sign in with an administrator account</p>
+        <form onSubmit={onSubmit} className="form" aria-label="Admin login">
+          <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={setEmail} />
+          <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={setPassword} />
+          <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
+            {busy ? 'Authenticating...' : 'Login'}
+          </button>
+        </form>
+      </div>
+    </main>
+  );
+}

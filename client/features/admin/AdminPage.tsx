@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { Link, Navigate, useNavigate } from '@tanstack/react-router';
+import { toast } from 'sonner';
+import { signOut, useSession } from '../auth/api';
+import { Spinner } from '../../ui/Spinner';
+import { HomeIcon, LogOutIcon } from '../../ui/icons';
+import { useSubmitOnce } from '../../ui/useSubmitOnce';
+import { Tabs, type TabDef } from './components/Tabs';
+import { StatCards } from './components/StatCards';
+import { UsersTab } from './components/UsersTab';
+import { VideosTab } from './components/VideosTab';
+import { RewardsTab } from './components/RewardsTab';
+import { SettingsTab } from './components/SettingsTab';
+import { RewardsAdminActions } from './rewards-slot';
+import './admin.css';
+
+type TabKey = 'users' | 'videos' | 'rewards' | 'settings';
+const TABS: Array<TabDef<TabKey>> = [
+  { key: 'users', label: 'Users' },
+  { key: 'videos', label: 'Videos' },
+  { key: 'rewards', label: 'Rewards' },
+  { key: 'settings', label: 'Settings' },
+];
+
+/** /admin (spec sections 2 and 6): no profile -> /admin/login, not an admin -> /home. */
+export function AdminPage() {
+  const session = useSession();
+  if (session.status === 'loading') return <Spinner fullScreen label="Loading your session" />;
+  if (session.status === 'signedOut') return <Navigate to="/admin/login" replace />;
+  if (!session.user.is_admin) return <Navigate to="/home" replace />;
+  return <Dashboard selfId={session.user.id} offline={session.offline} />;
+}
+
+function Dashboard({ selfId, offline }: { selfId: string; offline: boolean }) {
+  const [tab, setTab] = useState<TabKey>('users');
+  const navigate = useNavigate();
+  const { busy, run: logout } = useSubmitOnce(async () => {
+    try {
+      await signOut();
+      await navigate({ to: '/admin/login', replace: true });
+    } catch (e) {
+      toast.error('Sign out Failed', { description: e instanceof Error ? e.message : 'Something went wrong' });
+    }
+  });
+
+  return (
+    <>
+      <a href="#main" className="skip-link">Skip to content</a>
+      <header className="app-header">
+        <div className="header-inner">
+          <Link to="/home" className="brand">Vidi</Link>
+          <nav aria-label="Admin" className="header-nav">
+            <Link to="/home" className="nav-link">
+              <HomeIcon /> <span>Home</span>
+            </Link>
+            <button type="button" className="nav-link" onClick={() => void logout()} disabled={busy}>
+              <LogOutIcon /> <span>Logout</span>
+            </button>
+          </nav>
+        </div>
+      </header>
+      <main id="main" className="admin-main">
+        <h1>Admin Dashboard</h1>
+        {offline ? (
+          <p className="notice error" role="status">
+            You are offline. The admin area needs a connection.
+          </p>
+        ) : null}
+        <StatCards />
+        <Tabs<TabKey> tabs={TABS} selected={tab} onSelect={setTab} label="Admin sections">
+          {tab === 'users' ? <UsersTab selfId={selfId} /> : null}
+          {tab === 'videos' ? <VideosTab /> : null}
+          {tab === 'rewards' ? (
+            <RewardsTab>
+              <RewardsAdminActions />
+            </RewardsTab>
+          ) : null}
+          {tab === 'settings' ? <SettingsTab /> : null}
+        </Tabs>
+      </main>
+    </>
+  );
+}

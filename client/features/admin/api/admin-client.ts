@@ -1,0 +1,59 @@
+import { authFetch } from '../../auth/api';
+import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, Page, RewardsSettings } from './types';
+
+/** An /api/admin call that did not succeed; `message` is the server's sentence, ready for a toast. */
+export class AdminApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AdminApiError';
+  }
+}
+
+// Admin screens are online-only: every call goes straight to the server with the bearer token.
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await authFetch(path, {
+      method,
+      headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  } catch {
+    throw new AdminApiError(0, 'network', 'The server could not be reached. Check your connection and try again.');
+  }
+  const data: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const err = (data as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    throw new AdminApiError(
+      res.status,
+      typeof err?.code === 'string' ? err.code : 'unknown',
+      typeof err?.message === 'string' ? err.message : 'Something went wrong. Please try again.',
+    );
+  }
+  return data as T;
+}
+
+const qs = (params: Record<string, string | number | null | undefined>) => {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '') p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+};
+
+export const adminApi = {
+  stats: () => request<AdminStats>('GET', '/api/admin/stats'),
+  users: (opts: { limit: number; cursor: string | null; q: string }) => request<Page<AdminUser>>('GET', `/api/admin/users${qs(opts)}`),
+  suspendUser: (id: string) => request<unknown>('POST', `/api/admin/users/${encodeURIComponent(id)}/suspend`),
+  reactivateUser: (id: string) => request<unknown>('POST', `/api/admin/users/${encodeURIComponent(id)}/reactivate`),
+  deleteUser: (id: string) => request<unknown>('DELETE', `/api/admin/users/${encodeURIComponent(id)}`),
+  videos: (opts: { limit: number; cursor: string | null }) => request<Page<AdminVideo>>('GET', `/api/admin/videos${qs(opts)}`),
+  deleteVideo: (id: string) => request<unknown>('DELETE', `/api/admin/videos/${encodeURIComponent(id)}`),
+  rewards: () => request<RewardsSettings>('GET', '/api/admin/rewards'),
+  saveRewards: (body: RewardsSettings) => request<RewardsSettings>('PUT', '/api/admin/rewards', body),
+  settings: () => request<AdminSettings>('GET', '/api/admin/settings'),
+  saveSettings: (body: AdminSettingsUpdate) => request<AdminSettings>('PUT', '/api/admin/settings', body),
+};

@@ -1,0 +1,128 @@
+import { useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { AdminApiError, useAdminActions, useAdminUsers, type AdminUser } from '../api';
+import { CONFIRM_DELETE_USER, formatDate } from '../format';
+import { Pager } from './Pager';
+import { Spinner } from '../../../ui/Spinner';
+
+const reason = (e: unknown) => (e instanceof AdminApiError ? e.message : 'Something went wrong. Please try again.');
+
+/** Waits until typing pauses before searching, so 100 000 users are not queried per keystroke. */
+function useDebounced(value: string, ms: number): string {
+  const [out, setOut] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setOut(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return out;
+}
+
+function statusOf(u: AdminUser): string {
+  if (!u.is_active) return 'Suspended';
+  return u.account_status === 'pending_payment' ? 'Active (payment pending)' : 'Active';
+}
+
+export function UsersTab({ selfId }: { selfId: string }) {
+  const [search, setSearch] = useState('');
+  const query = useDebounced(search.trim(), 300);
+  const list = useAdminUsers(query);
+  const actions = useAdminActions();
+  const [working, setWorking] = useState<string | null>(null);
+
+  const act = async (id: string, fn: () => Promise<void>) => {
+    if (working) return;
+    setWorking(id);
+    try {
+      await fn();
+    } finally {
+      setWorking(null);
+    }
+  };
+
+  const onDelete = (u: AdminUser) =>
+    act(u.id, async () => {
+      if (!window.confirm(CONFIRM_DELETE_USER)) return;
+      try {
+        await actions.deleteUser(u.id);
+        toast.success('User deleted', { description: 'User has been removed from the platform' });
+      } catch (e) {
+        toast.error('Delete Failed', { description: reason(e) });
+      }
+    });
+
+  const onToggle = (u: AdminUser) =>
+    act(u.id, async () => {
+      try {
+        if (u.is_active) {
+          await actions.suspendUser(u.id);
+          toast.success('User suspended', { description: `${u.name} can no longer sign in.` });
+        } else {
+          await actions.reactivateUser(u.id);
+          toast.success('User reactivated', { description: `${u.name} can sign in again.` });
+        }
+      } catch (e) {
+        toast.error('Update Failed', { description: reason(e) });
+      }
+    });
+
+  const items = list.data?.items ?? [];
+  return (
+    <section aria-label="Users" className="admin-section">
+      <div className="field search-field">
+        <label htmlFor="admin-user-search">Search users</label>
+        <input id="admin-user-search" type="search" placeholder="Name or email" value={search} onChange={(e) => setSearch(e.target.value)} maxLength={100} />
+      </div>
+      {list.error ? <p className="notice error" role="alert">{list.error}</p> : null}
+      {list.loading && !list.data ? (
+        <Spinner label="Loading users" />
+      ) : items.length === 0 ? (
+        <p className="empty-text">{query ? 'No users match this search.' : 'No users yet.'}</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="admin-table">
+            <caption className="sr-only">Users</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Joined</th>
+                <th scope="col">Status</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((u) => (
+                <tr key={u.id} data-user-id={u.id}>
+                  <td>
+                    {u.name} {u.is_admin ? <span className="badge">Admin</span> : null}
+                  </td>
+                  <td>{u.email}</td>
+                  <td>{formatDate(u.created_at)}</td>
+                  <td>
+                    <span className={`status ${u.is_active ? 'active' : 'suspended'}`}>{statusOf(u)}</span>
+                  </td>
+                  <td className="row-actions">
+                    {u.id === selfId ? (
+                      <span className="muted">You</span>
+                    ) : (
+                      <>
+                        <button type="button" className="button small" disabled={working === u.id} onClick={() => void onToggle(u)}
+                          aria-label={`${u.is_active ? 'Suspend' : 'Reactivate'} ${u.name}`}>
+                          {u.is_active ? 'Suspend' : 'Reactivate'}
+                        </button>
+                        <button type="button" className="button small danger" disabled={working === u.id} onClick={() => void onDelete(u)} aria-label={`Delete ${u.name}`}>
+                          Delete
+                        </button>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager label="Users" pageNumber={list.pageNumber} hasPrevious={list.hasPrevious} hasNext={list.hasNext} onPrevious={list.previous} onNext={list.next} />
+    </section>
+  );
+}

@@ -1,0 +1,10 @@
+import type { ReactNode } from 'react';
+
+/**
+ * SLOT for the rewards feature (issue 7): its admin action ('Record distribution') renders at the
+ * bottom of the Rewards tab. Return it from here, e.g. `return <RecordDistribution />;` imported
+ * from client/features/rewards/. Nothing renders while this returns null.
+ */
+export function RewardsAdminActions(): ReactNode {
+  return null;
+}

@@ -1,0 +1,61 @@
+import { useEffect, useState } from 'react';
+import { CheckoutClosed, payWithCheckout } from './razorpay-checkout';
+import { paymentApi, PaymentApiError, type PaymentSummary } from './payment-client';
+import { clearPendingPayment, readPendingPayment } from './pending';
+
+export { readPendingPayment } from './pending';
+export { PaymentApiError } from './payment-client';
+export type { PaymentSummary } from './payment-client';
+
+export type SummaryState = { status: 'loading' } | { status: 'ready'; summary: PaymentSummary } | { status: 'error'; error: PaymentApiError };
+
+/** The order summary for the remembered unpaid account. */
+export function usePaymentSummary(account: { user_id: string; email: string } | null): SummaryState {
+  const [state, setState] = useState<SummaryState>({ status: 'loading' });
+  const userId = account?.user_id;
+  const email = account?.email;
+  useEffect(() => {
+    if (!userId || !email) return;
+    let current = true;
+    paymentApi.summary({ user_id: userId, email }).then(
+      (summary) => current && setState({ status: 'ready', summary }),
+      (e: unknown) => current && setState({ status: 'error', error: e instanceof PaymentApiError ? e : new PaymentApiError(0, 'unknown', 'Something went wrong. Please try again.') }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [userId, email]);
+  return state;
+}
+
+/** 'paid': the account is active. 'cancelled': the buyer closed Checkout (nothing to report). Errors throw. */
+export type PayOutcome = 'paid' | 'cancelled';
+
+/**
+ * Pays the entry fee: creates the order on the server (amount from its settings), then either
+ * opens Razorpay Checkout and has the server verify the signature, or completes the sandbox order.
+ */
+export async function payEntryFee(): Promise<PayOutcome> {
+  const account = readPendingPayment();
+  if (!account) throw new PaymentApiError(404, 'account_not_found', 'No sign-up is waiting for payment. Please sign up again.');
+  const order = await paymentApi.order(account);
+  if (order.provider === 'none' || !order.order_id) {
+    clearPendingPayment();
+    return 'paid';
+  }
+  if (order.provider === 'sandbox') {
+    await paymentApi.completeSandbox(account, order.order_id);
+  } else {
+    if (!order.key_id) throw new PaymentApiError(409, 'payment_not_configured', 'Payment not configured');
+    let result;
+    try {
+      result = await payWithCheckout({ keyId: order.key_id, orderId: order.order_id, amountPaise: order.amount_paise, name: order.name, email: order.email });
+    } catch (e) {
+      if (e instanceof CheckoutClosed) return 'cancelled';
+      throw e;
+    }
+    await paymentApi.verify(account, { order_id: order.order_id, payment_id: result.razorpay_payment_id, signature: result.razorpay_signature });
+  }
+  clearPendingPayment();
+  return 'paid';
+}
