@@ -48,12 +48,25 @@ const profileRoute = createRoute({
 const paymentRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/payment',
-  component: lazyRouteComponent(() => import('./routes/AwaitingScreen'), 'AwaitingScreen'),
+  component: lazyRouteComponent(() => import('../features/payment/PaymentPage'), 'PaymentPage'),
+});
+/** Admin login (public) and the dashboard (the page itself redirects non-admins). */
+const adminLoginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/admin/login',
+  component: lazyRouteComponent(() => import('../features/admin/AdminLoginPage'), 'AdminLoginPage'),
+});
+const adminRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/admin',
+  component: lazyRouteComponent(() => import('../features/admin/AdminPage'), 'AdminPage'),
 });
 
 const routeTree = rootRoute.addChildren([
   landingRoute,
   paymentRoute,
+  adminLoginRoute,
+  adminRoute,
   guestRoute.addChildren([loginRoute, signupRoute]),
   memberRoute.addChildren([homeRoute, rewardsRoute, profileRoute]),
 ]);
