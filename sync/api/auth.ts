@@ -40,8 +40,9 @@ export type SignupBody = z.infer<typeof SignupBody>;
 export const LoginBody = z.strictObject({ email: EmailSchema, password: LoginPasswordSchema });
 export type LoginBody = z.infer<typeof LoginBody>;
 
-/** The refresh token may come in the body or, in the browser, in the HttpOnly cookie instead. */
-export const RefreshBody = z.strictObject({ refresh_token: z.string().min(1).max(512).optional() });
+/** The refresh token may come in the body or, in the browser, in the HttpOnly cookie instead. Tokens are base64url. */
+export const RefreshTokenSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'refresh_token is malformed');
+export const RefreshBody = z.strictObject({ refresh_token: RefreshTokenSchema.optional() });
 export type RefreshBody = z.infer<typeof RefreshBody>;
 
 export const LogoutBody = RefreshBody;

@@ -1,39 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser } from '../helpers/users';
-import { listOperations, type Operation } from '../helpers/openapi-operations';
+import { callOperation, listOperations, type Operation, type OperationOutcome as Outcome } from '../helpers/openapi-operations';
 
 // The server, not the browser, enforces every role (decisions.md). This matrix reads the OpenAPI
 // document the app publishes, so every operation added later is covered without touching this file.
 
 type Caller = 'anonymous' | 'member' | 'suspended' | 'admin';
 const CALLERS: Caller[] = ['anonymous', 'member', 'suspended', 'admin'];
-
-interface Outcome {
-  status: number;
-  body: any;
-}
-
-/** Calls an operation with random path ids and `{}` as its JSON body; never waits on a stream. */
-async function invoke(t: TestApp, op: Operation, token: string | undefined): Promise<Outcome> {
-  const path = op.path.replace(/\{[^}]+\}/g, () => randomUUID());
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Bearer ${token}`;
-  const init: RequestInit = { method: op.method.toUpperCase(), headers };
-  if (op.method !== 'get' && op.method !== 'head') {
-    headers['content-type'] = 'application/json';
-    init.body = '{}';
-  }
-  const res = await t.app.request(path, init);
-  const type = res.headers.get('content-type') ?? '';
-  // An event stream (or any non-JSON body) is not read: only its status matters here.
-  if (!type.includes('json')) {
-    await res.body?.cancel();
-    return { status: res.status, body: undefined };
-  }
-  return { status: res.status, body: await res.json() };
-}
 
 function expectedProblems(op: Operation, caller: Caller, outcome: Outcome): string[] {
   const problems: string[] = [];
@@ -94,7 +68,7 @@ describe('authorization matrix over every operation in /api/openapi.json', () =>
       ]);
       const tokens: Record<Caller, string | undefined> = { anonymous: undefined, member: member.token, suspended: suspended.token, admin: admin.token };
       for (const caller of CALLERS) {
-        const outcome = await invoke(t, op, tokens[caller]);
+        const outcome = await callOperation(t.app, op, { token: tokens[caller] });
         if (caller === 'anonymous' && outcome.status === 401) anonymousRefused++;
         for (const p of expectedProblems(op, caller, outcome)) problems.push(`${op.method.toUpperCase()} ${op.path} as ${caller}: ${p}`);
       }
@@ -109,7 +83,7 @@ describe('authorization matrix over every operation in /api/openapi.json', () =>
     await t.deps.db.deleteFrom('profiles').where('id', '=', gone.id).execute();
     const problems: string[] = [];
     for (const op of ops.filter((o) => o.bearer)) {
-      const outcome = await invoke(t, op, gone.token);
+      const outcome = await callOperation(t.app, op, { token: gone.token });
       if (outcome.status !== 401) problems.push(`${op.method.toUpperCase()} ${op.path}: ${outcome.status}`);
     }
     expect(problems).toEqual([]);

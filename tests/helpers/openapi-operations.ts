@@ -60,3 +60,106 @@ export async function listOperations(app: App): Promise<Operation[]> {
   }
   return ops;
 }
+
+function typeOf(s: JsonSchema): string | undefined {
+  if (Array.isArray(s.type)) return s.type.find((t) => t !== 'null');
+  return s.type;
+}
+
+/** The first non-null branch of an anyOf/oneOf, or the schema itself. */
+function branch(s: JsonSchema): JsonSchema {
+  const options = s.anyOf ?? s.oneOf;
+  if (options?.length) return branch(options.find((o) => o.type !== 'null') ?? options[0] ?? {});
+  if (s.allOf?.length) return Object.assign({}, ...s.allOf.map(branch)) as JsonSchema;
+  return s;
+}
+
+/**
+ * A minimal value that satisfies `schema` as far as a JSON Schema can tell (formats, lengths,
+ * bounds, enums): the valid base that the bad-input suite breaks one way at a time.
+ */
+export function exampleFor(schema: JsonSchema | undefined): unknown {
+  if (!schema) return {};
+  const s = branch(schema);
+  if (s.const !== undefined) return s.const;
+  if (s.enum?.length) return s.enum[0];
+  if (s.default !== undefined) return s.default;
+  switch (typeOf(s)) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const key of s.required ?? []) out[key] = exampleFor(s.properties?.[key]);
+      return out;
+    }
+    case 'array':
+      return Array.from({ length: s.minItems ?? 0 }, () => exampleFor(s.items));
+    case 'integer':
+    case 'number': {
+      const min = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : 1);
+      return s.maximum !== undefined ? Math.min(min, s.maximum) : min;
+    }
+    case 'boolean':
+      return true;
+    case 'string': {
+      if (s.format === 'email') return 'probe@example.test';
+      if (s.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
+      if (s.format === 'uri' || s.format === 'url') return 'https://example.test/';
+      if (s.format === 'date-time') return '2030-01-01T00:00:00.000Z';
+      if (s.format === 'date') return '2030-01-01';
+      return 'x'.repeat(Math.max(1, s.minLength ?? 1));
+    }
+    default:
+      return 'x';
+  }
+}
+
+/** A value of the wrong JSON type for `schema`, or undefined when any type would do. */
+export function wrongTypeFor(schema: JsonSchema | undefined): unknown {
+  if (!schema) return undefined;
+  switch (typeOf(branch(schema))) {
+    case 'string':
+      return 12345;
+    case 'integer':
+    case 'number':
+      return 'not a number';
+    case 'boolean':
+      return 'yes';
+    case 'object':
+      return 'not an object';
+    case 'array':
+      return { not: 'an array' };
+    default:
+      return undefined;
+  }
+}
+
+export interface OperationOutcome {
+  status: number;
+  /** The parsed JSON body; undefined for other content types (an event stream is never read). */
+  body: any;
+}
+
+/**
+ * Calls `op` in-process with random UUIDs for its path parameters. `body` is sent as is (a string)
+ * with `contentType`; by default every non-GET gets `{}` as JSON.
+ */
+export async function callOperation(
+  app: App,
+  op: Operation,
+  opts: { token?: string | undefined; body?: string; contentType?: string; pathParam?: () => string } = {},
+): Promise<OperationOutcome> {
+  const param = opts.pathParam ?? (() => crypto.randomUUID());
+  const path = op.path.replace(/\{[^}]+\}/g, () => param());
+  const headers: Record<string, string> = {};
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const init: RequestInit = { method: op.method.toUpperCase(), headers };
+  if (op.method !== 'get' && op.method !== 'head') {
+    headers['content-type'] = opts.contentType ?? 'application/json';
+    init.body = opts.body ?? '{}';
+  }
+  const res = await app.request(path, init);
+  if (!(res.headers.get('content-type') ?? '').includes('json')) {
+    await res.body?.cancel();
+    return { status: res.status, body: undefined };
+  }
+  return { status: res.status, body: await res.json() };
+}
