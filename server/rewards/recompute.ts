@@ -17,36 +17,41 @@ export interface ScoreRow {
  */
 export async function recomputeScores(db: Db): Promise<ScoreRow[]> {
   const ps = await currentPeriodStart(db);
-  const { rows } = await sql<{ user_id: string; board: string; points: number; reached: number | null }>`
-    WITH counted AS (
-      SELECT x.creator, x.actor, x.t, x.engagement FROM (
-        SELECT v.user_id AS creator, l.user_id AS actor, l.created_at AS t, 1 AS engagement FROM likes l JOIN videos v ON v.id = l.video_id
-        UNION ALL SELECT v.user_id, c.user_id, c.created_at, 1 FROM comments c JOIN videos v ON v.id = c.video_id
-        UNION ALL SELECT v.user_id, w.user_id, w.created_at, 0 FROM views w JOIN videos v ON v.id = w.video_id
-      ) x
-      JOIN profiles pc ON pc.id = x.creator JOIN profiles pa ON pa.id = x.actor
-      WHERE x.t > ${ps} AND x.creator <> x.actor
-        AND pc.is_active = 1 AND pc.account_status = 'active' AND pa.is_active = 1 AND pa.account_status = 'active'
-    )
-    SELECT creator AS user_id, 'creator' AS board, sum(engagement) AS points, max(CASE WHEN engagement = 1 THEN t END) AS reached
-      FROM counted GROUP BY creator
-    UNION ALL
-    SELECT actor, 'viewer', count(*), max(t) FROM counted GROUP BY actor`.execute(db);
   const by = new Map<string, ScoreRow>();
-  for (const r of rows) {
-    let row = by.get(r.user_id);
+  const rowOf = (id: string) => {
+    let row = by.get(id);
     if (!row) {
-      row = { user_id: r.user_id, creator_points: 0, viewer_points: 0, creator_reached_at: 0, viewer_reached_at: 0 };
-      by.set(r.user_id, row);
+      row = { user_id: id, creator_points: 0, viewer_points: 0, creator_reached_at: 0, viewer_reached_at: 0 };
+      by.set(id, row);
     }
-    const points = Number(r.points);
-    const reached = points ? Number(r.reached ?? 0) : 0;
-    if (r.board === 'creator') {
-      row.creator_points = points;
-      row.creator_reached_at = reached;
-    } else {
-      row.viewer_points = points;
-      row.viewer_reached_at = reached;
+    return row;
+  };
+  // One grouped pass per table and side (cheaper than one big union); the few ineligible members as
+  // a set (an ephemeral index), instead of two profile lookups per action.
+  for (const table of ['likes', 'comments', 'views'] as const) {
+    for (const side of ['creator', 'actor'] as const) {
+      // The actor side reads the table in storage order and sorts: walking a (user_id, …) index would
+      // fetch every row at random.
+      const from = side === 'actor' ? sql`${sql.table(table)} a NOT INDEXED` : sql`${sql.table(table)} a`;
+      const key = side === 'creator' ? sql`v.user_id` : sql`a.user_id`;
+      const { rows } = await sql<{ user_id: string; n: number; newest: number }>`
+        WITH bad AS (SELECT id FROM profiles WHERE NOT (is_active = 1 AND account_status = 'active'))
+        SELECT ${key} AS user_id, count(*) AS n, max(a.created_at) AS newest
+        FROM ${from} JOIN videos v ON v.id = a.video_id
+        WHERE a.created_at > ${ps} AND a.user_id <> v.user_id AND a.user_id NOT IN bad AND v.user_id NOT IN bad
+        GROUP BY ${key}`.execute(db);
+      for (const r of rows) {
+        const row = rowOf(r.user_id);
+        const n = Number(r.n);
+        const newest = Number(r.newest);
+        if (side === 'actor') {
+          row.viewer_points += n;
+          row.viewer_reached_at = Math.max(row.viewer_reached_at, newest);
+        } else if (table !== 'views') {
+          row.creator_points += n;
+          row.creator_reached_at = Math.max(row.creator_reached_at, newest);
+        }
+      }
     }
   }
   return [...by.values()].sort((a, b) => (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0));
