@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { RecordDistributionButton } from '../rewards/RecordDistributionButton';
 
 /**
  * SLOT for the rewards feature (issue 7): its admin action ('Record distribution') renders at the
@@ -6,5 +7,5 @@ import type { ReactNode } from 'react';
  * from client/features/rewards/. Nothing renders while this returns null.
  */
 export function RewardsAdminActions(): ReactNode {
-  return null;
+  return <RecordDistributionButton />;
 }
