@@ -54,24 +54,24 @@ export function adminUsersRouter() {
       const { id } = c.req.valid('param');
       const { deps, user } = c.var;
       const now = deps.now();
-      const changed = await deps.db.transaction().execute(async (trx) => {
-        const changed = await setUserActive(trx, user.id, id, false, now);
-        if (changed) await recordAudit(trx, { actorId: user.id, action: 'user.suspend', target: id }, now);
-        return changed;
+      const result = await deps.db.transaction().execute(async (trx) => {
+        const result = await setUserActive(trx, user.id, id, false, now);
+        if (result.changed) await recordAudit(trx, { actorId: user.id, action: 'user.suspend', target: id }, now);
+        return result;
       });
-      if (changed) deps.pokes.notify([`user:${id}`]);
+      if (result.changed) deps.pokes.notify([`user:${id}`, ...(result.scoresChanged ? ['leaderboard'] : [])]);
       return c.json({ user: { id, is_active: false } }, 200);
     })
     .openapi(reactivate, async (c) => {
       const { id } = c.req.valid('param');
       const { deps, user } = c.var;
       const now = deps.now();
-      const changed = await deps.db.transaction().execute(async (trx) => {
-        const changed = await setUserActive(trx, user.id, id, true, now);
-        if (changed) await recordAudit(trx, { actorId: user.id, action: 'user.reactivate', target: id }, now);
-        return changed;
+      const result = await deps.db.transaction().execute(async (trx) => {
+        const result = await setUserActive(trx, user.id, id, true, now);
+        if (result.changed) await recordAudit(trx, { actorId: user.id, action: 'user.reactivate', target: id }, now);
+        return result;
       });
-      if (changed) deps.pokes.notify([`user:${id}`]);
+      if (result.changed) deps.pokes.notify([`user:${id}`, ...(result.scoresChanged ? ['leaderboard'] : [])]);
       return c.json({ user: { id, is_active: true } }, 200);
     })
     .openapi(remove, async (c) => {
@@ -90,7 +90,7 @@ export function adminUsersRouter() {
       await deleteMediaFiles(deps.config.mediaDir, result.fileKeys);
       deps.pokes.notify([
         'feed',
-        'leaderboard',
+        ...(result.scoresChanged ? ['leaderboard'] : []),
         `user:${id}`,
         ...result.deletedVideoIds.map((v) => `video:${v}`),
         ...result.touchedVideoIds.map((v) => `video:${v}`),

@@ -2,6 +2,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { logChange } from '../sync/change-log';
 import { badRequest, notFound } from '../http/errors';
+import { onUserReactivated, onUserSuspended } from '../rewards/member-status';
+import { eligibleUsers } from '../rewards/score-events';
 import { containsPattern, encodeTimeCursor, type TimeCursor } from './cursor';
 
 export interface AdminUser {
@@ -57,17 +59,29 @@ export async function listUsers(db: Kysely<Database>, opts: { limit: number; cur
 /**
  * Suspends or reactivates a user. Suspension also revokes every refresh token, so no session can be
  * renewed; requireUser refuses their current access tokens because it reads is_active per request.
- * Returns whether anything changed (suspending a suspended user is a no-op).
+ * The leaderboards follow (a suspended member neither appears nor counts). Suspending a suspended
+ * user changes nothing.
  */
-export async function setUserActive(trx: Transaction<Database>, actorId: string, userId: string, active: boolean, now: number): Promise<boolean> {
+export async function setUserActive(
+  trx: Transaction<Database>,
+  actorId: string,
+  userId: string,
+  active: boolean,
+  now: number,
+): Promise<{ changed: boolean; scoresChanged: boolean }> {
   if (userId === actorId) throw badRequest(active ? 'You cannot reactivate yourself.' : 'You cannot suspend yourself.', 'cannot_target_self');
   const user = await trx.selectFrom('profiles').select(['id', 'is_active']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw notFound('No such user.', 'user_not_found');
-  if ((user.is_active === 1) === active) return false;
+  if ((user.is_active === 1) === active) return { changed: false, scoresChanged: false };
   await trx.updateTable('profiles').set({ is_active: active ? 1 : 0, updated_at: now }).where('id', '=', userId).execute();
-  if (!active) {
+  let scoresChanged: boolean;
+  if (active) {
+    // An unpaid account is not eligible yet: it starts counting when its payment activates it.
+    scoresChanged = (await eligibleUsers(trx, [userId])).size > 0 && (await onUserReactivated(trx, userId, now));
+  } else {
     await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+    scoresChanged = await onUserSuspended(trx, userId, now);
   }
   await logChange(trx, { entity: 'profile', entityId: userId, userId }, now);
-  return true;
+  return { changed: true, scoresChanged };
 }

@@ -1,6 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { logChange } from '../sync/change-log';
+import { onUserReactivated } from '../rewards/member-status';
+import { eligibleUsers } from '../rewards/score-events';
 
 /**
  * Marks a payment captured and activates its account, in the caller's transaction. Idempotent and
@@ -26,6 +28,13 @@ export async function captureAndActivate(
     .where('account_status', '=', 'pending_payment')
     .executeTakeFirst();
   const didActivate = Number(activated.numUpdatedRows) > 0;
-  if (didActivate) await logChange(trx, { entity: 'profile', entityId: payment.user_id, userId: payment.user_id }, now);
+  if (didActivate) await accountActivated(trx, payment.user_id, now);
   return { newlyCaptured: Number(captured.numUpdatedRows) > 0, activated: didActivate };
+}
+
+/** After an unpaid account became active: sync sees the new status, and the member starts counting on the leaderboards. */
+export async function accountActivated(trx: Transaction<Database>, userId: string, now: number): Promise<void> {
+  await logChange(trx, { entity: 'profile', entityId: userId, userId }, now);
+  // A suspended account stays ineligible until it is reactivated.
+  if ((await eligibleUsers(trx, [userId])).size) await onUserReactivated(trx, userId, now);
 }

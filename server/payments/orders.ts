@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../context';
-import { logChange } from '../sync/change-log';
+import { accountActivated } from './capture';
 import { feeApplies, readEntryFee } from '../settings/entry-fee';
 import { paymentSetting, providerConfigured } from '../settings/definitions';
 import { readSetting } from '../settings/store';
@@ -58,7 +58,7 @@ export async function createOrder(deps: AppDeps, userId: string, email: string):
         .where('id', '=', account.id)
         .where('account_status', '=', 'pending_payment')
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) > 0) await logChange(trx, { entity: 'profile', entityId: account.id, userId: account.id }, now);
+      if (Number(res.numUpdatedRows) > 0) await accountActivated(trx, account.id, now);
     });
     return { ...base, provider: 'none', key_id: null, order_id: null, amount_paise: 0 };
   }

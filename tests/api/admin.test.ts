@@ -7,6 +7,7 @@ import { createUser, type TestUser } from '../helpers/users';
 import { login, signUpVerified } from '../helpers/auth-flow';
 import { mediaPath } from '../../server/media/storage';
 import { applyScoreEvent } from '../../server/rewards/score-events';
+import { recomputeScores, standingsOf } from '../../server/rewards/recompute';
 
 let t: TestApp;
 let admin: TestUser;
@@ -114,6 +115,12 @@ async function recomputedPoints(userId: string) {
       ).n,
     );
   return { creator, viewer: (await given('likes')) + (await given('comments')) + (await given('views')) };
+}
+
+/** The maintained leaderboard counters equal a from-scratch computation (the rewards area's rule). */
+async function expectScoresConsistent() {
+  const kept = await t.deps.db.selectFrom('scores').selectAll().orderBy('user_id').execute();
+  expect(standingsOf(kept)).toEqual(standingsOf(await recomputeScores(t.deps.db)));
 }
 
 const ADMIN_OPERATIONS: Array<[string, string, unknown?]> = [
@@ -241,6 +248,22 @@ describe('suspend and reactivate', () => {
     expect((await login(t, email, password)).status).toBe(200);
   });
 
+  it("a suspended member's likes and comments stop counting, and count again after reactivation", async () => {
+    const creator = await createUser(t.deps, { name: 'Creator' });
+    const fan = await createUser(t.deps, { name: 'Fan' });
+    const v = await addVideo(creator);
+    await like(fan, v.id);
+    await comment(fan, v.id);
+    expect(await points(creator.id)).toEqual({ creator: 2, viewer: 0 });
+    expect((await call(t.app, 'POST', `/api/admin/users/${fan.id}/suspend`, undefined, admin.token)).status).toBe(200);
+    expect(await points(creator.id)).toEqual({ creator: 0, viewer: 0 });
+    await expectScoresConsistent();
+    expect((await call(t.app, 'POST', `/api/admin/users/${fan.id}/reactivate`, undefined, admin.token)).status).toBe(200);
+    expect(await points(creator.id)).toEqual({ creator: 2, viewer: 0 });
+    expect(await points(fan.id)).toEqual({ creator: 0, viewer: 2 });
+    await expectScoresConsistent();
+  });
+
   it('an admin cannot suspend themself; an unknown user is 404', async () => {
     const self = await call(t.app, 'POST', `/api/admin/users/${admin.id}/suspend`, undefined, admin.token);
     expect(self.status).toBe(400);
@@ -293,6 +316,7 @@ describe('delete user', () => {
     expect(await video(bobVideo.id)).toMatchObject({ comments_count: 1, views_count: 0, shares_count: 0 });
 
     for (const u of [alice, bob]) expect(await points(u.id), u.name).toEqual(await recomputedPoints(u.id));
+    await expectScoresConsistent();
     expect(await points(alice.id)).toEqual({ creator: 1, viewer: 1 });
     expect(await points(bob.id)).toEqual({ creator: 1, viewer: 1 });
 
@@ -345,6 +369,7 @@ describe('videos', () => {
     expect(existsSync(a.file)).toBe(true);
     expect(await points(owner.id)).toEqual({ creator: 0, viewer: 0 });
     expect(await points(fan.id)).toEqual({ creator: 0, viewer: 0 });
+    await expectScoresConsistent();
 
     const audit = (await call(t.app, 'GET', '/api/admin/audit?limit=1', undefined, admin.token)).json.items[0];
     expect(audit).toMatchObject({ action: 'video.delete', target: b.id, details: { owner_id: owner.id } });
