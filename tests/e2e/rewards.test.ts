@@ -118,6 +118,11 @@ describe.skipIf(!hasChromium)('the rewards page in Chromium (issue 7)', () => {
     await context.setOffline(true);
     await page.getByText(/You are offline\. Standings as of /).waitFor();
     expect((await rowsOf(page, 'Best Users'))[0]).toEqual(['#1', 'Creator 00', '30', '₹5,000']);
+    // A reload offline renders from the local store alone (service worker shell + IndexedDB snapshot).
+    await page.reload();
+    await page.getByText(/You are offline\. Standings as of /).waitFor();
+    expect((await rowsOf(page, 'Best Users'))[0]).toEqual(['#1', 'Creator 00', '30', '₹5,000']);
+    expect(await page.getByRole('region', { name: 'Your standing' }).textContent()).toContain('Rank #22 · 2 points');
     await saveScreenshot(page, 'rewards-offline');
     await context.setOffline(false);
     await context.close();
