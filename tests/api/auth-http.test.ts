@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { startServer, type ServerProcess } from '../helpers/server-process';
+import { lastMailTo } from '../helpers/mail-sink';
+
+// The accounts API over real HTTP against the real server process: the refresh cookie as a browser
+// would carry it, and per-IP limits keyed by the real TCP peer address (getConnInfo), which the
+// in-process tests can only simulate.
+
+interface HttpResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  json: any;
+}
+
+function http(server: ServerProcess, method: string, path: string, opts: { body?: unknown; cookie?: string; from?: string } = {}): Promise<HttpResult> {
+  const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method,
+        path,
+        // Linux routes all of 127.0.0.0/8 to loopback, so a second client address is free to use.
+        localAddress: opts.from ?? '127.0.0.1',
+        headers: {
+          ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}),
+          ...(opts.cookie ? { cookie: opts.cookie } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => {
+          let json: unknown;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, json });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+const refreshCookie = (r: HttpResult) => {
+  const all = r.headers['set-cookie'] ?? [];
+  return (Array.isArray(all) ? all : [all]).find((c) => c.startsWith('vidi_refresh='));
+};
+
+describe('accounts over real HTTP', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServer({ env: { LOG_LEVEL: 'error' } });
+  });
+  afterAll(() => server.stop());
+
+  it('signs up, verifies, logs in and keeps the session with the HttpOnly cookie alone', async () => {
+    const su = await http(server, 'POST', '/api/auth/signup', { body: { name: 'Wire', email: 'wire@example.test', password: 'wire-password' } });
+    expect(su.status).toBe(201);
+    const link = new URL(lastMailTo(server.dataDir, 'wire@example.test').links.find((l) => l.includes('/api/auth/verify')) ?? '');
+    const verified = await http(server, 'GET', link.pathname + link.search);
+    expect(verified.status).toBe(302);
+    expect(verified.headers.location).toMatch(/\/login\?verified=1$/);
+
+    const login = await http(server, 'POST', '/api/auth/login', { body: { email: 'wire@example.test', password: 'wire-password' } });
+    expect(login.status).toBe(200);
+    const cookie = refreshCookie(login) ?? '';
+    expect(cookie).toMatch(/HttpOnly/);
+    const pair = cookie.split(';')[0] ?? '';
+
+    const refreshed = await http(server, 'POST', '/api/auth/refresh', { cookie: pair });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.json.user.email).toBe('wire@example.test');
+    const next = (refreshCookie(refreshed) ?? '').split(';')[0] ?? '';
+    expect(next).not.toBe(pair);
+
+    const out = await http(server, 'POST', '/api/auth/logout', { cookie: next });
+    expect(out.status).toBe(204);
+    expect(refreshCookie(out)).toMatch(/^vidi_refresh=; Max-Age=0/);
+    expect((await http(server, 'POST', '/api/auth/refresh', { cookie: next })).status).toBe(401);
+  }, 60_000);
+
+  it('keys per-IP limits by the connection’s peer address', async () => {
+    for (let i = 0; i < 20; i++) {
+      const res = await http(server, 'POST', '/api/auth/resend-verification', { body: { email: `peer-${i}@example.test` }, from: '127.0.0.2' });
+      expect(res.status).toBe(202);
+    }
+    const blocked = await http(server, 'POST', '/api/auth/resend-verification', { body: { email: 'peer-x@example.test' }, from: '127.0.0.2' });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    const otherPeer = await http(server, 'POST', '/api/auth/resend-verification', { body: { email: 'peer-x@example.test' }, from: '127.0.0.1' });
+    expect(otherPeer.status).toBe(202);
+  });
+});
