@@ -1,0 +1,33 @@
+/** Same limit as the server's Tus-Max-Size (120 MiB). */
+export const MAX_UPLOAD_BYTES = 125_829_120;
+export const MAX_DURATION_MS = 120_000;
+
+export interface ToastCopy {
+  title: string;
+  description: string;
+}
+
+// Spec sections 5 and 8, verbatim; the duration check is ours (decisions.md "Videos").
+export const TOO_LARGE: ToastCopy = { title: 'File too large', description: 'Please select a video under 120MB (approximately 2 minutes)' };
+export const INVALID_TYPE: ToastCopy = { title: 'Invalid file type', description: 'Please select a video file' };
+export const MISSING_INFO: ToastCopy = { title: 'Missing information', description: 'Please provide a title and select a video file' };
+export const TOO_LONG: ToastCopy = { title: 'Video too long', description: 'Please select a video of 2 minutes or less' };
+export const UPLOADED: ToastCopy = { title: 'Video uploaded!', description: 'Your video has been shared successfully' };
+export const UPLOAD_FAILED_TITLE = 'Upload failed';
+export const UPLOAD_FAILED_FALLBACK = 'Something went wrong. Please try again.';
+
+/** The checks on a picked file (size, type); null when it may be queued. */
+export function checkFile(file: { size: number; type: string }): ToastCopy | null {
+  if (file.size > MAX_UPLOAD_BYTES) return TOO_LARGE;
+  if (!file.type.startsWith('video/')) return INVALID_TYPE;
+  return null;
+}
+
+/** Everything checked before queueing. `durationMs` null: the browser could not read it (the server still checks). */
+export function checkUpload(input: { title: string; file: { size: number; type: string } | null; durationMs: number | null }): ToastCopy | null {
+  if (!input.title.trim() || !input.file) return MISSING_INFO;
+  const fileProblem = checkFile(input.file);
+  if (fileProblem) return fileProblem;
+  if (input.durationMs !== null && input.durationMs > MAX_DURATION_MS) return TOO_LONG;
+  return null;
+}

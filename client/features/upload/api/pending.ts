@@ -1,0 +1,103 @@
+import { useEffect, useMemo } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { uploadsDb, type UploadRecord, type UploadStatus } from './upload-db';
+
+/** A queued upload shaped like a feed item, so the feed can show it at once, marked pending. */
+export interface PendingFeedItem {
+  id: string;
+  user_id: string;
+  title: string;
+  description: string;
+  poster_url: string | null;
+  video_url: null;
+  user_name: string;
+  created_at: number;
+  likes_count: 0;
+  comments_count: 0;
+  shares_count: 0;
+  views_count: 0;
+  liked_by_me: false;
+  pending: true;
+  /** 0-100. */
+  progress: number;
+  status: UploadStatus;
+  error: string | null;
+}
+
+export function progressOf(r: Pick<UploadRecord, 'bytesSent' | 'size'>): number {
+  return r.size > 0 ? Math.min(100, Math.floor((r.bytesSent / r.size) * 100)) : 0;
+}
+
+// Object URLs of posters, made once per record and revoked when the record goes away.
+const posterUrls = new Map<string, { blob: Blob; url: string }>();
+function posterUrl(r: UploadRecord): string | null {
+  if (!r.posterBlob) return null;
+  const known = posterUrls.get(r.videoId);
+  if (known?.blob === r.posterBlob) return known.url;
+  if (known) URL.revokeObjectURL(known.url);
+  const url = URL.createObjectURL(r.posterBlob);
+  posterUrls.set(r.videoId, { blob: r.posterBlob, url });
+  return url;
+}
+function releasePosters(keep: Set<string>): void {
+  for (const [id, p] of posterUrls) {
+    if (!keep.has(id)) {
+      URL.revokeObjectURL(p.url);
+      posterUrls.delete(id);
+    }
+  }
+}
+
+export function toPendingItem(r: UploadRecord): PendingFeedItem {
+  return {
+    id: r.videoId,
+    user_id: r.userId,
+    title: r.title,
+    description: r.description,
+    poster_url: posterUrl(r),
+    video_url: null,
+    user_name: r.userName,
+    created_at: r.createdAt,
+    likes_count: 0,
+    comments_count: 0,
+    shares_count: 0,
+    views_count: 0,
+    liked_by_me: false,
+    pending: true,
+    progress: progressOf(r),
+    status: r.status,
+    error: r.error,
+  };
+}
+
+/** Starts the queue (a separate chunk with tus-js-client) only when something is waiting. */
+function ensureQueueRunning(): void {
+  void import('./queue-instance').then((m) => m.getUploadQueue().resumeAll());
+}
+
+/**
+ * The signed-in user's queued uploads, newest first, as pending feed items. Using it also resumes
+ * unfinished uploads after a reload or an app restart.
+ */
+export function usePendingUploads(userId?: string | null): PendingFeedItem[] {
+  const records = useLiveQuery(
+    () => (userId ? uploadsDb().uploads.where('userId').equals(userId).toArray() : uploadsDb().uploads.toArray()),
+    [userId],
+    [] as UploadRecord[],
+  );
+  const unfinished = records.some((r) => r.status === 'queued' || r.status === 'uploading' || r.status === 'paused');
+  useEffect(() => {
+    if (unfinished) ensureQueueRunning();
+  }, [unfinished]);
+  useEffect(() => {
+    releasePosters(new Set(records.map((r) => r.videoId)));
+  }, [records]);
+  return useMemo(
+    () =>
+      records
+        .filter((r) => r.status !== 'done')
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .map(toPendingItem),
+    [records],
+  );
+}

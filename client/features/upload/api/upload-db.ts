@@ -1,0 +1,42 @@
+import Dexie, { type EntityTable } from 'dexie';
+
+export type UploadStatus = 'queued' | 'uploading' | 'paused' | 'failed' | 'done';
+
+/** One queued upload, kept with its file so it survives reloads, lost connections and app restarts. */
+export interface UploadRecord {
+  videoId: string;
+  userId: string;
+  userName: string;
+  title: string;
+  description: string;
+  file: Blob;
+  fileName: string;
+  fileType: string;
+  size: number;
+  durationMs: number | null;
+  posterBlob: Blob | null;
+  posterSent: boolean;
+  /** The tus upload URL once the server created it: the only thing needed to resume. */
+  tusUrl: string | null;
+  /** Last offset the server acknowledged. */
+  bytesSent: number;
+  status: UploadStatus;
+  error: string | null;
+  createdAt: number;
+}
+
+/** Its own database, so the sync engine's schema and this queue evolve independently. */
+export class UploadsDb extends Dexie {
+  uploads!: EntityTable<UploadRecord, 'videoId'>;
+
+  constructor(name = 'vidi-uploads') {
+    super(name);
+    this.version(1).stores({ uploads: 'videoId, userId, status, createdAt' });
+  }
+}
+
+let db: UploadsDb | undefined;
+export function uploadsDb(): UploadsDb {
+  db ??= new UploadsDb();
+  return db;
+}

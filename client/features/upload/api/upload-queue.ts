@@ -1,0 +1,241 @@
+import { Upload, type DetailedError } from 'tus-js-client';
+import type { UploadRecord, UploadsDb } from './upload-db';
+
+/**
+ * 5 MiB: measured over loopback (docs/uploads.md), 256 KiB chunks ran at about half the speed and
+ * 1-2 MiB were noisy, while 5, 8, 16 MiB and whole-file PATCHes were within noise of each other.
+ * The smallest of the fast sizes bounds what a cut connection can cost to re-send.
+ */
+export const CHUNK_SIZE = 5 * 1024 * 1024;
+const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000];
+const PROGRESS_WRITE_MS = 250;
+
+export interface NewUpload {
+  videoId: string;
+  userId: string;
+  userName: string;
+  title: string;
+  description: string;
+  file: Blob;
+  fileName: string;
+  durationMs: number | null;
+  posterBlob: Blob | null;
+}
+
+export interface QueueEvents {
+  onSuccess?(record: UploadRecord): void;
+  onFailure?(record: UploadRecord, reason: string): void;
+}
+
+export interface UploadQueueOptions {
+  db: UploadsDb;
+  /** Absolute tus endpoint, e.g. https://host/files/. */
+  endpoint: string;
+  /** A fresh access token for each request (null when signed out). */
+  getAccessToken(): Promise<string | null>;
+  /** Sends the poster (PUT /api/videos/:id/poster); resolves true when stored. */
+  sendPoster?(videoId: string, poster: Blob, token: string): Promise<boolean>;
+  chunkSize?: number;
+  events?: QueueEvents;
+  isOnline?(): boolean;
+}
+
+/** Why the server refused for good, from its JSON error (or null for a network failure). */
+function serverRefusal(err: unknown): { status: number; code: string; message: string } | null {
+  const res = (err as DetailedError | undefined)?.originalResponse;
+  if (!res) return null;
+  const status = res.getStatus();
+  let code = '';
+  let message = '';
+  try {
+    const body = JSON.parse(res.getBody()) as { error?: { code?: string; message?: string } };
+    code = body.error?.code ?? '';
+    message = body.error?.message ?? '';
+  } catch {
+    message = '';
+  }
+  return { status, code, message };
+}
+
+/**
+ * Runs queued uploads one at a time with tus-js-client. The upload URL and acknowledged offset
+ * live in IndexedDB (not tus-js-client's localStorage fingerprints), so any later run (after a
+ * reload, a lost connection or an app restart) resumes from where the server is.
+ */
+export class UploadQueue {
+  private readonly active = new Map<string, { upload: Upload; finish(v: 'next' | 'stopped'): void }>();
+  private running: Promise<void> | null = null;
+  private readonly online = () => this.resumeAll();
+
+  constructor(private readonly o: UploadQueueOptions) {}
+
+  /** Listens for `online` and starts whatever is unfinished. */
+  start(): void {
+    if (typeof window !== 'undefined') window.addEventListener('online', this.online);
+    this.resumeAll();
+  }
+
+  stop(): void {
+    if (typeof window !== 'undefined') window.removeEventListener('online', this.online);
+    for (const a of this.active.values()) {
+      void a.upload.abort(false);
+      a.finish('stopped');
+    }
+    this.active.clear();
+  }
+
+  async enqueue(input: NewUpload): Promise<void> {
+    const record: UploadRecord = {
+      videoId: input.videoId,
+      userId: input.userId,
+      userName: input.userName,
+      title: input.title.trim(),
+      description: input.description.trim(),
+      file: input.file,
+      fileName: input.fileName,
+      fileType: input.file.type,
+      size: input.file.size,
+      durationMs: input.durationMs,
+      posterBlob: input.posterBlob,
+      posterSent: false,
+      tusUrl: null,
+      bytesSent: 0,
+      status: 'queued',
+      error: null,
+      createdAt: Date.now(),
+    };
+    await this.o.db.uploads.add(record);
+    this.resumeAll();
+  }
+
+  /** Stops the upload, terminates it on the server when possible, and forgets it locally. */
+  async cancel(videoId: string): Promise<void> {
+    const rec = await this.o.db.uploads.get(videoId);
+    const live = this.active.get(videoId);
+    this.active.delete(videoId);
+    await this.o.db.uploads.delete(videoId);
+    if (live) {
+      live.finish('next');
+      await live.upload.abort(true).catch(() => undefined);
+    } else if (rec?.tusUrl) {
+      // Offline: the server expires the partial upload after 24 hours anyway.
+      await Upload.terminate(rec.tusUrl, { onBeforeRequest: (req) => this.authorize(req) }).catch(() => undefined);
+    }
+  }
+
+  /** Retries a failed upload from where the server is. */
+  async retry(videoId: string): Promise<void> {
+    await this.o.db.uploads.update(videoId, { status: 'queued', error: null });
+    this.resumeAll();
+  }
+
+  resumeAll(): void {
+    if (this.running) return;
+    this.running = this.drain().finally(() => {
+      this.running = null;
+    });
+  }
+
+  private isOnline(): boolean {
+    return this.o.isOnline ? this.o.isOnline() : typeof navigator === 'undefined' || navigator.onLine !== false;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      if (!this.isOnline()) return;
+      const next = await this.o.db.uploads
+        .where('status')
+        .anyOf('queued', 'uploading', 'paused')
+        .sortBy('createdAt')
+        .then((rows) => rows[0]);
+      if (!next) return;
+      const outcome = await this.runOne(next);
+      if (outcome === 'stopped') return;
+    }
+  }
+
+  private async authorize(req: { setHeader(name: string, value: string): void }): Promise<void> {
+    const token = await this.o.getAccessToken();
+    if (token) req.setHeader('Authorization', `Bearer ${token}`);
+  }
+
+  private async sendPosterOnce(videoId: string): Promise<void> {
+    const rec = await this.o.db.uploads.get(videoId);
+    if (!rec || rec.posterSent || !rec.posterBlob || !this.o.sendPoster) return;
+    const token = await this.o.getAccessToken();
+    if (!token) return;
+    const ok = await this.o.sendPoster(videoId, rec.posterBlob, token).catch(() => false);
+    if (ok) await this.o.db.uploads.update(videoId, { posterSent: true });
+  }
+
+  /** 'next' to go on with the queue, 'stopped' when the network is gone (wait for `online`). */
+  private runOne(rec: UploadRecord): Promise<'next' | 'stopped'> {
+    const { db } = this.o;
+    return new Promise((resolve) => {
+      let lastWrite = 0;
+      let settled = false;
+      const finish = (v: 'next' | 'stopped') => {
+        if (settled) return;
+        settled = true;
+        this.active.delete(rec.videoId);
+        resolve(v);
+      };
+      const upload = new Upload(rec.file, {
+        endpoint: this.o.endpoint,
+        uploadUrl: rec.tusUrl,
+        chunkSize: this.o.chunkSize ?? CHUNK_SIZE,
+        retryDelays: RETRY_DELAYS,
+        storeFingerprintForResuming: false,
+        removeFingerprintOnSuccess: false,
+        metadata: { videoId: rec.videoId, title: rec.title, description: rec.description, filename: rec.fileName, filetype: rec.fileType },
+        onBeforeRequest: (req) => this.authorize(req),
+        onUploadUrlAvailable: () => {
+          void db.uploads.update(rec.videoId, { tusUrl: upload.url }).then(() => this.sendPosterOnce(rec.videoId));
+        },
+        onProgress: (sent) => {
+          const now = Date.now();
+          if (now - lastWrite < PROGRESS_WRITE_MS) return;
+          lastWrite = now;
+          void db.uploads.where('videoId').equals(rec.videoId).modify((r) => {
+            if (r.status === 'uploading' && sent > r.bytesSent) r.bytesSent = sent;
+          });
+        },
+        onChunkComplete: (_size, accepted) => {
+          void db.uploads.update(rec.videoId, { bytesSent: accepted });
+        },
+        onSuccess: () => {
+          void (async () => {
+            await this.sendPosterOnce(rec.videoId);
+            const done = await db.uploads.get(rec.videoId);
+            // The video is on the server now; the feed shows it from there. Drop the local copy.
+            await db.uploads.delete(rec.videoId);
+            if (done) this.o.events?.onSuccess?.({ ...done, status: 'done', bytesSent: done.size });
+            finish('next');
+          })();
+        },
+        onError: (err) => {
+          void (async () => {
+            if (!this.active.has(rec.videoId)) return finish('next'); // cancelled
+            const refusal = serverRefusal(err);
+            if (!refusal || refusal.status >= 500 || refusal.status === 401 || refusal.status === 423 || refusal.status === 409 || !this.isOnline()) {
+              await db.uploads.update(rec.videoId, { status: 'paused' });
+              return finish('stopped');
+            }
+            if (refusal.code === 'upload_expired') {
+              // Too old on the server: start over (the file is still here).
+              await db.uploads.update(rec.videoId, { tusUrl: null, bytesSent: 0, posterSent: false, status: 'queued' });
+              return finish('next');
+            }
+            const reason = refusal.message || 'Something went wrong. Please try again.';
+            await db.uploads.update(rec.videoId, { status: 'failed', error: reason });
+            const failed = await db.uploads.get(rec.videoId);
+            if (failed) this.o.events?.onFailure?.(failed, reason);
+            finish('next');
+          })();
+        },
+      });
+      this.active.set(rec.videoId, { upload, finish });
+      void db.uploads.update(rec.videoId, { status: 'uploading' }).then(() => upload.start());
+    });
+  }
+}
