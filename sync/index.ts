@@ -2,3 +2,4 @@ export * from './mutations/schemas';
 export * from './mutations/mutators';
 export * from './protocol/error-codes';
 export * from './protocol/messages';
+export * from './protocol/feed-cursor';

@@ -114,17 +114,8 @@ export function feedStatements(sqlite: SQLite.Database): Statements {
   return s;
 }
 
-/** Keyset cursor: opaque to clients, base64url of "createdAt:id". */
-export function encodeCursor(createdAt: number, id: string): string {
-  return Buffer.from(`${createdAt}:${id}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): { at: number; id: string } | null {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  const m = /^(\d{1,16}):([A-Za-z0-9_-]{1,64})$/.exec(text);
-  if (!m?.[1] || !m[2]) return null;
-  return { at: Number(m[1]), id: m[2] };
-}
+export { encodeFeedCursor as encodeCursor, decodeFeedCursor as decodeCursor } from '../../sync/protocol/feed-cursor';
+import { encodeFeedCursor as encodeCursor } from '../../sync/protocol/feed-cursor';
 
 export interface Page<T> {
   items: T[];

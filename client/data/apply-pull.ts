@@ -1,0 +1,83 @@
+import { FEED_WINDOW, type PullResponse } from '../../sync/protocol/messages';
+import { allTables, getMeta, setMeta, toCommentRow, toVideoRow, type ClientDb } from './db';
+import { rebase } from './rebase';
+
+export const CURSOR_KEY = 'cursor';
+export const LAST_SYNCED_KEY = 'lastSyncedAt';
+/** True once the server said there is nothing older than what the device holds. */
+export const FEED_END_KEY = 'feedEnd';
+export const commentsLoadedKey = (videoId: string) => `comments:${videoId}`;
+
+/**
+ * Applies a pull in one transaction: the server rows, the deletions, the mutations the server has
+ * confirmed leave the outbox, and the rest are re-applied on top (rebase). If another tab applied
+ * a pull since this one was asked for (the cursor moved), nothing is written and false is returned.
+ */
+export async function applyPull(db: ClientDb, userId: string, clientId: string, askedCursor: string | null, res: PullResponse, now = Date.now()): Promise<boolean> {
+  return db.transaction('rw', allTables(db), async () => {
+    const current = (await getMeta<string | null>(db, CURSOR_KEY)) ?? null;
+    if (current !== askedCursor) return false;
+
+    const touched = new Set<string>();
+    if (res.reset) {
+      await db.server_videos.clear();
+      await db.videos.clear();
+      await setMeta(db, FEED_END_KEY, res.videos.length < FEED_WINDOW);
+    }
+    const rows = res.videos.map(toVideoRow);
+    await db.server_videos.bulkPut(rows);
+    await db.videos.bulkPut(rows);
+    for (const r of rows) touched.add(r.id);
+    for (const id of res.deleted_videos) {
+      await db.server_videos.delete(id);
+      await db.videos.delete(id);
+      await db.server_comments.where('video_id').equals(id).delete();
+      await db.comments.where('video_id').equals(id).delete();
+      touched.add(id);
+    }
+
+    for (const videoId of res.comments_loaded) {
+      await db.server_comments.where('video_id').equals(videoId).delete();
+      await db.comments.where('video_id').equals(videoId).delete();
+      await setMeta(db, commentsLoadedKey(videoId), now);
+    }
+    const comments = res.comments.map(toCommentRow);
+    await db.server_comments.bulkPut(comments);
+    await db.comments.bulkPut(comments);
+    if (res.deleted_comments.length) {
+      await db.server_comments.bulkDelete(res.deleted_comments);
+      await db.comments.bulkDelete(res.deleted_comments);
+    }
+
+    if (res.profile) {
+      await db.server_profile.put(res.profile);
+      await db.profile.put(res.profile);
+    }
+    if (res.leaderboards !== null) await db.leaderboards.put({ id: 'current', data: res.leaderboards, as_of: now });
+
+    // Confirmed by the server and visible in these rows: the queued copies go now, not earlier.
+    const confirmed = await db.outbox
+      .where('[client_id+id]')
+      .between([clientId, 0], [clientId, res.last_mutation_id], true, true)
+      .filter((e) => e.user_id === userId)
+      .toArray();
+    await db.outbox.bulkDelete(confirmed.map((e) => e.seq!));
+    for (const e of confirmed) if (e.video_id) touched.add(e.video_id);
+
+    await rebase(db, userId, touched);
+    await setMeta(db, CURSOR_KEY, res.cursor);
+    await setMeta(db, LAST_SYNCED_KEY, now);
+    return true;
+  });
+}
+
+/** Forgets everything cached for another user (kept: every user's outbox and client ids). */
+export async function resetCacheFor(db: ClientDb, userId: string): Promise<void> {
+  await db.transaction('rw', allTables(db), async () => {
+    if ((await getMeta<string>(db, 'owner')) === userId) return;
+    for (const t of [db.videos, db.server_videos, db.comments, db.server_comments, db.profile, db.server_profile, db.leaderboards]) await t.clear();
+    const keys = (await db.meta.toCollection().primaryKeys()).filter((k) => !String(k).startsWith('client:'));
+    await db.meta.bulkDelete(keys);
+    await setMeta(db, 'owner', userId);
+  });
+}

@@ -1,0 +1,96 @@
+import { Dexie, type EntityTable } from 'dexie';
+import type { CommentItem, FeedItem, ProfileItem } from '../../sync/protocol/messages';
+
+/** A feed row as stored: the API item plus a numeric time for ordering. */
+export interface VideoRow extends FeedItem {
+  created_ms: number;
+}
+
+export interface CommentRow extends CommentItem {
+  created_ms: number;
+}
+
+export type ProfileRow = ProfileItem;
+
+export interface LeaderboardsRow {
+  id: 'current';
+  data: unknown;
+  as_of: number;
+}
+
+/**
+ * One queued mutation. `user_id` tags whose it is: it is only ever pushed with that user's token.
+ * 'pending' is not yet acknowledged; 'sent' was applied by the server and waits for the pull that
+ * carries its effect (then it is dropped, in the same transaction, so the UI never flickers).
+ */
+export interface OutboxEntry {
+  seq?: number;
+  user_id: string;
+  client_id: string;
+  id: number;
+  name: string;
+  args: unknown;
+  client_time: number;
+  status: 'pending' | 'sent';
+  video_id: string | null;
+}
+
+export interface MetaRow {
+  key: string;
+  value: unknown;
+}
+
+/**
+ * The device's local copy. Tables without a prefix are what the UI reads (server state with the
+ * pending mutations applied on top); the `server_` tables hold the last state the server sent, so
+ * a rebase can start over from it.
+ */
+export type ClientDb = Dexie & {
+  videos: EntityTable<VideoRow, 'id'>;
+  server_videos: EntityTable<VideoRow, 'id'>;
+  comments: EntityTable<CommentRow, 'id'>;
+  server_comments: EntityTable<CommentRow, 'id'>;
+  profile: EntityTable<ProfileRow, 'id'>;
+  server_profile: EntityTable<ProfileRow, 'id'>;
+  leaderboards: EntityTable<LeaderboardsRow, 'id'>;
+  outbox: EntityTable<OutboxEntry, 'seq'>;
+  meta: EntityTable<MetaRow, 'key'>;
+};
+
+export const DEFAULT_DB_NAME = 'vidi';
+
+/** Opens the local database; tests pass their own IndexedDB factory (one per simulated device). */
+export function openClientDb(name = DEFAULT_DB_NAME, opts: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange } = {}): ClientDb {
+  const options: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange } = {};
+  if (opts.indexedDB) options.indexedDB = opts.indexedDB;
+  if (opts.IDBKeyRange) options.IDBKeyRange = opts.IDBKeyRange;
+  const db = new Dexie(name, options) as ClientDb;
+  db.version(1).stores({
+    videos: 'id, [created_ms+id], user_id',
+    server_videos: 'id, [created_ms+id], user_id',
+    comments: 'id, video_id, [video_id+created_ms]',
+    server_comments: 'id, video_id',
+    profile: 'id',
+    server_profile: 'id',
+    leaderboards: 'id',
+    outbox: '++seq, user_id, [user_id+status], [client_id+id]',
+    meta: 'key',
+  });
+  return db;
+}
+
+/** Every table a sync write or rebase touches, for one read-write transaction. */
+export function allTables(db: ClientDb) {
+  return [db.videos, db.server_videos, db.comments, db.server_comments, db.profile, db.server_profile, db.leaderboards, db.outbox, db.meta];
+}
+
+export async function getMeta<T>(db: ClientDb, key: string): Promise<T | undefined> {
+  return (await db.meta.get(key))?.value as T | undefined;
+}
+
+export async function setMeta(db: ClientDb, key: string, value: unknown): Promise<void> {
+  await db.meta.put({ key, value });
+}
+
+export const toVideoRow = (v: FeedItem): VideoRow => ({ ...v, created_ms: Date.parse(v.created_at) });
+export const toCommentRow = (c: CommentItem): CommentRow => ({ ...c, created_ms: Date.parse(c.created_at) });

@@ -1,0 +1,42 @@
+/** Reconnect delays of the live-update stream (spec: 1 s, 2 s, 5 s, 10 s, then 10 s). */
+export const RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10000] as const;
+/** Two missed heartbeats (25 s each) and the connection is treated as dead. */
+export const STREAM_IDLE_MS = 60_000;
+
+export interface SseEvent {
+  event: string;
+  data: string;
+}
+
+/** Splits an SSE byte stream into events; comment lines (heartbeats) count as activity only. */
+export async function readSse(body: ReadableStream<Uint8Array>, onEvent: (e: SseEvent) => void, onActivity: () => void): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buf = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      onActivity();
+      buf += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+      let cut: number;
+      while ((cut = buf.indexOf('\n\n')) >= 0) {
+        const block = buf.slice(0, cut);
+        buf = buf.slice(cut + 2);
+        let event = 'message';
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith(':')) continue;
+          const i = line.indexOf(':');
+          const field = i < 0 ? line : line.slice(0, i);
+          const val = i < 0 ? '' : line.slice(i + 1).replace(/^ /, '');
+          if (field === 'event') event = val;
+          else if (field === 'data') data.push(val);
+        }
+        if (data.length || event !== 'message') onEvent({ event, data: data.join('\n') });
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,47 @@
+import { useSyncExternalStore } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { getMeta, type LeaderboardsRow } from './db';
+import { LAST_SYNCED_KEY } from './apply-pull';
+import { getClientDb, getSyncEngine, subscribeSyncEngine } from './session';
+import type { SyncEngine } from './sync-engine';
+import type { EngineStatus } from './status';
+
+export function useSyncEngine(): SyncEngine | null {
+  return useSyncExternalStore(subscribeSyncEngine, getSyncEngine, getSyncEngine);
+}
+
+const idleStatus: EngineStatus = { online: true, syncing: false, paused: null, live: false };
+const noop = () => () => undefined;
+
+export function useEngineStatus(): EngineStatus {
+  const engine = useSyncEngine();
+  const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
+  const status = useSyncExternalStore(engine ? engine.status.subscribe : noop, engine ? engine.status.get : () => idleStatus, () => idleStatus);
+  return engine ? status : { ...idleStatus, online: nav?.onLine ?? true };
+}
+
+export interface SyncStatus {
+  online: boolean;
+  syncing: boolean;
+  /** Queued changes of the signed-in user not yet confirmed by the server. */
+  pendingCount: number;
+  /** When a pull last succeeded (ms since epoch), or null before the first one. */
+  lastSyncedAt: number | null;
+}
+
+export function useSyncStatus(): SyncStatus {
+  const engine = useSyncEngine();
+  const status = useEngineStatus();
+  const userId = engine?.userId ?? null;
+  const data = useLiveQuery(async () => {
+    const db = getClientDb();
+    const pendingCount = userId ? await db.outbox.where('user_id').equals(userId).count() : 0;
+    return { pendingCount, lastSyncedAt: (await getMeta<number>(db, LAST_SYNCED_KEY)) ?? null };
+  }, [userId]);
+  return { online: status.online, syncing: status.syncing, pendingCount: data?.pendingCount ?? 0, lastSyncedAt: data?.lastSyncedAt ?? null };
+}
+
+/** The leaderboards as last pulled (shape from GET /api/rewards/leaderboards), for offline display. */
+export function useLeaderboardsSnapshot(): LeaderboardsRow | null | undefined {
+  return useLiveQuery(async () => (await getClientDb().leaderboards.get('current')) ?? null, []);
+}

@@ -1,0 +1,118 @@
+import { MutationError } from '../../sync/protocol/error-codes';
+import { parseMutation } from '../../sync/mutations/mutators';
+import { mutationVideoId, type MutationName, type MutationArgs } from '../../sync/mutations/schemas';
+import { allTables, getMeta, setMeta, type ClientDb, type OutboxEntry } from './db';
+import { applyOptimistic, rebase } from './rebase';
+
+/** Per user on this device: the client id the server knows, and the next mutation id to hand out. */
+export interface ClientState {
+  client_id: string;
+  next_id: number;
+}
+
+const clientKey = (userId: string) => `client:${userId}`;
+
+function newClientId(): string {
+  return crypto.randomUUID();
+}
+
+/** The user's client state, created on first use. Call inside a read-write transaction including meta. */
+export async function clientState(db: ClientDb, userId: string): Promise<ClientState> {
+  const cur = await getMeta<ClientState>(db, clientKey(userId));
+  if (cur) return cur;
+  const fresh = { client_id: newClientId(), next_id: 1 };
+  await setMeta(db, clientKey(userId), fresh);
+  return fresh;
+}
+
+/**
+ * Queues a mutation durably and shows its effect at once, in one transaction: a reload right after
+ * still has both. Invalid args are refused here (nothing queued). Returns the queued entry.
+ */
+export async function enqueue<N extends MutationName>(db: ClientDb, userId: string, name: N, args: MutationArgs<N>, now = Date.now()): Promise<OutboxEntry> {
+  const parsed = parseMutation(name, args);
+  if (!parsed.ok) throw parsed.error;
+  return db.transaction('rw', allTables(db), async () => {
+    const state = await clientState(db, userId);
+    const entry: OutboxEntry = {
+      user_id: userId,
+      client_id: state.client_id,
+      id: state.next_id,
+      name,
+      args: parsed.mutation.args,
+      client_time: now,
+      status: 'pending',
+      video_id: mutationVideoId(parsed.mutation) ?? null,
+    };
+    entry.seq = (await db.outbox.add(entry)) as number;
+    await setMeta(db, clientKey(userId), { ...state, next_id: state.next_id + 1 });
+    await applyOptimistic(db, userId, entry);
+    return entry;
+  });
+}
+
+/** The next batch to push: this user's unacknowledged mutations of its current client id, oldest first. */
+export async function nextBatch(db: ClientDb, userId: string, max: number): Promise<{ clientId: string; entries: OutboxEntry[] }> {
+  const state = await db.transaction('rw', db.meta, () => clientState(db, userId));
+  const entries = (await db.outbox.where('[client_id+id]').between([state.client_id, 0], [state.client_id, Number.MAX_SAFE_INTEGER]).toArray())
+    .filter((e) => e.status === 'pending' && e.user_id === userId)
+    .slice(0, max);
+  return { clientId: state.client_id, entries };
+}
+
+/**
+ * Gives this user's queued mutations new ids from `firstId` on (in their original order), under
+ * `clientId`. Used when the server's last id is behind ours (a gap: e.g. its database was restored)
+ * or when the client id has to change; nothing the server acknowledged at or below its last id is
+ * touched, so nothing can apply twice.
+ */
+export async function renumber(db: ClientDb, userId: string, clientId: string, firstId: number, onlyAbove: number | null): Promise<void> {
+  await db.transaction('rw', allTables(db), async () => {
+    const rows = (await db.outbox.where('user_id').equals(userId).toArray()).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+    let next = firstId;
+    for (const e of rows) {
+      if (onlyAbove !== null && e.status === 'sent' && e.id <= onlyAbove) continue;
+      await db.outbox.update(e.seq!, { client_id: clientId, id: next, status: 'pending' });
+      next += 1;
+    }
+    await setMeta(db, clientKey(userId), { client_id: clientId, next_id: next } satisfies ClientState);
+  });
+}
+
+export async function rotateClientId(db: ClientDb, userId: string): Promise<void> {
+  await renumber(db, userId, newClientId(), 1, null);
+}
+
+/** Marks acknowledged mutations; their effect stays shown until the pull that carries it. */
+export async function markSent(db: ClientDb, clientId: string, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await db.outbox.where('[client_id+id]').anyOf(ids.map((id) => [clientId, id])).modify({ status: 'sent' });
+}
+
+export interface Rejection {
+  name: string;
+  args: unknown;
+  error: { code: string; message: string };
+}
+
+/** Drops refused mutations and rolls their effect back (rebase without them). */
+export async function dropRejected(db: ClientDb, userId: string, clientId: string, rejected: Array<{ id: number; error: { code: string; message: string } }>): Promise<Rejection[]> {
+  if (!rejected.length) return [];
+  return db.transaction('rw', allTables(db), async () => {
+    const out: Rejection[] = [];
+    const videos: string[] = [];
+    for (const r of rejected) {
+      const e = await db.outbox.where('[client_id+id]').equals([clientId, r.id]).first();
+      if (!e) continue;
+      await db.outbox.delete(e.seq!);
+      if (e.video_id) videos.push(e.video_id);
+      out.push({ name: e.name, args: e.args, error: r.error });
+    }
+    await rebase(db, userId, videos);
+    return out;
+  });
+}
+
+export function isMutationError(err: unknown): err is MutationError {
+  return err instanceof MutationError;
+}

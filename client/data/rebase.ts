@@ -1,0 +1,49 @@
+import { MutationError } from '../../sync/protocol/error-codes';
+import { runMutator } from '../../sync/mutations/mutators';
+import { mutationVideoId, type AnyMutation } from '../../sync/mutations/schemas';
+import { ClientMutatorTx } from './client-tx';
+import type { ClientDb, OutboxEntry } from './db';
+
+/** A user's queued mutations in the order they were made. */
+export async function queuedFor(db: ClientDb, userId: string): Promise<OutboxEntry[]> {
+  const rows = await db.outbox.where('user_id').equals(userId).toArray();
+  return rows.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+}
+
+/** Runs one mutation optimistically; a refusal here only means "nothing to show yet": the server decides. */
+export async function applyOptimistic(db: ClientDb, userId: string, entry: Pick<OutboxEntry, 'name' | 'args' | 'client_time'>): Promise<void> {
+  try {
+    await runMutator(new ClientMutatorTx(db, userId, entry.client_time), { name: entry.name, args: entry.args } as AnyMutation);
+  } catch (err) {
+    if (!(err instanceof MutationError)) throw err;
+  }
+}
+
+/**
+ * Rebase (must run inside a read-write transaction over allTables): the rows the queued mutations
+ * touch, plus `alsoVideos`, are reset to the server's last state, then every queued mutation of
+ * `userId` is applied again on top. Readers see only the result, never the state in between.
+ */
+export async function rebase(db: ClientDb, userId: string, alsoVideos: Iterable<string> = []): Promise<void> {
+  const queued = await queuedFor(db, userId);
+  const videoIds = new Set(alsoVideos);
+  const commentVideos = new Set<string>();
+  for (const e of queued) {
+    const v = e.video_id ?? mutationVideoId(e);
+    if (!v) continue;
+    videoIds.add(v);
+    if (e.name === 'addComment' || e.name === 'deleteVideo') commentVideos.add(v);
+  }
+  for (const id of videoIds) {
+    const s = await db.server_videos.get(id);
+    if (s) await db.videos.put(s);
+    else await db.videos.delete(id);
+  }
+  for (const id of commentVideos) {
+    await db.comments.where('video_id').equals(id).delete();
+    await db.comments.bulkPut(await db.server_comments.where('video_id').equals(id).toArray());
+  }
+  const profile = await db.server_profile.get(userId);
+  if (profile) await db.profile.put(profile);
+  for (const e of queued) await applyOptimistic(db, userId, e);
+}

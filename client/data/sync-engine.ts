@@ -1,0 +1,427 @@
+import { MAX_PUSH_BATCH, PullResponseSchema, PushResponseSchema, FeedPageSchema, type PullResponse } from '../../sync/protocol/messages';
+import { encodeFeedCursor } from '../../sync/protocol/feed-cursor';
+import type { MutationArgs, MutationName } from '../../sync/mutations/schemas';
+import { allTables, getMeta, setMeta, toVideoRow, type ClientDb, type OutboxEntry } from './db';
+import { applyPull, CURSOR_KEY, FEED_END_KEY, resetCacheFor } from './apply-pull';
+import { clientState, dropRejected, enqueue, markSent, nextBatch, renumber, rotateClientId, type Rejection } from './outbox';
+import { rebase } from './rebase';
+import { withSyncLock } from './flush-lock';
+import { readSse, RECONNECT_DELAYS_MS, STREAM_IDLE_MS } from './events-stream';
+import { createStatusStore, type EngineStatus, type StatusStore } from './status';
+
+/** Flush retry delay: 200 ms times the attempt, capped (spec: retry backoff 200 ms x attempt). */
+export const RETRY_STEP_MS = 200;
+export const RETRY_CAP_MS = 10_000;
+/** Videos kept on the device at most (the window plus older pages fetched while scrolling). */
+export const MAX_CACHED_VIDEOS = 1000;
+export const PAGE_SIZE = 20;
+
+export interface SyncOptions {
+  userId: string;
+  /** The current access token of userId, or null when signed out. */
+  getAccessToken: () => string | null | Promise<string | null>;
+  /** Refreshes the session; may return the new token. Called once per 401 before giving up. */
+  refreshSession: () => Promise<unknown>;
+  /** A queued mutation the server refused for good: it was rolled back; tell the user why. */
+  onRejected?: (rejection: Rejection) => void;
+  fetch?: typeof fetch;
+  /** Origin of the API ('' in the browser: same origin). */
+  baseUrl?: string;
+  db: ClientDb;
+  /** Follow /api/sync/events for live pokes (default true). */
+  live?: boolean;
+  /** Listen to window online/visibility events (default: when a window exists). */
+  browserEvents?: boolean;
+}
+
+/** A network failure, 5xx or 429: retried with backoff. */
+class TemporaryError extends Error {
+  constructor(
+    message: string,
+    readonly offline = false,
+  ) {
+    super(message);
+  }
+}
+
+/** Sending is not possible as this user right now (signed out, suspended): the queue waits. */
+class PausedError extends Error {
+  constructor(readonly reason: NonNullable<EngineStatus['paused']>) {
+    super(reason);
+  }
+}
+
+function tokenSubject(token: string): string | null {
+  try {
+    const part = token.split('.')[1];
+    if (!part) return null;
+    const json = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown };
+    return typeof json.sub === 'string' ? json.sub : null;
+  } catch {
+    return null;
+  }
+}
+
+async function errorCode(res: Response): Promise<{ code: string; message: string; last_mutation_id?: number }> {
+  try {
+    const j = (await res.clone().json()) as { error?: { code?: string; message?: string }; last_mutation_id?: number };
+    const out: { code: string; message: string; last_mutation_id?: number } = { code: j.error?.code ?? `http_${res.status}`, message: j.error?.message ?? res.statusText };
+    if (typeof j.last_mutation_id === 'number') out.last_mutation_id = j.last_mutation_id;
+    return out;
+  } catch {
+    return { code: `http_${res.status}`, message: res.statusText };
+  }
+}
+
+/**
+ * The sync engine of one user on one device (one per tab): pushes the outbox, pulls changes,
+ * follows the live stream, and keeps retrying until everything is through.
+ */
+export class SyncEngine {
+  readonly db: ClientDb;
+  readonly userId: string;
+  readonly status: StatusStore;
+  private readonly opts: SyncOptions;
+  private readonly fetchFn: typeof fetch;
+  private readonly base: string;
+  private needPush = false;
+  private needPull = false;
+  private loop: Promise<void> | null = null;
+  private lastOk = true;
+  private attempt = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private batchSize = MAX_PUSH_BATCH;
+  private stopped = false;
+  private started: Promise<void> | null = null;
+  private liveAbort: AbortController | null = null;
+  private wake: (() => void) | null = null;
+  private readonly open = new Map<string, number>();
+  private readonly loaded = new Set<string>();
+  private readonly cleanups: Array<() => void> = [];
+
+  constructor(opts: SyncOptions) {
+    this.opts = opts;
+    this.db = opts.db;
+    this.userId = opts.userId;
+    this.fetchFn = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.base = opts.baseUrl ?? '';
+    const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
+    this.status = createStatusStore({ online: nav?.onLine ?? true, syncing: false, paused: null, live: false });
+  }
+
+  /** Flushes on start, then on every trigger; safe to call once. */
+  start(): Promise<void> {
+    this.started ??= (async () => {
+      await resetCacheFor(this.db, this.userId);
+      await this.db.transaction('rw', allTables(this.db), () => rebase(this.db, this.userId));
+      this.listen();
+      this.schedule(true, true);
+      if (this.opts.live !== false) void this.liveLoop();
+    })();
+    return this.started;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.liveAbort?.abort();
+    this.wake?.();
+    for (const c of this.cleanups.splice(0)) c();
+    await this.loop?.catch(() => undefined);
+  }
+
+  /** Queues a mutation (shown at once) and starts sending it. Invalid args throw a MutationError. */
+  async mutate<N extends MutationName>(name: N, args: MutationArgs<N>): Promise<OutboxEntry> {
+    const entry = await enqueue(this.db, this.userId, name, args);
+    this.schedule(true, true);
+    return entry;
+  }
+
+  /** Likes or unlikes, whichever the local row shows, decided and queued in one transaction. */
+  async toggleLike(videoId: string): Promise<OutboxEntry> {
+    const entry = await this.db.transaction('rw', allTables(this.db), async () => {
+      const v = await this.db.videos.get(videoId);
+      return enqueue(this.db, this.userId, v?.liked_by_me ? 'unlike' : 'like', { videoId });
+    });
+    this.schedule(true, true);
+    return entry;
+  }
+
+  /** Push then pull now; resolves when the engine is idle again. True if the last round succeeded. */
+  async sync(): Promise<boolean> {
+    this.schedule(true, true);
+    while (this.loop) await this.loop;
+    return this.lastOk;
+  }
+
+  /** Asks for a pull (e.g. after a poke); coalesced with any running round. */
+  requestPull(): void {
+    this.schedule(false, true);
+  }
+
+  /** Follows a video's comments while its dialog is open; returns the unfollow function. */
+  openComments(videoId: string): () => void {
+    this.open.set(videoId, (this.open.get(videoId) ?? 0) + 1);
+    if (!this.loaded.has(videoId)) this.schedule(false, true);
+    return () => {
+      const n = (this.open.get(videoId) ?? 1) - 1;
+      if (n <= 0) {
+        this.open.delete(videoId);
+        // Reopening later reloads the whole list: changes while closed were not followed.
+        this.loaded.delete(videoId);
+      } else this.open.set(videoId, n);
+    };
+  }
+
+  /** Fetches the page below the oldest cached video. Resolves false when there is nothing more. */
+  async loadOlder(): Promise<boolean> {
+    if ((await getMeta<boolean>(this.db, FEED_END_KEY)) === true) return false;
+    if ((await this.db.videos.count()) >= MAX_CACHED_VIDEOS) return false;
+    const oldest = await this.db.server_videos.orderBy('[created_ms+id]').first();
+    const q = `limit=${PAGE_SIZE}${oldest ? `&cursor=${encodeFeedCursor(oldest.created_ms, oldest.id)}` : ''}`;
+    const res = await this.request(`/api/videos?${q}`, { method: 'GET' });
+    if (!res.ok) throw new TemporaryError(`feed page: ${res.status}`);
+    const page = FeedPageSchema.parse(await res.json());
+    await this.db.transaction('rw', allTables(this.db), async () => {
+      const rows = page.items.map(toVideoRow);
+      const fresh = [];
+      for (const r of rows) if (!(await this.db.server_videos.get(r.id))) fresh.push(r);
+      await this.db.server_videos.bulkPut(fresh);
+      await this.db.videos.bulkPut(fresh);
+      await rebase(this.db, this.userId, fresh.map((r) => r.id));
+      if (!page.next_cursor) await setMeta(this.db, FEED_END_KEY, true);
+    });
+    return page.next_cursor !== null;
+  }
+
+  private schedule(push: boolean, pull: boolean): void {
+    if (this.stopped) return;
+    if (push) this.needPush = true;
+    if (pull) this.needPull = true;
+    if (this.retryTimer) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
+    this.loop ??= this.drain().finally(() => {
+      this.loop = null;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.stopped && (this.needPush || this.needPull)) {
+      const doPush = this.needPush;
+      const doPull = this.needPull || this.needPush;
+      this.needPush = false;
+      this.needPull = false;
+      this.status.set({ syncing: true });
+      try {
+        await withSyncLock(this.db.name, async () => {
+          if (doPush) await this.pushAll();
+          if (doPull) await this.pullOnce();
+        });
+        this.lastOk = true;
+        this.attempt = 0;
+        this.status.set({ online: true, paused: null });
+      } catch (err) {
+        this.lastOk = false;
+        this.needPush ||= doPush;
+        this.needPull ||= doPull;
+        if (err instanceof PausedError) {
+          // Waits for the next trigger (sign-in again, online, a new action): nothing is dropped.
+          this.status.set({ paused: err.reason, online: true });
+        } else {
+          this.attempt += 1;
+          this.status.set({ online: !(err instanceof TemporaryError && err.offline) });
+          const delay = Math.min(RETRY_STEP_MS * this.attempt, RETRY_CAP_MS);
+          this.retryTimer = setTimeout(() => {
+            this.retryTimer = null;
+            this.schedule(false, false);
+          }, delay);
+        }
+        break;
+      }
+    }
+    this.status.set({ syncing: false });
+  }
+
+  private async token(): Promise<string> {
+    const token = await this.opts.getAccessToken();
+    if (!token) throw new PausedError('signed_out');
+    // Never send this user's queue under someone else's identity.
+    const sub = tokenSubject(token);
+    if (sub !== null && sub !== this.userId) throw new PausedError('signed_out');
+    return token;
+  }
+
+  private async send(path: string, init: { method: string; body?: unknown }, token: string, signal?: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    const req: RequestInit = { method: init.method, headers };
+    if (init.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      req.body = JSON.stringify(init.body);
+    }
+    if (signal) req.signal = signal;
+    try {
+      return await this.fetchFn(`${this.base}${path}`, req);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      throw new TemporaryError(`network: ${String(err)}`, true);
+    }
+  }
+
+  /** One request with auth: a 401 refreshes the session once and retries. */
+  private async request(path: string, init: { method: string; body?: unknown }, signal?: AbortSignal): Promise<Response> {
+    let res = await this.send(path, init, await this.token(), signal);
+    if (res.status === 401) {
+      const refreshed = await this.opts.refreshSession().catch(() => null);
+      const token = typeof refreshed === 'string' && refreshed ? refreshed : await this.token();
+      if (tokenSubject(token) !== null && tokenSubject(token) !== this.userId) throw new PausedError('signed_out');
+      res = await this.send(path, init, token, signal);
+      if (res.status === 401) throw new PausedError('signed_out');
+    }
+    if (res.status >= 500 || res.status === 429) throw new TemporaryError(`server answered ${res.status}`);
+    if (res.status === 403) {
+      const { code } = await errorCode(res);
+      if (code === 'client_id_taken') return res;
+      throw new PausedError(code === 'account_suspended' || code === 'payment_required' ? code : 'forbidden');
+    }
+    return res;
+  }
+
+  private async pushAll(): Promise<void> {
+    // Bounded: each round either empties a batch or changes ids; a loop would be a bug, not a queue.
+    for (let round = 0; round < 10_000; round++) {
+      const { clientId, entries } = await nextBatch(this.db, this.userId, this.batchSize);
+      if (!entries.length) return;
+      const body = {
+        client_id: clientId,
+        mutations: entries.map((e) => ({ id: e.id, name: e.name, args: e.args, client_time: e.client_time })),
+      };
+      const res = await this.request('/api/sync/push', { method: 'POST', body });
+      if (res.status === 200) {
+        const json = PushResponseSchema.parse(await res.json());
+        if (!json.results.length) throw new TemporaryError('the server applied nothing');
+        await markSent(
+          this.db,
+          clientId,
+          json.results.filter((r) => r.status !== 'rejected').map((r) => r.id),
+        );
+        const rejected = json.results.flatMap((r) => (r.status === 'rejected' ? [{ id: r.id, error: r.error ?? { code: 'rejected', message: 'Refused by the server.' } }] : []));
+        for (const r of await dropRejected(this.db, this.userId, clientId, rejected)) this.opts.onRejected?.(r);
+        this.batchSize = MAX_PUSH_BATCH;
+        continue;
+      }
+      const err = await errorCode(res);
+      if (res.status === 409 && err.code === 'mutation_id_gap' && typeof err.last_mutation_id === 'number') {
+        await renumber(this.db, this.userId, clientId, err.last_mutation_id + 1, err.last_mutation_id);
+        continue;
+      }
+      if (res.status === 403 && err.code === 'client_id_taken') {
+        await rotateClientId(this.db, this.userId);
+        continue;
+      }
+      if (res.status === 400 || res.status === 413) {
+        // The batch as a whole was refused: find the culprit one at a time and drop only it.
+        if (entries.length > 1) {
+          this.batchSize = 1;
+          continue;
+        }
+        const first = entries[0]!;
+        for (const r of await dropRejected(this.db, this.userId, clientId, [{ id: first.id, error: err }])) this.opts.onRejected?.(r);
+        // Its id is still free on the server: the next mutation takes it.
+        await renumber(this.db, this.userId, clientId, first.id, first.id - 1);
+        continue;
+      }
+      throw new TemporaryError(`push answered ${res.status}`);
+    }
+  }
+
+  private async pullOnce(): Promise<void> {
+    const cursor = (await getMeta<string | null>(this.db, CURSOR_KEY)) ?? null;
+    const { client_id } = await this.db.transaction('rw', this.db.meta, () => clientState(this.db, this.userId));
+    const open = [...this.open.keys()];
+    const body = { client_id, cursor, open_videos: open, load_comments: open.filter((id) => !this.loaded.has(id)) };
+    const res = await this.request('/api/sync/pull', { method: 'POST', body });
+    if (res.status === 400 && (await errorCode(res)).code === 'invalid_cursor') {
+      await setMeta(this.db, CURSOR_KEY, null);
+      this.needPull = true;
+      return;
+    }
+    if (!res.ok) throw new TemporaryError(`pull answered ${res.status}`);
+    const json: PullResponse = PullResponseSchema.parse(await res.json());
+    const applied = await applyPull(this.db, this.userId, client_id, cursor, json);
+    if (!applied) {
+      this.needPull = true;
+      return;
+    }
+    for (const id of json.comments_loaded) if (this.open.has(id)) this.loaded.add(id);
+  }
+
+  private listen(): void {
+    const w = (globalThis as { window?: Window }).window;
+    if (this.opts.browserEvents === false || !w) return;
+    const onOnline = () => {
+      this.status.set({ online: true });
+      this.wake?.();
+      this.schedule(true, true);
+    };
+    const onOffline = () => this.status.set({ online: false });
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') this.schedule(true, true);
+    };
+    w.addEventListener('online', onOnline);
+    w.addEventListener('offline', onOffline);
+    document.addEventListener('visibilitychange', onVisible);
+    this.cleanups.push(() => {
+      w.removeEventListener('online', onOnline);
+      w.removeEventListener('offline', onOffline);
+      document.removeEventListener('visibilitychange', onVisible);
+    });
+  }
+
+  private async liveLoop(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      const ctl = new AbortController();
+      this.liveAbort = ctl;
+      let idle: ReturnType<typeof setTimeout> | null = null;
+      const bump = () => {
+        if (idle) clearTimeout(idle);
+        idle = setTimeout(() => ctl.abort(), STREAM_IDLE_MS);
+      };
+      try {
+        const res = await this.request('/api/sync/events', { method: 'GET' }, ctl.signal);
+        if (res.ok && res.body) {
+          failures = 0;
+          this.status.set({ live: true });
+          bump();
+          await readSse(
+            res.body,
+            (e) => {
+              if (e.event === 'poke' || e.event === 'ready') this.requestPull();
+            },
+            bump,
+          );
+        } else {
+          await res.body?.cancel().catch(() => undefined);
+        }
+      } catch {
+        // Reconnect below.
+      } finally {
+        if (idle) clearTimeout(idle);
+        this.status.set({ live: false });
+      }
+      if (this.stopped) break;
+      const delay = RECONNECT_DELAYS_MS[Math.min(failures, RECONNECT_DELAYS_MS.length - 1)]!;
+      failures += 1;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, delay);
+        this.wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+}
