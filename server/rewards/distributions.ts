@@ -29,6 +29,11 @@ export async function recordDistribution(db: Kysely<Database>, input: { adminId:
       throw conflict('This is not the current scoring period. Reload the leaderboards and try again.', 'stale_period');
     }
     const standings = await currentStandings(trx);
+    // An empty period has no winners; refusing it also keeps a stray second click from replacing
+    // the last winners with an empty list.
+    if (!standings.best_users.length && !standings.best_viewers.length) {
+      throw conflict('Nobody has points in this period yet, so there is nothing to distribute.', 'nothing_to_distribute');
+    }
     // Strictly after the period start, so the new period never overlaps the old one.
     const createdAt = Math.max(input.now, current + 1);
     const id = randomUUID();

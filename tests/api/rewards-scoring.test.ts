@@ -12,6 +12,9 @@ let w: RewardsWorld;
 
 beforeAll(async () => {
   t = await createTestApp();
+  // These tests never yield to the event loop (SQLite calls are synchronous): let the tus file
+  // store finish creating its folder first, or it fails after close() removed DATA_DIR.
+  await new Promise((ok) => setTimeout(ok, 200));
 });
 // An empty database per scenario: nobody scored, no period closed.
 beforeEach(async () => {
@@ -245,7 +248,7 @@ describe('periods and distributions', () => {
     const v2 = await w.video(ana);
     await w.like(bob, v);
     await w.comment(bob, v);
-    const d = await w.distribute(admin);
+    const d = (await w.distribute(admin))!;
     expect(d.created).toBe(true);
     expect(d.distribution.best_users).toEqual([{ rank: 1, user_id: ana, user_name: 'Ana', points: 2, prize_rupees: 0 }]);
     expect(await w.points(ana)).toEqual({ creator: 0, viewer: 0 });
@@ -339,6 +342,10 @@ describe('periods and distributions', () => {
       expect(res.json.error.code).toBeTypeOf('string');
     }
     expect((await call(t.app, 'GET', '/api/admin/rewards/distributions?limit=0', undefined, admin.token)).status).toBe(400);
+    // Nobody has points: nothing to distribute.
+    const empty = await call(t.app, 'POST', '/api/admin/rewards/distributions', { period_start: 0 }, admin.token);
+    expect(empty.status).toBe(409);
+    expect(empty.json.error.code).toBe('nothing_to_distribute');
     expect(await t.deps.db.selectFrom('distributions').selectAll().execute()).toEqual([]);
   });
 });

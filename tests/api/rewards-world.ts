@@ -6,6 +6,7 @@ import { recordQualifyingView, type RecordViewResult } from '../../server/reward
 import { recomputeScores, standingsOf } from '../../server/rewards/recompute';
 import { recordDistribution } from '../../server/rewards/distributions';
 import { deleteVideoInTx } from '../../server/videos/delete-video';
+import { ApiError } from '../../server/http/errors';
 
 /**
  * Builds rewards scenarios on the real database through the same write paths the app uses: the
@@ -149,7 +150,12 @@ export function rewardsWorld(deps: AppDeps) {
     async distribute(adminId: string) {
       const at = tick();
       const last = await db.selectFrom('distributions').select('created_at').orderBy('period_start', 'desc').limit(1).executeTakeFirst();
-      return recordDistribution(db, { adminId, periodStart: Number(last?.created_at ?? 0), now: at });
+      try {
+        return await recordDistribution(db, { adminId, periodStart: Number(last?.created_at ?? 0), now: at });
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 'nothing_to_distribute') return null;
+        throw e;
+      }
     },
     async counters() {
       return standingsOf((await db.selectFrom('scores').selectAll().execute()).map((r) => ({ ...r })));
