@@ -30,8 +30,9 @@ async function insertToken(db: Db, userId: string, familyId: string, now: number
   return { id, token, familyId, expiresAt };
 }
 
-/** A new family: one per sign-in. */
-export function startRefreshFamily(db: Db, userId: string, now: number): Promise<IssuedRefreshToken> {
+/** A new family: one per sign-in. Also drops the user's expired tokens, which nothing can use any more. */
+export async function startRefreshFamily(db: Db, userId: string, now: number): Promise<IssuedRefreshToken> {
+  await db.deleteFrom('refresh_tokens').where('user_id', '=', userId).where('expires_at', '<=', now).execute();
   return insertToken(db, userId, randomUUID(), now);
 }
 

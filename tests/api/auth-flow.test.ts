@@ -200,12 +200,37 @@ describe('sign-up -> verify -> login -> refresh -> rotate -> reuse detection -> 
     expect(unknown.json.error.code).toBe('invalid_refresh_token');
   });
 
-  it('expires refresh tokens after 30 days', async () => {
+  it('answers two tabs refreshing with the same token at once with two sessions of one family', async () => {
+    const s = await login(t, email, password);
+    const [a, b] = await Promise.all([
+      call(t.app, 'POST', '/api/auth/refresh', { refresh_token: s.json.refresh_token }),
+      call(t.app, 'POST', '/api/auth/refresh', { refresh_token: s.json.refresh_token }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.json.refresh_token).not.toBe(b.json.refresh_token);
+    const rows = await familyRows(t, userId);
+    const family = rows.find((r) => r.token_hash === sha256(s.json.refresh_token))?.family_id;
+    expect(rows.filter((r) => r.family_id === family)).toHaveLength(3);
+  });
+
+  it('expires refresh tokens after 30 days, and a later sign-in clears them out', async () => {
     const s = await login(t, email, password);
     t.advance(30 * DAY + SECOND);
     const res = await call(t.app, 'POST', '/api/auth/refresh', { refresh_token: s.json.refresh_token });
     expect(res.status).toBe(401);
     expect(res.json.error.code).toBe('invalid_refresh_token');
+    expect((await login(t, email, password)).status).toBe(200);
+    const rows = await familyRows(t, userId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.expires_at).toBeGreaterThan(t.deps.now());
+  });
+
+  it('lets only one of two simultaneous sign-ups with one address through', async () => {
+    const body = { name: 'Racer', email: 'race@example.test', password: 'race-password' };
+    const results = await Promise.all([call(t.app, 'POST', '/api/auth/signup', body), call(t.app, 'POST', '/api/auth/signup', body)]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(results.find((r) => r.status === 409)?.json.error.code).toBe('email_taken');
+    expect(await t.deps.db.selectFrom('profiles').select('id').where('email', '=', 'race@example.test').execute()).toHaveLength(1);
   });
 
   it('gives an unknown e-mail exactly the answer of a wrong password', async () => {
