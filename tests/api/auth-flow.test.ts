@@ -441,3 +441,21 @@ describe('a PUBLIC_URL on https', () => {
     expect(setCookie(res.headers, 'vidi_refresh')).toContain('Secure');
   });
 });
+
+describe('a mail server that is down', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Port 1 on loopback refuses connections at once.
+    t = await createTestApp({ SMTP_URL: 'smtp://127.0.0.1:1', LOG_LEVEL: 'silent' });
+  });
+  afterAll(() => t.close());
+
+  it('still creates the account, says the mail was not sent, and resend answers as usual', async () => {
+    const res = await call(t.app, 'POST', '/api/auth/signup', { name: 'Offline Mail', email: 'nomail@example.test', password: 'nomail-password' });
+    expect(res.status).toBe(201);
+    expect(res.json.verification_sent).toBe(false);
+    expect(await t.deps.db.selectFrom('profiles').select('id').where('email', '=', 'nomail@example.test').execute()).toHaveLength(1);
+    const resend = await call(t.app, 'POST', '/api/auth/resend-verification', { email: 'nomail@example.test' });
+    expect(resend.status).toBe(202);
+  }, 60_000);
+});
