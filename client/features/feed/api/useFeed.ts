@@ -1,13 +1,42 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { FeedItem as ServerFeedItem } from '../../../../sync/protocol/messages';
 import { getMeta } from '../../../data/db';
 import { CURSOR_KEY, FEED_END_KEY } from '../../../data/apply-pull';
 import { getClientDb } from '../../../data/session';
 import { useEngineStatus, useSyncEngine } from '../../../data/hooks';
+import { usePendingUploads, type PendingFeedItem, type UploadStatus } from '../../upload/api';
 
-/** A feed card's data: the API item plus whether queued changes of this user touch it. */
-export type FeedItem = ServerFeedItem & { pending: boolean };
+/**
+ * A feed card's data: the API item plus whether queued changes of this user touch it. A queued
+ * upload (from the upload feature) has no video_url yet and carries its progress in `upload`.
+ */
+export interface FeedItem extends Omit<ServerFeedItem, 'video_url'> {
+  video_url: string | null;
+  pending: boolean;
+  upload?: { progress: number; status: UploadStatus; error: string | null };
+}
+
+function uploadItem(u: PendingFeedItem): FeedItem {
+  return {
+    id: u.id,
+    user_id: u.user_id,
+    user_name: u.user_name,
+    title: u.title,
+    description: u.description,
+    video_url: null,
+    poster_url: u.poster_url,
+    created_at: new Date(u.created_at).toISOString(),
+    duration_ms: 0,
+    likes_count: 0,
+    comments_count: 0,
+    shares_count: 0,
+    views_count: 0,
+    liked_by_me: false,
+    pending: true,
+    upload: { progress: u.progress, status: u.status, error: u.error },
+  };
+}
 
 export interface FeedState {
   items: FeedItem[];
@@ -20,16 +49,15 @@ export interface FeedState {
 const INVISIBLE = new Set(['recordView']);
 
 /**
- * The feed from the local database, newest first, with optimistic changes applied. Older pages
- * come from GET /api/videos while online (loadMore).
- *
- * Integration point for uploads: when client/features/upload/api exports usePendingUploads(),
- * its items go on top of `items` here (not yet available when this was written).
+ * The feed from the local database, newest first, with optimistic changes applied, and the user's
+ * queued uploads on top (until the finished video arrives by pull). Older pages come from
+ * GET /api/videos while online (loadMore).
  */
 export function useFeed(): FeedState {
   const engine = useSyncEngine();
   const status = useEngineStatus();
   const userId = engine?.userId ?? null;
+  const uploads = usePendingUploads(userId);
   const data = useLiveQuery(async () => {
     const db = getClientDb();
     const rows = await db.videos.orderBy('[created_ms+id]').reverse().toArray();
@@ -55,9 +83,16 @@ export function useFeed(): FeedState {
       });
   }, [engine]);
 
+  const items = useMemo(() => {
+    const rows = data?.items ?? [];
+    if (!uploads.length) return rows;
+    const known = new Set(rows.map((r) => r.id));
+    return [...uploads.filter((u) => !known.has(u.id)).map(uploadItem), ...rows];
+  }, [data, uploads]);
+
   const waitingForFirstPull = !!data && !data.synced && data.items.length === 0 && !!engine && status.online && !status.paused;
   return {
-    items: data?.items ?? [],
+    items,
     status: !data || waitingForFirstPull ? 'loading' : 'ready',
     hasMore: !!data && !data.end && status.online,
     loadMore,
