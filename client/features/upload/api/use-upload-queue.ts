@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { getUploadQueue } from './queue-instance';
 import { uploadsDb, type UploadRecord } from './upload-db';
@@ -15,6 +15,8 @@ export interface UploadQueueApi {
 /** The upload dialog's access to the queue (loaded with the dialog, so tus-js-client stays out of the main bundle). */
 export function useUploadQueue(): UploadQueueApi {
   const list = useLiveQuery(() => uploadsDb().uploads.orderBy('createdAt').reverse().toArray(), [], [] as UploadRecord[]);
+  // Opening the dialog also resumes anything left unfinished.
+  useEffect(() => getUploadQueue().resumeAll(), []);
   const enqueue = useCallback((input: NewUpload) => getUploadQueue().enqueue(input), []);
   const cancel = useCallback((videoId: string) => getUploadQueue().cancel(videoId), []);
   const retry = useCallback((videoId: string) => getUploadQueue().retry(videoId), []);

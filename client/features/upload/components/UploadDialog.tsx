@@ -134,6 +134,11 @@ export function UploadDialog({ open, onOpenChange }: Props) {
         durationMs: duration,
         posterBlob,
       });
+      if (!navigator.onLine) {
+        // Offline: the upload waits in the queue (and shows as pending in the feed) until the network returns.
+        reset();
+        onOpenChange(false);
+      }
     } catch (err) {
       setCurrentId(null);
       toast.error('Upload failed', { description: err instanceof Error ? err.message : 'Something went wrong. Please try again.' });
