@@ -128,18 +128,41 @@ describe.skipIf(!hasChromium)('the rewards page in Chromium (issue 7)', () => {
     await context.close();
   });
 
-  it('after a distribution shows the empty texts and the new winners', async () => {
+  it('an admin records a distribution from the Rewards tab; members then see the empty texts and the new winners', async () => {
+    const adminContext = await browser.newContext();
+    const admin = await adminContext.newPage();
+    await admin.goto(`${server.url}/admin/login`);
+    await admin.getByLabel('Email').fill(adminEmail);
+    await admin.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await admin.getByRole('button', { name: 'Login' }).click();
+    await admin.waitForURL('**/admin');
+    await admin.getByRole('tab', { name: 'Rewards' }).click();
+    const dialogs: string[] = [];
+    admin.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.accept();
+    });
+    await admin.getByRole('button', { name: 'Record distribution' }).click();
+    await admin.getByText('Distribution recorded').waitFor();
+    expect(dialogs[0]).toContain('Record a distribution now?');
+    await saveScreenshot(admin, 'rewards-admin-recorded');
+    // A second click finds nobody with points in the new period: refused, the winners stay.
+    await admin.getByRole('button', { name: 'Record distribution' }).click();
+    await admin.getByText('Nobody has points in this period yet, so there is nothing to distribute.').waitFor();
+    expect(dialogs).toHaveLength(2);
+    await adminContext.close();
+
     const login = await fetch(`${server.url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: adminEmail, password: PASSWORD }),
     });
-    expect(login.status).toBe(200);
     const { access_token: token } = (await login.json()) as { access_token: string };
-    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const board = (await (await fetch(`${server.url}/api/rewards/leaderboards`, { headers: auth })).json()) as { period_start: number };
-    const recorded = await fetch(`${server.url}/api/admin/rewards/distributions`, { method: 'POST', headers: auth, body: JSON.stringify({ period_start: board.period_start }) });
-    expect(recorded.status).toBe(201);
+    const list = (await (await fetch(`${server.url}/api/admin/rewards/distributions`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      items: Array<{ best_users: Array<{ user_name: string }> }>;
+    };
+    expect(list.items).toHaveLength(2);
+    expect(list.items[0]!.best_users[0]!.user_name).toBe('Creator 00');
 
     const context = await browser.newContext();
     const page = await context.newPage();
