@@ -28,7 +28,7 @@ export async function refreshLeaderboards(): Promise<Leaderboards | null> {
   // A newer snapshot from the sync pull wins over an older answer that arrived late.
   await localDb().transaction('rw', table, async () => {
     const current = await table.get('current');
-    if (current && isLeaderboards(current.data) && current.data.viewer_id === data.viewer_id && current.as_of > data.as_of) return;
+    if (current && isLeaderboards(current.data) && current.data.viewer_id === data.viewer_id && current.data.as_of > data.as_of) return;
     await table.put({ id: 'current', data, as_of: data.as_of });
   });
   return data;
