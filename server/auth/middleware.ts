@@ -8,7 +8,7 @@ import { forbidden, unauthorized } from '../http/errors';
  */
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header('authorization') ?? '';
-  const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header);
+  const match = /^Bearer ([A-Za-z0-9_\-.]+)$/i.exec(header); // the scheme is case-insensitive (RFC 9110 11.1)
   if (!match?.[1]) throw unauthorized();
   const { deps } = c.var;
   const userId = await deps.tokens.verify(match[1]);
