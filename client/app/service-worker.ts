@@ -1,33 +1,62 @@
 import { registerSW } from 'virtual:pwa-register';
 import { toast } from 'sonner';
 
+const UPDATE_TOAST_ID = 'sw-update';
+const UPDATE_CHECK_MS = 60 * 60 * 1000;
+
 /**
  * Registers the service worker. A new version waits until the member agrees to reload, so a page never
  * mixes old and new assets (no stale-asset blank screens).
  */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
-  const updateSW = registerSW({
+  let registration: ServiceWorkerRegistration | undefined;
+
+  registerSW({
     immediate: true,
-    onNeedRefresh() {
-      toast('A new version of Vidi is available.', {
-        duration: Infinity,
-        action: { label: 'Reload', onClick: () => activateWaitingVersion() },
-      });
+    onNeedRefresh: promptReload,
+    onRegisteredSW(_url, reg) {
+      if (!reg) return;
+      registration = reg;
+      watchForWaitingWorker(reg);
+      setInterval(() => void reg.update().catch(() => undefined), UPDATE_CHECK_MS);
     },
     onRegisterError() {
       // The app works without a service worker, only without offline start.
     },
   });
 
+  // workbox-window reports only some updates (its 'external' heuristics): watch the registration as well.
+  function watchForWaitingWorker(reg: ServiceWorkerRegistration): void {
+    const check = () => {
+      if (reg.waiting && navigator.serviceWorker.controller) promptReload();
+    };
+    check();
+    reg.addEventListener('updatefound', () => {
+      const sw = reg.installing;
+      sw?.addEventListener('statechange', () => {
+        if (sw.state === 'installed') check();
+      });
+    });
+  }
+
+  function promptReload(): void {
+    toast('A new version of Vidi is available.', {
+      id: UPDATE_TOAST_ID,
+      duration: Infinity,
+      action: { label: 'Reload', onClick: activateWaitingVersion },
+    });
+  }
+
   function activateWaitingVersion(): void {
-    // workbox-window reloads on 'controlling' only for pages that started controlled; reload in every case.
     let reloaded = false;
     navigator.serviceWorker.addEventListener('controllerchange', () => {
       if (reloaded) return;
       reloaded = true;
       window.location.reload();
     });
-    void updateSW(true);
+    const waiting = registration?.waiting;
+    if (waiting) waiting.postMessage({ type: 'SKIP_WAITING' });
+    else window.location.reload();
   }
 }

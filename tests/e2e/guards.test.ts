@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Route } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser';
-import { startServer, type ServerProcess } from '../helpers/server-process';
-import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
+import type { ServerProcess } from '../helpers/server-process';
+import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
 
 const path = (url: string) => new URL(url).pathname;
 
@@ -12,7 +12,7 @@ describe.skipIf(!hasChromium)('route guards (spec section 2)', () => {
   const email = uniqueEmail('guard');
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startPwaServer();
     browser = await launchChromium();
     await signUpVerified(server, 'Guard Member', email);
   });
@@ -38,20 +38,22 @@ describe.skipIf(!hasChromium)('route guards (spec section 2)', () => {
     await context.close();
   });
 
-  it('shows a loading screen while the session is being restored', async () => {
+  it('shows a loading screen while the session is being restored, then the member route', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
+    await logInThroughUi(page, server, email);
     let release: (() => void) | undefined;
     const held = new Promise<void>((ok) => (release = ok));
     await page.route('**/api/auth/refresh', async (route: Route) => {
       await held;
       await route.continue();
     });
-    await page.goto(server.url + '/home');
+    await page.goto(server.url + '/rewards');
     await page.getByRole('status').filter({ hasText: 'Loading your session' }).waitFor();
-    expect(path(page.url())).toBe('/home');
+    expect(path(page.url())).toBe('/rewards');
     release?.();
-    await page.waitForURL('**/login');
+    await page.getByRole('heading', { level: 1, name: 'Rewards' }).waitFor();
+    expect(path(page.url())).toBe('/rewards');
     await context.close();
   });
 

@@ -1,9 +1,20 @@
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { lastMailTo } from '../helpers/mail-sink';
-import type { ServerProcess } from '../helpers/server-process';
+import { join } from 'node:path';
+import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
 
 // Shared steps of the PWA browser tests (issue 5): a real sign-up over HTTP, the mailed link, a UI login.
+
+/**
+ * The client build under test: dist/client (built by the e2e global setup), or VIDI_CLIENT_DIST to test a
+ * private build while other builds rewrite dist/ on the same machine.
+ */
+export const CLIENT_DIST = process.env.VIDI_CLIENT_DIST ?? join(PROJECT_ROOT, 'dist/client');
+
+export function startPwaServer(env: Record<string, string> = {}): Promise<ServerProcess> {
+  return startServer({ env: { CLIENT_DIST, ...env } });
+}
 
 export const PASSWORD = 'correct horse 1';
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
 import { lastMailTo } from '../helpers/mail-sink';
-import { startServer, type ServerProcess } from '../helpers/server-process';
+import type { ServerProcess } from '../helpers/server-process';
 import { mp4Faststart } from '../fixtures/videos';
-import { PASSWORD, uniqueEmail } from './member-session';
+import { PASSWORD, startPwaServer, uniqueEmail } from './member-session';
 
 /** The toast region holds one toast at a time (spec section 9); wait for a text in it. */
 async function toastText(page: Page, text: string): Promise<void> {
@@ -20,7 +20,7 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
   const title = 'My first clip';
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startPwaServer();
     browser = await launchChromium();
     context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
     // Linux Chromium has no share sheet anyway; make sure the copy-link path is the one taken.

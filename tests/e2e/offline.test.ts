@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import { startServer, type ServerProcess } from '../helpers/server-process';
+import type { ServerProcess } from '../helpers/server-process';
 import { mp4Faststart, webm } from '../fixtures/videos';
-import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
+import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
 
 async function waitForServiceWorker(page: Page): Promise<void> {
   await page.evaluate(async () => {
@@ -33,7 +33,7 @@ describe.skipIf(!hasChromium)('the same member offline (issue 5)', () => {
   const offlineTitle = 'Posted while offline';
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startPwaServer();
     browser = await launchChromium();
     await signUpVerified(server, 'Omar Offline', email);
     await signUpVerified(server, 'Vera Viewer', viewerEmail);

@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath, hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
-import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
+import { startServer, type ServerProcess } from '../helpers/server-process';
+import { CLIENT_DIST as DIST, logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 
-const DIST = join(PROJECT_ROOT, 'dist/client');
 const INITIAL_JS_BUDGET_GZIP = 150 * 1024;
 
 /** Waits until a service worker controls the page (the worker claims clients when it activates). */

@@ -118,17 +118,20 @@ export function restoreSession(): Promise<void> {
   restoring ??= (async () => {
     startTicking();
     const cached = readCachedUser();
+    // Only a device that signed in before can hold a refresh cookie (HttpOnly, so unreadable here):
+    // visitors skip the call instead of logging a 400 on every page load.
+    if (!cached) {
+      setState({ status: 'signedOut' });
+      return;
+    }
     try {
       const ans = await withRefreshLock(() => requestJson('POST', '/api/auth/refresh', {}));
       if (ans.ok && isAuthSession(ans.data)) return applySession(ans.data);
-      if (ans.status >= 500 || ans.status === 429) {
-        if (cached) return openOffline(cached);
-      }
+      if (ans.status >= 500 || ans.status === 429) return openOffline(cached);
       endSession('expired');
     } catch (e) {
       if (!(e instanceof NetworkError)) throw e;
-      if (cached) openOffline(cached);
-      else setState({ status: 'signedOut' });
+      openOffline(cached);
     }
   })();
   return restoring;
