@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
+import { mp4Faststart } from '../fixtures/videos';
+import { runUpload, videoMetadata } from '../fixtures/tus-client';
+import { logInThroughUi, PASSWORD, signUpVerified, uniqueEmail } from './member-session';
+
+const run = promisify(execFile);
+const CONFIRM_USER = 'Are you sure you want to delete this user? This action cannot be undone.';
+const CONFIRM_VIDEO = 'Are you sure you want to delete this video? This action cannot be undone.';
+
+async function toastText(page: Page, text: string): Promise<void> {
+  await page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true }).waitFor();
+}
+
+/** Closes the visible toast so it cannot cover the next click. */
+async function closeToast(page: Page): Promise<void> {
+  const region = page.getByRole('region', { name: /Notifications/ });
+  await region.getByRole('button', { name: /close/i }).first().click();
+  await expect.poll(() => region.locator('[data-sonner-toast]').count()).toBe(0);
+}
+
+describe.skipIf(!hasChromium)('admin dashboard in Chromium (issue 6)', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let adminCtx: BrowserContext;
+  let viewerCtx: BrowserContext;
+  let admin: Page;
+  let viewer: Page;
+  const adminEmail = uniqueEmail('admin');
+  const uploaderEmail = uniqueEmail('uploader');
+  const viewerEmail = uniqueEmail('viewer');
+  const title = 'Sunset over the test pattern';
+  let videoId = '';
+  let viewerToken = '';
+
+  const api = async (method: string, path: string, token?: string, body?: unknown) => {
+    const res = await fetch(server.url + path, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, json: (await res.json().catch(() => null)) as any };
+  };
+  const loginApi = async (email: string) => (await api('POST', '/api/auth/login', undefined, { email, password: PASSWORD })).json;
+
+  beforeAll(async () => {
+    server = await startServer();
+    // Administrators come from the command line (decisions.md), against the server's DATA_DIR.
+    await run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', '--email', adminEmail, '--password', PASSWORD, '--name', 'Root Admin'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'error' },
+    });
+    await signUpVerified(server, 'Asha Uploader', uploaderEmail);
+    await signUpVerified(server, 'Bala Viewer', viewerEmail);
+    // The uploader's video goes in through the real tus endpoint.
+    const uploader = await loginApi(uploaderEmail);
+    const meta = videoMetadata({ title });
+    videoId = meta.videoId!;
+    await runUpload({ baseUrl: server.url, token: uploader.access_token, bytes: readFileSync(await mp4Faststart()), metadata: meta });
+    viewerToken = (await loginApi(viewerEmail)).access_token;
+
+    browser = await launchChromium();
+    adminCtx = await browser.newContext();
+    viewerCtx = await browser.newContext();
+    admin = await adminCtx.newPage();
+    viewer = await viewerCtx.newPage();
+    for (const p of [admin, viewer]) p.on('dialog', (d) => void d.dismiss());
+  });
+  afterAll(async () => {
+    await adminCtx?.close();
+    await viewerCtx?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('sends a signed-out visitor from /admin to /admin/login, and refuses a member with Access Denied', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/admin`);
+    await page.waitForURL('**/admin/login');
+    await page.getByLabel('Email').fill(uploaderEmail);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Show password' }).click();
+    expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('text');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await toastText(page, 'Access Denied');
+    await page.getByText('You are not an administrator.').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin/login');
+    // Signed in as a member, /admin leads to the feed.
+    await page.goto(`${server.url}/admin`);
+    await page.waitForURL('**/home');
+    await page.close();
+  });
+
+  it('the viewer signs in and likes the video', async () => {
+    await logInThroughUi(viewer, server, viewerEmail);
+    // The like goes through the real sync push (the feed's own like button is the PWA tests' subject).
+    const push = await api('POST', '/api/sync/push', viewerToken, { client_id: randomUUID(), mutations: [{ id: 1, name: 'like', args: { videoId } }] });
+    expect(push.status).toBe(200);
+    expect(push.json.results[0].status).toBe('applied');
+  });
+
+  it('an admin signs in and sees the stat cards and the Users tab', async () => {
+    await admin.goto(`${server.url}/admin/login`);
+    await admin.getByLabel('Email').fill(adminEmail);
+    await admin.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await admin.getByRole('button', { name: 'Login' }).click();
+    await toastText(admin, 'Admin Access Granted');
+    await admin.getByText('Welcome, administrator!').waitFor();
+    await admin.waitForURL('**/admin');
+    const stats = admin.getByRole('region', { name: 'Statistics' });
+    for (const label of ['Total Users', 'Total Videos', 'Active Users', 'Revenue (₹)']) await stats.getByRole('heading', { name: label }).waitFor();
+    await expect.poll(() => stats.locator('.stat-card').nth(0).locator('.stat-value').textContent()).toBe('3');
+    expect(await stats.locator('.stat-card').nth(1).locator('.stat-value').textContent()).toBe('1');
+    expect(await stats.locator('.stat-card').nth(3).locator('.stat-value').textContent()).toBe('₹0');
+    expect(await admin.getByRole('tab', { name: 'Users' }).getAttribute('aria-selected')).toBe('true');
+    await admin.getByRole('button', { name: 'Home' }).or(admin.getByRole('link', { name: 'Home' })).first().waitFor();
+    await admin.getByRole('button', { name: 'Logout' }).waitFor();
+    await admin.getByRole('row', { name: /Bala Viewer/ }).getByText('Active', { exact: true }).waitFor();
+    await saveScreenshot(admin, 'admin-users');
+  });
+
+  it('suspends the viewer: their session is refused at once and they end up at /login', async () => {
+    await admin.getByLabel('Search users').fill('bala');
+    await expect.poll(() => admin.getByRole('row').count()).toBe(2);
+    await admin.getByRole('button', { name: 'Suspend Bala Viewer' }).click();
+    await admin.getByRole('row', { name: /Bala Viewer/ }).getByText('Suspended', { exact: true }).waitFor();
+
+    const refused = await api('GET', '/api/profile', viewerToken);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.code).toBe('account_suspended');
+    expect((await api('POST', '/api/auth/login', undefined, { email: viewerEmail, password: PASSWORD })).status).toBe(403);
+    await viewer.reload();
+    await viewer.waitForURL('**/login');
+  });
+
+  it('changes the prizes and the date, and /rewards shows them', async () => {
+    await admin.getByRole('tab', { name: 'Rewards' }).click();
+    await admin.getByLabel('#1 (₹)').first().fill('5000');
+    await admin.locator('#best-viewer-prize-1').fill('777');
+    await admin.getByLabel('Distribution date').fill('2026-12-31');
+    await admin.getByRole('button', { name: 'Save Rewards' }).click();
+    await toastText(admin, 'Settings updated');
+    await admin.getByText('Admin settings have been saved successfully').waitFor();
+    await saveScreenshot(admin, 'admin-rewards');
+
+    // Reactivate the viewer so both appear on the leaderboards again.
+    await admin.getByRole('tab', { name: 'Users' }).click();
+    await admin.getByLabel('Search users').fill('bala');
+    await admin.getByRole('button', { name: 'Reactivate Bala Viewer' }).click();
+    await admin.getByRole('row', { name: /Bala Viewer/ }).getByText('Active', { exact: true }).waitFor();
+
+    await admin.goto(`${server.url}/rewards`);
+    await admin.getByTestId('distribution-date').getByText('December 31, 2026').waitFor();
+    const users = admin.getByRole('region', { name: 'Best Users' });
+    await users.getByRole('row', { name: /Asha Uploader/ }).getByText('₹5,000').waitFor();
+    const viewers = admin.getByRole('region', { name: 'Best Viewers' });
+    await viewers.getByRole('row', { name: /Bala Viewer/ }).getByText('₹777').waitFor();
+  });
+
+  it('deletes the video: it leaves the list and its file answers 404', async () => {
+    const videoUrl = (await api('GET', '/api/videos?limit=10', (await loginApi(adminEmail)).access_token)).json.items[0].video_url as string;
+    expect((await fetch(server.url + videoUrl)).status).toBe(200);
+    await admin.goto(`${server.url}/admin`);
+    await admin.getByRole('tab', { name: 'Videos' }).click();
+    const item = admin.locator(`[data-video-id="${videoId}"]`);
+    await item.getByText(title).waitFor();
+    admin.removeAllListeners('dialog');
+    const messages: string[] = [];
+    admin.once('dialog', (d) => {
+      messages.push(d.message());
+      void d.accept();
+    });
+    await admin.getByRole('button', { name: `Delete ${title}` }).click();
+    await toastText(admin, 'Video deleted');
+    await admin.getByText('Video has been removed from the platform').waitFor();
+    expect(messages).toEqual([CONFIRM_VIDEO]);
+    await item.waitFor({ state: 'detached' });
+    await admin.getByText('No videos yet').waitFor();
+    expect((await fetch(server.url + videoUrl)).status).toBe(404);
+  });
+
+  it('saves the settings together; secrets show only as set / not set', async () => {
+    await admin.getByRole('tab', { name: 'Settings' }).click();
+    const form = admin.getByRole('form', { name: 'Admin settings' });
+    await form.getByText('(not set)').first().waitFor();
+    await form.getByLabel('Entry fee enabled').check();
+    await form.getByLabel('Entry fee amount (₹)').fill('99');
+    await form.getByRole('button', { name: 'Save Settings' }).click();
+    await toastText(admin, 'Update Failed');
+    await admin.getByText(/cannot be enabled while Razorpay has no key id and key secret/).waitFor();
+    await closeToast(admin);
+
+    await form.getByLabel('Razorpay key id').fill('rzp_test_e2e123');
+    await form.getByLabel(/Razorpay key secret/).fill('e2e-secret-value');
+    await form.getByRole('button', { name: 'Save Settings' }).click();
+    await toastText(admin, 'Settings updated');
+    await form.getByText('(set)').first().waitFor();
+    expect(await form.getByLabel(/Razorpay key secret/).inputValue()).toBe('');
+    expect(await admin.content()).not.toContain('e2e-secret-value');
+    const pub = await api('GET', '/api/settings/public');
+    expect(pub.json.entry_fee).toEqual({ enabled: true, amount: 99 });
+    await saveScreenshot(admin, 'admin-settings');
+  });
+
+  it('deletes a user after the confirmation', async () => {
+    await admin.getByRole('tab', { name: 'Users' }).click();
+    await admin.getByLabel('Search users').fill('bala');
+    const messages: string[] = [];
+    admin.once('dialog', (d) => {
+      messages.push(d.message());
+      void d.accept();
+    });
+    await admin.getByRole('button', { name: 'Delete Bala Viewer' }).click();
+    await toastText(admin, 'User deleted');
+    await admin.getByText('User has been removed from the platform').waitFor();
+    expect(messages).toEqual([CONFIRM_USER]);
+    await admin.getByText('No users match this search.').waitFor();
+    expect((await api('POST', '/api/auth/login', undefined, { email: viewerEmail, password: PASSWORD })).status).toBe(401);
+  });
+
+  it('Logout leads back to /admin/login', async () => {
+    await admin.getByRole('button', { name: 'Logout' }).click();
+    await admin.waitForURL('**/admin/login');
+  });
+});
