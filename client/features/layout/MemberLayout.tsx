@@ -6,7 +6,9 @@ import { MemberGateFallback, useMemberGate } from '../../app/routes/guards';
 import { HomeIcon, LogOutIcon, ShieldIcon, TrophyIcon, UploadIcon, UserIcon } from '../../ui/icons';
 import { StatusBanner } from './StatusBanner';
 import { UploadDialogContext } from './upload-context';
+import { useResumeUploads } from '../upload/api';
 import { useSubmitOnce } from '../../ui/useSubmitOnce';
+import { useResumeUploads } from '../upload/api';
 
 // The upload dialog pulls in tus-js-client: load it only when someone opens it.
 const UploadDialog = lazy(() => import('./upload-dialog-entry'));
@@ -15,6 +17,7 @@ const UploadDialog = lazy(() => import('./upload-dialog-entry'));
 export function MemberLayout() {
   const gate = useMemberGate();
   const session = useSession();
+  useResumeUploads(session.status === 'signedIn' ? session.user.id : null);
   const navigate = useNavigate();
   const [uploadOpen, setUploadOpen] = useState(false);
   const [uploadMounted, setUploadMounted] = useState(false);
@@ -23,6 +26,8 @@ export function MemberLayout() {
     setUploadOpen(true);
   }, []);
   const uploadCtx = useMemo(() => ({ openUpload }), [openUpload]);
+  // Unfinished uploads continue after a reload on every member screen, not only the feed.
+  useResumeUploads(session.status === 'signedIn' ? session.user.id : null);
 
   const { busy: signingOut, run: doSignOut } = useSubmitOnce(async () => {
     try {

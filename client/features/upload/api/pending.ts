@@ -75,6 +75,23 @@ function ensureQueueRunning(): void {
   void import('./queue-instance').then((m) => m.getUploadQueue().resumeAll());
 }
 
+const UNFINISHED = ['queued', 'uploading', 'paused'];
+
+/**
+ * Resumes this user's unfinished uploads (after a reload or an app restart) without loading
+ * tus-js-client unless something is waiting. For the signed-in layout.
+ */
+export function useResumeUploads(userId: string | null | undefined): void {
+  const waiting = useLiveQuery(
+    async () => (userId ? (await uploadsDb().uploads.where('userId').equals(userId).filter((r) => UNFINISHED.includes(r.status)).count()) > 0 : false),
+    [userId],
+    false,
+  );
+  useEffect(() => {
+    if (waiting) ensureQueueRunning();
+  }, [waiting]);
+}
+
 /**
  * The signed-in user's queued uploads, newest first, as pending feed items. Using it also resumes
  * unfinished uploads after a reload or an app restart.
