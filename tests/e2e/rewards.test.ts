@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -13,7 +14,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * Writes a whole scoring period straight into the running server's SQLite file (WAL lets both
  * write): 21 creators ahead of the member, 30 fans, prizes, the next date and a past distribution.
  */
-async function seed(server: ServerProcess, memberEmail: string, adminEmail: string) {
+async function seed(server: ServerProcess, memberEmail: string, adminEmail: string): Promise<string> {
   const { db, close } = openDatabase(join(server.dataDir, 'vidi.sqlite'));
   try {
     const base = Date.now() - 3_600_000;
@@ -58,9 +59,20 @@ async function seed(server: ServerProcess, memberEmail: string, adminEmail: stri
       ])
       .execute();
     await rebuildScores(db);
+    return member.id;
   } finally {
     await close();
   }
+}
+
+async function apiToken(server: ServerProcess, email: string): Promise<string> {
+  const login = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  expect(login.status).toBe(200);
+  return ((await login.json()) as { access_token: string }).access_token;
 }
 
 async function rowsOf(page: Page, board: string): Promise<string[][]> {
@@ -73,13 +85,14 @@ describe.skipIf(!hasChromium)('the rewards page in Chromium (issue 7)', () => {
   let browser: Browser;
   const memberEmail = uniqueEmail('rewards');
   const adminEmail = uniqueEmail('rewards-admin');
+  let memberId = '';
 
   beforeAll(async () => {
     server = await startServer();
     browser = await launchChromium();
     await signUpVerified(server, 'Mia Member', memberEmail);
     await signUpVerified(server, 'Ada Admin', adminEmail);
-    await seed(server, memberEmail, adminEmail);
+    memberId = await seed(server, memberEmail, adminEmail);
   });
   afterAll(async () => {
     await browser?.close();
@@ -115,6 +128,16 @@ describe.skipIf(!hasChromium)('the rewards page in Chromium (issue 7)', () => {
     expect(await winners.textContent()).toContain('Old Watcher');
     await saveScreenshot(page, 'rewards-standings');
 
+    // Another member likes the member's video: the open page follows without a reload.
+    const adminToken = await apiToken(server, adminEmail);
+    const pushed = await fetch(`${server.url}/api/sync/push`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ client_id: randomUUID(), mutations: [{ id: 1, name: 'like', args: { videoId: `video-${memberId}` } }] }),
+    });
+    expect(pushed.status).toBe(200);
+    await expect.poll(() => standing.textContent(), { timeout: 40_000, interval: 500 }).toContain('Rank #22 · 3 points');
+
     await context.setOffline(true);
     await page.getByText(/You are offline\. Standings as of /).waitFor();
     expect((await rowsOf(page, 'Best Users'))[0]).toEqual(['#1', 'Creator 00', '30', '₹5,000']);
@@ -122,7 +145,7 @@ describe.skipIf(!hasChromium)('the rewards page in Chromium (issue 7)', () => {
     await page.reload();
     await page.getByText(/You are offline\. Standings as of /).waitFor();
     expect((await rowsOf(page, 'Best Users'))[0]).toEqual(['#1', 'Creator 00', '30', '₹5,000']);
-    expect(await page.getByRole('region', { name: 'Your standing' }).textContent()).toContain('Rank #22 · 2 points');
+    expect(await page.getByRole('region', { name: 'Your standing' }).textContent()).toContain('Rank #22 · 3 points');
     await saveScreenshot(page, 'rewards-offline');
     await context.setOffline(false);
     await context.close();
@@ -152,12 +175,7 @@ describe.skipIf(!hasChromium)('the rewards page in Chromium (issue 7)', () => {
     expect(dialogs).toHaveLength(2);
     await adminContext.close();
 
-    const login = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: adminEmail, password: PASSWORD }),
-    });
-    const { access_token: token } = (await login.json()) as { access_token: string };
+    const token = await apiToken(server, adminEmail);
     const list = (await (await fetch(`${server.url}/api/admin/rewards/distributions`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
       items: Array<{ best_users: Array<{ user_name: string }> }>;
     };

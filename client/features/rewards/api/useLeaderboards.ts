@@ -11,7 +11,7 @@ export interface LeaderboardsState {
   loading: boolean;
 }
 
-const REFRESH_MS = 30_000;
+const REFRESH_MS = 15_000;
 
 /** Fetches the standings and keeps them as the local snapshot; offline it keeps the last one. */
 export async function refreshLeaderboards(): Promise<Leaderboards | null> {
