@@ -1,0 +1,113 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { open, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+// Baselines for the benchmarks: the least a plain node:http server needs to answer the same thing.
+// Run as a child process: `node --import tsx tests/bench/baselines/raw-server.ts <health|feed|put>`.
+
+const mode = process.argv[2];
+type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function healthHandler(): Handler {
+  return (_req, res) => json(res, 200, { status: 'ok' });
+}
+
+interface Row {
+  id: string;
+  user_id: string;
+  user_name: string | null;
+  title: string;
+  description: string;
+  file_key: string;
+  poster_key: string | null;
+  created_at: number;
+  duration_ms: number;
+  likes_count: number;
+  comments_count: number;
+  shares_count: number;
+  views_count: number;
+  liked_by_me: number;
+}
+
+/** The same rows as the feed's first page, read with one prepared statement, same JSON fields. */
+function feedHandler(): Handler {
+  const db = new Database(process.env.BENCH_DB ?? '', { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  const viewer = process.env.BENCH_VIEWER ?? '';
+  const stmt = db.prepare<{ viewer: string; limit: number }, Row>(
+    `SELECT v.id, v.user_id, p.name AS user_name, v.title, v.description, v.file_key, v.poster_key, v.created_at, v.duration_ms,
+       v.likes_count, v.comments_count, v.shares_count, v.views_count, (l.user_id IS NOT NULL) AS liked_by_me
+     FROM videos v LEFT JOIN profiles p ON p.id = v.user_id LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = @viewer
+     ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+  );
+  return (req, res) => {
+    const limit = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('limit') ?? 20);
+    const rows = stmt.all({ viewer, limit });
+    const items = rows.map((r) => ({
+      id: r.id,
+      user_id: r.user_id,
+      user_name: r.user_name ?? 'Unknown User',
+      title: r.title,
+      description: r.description,
+      video_url: `/media/${r.file_key}`,
+      poster_url: r.poster_key ? `/media/${r.poster_key}` : null,
+      created_at: new Date(r.created_at).toISOString(),
+      duration_ms: r.duration_ms,
+      likes_count: r.likes_count,
+      comments_count: r.comments_count,
+      shares_count: r.shares_count,
+      views_count: r.views_count,
+      liked_by_me: r.liked_by_me === 1,
+    }));
+    const last = rows[rows.length - 1];
+    json(res, 200, { items, next_cursor: last ? Buffer.from(`${last.created_at}:${last.id}`).toString('base64url') : null });
+  };
+}
+
+/** A streamed PUT into a file, fsynced before the answer: the floor for an upload's bytes. */
+function putHandler(): Handler {
+  const dir = process.env.BENCH_PUT_DIR ?? '';
+  let n = 0;
+  return async (req, res) => {
+    if (req.method === 'DELETE') {
+      await rm(join(dir, decodeURIComponent((req.url ?? '').slice(1))), { force: true });
+      res.writeHead(204).end();
+      return;
+    }
+    const name = `put-${process.pid}-${n++}`;
+    const fh = await open(join(dir, name), 'w');
+    try {
+      for await (const chunk of req) await fh.write(chunk as Buffer);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    json(res, 201, { name });
+  };
+}
+
+const handlers: Record<string, () => Handler> = { health: healthHandler, feed: feedHandler, put: putHandler };
+const make = mode ? handlers[mode] : undefined;
+if (!make) {
+  console.error(`usage: raw-server.ts <${Object.keys(handlers).join('|')}>`);
+  process.exit(2);
+}
+const handler = make();
+const server = createServer((req, res) => {
+  Promise.resolve(handler(req, res)).catch((e: unknown) => {
+    if (!res.headersSent) json(res, 500, { error: { code: 'baseline_error', message: String(e) } });
+    else res.destroy();
+  });
+});
+server.listen(0, '127.0.0.1', () => {
+  const addr = server.address();
+  console.log(`baseline listening on ${typeof addr === 'object' && addr ? addr.port : 0}`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,63 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { PROJECT_ROOT } from '../helpers/server-process';
+import type { BenchRow } from './lib/result';
+import { unavailable } from './lib/result';
+import type { Benchmark } from './lib/context';
+
+const LIMIT_KB = 150;
+
+/**
+ * The JavaScript the first route needs: the entry script of dist/client/index.html, its
+ * modulepreloads, and every module they import statically (dynamic import() chunks are excluded:
+ * they load later). Sizes are gzip at the default level, what a server would send.
+ */
+export function initialRouteJs(distDir: string): Map<string, number> {
+  const html = readFileSync(join(distDir, 'index.html'), 'utf8');
+  const roots = new Set<string>();
+  for (const m of html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)) roots.add(m[1]!);
+  for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) roots.add(m[1]!);
+  const sizes = new Map<string, number>();
+  const visit = (url: string) => {
+    const rel = url.replace(/^\//, '');
+    if (sizes.has(rel) || /^[a-z]+:/i.test(rel)) return;
+    const file = join(distDir, rel);
+    if (!existsSync(file)) throw new Error(`index.html references ${url}, which is not in ${distDir}`);
+    const code = readFileSync(file);
+    sizes.set(rel, gzipSync(code).length);
+    const text = code.toString('utf8');
+    // Static imports only: `import x from"./a.js"`, `import"./a.js"`, `export * from"./a.js"`.
+    for (const m of text.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+\.js)["']/g)) {
+      const spec = m[1]!;
+      if (!spec.startsWith('.') && !spec.startsWith('/')) continue;
+      visit(spec.startsWith('/') ? spec : '/' + posix.join(posix.dirname(rel), spec));
+    }
+  };
+  for (const r of roots) visit(r);
+  return sizes;
+}
+
+/** 8. Initial-route JS, gzipped, against the 150 KB budget. */
+export const bundle: Benchmark = {
+  id: 'bundle',
+  title: 'Bundle',
+  async run() {
+    const dist = join(PROJECT_ROOT, 'dist/client');
+    if (!existsSync(join(dist, 'index.html'))) return [unavailable('Bundle: initial-route JS (gzip)', 'KB', `<= ${LIMIT_KB} KB`, 'dist/client/index.html missing (run npx vite build)')];
+    const sizes = initialRouteJs(dist);
+    const total = [...sizes.values()].reduce((a, b) => a + b, 0) / 1024;
+    const row: BenchRow = {
+      name: 'Bundle: initial-route JS (gzip)',
+      unit: 'KB',
+      ours: Math.round(total * 10) / 10,
+      baseline: LIMIT_KB,
+      ratio: Math.round((total / LIMIT_KB) * 1000) / 1000,
+      target: `<= ${LIMIT_KB} KB`,
+      pass: total <= LIMIT_KB,
+      spread: `${sizes.size} files from ${dirname('dist/client/index.html')}`,
+      status: 'ok',
+    };
+    return [row];
+  },
+};

@@ -1,0 +1,42 @@
+import type { ServerProcess } from '../../helpers/server-process';
+import { createAccessTokens } from '../../../server/auth/access-tokens';
+import { loadSigningKeys } from '../../../server/auth/keys';
+import type { BenchRow } from './result';
+
+export interface BenchContext {
+  quick: boolean;
+  /** A/B rounds per benchmark (each side runs this many times, interleaved). */
+  rounds: number;
+  /** Seconds of one autocannon round. */
+  seconds: number;
+  seedSize: 'full' | 'small';
+  server: ServerProcess;
+  dataDir: string;
+  dbPath: string;
+  /** Scratch space removed after the run. */
+  tmpDir: string;
+  /** A seeded, active member to act as. */
+  viewerId: string;
+  /** An access token for a member, signed with the server's key in DATA_DIR (as a login would). */
+  token(userId?: string): Promise<string>;
+  log(message: string): void;
+}
+
+export interface Benchmark {
+  /** Short id for --only. */
+  id: string;
+  title: string;
+  run(ctx: BenchContext): Promise<BenchRow[]>;
+}
+
+export async function tokenMinter(dataDir: string, issuer: string): Promise<(userId: string) => Promise<string>> {
+  const keys = await loadSigningKeys(dataDir, undefined);
+  const tokens = createAccessTokens(keys, issuer, Date.now);
+  return async (userId) => (await tokens.issue(userId)).token;
+}
+
+/** Status of one request, to tell "feature not mounted yet" (404) from a working endpoint. */
+export async function probe(url: string, init: RequestInit = {}): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, init);
+  return { status: res.status, text: await res.text() };
+}

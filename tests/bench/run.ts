@@ -1,0 +1,151 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { PROJECT_ROOT, startServer } from '../helpers/server-process';
+import { failed, formatTable, markdownTable, type BenchRow } from './lib/result';
+import { tokenMinter, type Benchmark, type BenchContext } from './lib/context';
+import { freePort } from './lib/processes';
+import { apiFloor } from './api-floor';
+import { feed } from './feed';
+import { push } from './push';
+import { upload } from './upload';
+import { leaderboards } from './leaderboards';
+import { browserOffline } from './browser-offline';
+import { dexieBulk } from './dexie-bulk';
+import { liveUpdate } from './live-update';
+import { bundle } from './bundle';
+
+// `npm run bench [-- --quick] [--json FILE] [--seed-size full|small] [--only a,b] [--rounds N] [--data-dir DIR]`
+// Every figure is a ratio against a baseline measured in the same run, A/B interleaved.
+
+const ALL: Benchmark[] = [apiFloor, feed, push, upload, leaderboards, browserOffline, dexieBulk, liveUpdate, bundle];
+
+const SEEDS = {
+  full: { users: 10_000, videos: 100_000, likes: 1_000_000, comments: 300_000, views: 1_000_000 },
+  small: { users: 300, videos: 3_000, likes: 20_000, comments: 6_000, views: 20_000 },
+} as const;
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    json: { type: 'string' },
+    'seed-size': { type: 'string' },
+    only: { type: 'string' },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    'data-dir': { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+if (values.help) {
+  console.log(`npm run bench -- [--quick] [--json FILE] [--seed-size full|small] [--only ${ALL.map((b) => b.id).join(',')}] [--rounds N] [--seconds S] [--data-dir DIR]
+  --quick       2 rounds of 2 s and the small seed (a smoke run, a few minutes)
+  --data-dir    reuse (or create and keep) a seeded DATA_DIR instead of a temp one`);
+  process.exit(0);
+}
+
+export function machine() {
+  return {
+    nproc: availableParallelism(),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memory_gib: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    loadavg_at_start: loadavg().map((l) => Math.round(l * 100) / 100),
+    date: new Date().toISOString(),
+  };
+}
+
+async function main(): Promise<void> {
+  const quick = values.quick;
+  const seedSize = (values['seed-size'] ?? (quick ? 'small' : 'full')) as 'full' | 'small';
+  if (!(seedSize in SEEDS)) throw new Error(`--seed-size must be full or small`);
+  const only = values.only?.split(',').map((s) => s.trim());
+  const unknown = only?.filter((id) => !ALL.some((b) => b.id === id));
+  if (unknown?.length) throw new Error(`--only: unknown benchmark(s) ${unknown.join(', ')}; known: ${ALL.map((b) => b.id).join(', ')}`);
+  const rounds = Number(values.rounds ?? (quick ? 2 : 5));
+  const seconds = Number(values.seconds ?? (quick ? 2 : 5));
+  const tmpDir = mkdtempSync(join(tmpdir(), 'vidi-bench-'));
+  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : join(tmpDir, 'data');
+  const dbPath = join(dataDir, 'vidi.sqlite');
+  const info = machine();
+  console.log(`Vidi benchmarks: ${info.nproc} cores (${info.cpu}), ${info.memory_gib} GiB, Node ${info.node}, load ${info.loadavg_at_start.join(' ')}`);
+  console.log(`rounds ${rounds} x ${seconds} s per side, seed ${seedSize}, DATA_DIR ${dataDir}`);
+
+  if (!existsSync(dbPath)) {
+    const n = SEEDS[seedSize];
+    const args = ['--users', n.users, '--videos', n.videos, '--likes', n.likes, '--comments', n.comments, '--views', n.views].map(String);
+    console.log(`seeding: ${args.join(' ')}`);
+    mkdirSync(dataDir, { recursive: true });
+    execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/seed.ts', ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+      stdio: 'inherit',
+    });
+  } else {
+    console.log('reusing the seeded database');
+  }
+  const db = new Database(dbPath, { readonly: true });
+  const viewer = db.prepare<[], { user_id: string }>('SELECT user_id FROM likes ORDER BY rowid LIMIT 1').get();
+  const anyUser = db.prepare<[], { id: string }>('SELECT id FROM profiles WHERE is_active = 1 LIMIT 1').get();
+  db.close();
+  const viewerId = viewer?.user_id ?? anyUser?.id;
+  if (!viewerId) throw new Error('the seeded database has no member');
+
+  const port = await freePort();
+  const server = await startServer({ dataDir, port, env: { LOG_LEVEL: 'error' } });
+  const mint = await tokenMinter(dataDir, `http://127.0.0.1:${port}`);
+  const ctx: BenchContext = {
+    quick,
+    rounds,
+    seconds,
+    seedSize,
+    server,
+    dataDir,
+    dbPath,
+    tmpDir,
+    viewerId,
+    token: (userId) => mint(userId ?? viewerId),
+    log: (m) => console.log(`  ${m}`),
+  };
+
+  const rows: BenchRow[] = [];
+  const started = performance.now();
+  try {
+    for (const b of ALL) {
+      if (only && !only.includes(b.id)) continue;
+      const t0 = performance.now();
+      console.log(`> ${b.title}`);
+      try {
+        rows.push(...(await b.run(ctx)));
+      } catch (e) {
+        rows.push(failed(b.title, '', '', e));
+        console.error(e);
+      }
+      console.log(`  (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+  } finally {
+    await server.stop();
+    rmSync(tmpDir, { recursive: true, force: true });
+  }
+  const total = (performance.now() - started) / 1000;
+  console.log('');
+  console.log(formatTable(rows));
+  console.log(`\n${rows.filter((r) => r.pass === true).length} pass, ${rows.filter((r) => r.pass === false).length} fail, ` +
+    `${rows.filter((r) => r.pass === null).length} report-only or not available; ${total.toFixed(0)} s`);
+  if (values.json) {
+    const file = resolve(values.json);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ machine: info, rounds, seconds, seed: { size: seedSize, ...SEEDS[seedSize] }, seconds_total: Math.round(total), rows, markdown: markdownTable(rows) }, null, 2));
+    console.log(`wrote ${file}`);
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
