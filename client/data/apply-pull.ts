@@ -1,5 +1,6 @@
 import { FEED_WINDOW, type PullResponse } from '../../sync/protocol/messages';
-import { allTables, getMeta, setMeta, toCommentRow, toVideoRow, type ClientDb } from './db';
+import { runTx } from './tx-queue';
+import { getMeta, setMeta, toCommentRow, toVideoRow, type ClientDb } from './db';
 import { rebase } from './rebase';
 
 export const CURSOR_KEY = 'cursor';
@@ -14,7 +15,7 @@ export const commentsLoadedKey = (videoId: string) => `comments:${videoId}`;
  * a pull since this one was asked for (the cursor moved), nothing is written and false is returned.
  */
 export async function applyPull(db: ClientDb, userId: string, clientId: string, askedCursor: string | null, res: PullResponse, now = Date.now()): Promise<boolean> {
-  return db.transaction('rw', allTables(db), async () => {
+  return runTx(db, async () => {
     const current = (await getMeta<string | null>(db, CURSOR_KEY)) ?? null;
     if (current !== askedCursor) return false;
 
@@ -73,7 +74,7 @@ export async function applyPull(db: ClientDb, userId: string, clientId: string, 
 
 /** Forgets everything cached for another user (kept: every user's outbox and client ids). */
 export async function resetCacheFor(db: ClientDb, userId: string): Promise<void> {
-  await db.transaction('rw', allTables(db), async () => {
+  await runTx(db, async () => {
     if ((await getMeta<string>(db, 'owner')) === userId) return;
     for (const t of [db.videos, db.server_videos, db.comments, db.server_comments, db.profile, db.server_profile, db.leaderboards]) await t.clear();
     const keys = (await db.meta.toCollection().primaryKeys()).filter((k) => !String(k).startsWith('client:'));

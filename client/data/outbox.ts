@@ -1,7 +1,8 @@
 import { MutationError } from '../../sync/protocol/error-codes';
 import { parseMutation } from '../../sync/mutations/mutators';
-import { mutationVideoId, type MutationName, type MutationArgs } from '../../sync/mutations/schemas';
-import { allTables, getMeta, setMeta, type ClientDb, type OutboxEntry } from './db';
+import { mutationVideoId, type AnyMutation, type MutationName, type MutationArgs } from '../../sync/mutations/schemas';
+import { runTx } from './tx-queue';
+import { getMeta, setMeta, type ClientDb, type OutboxEntry } from './db';
 import { applyOptimistic, rebase } from './rebase';
 
 /** Per user on this device: the client id the server knows, and the next mutation id to hand out. */
@@ -32,28 +33,31 @@ export async function clientState(db: ClientDb, userId: string): Promise<ClientS
 export async function enqueue<N extends MutationName>(db: ClientDb, userId: string, name: N, args: MutationArgs<N>, now = Date.now()): Promise<OutboxEntry> {
   const parsed = parseMutation(name, args);
   if (!parsed.ok) throw parsed.error;
-  return db.transaction('rw', allTables(db), async () => {
-    const state = await clientState(db, userId);
-    const entry: OutboxEntry = {
-      user_id: userId,
-      client_id: state.client_id,
-      id: state.next_id,
-      name,
-      args: parsed.mutation.args,
-      client_time: now,
-      status: 'pending',
-      video_id: mutationVideoId(parsed.mutation) ?? null,
-    };
-    entry.seq = (await db.outbox.add(entry)) as number;
-    await setMeta(db, clientKey(userId), { ...state, next_id: state.next_id + 1 });
-    await applyOptimistic(db, userId, entry);
-    return entry;
-  });
+  return runTx(db, () => enqueueInTx(db, userId, parsed.mutation, now));
+}
+
+/** enqueue's body, for callers already inside runTx (e.g. a toggle that reads first). */
+export async function enqueueInTx(db: ClientDb, userId: string, mutation: AnyMutation, now = Date.now()): Promise<OutboxEntry> {
+  const state = await clientState(db, userId);
+  const entry: OutboxEntry = {
+    user_id: userId,
+    client_id: state.client_id,
+    id: state.next_id,
+    name: mutation.name,
+    args: mutation.args,
+    client_time: now,
+    status: 'pending',
+    video_id: mutationVideoId(mutation) ?? null,
+  };
+  entry.seq = (await db.outbox.add(entry)) as number;
+  await setMeta(db, clientKey(userId), { ...state, next_id: state.next_id + 1 });
+  await applyOptimistic(db, userId, entry);
+  return entry;
 }
 
 /** The next batch to push: this user's unacknowledged mutations of its current client id, oldest first. */
 export async function nextBatch(db: ClientDb, userId: string, max: number): Promise<{ clientId: string; entries: OutboxEntry[] }> {
-  const state = await db.transaction('rw', db.meta, () => clientState(db, userId));
+  const state = await runTx(db, () => clientState(db, userId));
   const entries = (await db.outbox.where('[client_id+id]').between([state.client_id, 0], [state.client_id, Number.MAX_SAFE_INTEGER]).toArray())
     .filter((e) => e.status === 'pending' && e.user_id === userId)
     .slice(0, max);
@@ -67,7 +71,7 @@ export async function nextBatch(db: ClientDb, userId: string, max: number): Prom
  * touched, so nothing can apply twice.
  */
 export async function renumber(db: ClientDb, userId: string, clientId: string, firstId: number, onlyAbove: number | null): Promise<void> {
-  await db.transaction('rw', allTables(db), async () => {
+  await runTx(db, async () => {
     const rows = (await db.outbox.where('user_id').equals(userId).toArray()).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     let next = firstId;
     for (const e of rows) {
@@ -86,7 +90,7 @@ export async function rotateClientId(db: ClientDb, userId: string): Promise<void
 /** Marks acknowledged mutations; their effect stays shown until the pull that carries it. */
 export async function markSent(db: ClientDb, clientId: string, ids: number[]): Promise<void> {
   if (!ids.length) return;
-  await db.outbox.where('[client_id+id]').anyOf(ids.map((id) => [clientId, id])).modify({ status: 'sent' });
+  await runTx(db, () => db.outbox.where('[client_id+id]').anyOf(ids.map((id) => [clientId, id])).modify({ status: 'sent' }));
 }
 
 export interface Rejection {
@@ -98,7 +102,7 @@ export interface Rejection {
 /** Drops refused mutations and rolls their effect back (rebase without them). */
 export async function dropRejected(db: ClientDb, userId: string, clientId: string, rejected: Array<{ id: number; error: { code: string; message: string } }>): Promise<Rejection[]> {
   if (!rejected.length) return [];
-  return db.transaction('rw', allTables(db), async () => {
+  return runTx(db, async () => {
     const out: Rejection[] = [];
     const videos: string[] = [];
     for (const r of rejected) {

@@ -1,9 +1,10 @@
 import { MAX_PUSH_BATCH, PullResponseSchema, PushResponseSchema, FeedPageSchema, type PullResponse } from '../../sync/protocol/messages';
 import { encodeFeedCursor } from '../../sync/protocol/feed-cursor';
 import type { MutationArgs, MutationName } from '../../sync/mutations/schemas';
-import { allTables, getMeta, setMeta, toVideoRow, type ClientDb, type OutboxEntry } from './db';
+import { getMeta, setMeta, toVideoRow, type ClientDb, type OutboxEntry } from './db';
 import { applyPull, CURSOR_KEY, FEED_END_KEY, resetCacheFor } from './apply-pull';
-import { clientState, dropRejected, enqueue, markSent, nextBatch, renumber, rotateClientId, type Rejection } from './outbox';
+import { runTx } from './tx-queue';
+import { clientState, dropRejected, enqueue, enqueueInTx, markSent, nextBatch, renumber, rotateClientId, type Rejection } from './outbox';
 import { rebase } from './rebase';
 import { withSyncLock } from './flush-lock';
 import { readSse, RECONNECT_DELAYS_MS, STREAM_IDLE_MS } from './events-stream';
@@ -113,7 +114,7 @@ export class SyncEngine {
   start(): Promise<void> {
     this.started ??= (async () => {
       await resetCacheFor(this.db, this.userId);
-      await this.db.transaction('rw', allTables(this.db), () => rebase(this.db, this.userId));
+      await runTx(this.db, () => rebase(this.db, this.userId));
       this.listen();
       this.schedule(true, true);
       if (this.opts.live !== false) void this.liveLoop();
@@ -139,9 +140,9 @@ export class SyncEngine {
 
   /** Likes or unlikes, whichever the local row shows, decided and queued in one transaction. */
   async toggleLike(videoId: string): Promise<OutboxEntry> {
-    const entry = await this.db.transaction('rw', allTables(this.db), async () => {
+    const entry = await runTx(this.db, async () => {
       const v = await this.db.videos.get(videoId);
-      return enqueue(this.db, this.userId, v?.liked_by_me ? 'unlike' : 'like', { videoId });
+      return enqueueInTx(this.db, this.userId, { name: v?.liked_by_me ? 'unlike' : 'like', args: { videoId } });
     });
     this.schedule(true, true);
     return entry;
@@ -182,7 +183,7 @@ export class SyncEngine {
     const res = await this.request(`/api/videos?${q}`, { method: 'GET' });
     if (!res.ok) throw new TemporaryError(`feed page: ${res.status}`);
     const page = FeedPageSchema.parse(await res.json());
-    await this.db.transaction('rw', allTables(this.db), async () => {
+    await runTx(this.db, async () => {
       const rows = page.items.map(toVideoRow);
       const fresh = [];
       for (const r of rows) if (!(await this.db.server_videos.get(r.id))) fresh.push(r);
@@ -338,7 +339,7 @@ export class SyncEngine {
 
   private async pullOnce(): Promise<void> {
     const cursor = (await getMeta<string | null>(this.db, CURSOR_KEY)) ?? null;
-    const { client_id } = await this.db.transaction('rw', this.db.meta, () => clientState(this.db, this.userId));
+    const { client_id } = await runTx(this.db, () => clientState(this.db, this.userId));
     const open = [...this.open.keys()];
     const body = { client_id, cursor, open_videos: open, load_comments: open.filter((id) => !this.loaded.has(id)) };
     const res = await this.request('/api/sync/pull', { method: 'POST', body });

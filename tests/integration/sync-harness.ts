@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../server/context';
+import { serve, type ServerType } from '@hono/node-server';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { openClientDb, type ClientDb } from '../../client/data/db';
+import { SyncEngine, type SyncOptions } from '../../client/data/sync-engine';
+import type { Rejection } from '../../client/data/outbox';
 
 /**
  * Puts a finished video straight into the database, the way the upload pipeline leaves it (row +
@@ -55,4 +60,106 @@ export async function videoTruth(deps: AppDeps, videoId: string) {
     shares: await count('shares'),
     views: await count('views'),
   };
+}
+
+// ---- Devices: fake IndexedDB per device, the real sync engine, a controllable network ----
+
+
+/** Serves an in-process app on a loopback port (real HTTP, real streaming). */
+export async function listen(fetchHandler: (req: Request) => Response | Promise<Response>): Promise<{ url: string; close(): Promise<void> }> {
+  let server: ServerType | undefined;
+  const port = await new Promise<number>((resolve) => {
+    server = serve({ fetch: fetchHandler, port: 0, hostname: '127.0.0.1' }, (info) => resolve(info.port));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        const s = server as unknown as { close(cb: () => void): void; closeAllConnections?: () => void };
+        s.closeAllConnections?.();
+        s.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A flaky network between a device and the server: offline (requests fail before they leave), or
+ * dropping responses (the server handled the request, the device never hears back).
+ */
+export class Network {
+  offline = false;
+  /** Push requests whose response is lost after the server committed. */
+  dropPushResponses = 0;
+  /** Every request of any kind fails with this probability (decided by `rand`). */
+  failRate = 0;
+  rand: () => number = Math.random;
+  requests: string[] = [];
+
+  readonly fetch: typeof fetch = async (input, init) => {
+    const url = String(input);
+    this.requests.push(`${init?.method ?? 'GET'} ${new URL(url).pathname}`);
+    if (this.offline) throw new TypeError('fetch failed (offline)');
+    if (this.failRate && this.rand() < this.failRate) throw new TypeError('fetch failed (flaky)');
+    const res = await fetch(input, init);
+    if (url.endsWith('/api/sync/push') && this.dropPushResponses > 0) {
+      this.dropPushResponses -= 1;
+      await res.arrayBuffer();
+      throw new TypeError('connection reset (response lost)');
+    }
+    if (this.failRate && this.rand() < this.failRate) {
+      await res.arrayBuffer().catch(() => undefined);
+      throw new TypeError('connection reset (flaky)');
+    }
+    return res;
+  };
+}
+
+export interface Device {
+  factory: IDBFactory;
+  db: ClientDb;
+  /** A new Dexie instance on the same IndexedDB: a reload, or a second tab. */
+  reopen(): ClientDb;
+}
+
+let deviceSeq = 0;
+export function newDevice(): Device {
+  const factory = new IDBFactory();
+  const name = `vidi-device-${++deviceSeq}`;
+  return {
+    factory,
+    db: openClientDb(name, { indexedDB: factory, IDBKeyRange }),
+    reopen: () => openClientDb(name, { indexedDB: factory, IDBKeyRange }),
+  };
+}
+
+export interface TestEngine {
+  engine: SyncEngine;
+  rejections: Rejection[];
+}
+
+export function engineFor(
+  db: ClientDb,
+  user: { id: string; token: string },
+  baseUrl: string,
+  net: Network,
+  extra: Partial<SyncOptions> = {},
+): TestEngine {
+  const rejections: Rejection[] = [];
+  const engine = new SyncEngine({
+    userId: user.id,
+    getAccessToken: () => user.token,
+    refreshSession: async () => null,
+    onRejected: (r) => rejections.push(r),
+    db,
+    fetch: net.fetch,
+    baseUrl,
+    live: false,
+    ...extra,
+  });
+  return { engine, rejections };
+}
+
+/** The device's view of one video (what the UI shows), or undefined. */
+export async function localVideo(db: ClientDb, id: string) {
+  return db.videos.get(id);
 }
