@@ -8,7 +8,7 @@ import { rewardsWorld, type RewardsWorld } from './rewards-world';
 
 type Command =
   | { op: 'like' | 'unlike' | 'comment'; user: number; video: number }
-  | { op: 'view'; user: number; video: number; watched: number }
+  | { op: 'view'; user: number; video: number; watched: number; claimedAgo: number | null }
   | { op: 'deleteComment'; pick: number }
   | { op: 'newVideo'; user: number }
   | { op: 'deleteVideo'; video: number }
@@ -22,7 +22,14 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ op: fc.constant('like' as const), user, video: idx }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('unlike' as const), user, video: idx }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('comment' as const), user, video: idx }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('view' as const), user, video: idx, watched: fc.constantFrom(1000, 3000, 20_000, 90_000) }) },
+  { weight: 4, arbitrary: fc.record({
+      op: fc.constant('view' as const),
+      user,
+      video: idx,
+      watched: fc.constantFrom(1000, 3000, 20_000, 90_000),
+      // Views sent from the outbox carry the time they happened, possibly long before (or before a distribution).
+      claimedAgo: fc.constantFrom(null, 0, 4000, 30_000, 600_000),
+    }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteComment' as const), pick: idx }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('newVideo' as const), user }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('deleteVideo' as const), video: idx }) },
@@ -82,7 +89,7 @@ describe('rewards counters under random histories', () => {
           if (c.op === 'like') await w.like(u, v);
           else if (c.op === 'unlike') await w.unlike(u, v);
           else if (c.op === 'comment') await w.comment(u, v);
-          else if (c.op === 'view') await w.view(u, v, c.watched);
+          else if (c.op === 'view') await w.view(u, v, c.watched, c.claimedAgo === null ? {} : { clientTime: w.now() - c.claimedAgo });
           break;
         }
         case 'deleteComment': {
