@@ -6,6 +6,11 @@ import { paymentSetting, providerConfigured } from '../settings/definitions';
 import { readSetting } from '../settings/store';
 import { findPendingAccount, paymentNotConfigured } from './pending-account';
 import { createRazorpayOrder } from './razorpay-api';
+import { tooManyRequests } from '../http/errors';
+
+/** Orders one unpaid account may start per hour: each one is a call to the provider. */
+export const MAX_ORDERS_PER_HOUR = 10;
+const HOUR_MS = 60 * 60 * 1000;
 
 export interface OrderResult {
   /** 'none': the fee no longer applies, and the account was activated without a payment. */
@@ -63,6 +68,17 @@ export async function createOrder(deps: AppDeps, userId: string, email: string):
     return { ...base, provider: 'none', key_id: null, order_id: null, amount_paise: 0 };
   }
   if (!providerConfigured(payment)) throw paymentNotConfigured();
+  const recent = await deps.db
+    .selectFrom('payments')
+    .select(['created_at'])
+    .where('user_id', '=', account.id)
+    .where('created_at', '>', deps.now() - HOUR_MS)
+    .orderBy('created_at', 'asc')
+    .execute();
+  const oldest = recent[0];
+  if (recent.length >= MAX_ORDERS_PER_HOUR && oldest) {
+    throw tooManyRequests((Number(oldest.created_at) + HOUR_MS - deps.now()) / 1000, 'Too many payment attempts. Please try again later.');
+  }
 
   const amountPaise = fee.amountRupees * 100;
   let orderId: string;

@@ -201,6 +201,22 @@ describe('razorpay: order -> checkout -> verify', () => {
   });
 });
 
+describe('order limits', () => {
+  it('an account can start at most 10 orders an hour (each one calls the provider)', async () => {
+    const u = await signUpPending();
+    for (let i = 0; i < 10; i++) expect((await order(u)).status).toBe(200);
+    const before = rzp.requests.length;
+    const refused = await order(u);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(rzp.requests.length).toBe(before);
+    t.advance(60 * 60 * 1000 + 1000);
+    expect((await order(u)).status).toBe(200);
+    // The hour also expired the admin's access token.
+    admin.token = (await t.deps.tokens.issue(admin.id)).token;
+  });
+});
+
 describe('sandbox (test mode)', () => {
   it('completes without money and activates once; not counted as revenue', async () => {
     await configure({ provider: 'sandbox' });
