@@ -194,6 +194,8 @@ describe.skipIf(!hasChromium)('the rewards page in Chromium (issue 7)', () => {
     expect(await winners.textContent()).not.toContain('Old Champion');
     expect(await page.getByRole('region', { name: 'Your standing' }).textContent()).toContain('Not ranked yet');
     await saveScreenshot(page, 'rewards-after-distribution');
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.waitForURL('**/home');
     await context.close();
   });
 });

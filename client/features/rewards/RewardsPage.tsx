@@ -17,7 +17,7 @@ export function RewardsPage() {
   return (
     <section className="rewards-page" aria-labelledby="rewards-title">
       <button type="button" className="button back-button" onClick={() => void navigate({ to: '/home' })}>
-        ← Back
+        <span aria-hidden="true">←</span> Back
       </button>
       <h1 id="rewards-title">Rewards</h1>
       {loading || !data ? (
