@@ -1,6 +1,5 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { LandingPage } from '../features/landing/LandingPage';
-import { MemberLayout } from '../features/layout/MemberLayout';
 import { GuestOnly } from './routes/guards';
 import { RootLayout } from './routes/RootLayout';
 import { NotFound, RouteError } from './routes/fallbacks';
@@ -27,7 +26,12 @@ const signupRoute = createRoute({
 });
 
 /** /home, /rewards, /profile: signed-in members only, inside the member layout. */
-const memberRoute = createRoute({ getParentRoute: () => rootRoute, id: 'member', component: MemberLayout });
+// The member layout brings the local database and the sync engine: loaded with the first member screen.
+const memberRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'member',
+  component: lazyRouteComponent(() => import('../features/layout/MemberLayout'), 'MemberLayout'),
+});
 const homeRoute = createRoute({
   getParentRoute: () => memberRoute,
   path: '/home',

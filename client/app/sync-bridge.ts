@@ -1,9 +1,37 @@
-import { onSessionEvents } from '../features/auth/api';
+import { toast } from 'sonner';
+import { getAccessToken, onSessionEvents, refreshSession } from '../features/auth/api';
+import type { Rejection } from '../data/outbox';
 
-/** Starts the sync engine on sign-in and stops it on sign-out (the outbox is kept). */
+/** Toast titles of spec section 8 for a change the server refused for good (it was rolled back). */
+const REJECTED_TITLES: Record<string, string> = {
+  addComment: 'Comment Failed',
+  deleteVideo: 'Delete Failed',
+  updateProfileName: 'Update Failed',
+  like: 'Like not saved',
+  unlike: 'Like not saved',
+  recordShare: 'Share not saved',
+};
+
+function announceRejection(r: Rejection): void {
+  // A view that does not count is not the member's concern.
+  if (r.name === 'recordView') return;
+  toast.error(REJECTED_TITLES[r.name] ?? 'Change not saved', { description: r.error.message });
+}
+
+/**
+ * Starts the sync engine on sign-in (also for a session opened offline from the cached profile) and
+ * stops it on sign-out. The outbox stays in IndexedDB, tagged with the user, and is sent after the
+ * next sign-in. The engine (Dexie) loads with the first signed-in screen, not with the landing page.
+ */
 export function connectSyncToSession(): void {
   onSessionEvents({
-    signedIn: () => {},
-    signedOut: () => {},
+    signedIn: (user) => {
+      void import('../data/session').then(({ startSync }) =>
+        startSync({ userId: user.id, getAccessToken, refreshSession, onRejected: announceRejection }),
+      );
+    },
+    signedOut: () => {
+      void import('../data/session').then(({ stopSync }) => stopSync());
+    },
   });
 }

@@ -73,9 +73,14 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
   it('verifies the e-mail through the mailed link and signs in (one request for a double click)', async () => {
     const link = lastMailTo(server.dataDir, email).links.find((l) => l.includes('/api/auth/verify?token='));
     expect(link).toBeDefined();
+    // The link redirects to PUBLIC_URL's /login?verified=1; the test server's PUBLIC_URL has no real port
+    // (it listens on a free one), so follow the redirect by hand to the same path.
     const { pathname, search } = new URL(link!);
-    await page.goto(server.url + pathname + search);
-    await page.waitForURL('**/login?verified=1');
+    const verified = await fetch(server.url + pathname + search, { redirect: 'manual' });
+    const target = new URL(verified.headers.get('location') ?? '', server.url);
+    expect(target.pathname + target.search).toBe('/login?verified=1');
+    await page.goto(server.url + target.pathname + target.search);
+    await page.getByText('Your email is verified. You can sign in now.').waitFor();
     await page.getByText('Welcome back! Sign in to your account').waitFor();
 
     await page.getByLabel('Email').fill(email);

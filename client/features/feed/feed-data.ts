@@ -1,6 +1,9 @@
+import { useMemo } from 'react';
+import { useFeed, useFeedActions } from './api';
+import { useProfile } from '../profile/api';
 import type { FeedVideo } from './components/types';
 
-/** Adapter over the feed data hooks (client/features/feed/api). */
+/** The feed hooks (client/features/feed/api) in the shape the cards use. */
 export interface FeedData {
   items: FeedVideo[];
   loading: boolean;
@@ -9,7 +12,8 @@ export interface FeedData {
 }
 
 export function useFeedData(): FeedData {
-  return { items: [], loading: false, hasMore: false, loadMore: () => {} };
+  const feed = useFeed();
+  return { items: feed.items, loading: feed.status === 'loading', hasMore: feed.hasMore, loadMore: feed.loadMore };
 }
 
 export interface FeedMutations {
@@ -20,10 +24,21 @@ export interface FeedMutations {
 }
 
 export function useFeedMutations(): FeedMutations {
-  return { toggleLike: () => {}, shareVideo: () => {}, deleteVideo: async () => {}, recordView: () => {} };
+  const a = useFeedActions();
+  return useMemo(
+    () => ({
+      // Like errors are only logged (spec section 8); a refusal by the server is announced by the sync bridge.
+      toggleLike: (id: string) => void a.toggleLike(id).catch((e: unknown) => console.warn('like failed', e)),
+      shareVideo: (id: string) => void a.shareVideo(id).catch((e: unknown) => console.warn('share not recorded', e)),
+      deleteVideo: (id: string) => a.deleteVideo(id),
+      recordView: (id: string, ms: number) => void a.recordView(id, ms).catch(() => undefined),
+    }),
+    [a],
+  );
 }
 
-/** The signed-in member's display name from the local profile. */
+/** The signed-in member's display name from the local profile (the session's copy until it is there). */
 export function useProfileName(fallback: string): string {
-  return fallback;
+  const profile = useProfile();
+  return profile?.name ?? fallback;
 }

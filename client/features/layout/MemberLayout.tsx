@@ -8,7 +8,6 @@ import { StatusBanner } from './StatusBanner';
 import { UploadDialogContext } from './upload-context';
 import { useResumeUploads } from '../upload/api';
 import { useSubmitOnce } from '../../ui/useSubmitOnce';
-import { useResumeUploads } from '../upload/api';
 
 // The upload dialog pulls in tus-js-client: load it only when someone opens it.
 const UploadDialog = lazy(() => import('./upload-dialog-entry'));
@@ -26,8 +25,6 @@ export function MemberLayout() {
     setUploadOpen(true);
   }, []);
   const uploadCtx = useMemo(() => ({ openUpload }), [openUpload]);
-  // Unfinished uploads continue after a reload on every member screen, not only the feed.
-  useResumeUploads(session.status === 'signedIn' ? session.user.id : null);
 
   const { busy: signingOut, run: doSignOut } = useSubmitOnce(async () => {
     try {

@@ -1,2 +1,2 @@
-// Default export for React.lazy: the upload dialog of the uploads feature, in its own chunk.
+// Default export for React.lazy: the upload dialog (and tus-js-client) in its own chunk.
 export { UploadDialog as default } from '../upload/components/UploadDialog';

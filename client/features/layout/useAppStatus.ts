@@ -1,4 +1,4 @@
-import { useOnline } from '../../app/useOnline';
+import { useSyncStatus } from '../../data/hooks';
 
 export interface AppStatus {
   online: boolean;
@@ -8,6 +8,6 @@ export interface AppStatus {
 
 /** Network and outbox state for the banner. */
 export function useAppStatus(): AppStatus {
-  const online = useOnline();
-  return { online, syncing: false, pendingCount: 0 };
+  const { online, syncing, pendingCount } = useSyncStatus();
+  return { online, syncing, pendingCount };
 }

@@ -40,6 +40,11 @@ export function ProfilePage() {
     <section className="profile-page narrow" aria-labelledby="profile-title">
       <h1 id="profile-title">Profile</h1>
       <p className="muted">Manage your account information.</p>
+      {profile.pending ? (
+        <p className="pending-note" role="status">
+          Your new name is saved on this device and will sync when you are online.
+        </p>
+      ) : null}
       <form className="form card" onSubmit={onSubmit} aria-label="Profile">
         <TextField label="Full Name" name="name" autoComplete="name" required maxLength={80} value={shownName} onChange={setName} />
         <TextField label="Email" name="email" type="email" value={profile.email} onChange={() => {}} disabled readOnly

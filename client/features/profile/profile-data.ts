@@ -1,11 +1,15 @@
 import { useSession } from '../auth/api';
+import { useProfile, useUpdateProfileName } from './api';
 
-/** Adapter over the profile data hooks (client/features/profile/api). */
-export function useProfileData(): { name: string; email: string } | null {
+/** The member's profile from the local database, or the session's copy before the first sync. */
+export function useProfileData(): { name: string; email: string; pending: boolean } | null {
   const s = useSession();
-  return s.status === 'signedIn' ? { name: s.user.name, email: s.user.email } : null;
+  const local = useProfile();
+  if (s.status !== 'signedIn') return null;
+  if (local) return { name: local.name, email: local.email, pending: local.pending };
+  return { name: s.user.name, email: s.user.email, pending: false };
 }
 
 export function useSaveProfileName(): (name: string) => Promise<void> {
-  return async () => {};
+  return useUpdateProfileName();
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { toast } from 'sonner';
 import { CloseIcon, ClockIcon } from '../../../ui/icons';
@@ -14,11 +14,21 @@ interface Props {
 /** Spec section 2: the comments of one video, newest first, and a box to add one (blank text ignored). */
 export function CommentsDialog({ video, onClose }: Props) {
   const open = video !== null;
+  // Opened from a card's button, not a Radix Trigger: remember it so focus goes back there on close.
+  const opener = useRef<HTMLElement | null>(null);
+  if (open && !opener.current && document.activeElement instanceof HTMLElement) opener.current = document.activeElement;
   return (
     <Dialog.Root open={open} onOpenChange={(o) => (o ? undefined : onClose())}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog-content comments-dialog">
+        <Dialog.Content
+          className="dialog-content comments-dialog"
+          onCloseAutoFocus={(e) => {
+            e.preventDefault();
+            opener.current?.focus();
+            opener.current = null;
+          }}
+        >
           <div className="dialog-head">
             <Dialog.Title>Comments</Dialog.Title>
             <Dialog.Close className="icon-button" aria-label="Close">

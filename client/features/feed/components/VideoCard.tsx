@@ -12,6 +12,22 @@ interface Props {
   actions: FeedCardActions;
 }
 
+function UploadState({ upload }: { upload: NonNullable<FeedVideo['upload']> }) {
+  const pct = Math.round(upload.progress);
+  const label =
+    upload.status === 'failed'
+      ? `Upload failed${upload.error ? `: ${upload.error}` : ''}`
+      : upload.status === 'uploading'
+        ? `Uploading... ${pct}%`
+        : 'Waiting to upload';
+  return (
+    <div className={`upload-state${upload.status === 'failed' ? ' failed' : ''}`} role="status">
+      <span>{label}</span>
+      {upload.status === 'uploading' ? <progress max={100} value={pct} aria-label="Upload progress" /> : null}
+    </div>
+  );
+}
+
 /** A feed card (spec section 2): author, date, player, title, description, like / comment / share, views. */
 export const VideoCard = memo(function VideoCard({ video, index, near, own, actions }: Props) {
   const author = video.user_name?.trim() || 'Unknown User';
@@ -38,6 +54,7 @@ export const VideoCard = memo(function VideoCard({ video, index, near, own, acti
       </header>
       <VideoPlayer videoId={video.id} title={video.title} src={video.video_url} poster={video.poster_url} near={near}
         onWatched={actions.recordView} />
+      {video.upload ? <UploadState upload={video.upload} /> : null}
       <div className="card-body">
         <h2 id={titleId} className="card-title">{video.title}</h2>
         {video.description ? <p className="card-description">{video.description}</p> : null}

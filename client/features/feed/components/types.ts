@@ -15,6 +15,8 @@ export interface FeedVideo {
   views_count: number;
   liked_by_me: boolean;
   pending?: boolean;
+  /** A queued upload of this member (no video_url yet). */
+  upload?: { progress: number; status: string; error: string | null };
 }
 
 export interface FeedCardActions {
