@@ -72,7 +72,11 @@ export function toPendingItem(r: UploadRecord): PendingFeedItem {
 
 /** Starts the queue (a separate chunk with tus-js-client) only when something is waiting. */
 function ensureQueueRunning(): void {
-  void import('./queue-instance').then((m) => m.getUploadQueue().resumeAll());
+  import('./queue-instance').then(
+    (m) => m.getUploadQueue().resumeAll(),
+    // The chunk could not load (offline before it was cached): try again when the network returns.
+    () => window.addEventListener('online', ensureQueueRunning, { once: true }),
+  );
 }
 
 const UNFINISHED = ['queued', 'uploading', 'paused'];

@@ -65,6 +65,8 @@ function serverRefusal(err: unknown): { status: number; code: string; message: s
 export class UploadQueue {
   private readonly active = new Map<string, { upload: Upload; finish(v: 'next' | 'stopped'): void }>();
   private running: Promise<void> | null = null;
+  private failures = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly online = () => this.resumeAll();
 
   constructor(private readonly o: UploadQueueOptions) {}
@@ -77,6 +79,7 @@ export class UploadQueue {
 
   stop(): void {
     if (typeof window !== 'undefined') window.removeEventListener('online', this.online);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const a of this.active.values()) {
       void a.upload.abort(false);
       a.finish('stopped');
@@ -134,6 +137,20 @@ export class UploadQueue {
     this.running = this.drain().finally(() => {
       this.running = null;
     });
+  }
+
+  /**
+   * A server error or a refused token (e.g. a refresh racing another tab) while the browser says it
+   * is online: try again later with a growing delay, not only at the next `online` event.
+   */
+  private scheduleRetry(): void {
+    if (this.retryTimer || !this.isOnline()) return;
+    const delay = Math.min(60_000, 2000 * 2 ** this.failures);
+    this.failures++;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.resumeAll();
+    }, delay);
   }
 
   private isOnline(): boolean {
@@ -204,6 +221,7 @@ export class UploadQueue {
           void db.uploads.update(rec.videoId, { bytesSent: accepted });
         },
         onSuccess: () => {
+          this.failures = 0;
           void (async () => {
             await this.sendPosterOnce(rec.videoId);
             const done = await db.uploads.get(rec.videoId);
@@ -219,6 +237,7 @@ export class UploadQueue {
             const refusal = serverRefusal(err);
             if (!refusal || refusal.status >= 500 || refusal.status === 401 || refusal.status === 423 || refusal.status === 409 || !this.isOnline()) {
               await db.uploads.update(rec.videoId, { status: 'paused' });
+              this.scheduleRetry();
               return finish('stopped');
             }
             if (refusal.code === 'upload_expired') {
