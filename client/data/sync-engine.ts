@@ -16,6 +16,8 @@ export const RETRY_CAP_MS = 10_000;
 /** Videos kept on the device at most (the window plus older pages fetched while scrolling). */
 export const MAX_CACHED_VIDEOS = 1000;
 export const PAGE_SIZE = 20;
+/** A push, pull or page that takes longer than this is abandoned and retried. */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface SyncOptions {
   userId: string;
@@ -261,12 +263,24 @@ export class SyncEngine {
       headers['content-type'] = 'application/json';
       req.body = JSON.stringify(init.body);
     }
-    if (signal) req.signal = signal;
+    // A request that hangs would hold the flush lock for every tab: give up and retry instead.
+    // The event stream has its own idle watchdog, so it passes a signal and no timeout.
+    const timeout = signal ? null : new AbortController();
+    const timer = timeout ? setTimeout(() => timeout.abort(), REQUEST_TIMEOUT_MS) : null;
+    req.signal = signal ?? timeout!.signal;
     try {
-      return await this.fetchFn(`${this.base}${path}`, req);
+      const res = await this.fetchFn(`${this.base}${path}`, req);
+      // The body is read by the caller: keep the timer until headers and body are both in.
+      if (timeout) {
+        const body = [101, 204, 205, 304].includes(res.status) ? null : await res.arrayBuffer();
+        return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+      }
+      return res;
     } catch (err) {
       if (signal?.aborted) throw err;
       throw new TemporaryError(`network: ${String(err)}`, true);
+    } finally {
+      if (timer) clearTimeout(timer);
     }
   }
 
