@@ -54,6 +54,16 @@ describe.skipIf(!hasChromium)('the same member offline (issue 5)', () => {
     await card.waitFor();
     await expect.poll(() => card.getByText('Pending').count(), { timeout: 30_000 }).toBe(0);
 
+    // Watch it online: the service worker keeps a full copy for offline replays.
+    const src = await card.locator('video').getAttribute('src');
+    expect(src).toMatch(/^\/media\//);
+    await card.getByRole('button', { name: `Play ${onlineTitle}` }).click();
+    await expect.poll(() => card.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(0);
+    await card.getByRole('button', { name: `Pause ${onlineTitle}` }).click();
+    await expect
+      .poll(() => page.evaluate(async (url) => !!(await (await caches.open('vidi-media')).match(url)), src!), { timeout: 30_000 })
+      .toBe(true);
+
     await context.setOffline(true);
     await page.getByRole('status').filter({ hasText: "You're offline" }).waitFor();
 
@@ -79,7 +89,11 @@ describe.skipIf(!hasChromium)('the same member offline (issue 5)', () => {
     expect(await again.getByRole('button', { name: /^Like/ }).getAttribute('aria-label')).toBe('Like, 1 like');
     expect(await again.getByRole('button', { name: /^Comments/ }).getAttribute('aria-label')).toBe('Comments, 1 comment');
     await page.getByRole('article', { name: offlineTitle }).getByText('Pending').waitFor();
-    await page.getByText(/changes? waiting to sync/).waitFor();
+    await page.getByText('3 changes waiting to sync').waitFor();
+    // The watched video plays with no network, from the media cache (Range requests answered by the worker).
+    await again.getByRole('button', { name: `Play ${onlineTitle}` }).click();
+    await expect.poll(() => again.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(0);
+    await again.getByRole('button', { name: `Pause ${onlineTitle}` }).click();
 
     await context.setOffline(false);
     await expect.poll(() => page.getByText(/waiting to sync/).count(), { timeout: 60_000 }).toBe(0);
