@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { logChange } from '../sync/change-log';
-import { addPoints, currentPeriodStart, eligibleUsers, ensureScoreRows, subtractPoints, type Db, type Exclusion } from './score-events';
+import { addPointsMany, currentPeriodStart, eligibleUsers, ensureScoreRows, subtractPointsMany, type Db, type Exclusion } from './score-events';
 
 /*
  * Suspended and deleted members neither appear nor count: when a member stops being eligible, every
@@ -88,12 +88,10 @@ async function removeContributions(db: Db, userId: string, now: number): Promise
   // The member may still be eligible (deletion): leave their rows out of every reach-time lookup.
   const exclude: Exclusion = { userId };
   const counted = await withRows(db, [...new Set([...out, ...inc].map((t) => t.other))]);
-  for (const t of out) {
-    if (counted.has(t.other)) await subtractPoints(db, t.other, 'creator', t.engagements, t.newestEngagement, ps, exclude);
-  }
-  for (const t of inc) {
-    if (counted.has(t.other)) await subtractPoints(db, t.other, 'viewer', t.engagements + t.views, t.newest, ps, exclude);
-  }
+  const creators = out.filter((t) => counted.has(t.other)).map((t) => ({ userId: t.other, n: t.engagements, newest: t.newestEngagement }));
+  const viewers = inc.filter((t) => counted.has(t.other)).map((t) => ({ userId: t.other, n: t.engagements + t.views, newest: t.newest }));
+  await subtractPointsMany(db, 'creator', creators, ps, exclude);
+  await subtractPointsMany(db, 'viewer', viewers, ps, exclude);
   await db.deleteFrom('scores').where('user_id', '=', userId).execute();
   await logChange(db, { entity: 'leaderboard', entityId: 'all' }, now);
   return true;
@@ -132,19 +130,17 @@ export async function onUserReactivated(db: Db, userId: string, now: number): Pr
   let viewer = 0;
   let viewerNewest = 0;
   for (const t of out) {
-    await addPoints(db, t.other, 'creator', t.engagements, t.newestEngagement);
     viewer += t.engagements + t.views;
     viewerNewest = Math.max(viewerNewest, t.newest);
   }
   let creator = 0;
   let creatorNewest = 0;
   for (const t of inc) {
-    await addPoints(db, t.other, 'viewer', t.engagements + t.views, t.newest);
     creator += t.engagements;
     creatorNewest = Math.max(creatorNewest, t.newestEngagement);
   }
-  await addPoints(db, userId, 'creator', creator, creatorNewest);
-  await addPoints(db, userId, 'viewer', viewer, viewerNewest);
+  await addPointsMany(db, 'creator', [...out.map((t) => ({ userId: t.other, n: t.engagements, newest: t.newestEngagement })), { userId, n: creator, newest: creatorNewest }]);
+  await addPointsMany(db, 'viewer', [...inc.map((t) => ({ userId: t.other, n: t.engagements + t.views, newest: t.newest })), { userId, n: viewer, newest: viewerNewest }]);
   const changed = out.length > 0 || inc.length > 0;
   if (changed) await logChange(db, { entity: 'leaderboard', entityId: 'all' }, now);
   return changed;
@@ -180,11 +176,11 @@ export async function onVideoDeleted(db: Db, videoId: string, now: number): Prom
   let engagements = 0;
   let newestEngagement = 0;
   for (const t of tallies) {
-    await subtractPoints(db, t.other, 'viewer', t.engagements + t.views, t.newest, ps, exclude);
     engagements += t.engagements;
     newestEngagement = Math.max(newestEngagement, t.newestEngagement);
   }
-  await subtractPoints(db, owner, 'creator', engagements, newestEngagement, ps, exclude);
+  await subtractPointsMany(db, 'viewer', tallies.map((t) => ({ userId: t.other, n: t.engagements + t.views, newest: t.newest })), ps, exclude);
+  await subtractPointsMany(db, 'creator', [{ userId: owner, n: engagements, newest: newestEngagement }], ps, exclude);
   await logChange(db, { entity: 'leaderboard', entityId: 'all' }, now);
   return true;
 }

@@ -183,3 +183,62 @@ export async function applyScoreEvent(trx: Db, e: ScoreEvent): Promise<boolean> 
   await subtractPoints(trx, e.actorId, 'viewer', 1, e.occurredAt, ps, exclude);
   return true;
 }
+
+/** Points moving for one member on one board, with the newest action among them. */
+export interface PointsChange {
+  userId: string;
+  n: number;
+  newest: number;
+}
+
+const CHUNK = 300;
+
+/** Writes (points delta, reach time) for many members in one statement per chunk. */
+async function writeMany(db: Db, board: Board, rows: Array<{ userId: string; delta: number; reach: number | null }>): Promise<void> {
+  const { points, reached } = cols(board);
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const values = sql.join(rows.slice(i, i + CHUNK).map((r) => sql`(${r.userId}, ${r.delta}, ${r.reach})`));
+    // reach null: keep the larger of the current reach and the change's newest (additions).
+    await sql`UPDATE scores SET ${sql.ref(points)} = ${sql.ref(points)} + t.delta,
+        ${sql.ref(reached)} = coalesce(t.reach, ${sql.ref(reached)})
+      FROM (SELECT column1 AS user_id, column2 AS delta, column3 AS reach FROM (VALUES ${values})) AS t
+      WHERE scores.user_id = t.user_id`.execute(db);
+  }
+}
+
+/** addPoints for many members (their rows must exist). */
+export async function addPointsMany(db: Db, board: Board, changes: PointsChange[]): Promise<void> {
+  const { reached } = cols(board);
+  const live = changes.filter((c) => c.n !== 0);
+  for (let i = 0; i < live.length; i += CHUNK) {
+    const chunk = live.slice(i, i + CHUNK);
+    const current = await db.selectFrom('scores').select(['user_id', reached]).where('user_id', 'in', chunk.map((c) => c.userId)).execute();
+    const reach = new Map(current.map((r) => [r.user_id, Number((r as Record<string, unknown>)[reached])]));
+    await writeMany(db, board, chunk.map((c) => ({ userId: c.userId, delta: c.n, reach: Math.max(reach.get(c.userId) ?? 0, c.newest) })));
+  }
+}
+
+/**
+ * subtractPoints for many members: one read and one write per chunk, and the reach-time lookup only
+ * for members whose newest counted action may be among the removed ones. Members without a row are
+ * skipped.
+ */
+export async function subtractPointsMany(db: Db, board: Board, changes: PointsChange[], ps: number, exclude: Exclusion): Promise<void> {
+  const { points, reached } = cols(board);
+  const live = changes.filter((c) => c.n !== 0);
+  for (let i = 0; i < live.length; i += CHUNK) {
+    const chunk = live.slice(i, i + CHUNK);
+    const current = await db.selectFrom('scores').select(['user_id', points, reached]).where('user_id', 'in', chunk.map((c) => c.userId)).execute();
+    const byId = new Map(current.map((r) => [r.user_id, r as Record<string, unknown>]));
+    const rows = [];
+    for (const c of chunk) {
+      const row = byId.get(c.userId);
+      if (!row) continue;
+      const was = Number(row[reached]);
+      const left = Number(row[points]) - c.n;
+      const reach = left <= 0 ? 0 : c.newest >= was ? await newestCounted(db, c.userId, board, ps, exclude) : was;
+      rows.push({ userId: c.userId, delta: -c.n, reach });
+    }
+    await writeMany(db, board, rows);
+  }
+}
