@@ -22,7 +22,7 @@ async function toastText(page: Page, text: string): Promise<void> {
 async function closeToast(page: Page): Promise<void> {
   const region = page.getByRole('region', { name: /Notifications/ });
   await region.getByRole('button', { name: /close/i }).first().click();
-  await expect.poll(() => region.locator('[data-sonner-toast]').count()).toBe(0);
+  await expect.poll(() => region.locator('[data-sonner-toast]').count(), { timeout: 10_000 }).toBe(0);
 }
 
 describe.skipIf(!hasChromium)('admin dashboard in Chromium (issue 6)', () => {
@@ -222,6 +222,16 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium (issue 6)', () => {
     expect(messages).toEqual([CONFIRM_USER]);
     await admin.getByText('No users match this search.').waitFor();
     expect((await api('POST', '/api/auth/login', undefined, { email: viewerEmail, password: PASSWORD })).status).toBe(401);
+
+    // Every action above is in the audit log, newest first, with who did it.
+    const audit = admin.getByRole('region', { name: 'Audit log' });
+    const rows = audit.getByRole('row');
+    await rows.nth(1).getByText('Deleted a user').waitFor();
+    await rows.nth(1).getByText(viewerEmail).waitFor();
+    await rows.nth(1).getByText('Root Admin').waitFor();
+    for (const what of ['Updated the settings', 'Deleted a video', 'Updated the rewards', 'Reactivated a user', 'Suspended a user']) {
+      await audit.getByText(what, { exact: true }).first().waitFor();
+    }
   });
 
   it('Logout leads back to /admin/login', async () => {

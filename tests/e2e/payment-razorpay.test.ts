@@ -39,7 +39,7 @@ async function toastText(page: Page, text: string): Promise<void> {
 async function closeToast(page: Page): Promise<void> {
   const region = page.getByRole('region', { name: /Notifications/ });
   await region.getByRole('button', { name: /close/i }).first().click();
-  await expect.poll(() => region.locator('[data-sonner-toast]').count()).toBe(0);
+  await expect.poll(() => region.locator('[data-sonner-toast]').count(), { timeout: 10_000 }).toBe(0);
 }
 
 describe.skipIf(!hasChromium)('entry fee through Razorpay Checkout (issue 6)', () => {

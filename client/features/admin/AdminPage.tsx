@@ -12,6 +12,7 @@ import { VideosTab } from './components/VideosTab';
 import { RewardsTab } from './components/RewardsTab';
 import { SettingsTab } from './components/SettingsTab';
 import { RewardsAdminActions } from './rewards-slot';
+import { AuditLog } from './components/AuditLog';
 import './admin.css';
 
 type TabKey = 'users' | 'videos' | 'rewards' | 'settings';
@@ -77,6 +78,7 @@ function Dashboard({ selfId, offline }: { selfId: string; offline: boolean }) {
           ) : null}
           {tab === 'settings' ? <SettingsTab /> : null}
         </Tabs>
+        <AuditLog />
       </main>
     </>
   );

@@ -92,7 +92,7 @@ function PaymentScreen({ account }: { account: { user_id: string; email: string;
           </dl>
         </section>
         <button type="button" className="button primary block" onClick={() => void pay()} disabled={busy} aria-busy={busy}>
-          {busy ? 'Processing...' : `Pay ₹${s.amount_rupees}`}
+          {busy ? 'Processing...' : s.fee_applies ? `Pay ₹${s.amount_rupees}` : 'Activate Account'}
         </button>
         <p className="secured">
           <ShieldIcon /> Secured by {sandbox ? 'Sandbox (test mode)' : 'Razorpay'}

@@ -1,5 +1,5 @@
 import { authFetch } from '../../auth/api';
-import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, Page, RewardsSettings } from './types';
+import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, AuditEntry, Page, RewardsSettings } from './types';
 
 /** An /api/admin call that did not succeed; `message` is the server's sentence, ready for a toast. */
 export class AdminApiError extends Error {
@@ -52,6 +52,7 @@ export const adminApi = {
   deleteUser: (id: string) => request<unknown>('DELETE', `/api/admin/users/${encodeURIComponent(id)}`),
   videos: (opts: { limit: number; cursor: string | null }) => request<Page<AdminVideo>>('GET', `/api/admin/videos${qs(opts)}`),
   deleteVideo: (id: string) => request<unknown>('DELETE', `/api/admin/videos/${encodeURIComponent(id)}`),
+  audit: (opts: { limit: number; cursor: string | null }) => request<Page<AuditEntry>>('GET', `/api/admin/audit${qs(opts)}`),
   rewards: () => request<RewardsSettings>('GET', '/api/admin/rewards'),
   saveRewards: (body: RewardsSettings) => request<RewardsSettings>('PUT', '/api/admin/rewards', body),
   settings: () => request<AdminSettings>('GET', '/api/admin/settings'),

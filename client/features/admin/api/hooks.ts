@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { adminApi, AdminApiError } from './admin-client';
 import { adminDataChanged, useAdminDataVersion } from './data-version';
-import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, Page, RewardsSettings } from './types';
+import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, AuditEntry, Page, RewardsSettings } from './types';
 
 export interface Resource<T> {
   data: T | null;
@@ -77,6 +77,10 @@ export function useAdminUsers(search: string): PagedList<AdminUser> {
 
 export function useAdminVideos(): PagedList<AdminVideo> {
   return usePagedList((cursor) => adminApi.videos({ limit: ADMIN_PAGE_SIZE, cursor }), 'videos');
+}
+
+export function useAdminAudit(): PagedList<AuditEntry> {
+  return usePagedList((cursor) => adminApi.audit({ limit: ADMIN_PAGE_SIZE, cursor }), 'audit');
 }
 
 export function useRewardsSettings(): Resource<RewardsSettings> {

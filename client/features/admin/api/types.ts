@@ -63,3 +63,13 @@ export interface AdminSettingsUpdate {
   payment: { provider: PaymentProvider; razorpay_key_id: string; razorpay_key_secret?: string | null; razorpay_webhook_secret?: string | null };
   ads: { client_id: string; slot_id: string };
 }
+
+export interface AuditEntry {
+  id: number;
+  actor_id: string;
+  actor_name: string | null;
+  action: string;
+  target: string | null;
+  details: Record<string, unknown> | null;
+  created_at: number;
+}
