@@ -185,6 +185,20 @@ describe('pull', () => {
     expect(b.json.videos.find((v: any) => v.id === videoId).liked_by_me).toBe(false);
   });
 
+  it('answers a cursor too far behind with a full snapshot', async () => {
+    const old = await pull(alice, {});
+    const now = t.deps.now();
+    await t.deps.db
+      .insertInto('change_log')
+      .values(Array.from({ length: 2001 }, (_, i) => ({ entity: 'video', entity_id: `gone-${i}`, video_id: null, user_id: null, deleted: 1, created_at: now })))
+      .execute();
+    const res = await pull(alice, { cursor: old.json.cursor });
+    expect(res.status).toBe(200);
+    expect(res.json.reset).toBe(true);
+    expect(res.json.deleted_videos).toEqual([]);
+    expect(Number(res.json.cursor)).toBeGreaterThan(Number(old.json.cursor) + 2000);
+  });
+
   it('resets on a cursor from the future and refuses a malformed one', async () => {
     const future = await pull(alice, { cursor: '999999999' });
     expect(future.status).toBe(200);

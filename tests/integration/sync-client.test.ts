@@ -186,6 +186,30 @@ describe('tabs, rejections, identities', () => {
     expect(await device.db.outbox.count()).toBe(0);
   });
 
+  it('retries after a 503 and drops only a malformed queued entry, with its reason', async () => {
+    const videoId = await insertVideo(t.deps, bob.id);
+    const device = newDevice();
+    const net = new Network();
+    const { engine, rejections } = start(device.db, alice, net);
+    await engine.start();
+    await engine.sync();
+    net.offline = true;
+    await engine.mutate('recordShare', { shareId: randomUUID(), videoId });
+    // An entry damaged in storage (a name no server accepts in a request) between two good ones.
+    const bad = await engine.mutate('recordShare', { shareId: randomUUID(), videoId });
+    await device.db.outbox.update(bad.seq!, { name: 'x'.repeat(100) });
+    await engine.mutate('recordShare', { shareId: randomUUID(), videoId });
+    net.offline = false;
+    net.unavailable = 1;
+    expect(await engine.sync()).toBe(false);
+    expect((await videoTruth(t.deps, videoId)).shares).toBe(0);
+    expect(await engine.sync()).toBe(true);
+    expect(rejections.map((r) => r.error.code)).toEqual(['invalid_request']);
+    expect(await device.db.outbox.count()).toBe(0);
+    expect(await videoTruth(t.deps, videoId)).toMatchObject({ shares: 2, shares_count: 2 });
+    expect((await device.db.videos.get(videoId))?.shares_count).toBe(2);
+  });
+
   it('refuses invalid args locally without queueing', async () => {
     const videoId = await insertVideo(t.deps, bob.id);
     const device = newDevice();

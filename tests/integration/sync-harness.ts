@@ -90,6 +90,8 @@ export class Network {
   offline = false;
   /** Push requests whose response is lost after the server committed. */
   dropPushResponses = 0;
+  /** Requests answered 503 by a proxy in front of the server (the server never sees them). */
+  unavailable = 0;
   /** Every request of any kind fails with this probability (decided by `rand`). */
   failRate = 0;
   rand: () => number = Math.random;
@@ -99,6 +101,10 @@ export class Network {
     const url = String(input);
     this.requests.push(`${init?.method ?? 'GET'} ${new URL(url).pathname}`);
     if (this.offline) throw new TypeError('fetch failed (offline)');
+    if (this.unavailable > 0) {
+      this.unavailable -= 1;
+      return new Response(JSON.stringify({ error: { code: 'unavailable', message: 'Service unavailable.' } }), { status: 503 });
+    }
     if (this.failRate && this.rand() < this.failRate) throw new TypeError('fetch failed (flaky)');
     const res = await fetch(input, init);
     if (url.endsWith('/api/sync/push') && this.dropPushResponses > 0) {
