@@ -231,6 +231,28 @@ describe('suspended and deleted members', () => {
     await expectConsistent();
   });
 
+  it('suspending, reactivating and deleting a member with hundreds of fans keeps every counter exact', async () => {
+    const star = await w.user('Star');
+    const other = await w.user('Other');
+    const v = await w.video(star);
+    const v2 = await w.video(other);
+    const fans: string[] = [];
+    for (let i = 0; i < 320; i++) fans.push(await w.user(`Fan ${i}`));
+    for (const [i, f] of fans.entries()) {
+      await w.like(f, v);
+      if (i % 3 === 0) await w.like(f, v2);
+    }
+    await w.suspend(star);
+    await expectConsistent();
+    expect(await w.points(fans[1]!)).toEqual({ creator: 0, viewer: 0 });
+    await w.reactivate(star);
+    await expectConsistent();
+    expect(await w.points(star)).toEqual({ creator: 320, viewer: 0 });
+    await w.deleteVideo(v);
+    await expectConsistent();
+    expect(await w.points(fans[0]!)).toEqual({ creator: 0, viewer: 1 });
+  });
+
   it('pending-payment members do not score', async () => {
     const ana = await w.user('Ana');
     const va = await w.video(ana);
