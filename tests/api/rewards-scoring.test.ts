@@ -100,6 +100,11 @@ describe('views', () => {
     expect(viewQualifies({ watchedMs: 2000, durationMs: 2000 })).toEqual({ ok: true });
     expect(viewQualifies({ watchedMs: 1000, durationMs: 2000 })).toEqual({ ok: false, reason: 'too_short' });
     expect(viewQualifies({ watchedMs: 60_000, durationMs: 30_000 })).toEqual({ ok: false, reason: 'longer_than_video' });
+    // Players measure a little less than the whole of a video watched to its end, or round up.
+    expect(viewQualifies({ watchedMs: 1500, durationMs: 2000 })).toEqual({ ok: true });
+    expect(viewQualifies({ watchedMs: 2600, durationMs: 3200 })).toEqual({ ok: true });
+    expect(viewQualifies({ watchedMs: 31_000, durationMs: 30_000 })).toEqual({ ok: true });
+    expect(viewQualifies({ watchedMs: 31_001, durationMs: 30_000 })).toEqual({ ok: false, reason: 'longer_than_video' });
   });
 
   it('one video counts once per viewer however often it is watched', async () => {
