@@ -56,7 +56,7 @@ export function adminUsersRouter() {
       const now = deps.now();
       const result = await deps.db.transaction().execute(async (trx) => {
         const result = await setUserActive(trx, user.id, id, false, now);
-        if (result.changed) await recordAudit(trx, { actorId: user.id, action: 'user.suspend', target: id }, now);
+        if (result.changed) await recordAudit(trx, { actorId: user.id, action: 'user.suspend', target: id, details: { email: result.email } }, now);
         return result;
       });
       if (result.changed) deps.pokes.notify([`user:${id}`, ...(result.scoresChanged ? ['leaderboard'] : [])]);
@@ -68,7 +68,7 @@ export function adminUsersRouter() {
       const now = deps.now();
       const result = await deps.db.transaction().execute(async (trx) => {
         const result = await setUserActive(trx, user.id, id, true, now);
-        if (result.changed) await recordAudit(trx, { actorId: user.id, action: 'user.reactivate', target: id }, now);
+        if (result.changed) await recordAudit(trx, { actorId: user.id, action: 'user.reactivate', target: id, details: { email: result.email } }, now);
         return result;
       });
       if (result.changed) deps.pokes.notify([`user:${id}`, ...(result.scoresChanged ? ['leaderboard'] : [])]);

@@ -68,11 +68,11 @@ export async function setUserActive(
   userId: string,
   active: boolean,
   now: number,
-): Promise<{ changed: boolean; scoresChanged: boolean }> {
+): Promise<{ changed: boolean; scoresChanged: boolean; email: string }> {
   if (userId === actorId) throw badRequest(active ? 'You cannot reactivate yourself.' : 'You cannot suspend yourself.', 'cannot_target_self');
-  const user = await trx.selectFrom('profiles').select(['id', 'is_active']).where('id', '=', userId).executeTakeFirst();
+  const user = await trx.selectFrom('profiles').select(['id', 'email', 'is_active']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw notFound('No such user.', 'user_not_found');
-  if ((user.is_active === 1) === active) return { changed: false, scoresChanged: false };
+  if ((user.is_active === 1) === active) return { changed: false, scoresChanged: false, email: user.email };
   await trx.updateTable('profiles').set({ is_active: active ? 1 : 0, updated_at: now }).where('id', '=', userId).execute();
   let scoresChanged: boolean;
   if (active) {
@@ -83,5 +83,5 @@ export async function setUserActive(
     scoresChanged = await onUserSuspended(trx, userId, now);
   }
   await logChange(trx, { entity: 'profile', entityId: userId, userId }, now);
-  return { changed: true, scoresChanged };
+  return { changed: true, scoresChanged, email: user.email };
 }

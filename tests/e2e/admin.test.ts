@@ -141,8 +141,8 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium (issue 6)', () => {
 
   it('changes the prizes and the date, and /rewards shows them', async () => {
     await admin.getByRole('tab', { name: 'Rewards' }).click();
-    await admin.getByLabel('#1 (₹)').first().fill('5000');
-    await admin.locator('#best-viewer-prize-1').fill('777');
+    await admin.getByLabel('Best Users prize #1 (₹)').fill('5000');
+    await admin.getByLabel('Best Viewers prize #1 (₹)').fill('777');
     await admin.getByLabel('Distribution date').fill('2026-12-31');
     await admin.getByRole('button', { name: 'Save Rewards' }).click();
     await toastText(admin, 'Settings updated');

@@ -23,13 +23,15 @@ function parsePrize(text: string): number | null {
   return /^\d{1,8}$/.test(t) ? Number(t) : null;
 }
 
-function PrizeInputs({ legend, prefix, values, onChange }: { legend: string; prefix: string; values: string[]; onChange(i: number, v: string): void }) {
+function PrizeInputs({ legend, board, prefix, values, onChange }: { legend: string; board: string; prefix: string; values: string[]; onChange(i: number, v: string): void }) {
   return (
     <fieldset className="prize-grid">
       <legend>{legend}</legend>
       {values.map((v, i) => (
         <div className="field prize-field" key={i}>
-          <label htmlFor={`${prefix}-${i + 1}`}>#{i + 1} (₹)</label>
+          <label htmlFor={`${prefix}-${i + 1}`}>
+            <span className="sr-only">{board} prize </span>#{i + 1} (₹)
+          </label>
           <input id={`${prefix}-${i + 1}`} type="number" inputMode="numeric" min={0} step={1} value={v} onChange={(e) => onChange(i, e.target.value)} />
         </div>
       ))}
@@ -83,8 +85,8 @@ export function RewardsTab({ children }: { children?: ReactNode }) {
   return (
     <section aria-label="Rewards" className="admin-section">
       <form onSubmit={onSubmit} className="form admin-form" aria-label="Reward settings">
-        <PrizeInputs legend="Best Users prizes (top 20)" prefix="best-user-prize" values={form.bestUser} onChange={set('bestUser')} />
-        <PrizeInputs legend="Best Viewers prizes (top 3)" prefix="best-viewer-prize" values={form.bestViewer} onChange={set('bestViewer')} />
+        <PrizeInputs legend="Best Users prizes (top 20)" board="Best Users" prefix="best-user-prize" values={form.bestUser} onChange={set('bestUser')} />
+        <PrizeInputs legend="Best Viewers prizes (top 3)" board="Best Viewers" prefix="best-viewer-prize" values={form.bestViewer} onChange={set('bestViewer')} />
         <div className="field">
           <label htmlFor="distribution-date">Distribution date</label>
           <input id="distribution-date" type="date" value={form.date} onChange={(e) => setForm({ ...form, date: e.target.value })} />
