@@ -69,6 +69,18 @@ const FEED_FROM = `FROM videos v
   LEFT JOIN profiles p ON p.id = v.user_id
   LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = @viewer`;
 
+// The same item built by SQLite as JSON text: the feed route sends it without creating an object
+// per row and field in JS (the feed is the hottest read). Must stay equal to toFeedItem.
+const FEED_JSON = `json_object(
+  'id', v.id, 'user_id', v.user_id, 'user_name', coalesce(p.name, '${'Unknown User'}'), 'title', v.title,
+  'description', v.description, 'video_url', '/media/' || v.file_key,
+  'poster_url', CASE WHEN v.poster_key IS NULL THEN NULL ELSE '/media/' || v.poster_key END,
+  'created_at', strftime('%Y-%m-%dT%H:%M:%fZ', v.created_at / 1000.0, 'unixepoch'),
+  'duration_ms', v.duration_ms, 'likes_count', v.likes_count, 'comments_count', v.comments_count,
+  'shares_count', v.shares_count, 'views_count', v.views_count,
+  'liked_by_me', json(CASE WHEN l.user_id IS NULL THEN 'false' ELSE 'true' END)
+) AS j, v.created_at AS at, v.id AS id`;
+
 const COMMENT_COLUMNS = `c.id, c.video_id, c.user_id, p.name AS user_name, c.content, c.created_at`;
 
 function statements(sqlite: SQLite.Database) {
@@ -79,6 +91,14 @@ function statements(sqlite: SQLite.Database) {
     nextPage: sqlite.prepare<{ viewer: string; limit: number; at: number; id: string }, FeedRow>(
       `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
     ),
+    firstPageJson: sqlite
+      .prepare<{ viewer: string; limit: number }, [string, number, string]>(`SELECT ${FEED_JSON} ${FEED_FROM} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`)
+      .raw(),
+    nextPageJson: sqlite
+      .prepare<{ viewer: string; limit: number; at: number; id: string }, [string, number, string]>(
+        `SELECT ${FEED_JSON} ${FEED_FROM} WHERE (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+      )
+      .raw(),
     byIds: sqlite.prepare<{ viewer: string; ids: string }, FeedRow>(
       `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE v.id IN (SELECT value FROM json_each(@ids))`,
     ),
@@ -129,6 +149,16 @@ export function readFeedPage(sqlite: SQLite.Database, viewer: string, limit: num
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { items: page.map(toFeedItem), next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+}
+
+/** readFeedPage as the JSON text of {items, next_cursor}, for the feed route. */
+export function readFeedPageJson(sqlite: SQLite.Database, viewer: string, limit: number, cursor: { at: number; id: string } | null): string {
+  const s = feedStatements(sqlite);
+  const rows = cursor ? s.nextPageJson.all({ viewer, limit: limit + 1, at: cursor.at, id: cursor.id }) : s.firstPageJson.all({ viewer, limit: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const next = rows.length > limit && last ? JSON.stringify(encodeCursor(last[1], last[2])) : 'null';
+  return `{"items":[${page.map((r) => r[0]).join(',')}],"next_cursor":${next}}`;
 }
 
 export function readVideosByIds(sqlite: SQLite.Database, viewer: string, ids: string[]): FeedItem[] {

@@ -244,6 +244,25 @@ describe('feed and comments read API', () => {
     }
   });
 
+  it('sends the same items from the feed route (JSON built by SQLite) as from pull', async () => {
+    const fresh = await createTestApp();
+    try {
+      const u = await createUser(fresh.deps, { name: 'Zoë "Q" \\ Ünïcode' });
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++) ids.push(await insertVideo(fresh.deps, u.id, { createdAt: 1_700_000_000_007 + i * 1001, title: `T "${i}" \n ✓` }));
+      await fresh.deps.db.updateTable('videos').set({ poster_key: `${u.id}/poster.jpg`, likes_count: 1 }).where('id', '=', ids[2]!).execute();
+      await fresh.deps.db.insertInto('likes').values({ video_id: ids[2]!, user_id: u.id, created_at: 1 }).execute();
+      const feed = await call(fresh.app, 'GET', '/api/videos?limit=50', undefined, u.token);
+      expect(feed.headers.get('content-type')).toMatch(/application\/json/);
+      const pulled = await call(fresh.app, 'POST', '/api/sync/pull', { cursor: null }, u.token);
+      expect(feed.json.items).toEqual(pulled.json.videos);
+      expect(feed.json.items.find((v: any) => v.id === ids[2])).toMatchObject({ liked_by_me: true, poster_url: `/media/${u.id}/poster.jpg` });
+      expect(feed.json.items[0].created_at).toBe(new Date(1_700_000_000_007 + 5 * 1001).toISOString());
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('lists comments newest first with author names, 404 for a missing video', async () => {
     const videoId = await insertVideo(t.deps, bob.id);
     const cid = randomUUID();
