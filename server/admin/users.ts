@@ -22,21 +22,7 @@ export interface AdminUser {
  * with 100 000 users. A search matches the name or e-mail anywhere (case-insensitive for ASCII).
  */
 export async function listUsers(db: Kysely<Database>, opts: { limit: number; cursor: TimeCursor | null; search: string }) {
-  let q = db
-    .selectFrom('profiles')
-    .select(['id', 'email', 'name', 'is_admin', 'is_active', 'account_status', 'email_verified_at', 'created_at'])
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(opts.limit + 1);
-  if (opts.cursor) {
-    const { createdAt, id } = opts.cursor;
-    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
-  }
-  if (opts.search) {
-    const pattern = containsPattern(opts.search);
-    q = q.where(sql<boolean>`(name LIKE ${pattern} ESCAPE '\\' OR email LIKE ${pattern} ESCAPE '\\')`);
-  }
-  const rows = await q.execute();
+  const rows = await usersPageQuery(db, opts).execute();
   const page = rows.slice(0, opts.limit);
   const last = page.at(-1);
   return {
@@ -54,6 +40,25 @@ export async function listUsers(db: Kysely<Database>, opts: { limit: number; cur
     ),
     next_cursor: rows.length > opts.limit && last ? encodeTimeCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
   };
+}
+
+/** One page (plus one row, to know whether another follows); exported so a test can check its query plan. */
+export function usersPageQuery(db: Kysely<Database>, opts: { limit: number; cursor: TimeCursor | null; search: string }) {
+  let q = db
+    .selectFrom('profiles')
+    .select(['id', 'email', 'name', 'is_admin', 'is_active', 'account_status', 'email_verified_at', 'created_at'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(opts.limit + 1);
+  if (opts.cursor) {
+    const { createdAt, id } = opts.cursor;
+    q = q.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+  }
+  if (opts.search) {
+    const pattern = containsPattern(opts.search);
+    q = q.where(sql<boolean>`(name LIKE ${pattern} ESCAPE '\\' OR email LIKE ${pattern} ESCAPE '\\')`);
+  }
+  return q;
 }
 
 /**

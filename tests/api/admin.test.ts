@@ -8,6 +8,8 @@ import { login, signUpVerified } from '../helpers/auth-flow';
 import { mediaPath } from '../../server/media/storage';
 import { applyScoreEvent } from '../../server/rewards/score-events';
 import { recomputeScores, standingsOf } from '../../server/rewards/recompute';
+import { usersPageQuery } from '../../server/admin/users';
+import { videosPageQuery } from '../../server/admin/videos';
 
 let t: TestApp;
 let admin: TestUser;
@@ -218,6 +220,29 @@ describe('users list', () => {
     expect((await call(t.app, 'GET', '/api/admin/users?cursor=garbage', undefined, admin.token)).status).toBe(400);
     expect((await call(t.app, 'GET', '/api/admin/users?limit=0', undefined, admin.token)).status).toBe(400);
     expect((await call(t.app, 'GET', '/api/admin/users?limit=1000', undefined, admin.token)).status).toBe(400);
+  });
+});
+
+describe('paging cost does not grow with the table (keyset over an index)', () => {
+  function plan(q: { compile(): { sql: string; parameters: readonly unknown[] } }): string {
+    const { sql, parameters } = q.compile();
+    const rows = t.deps.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(parameters as unknown[])) as Array<{ detail: string }>;
+    return rows.map((r) => r.detail).join(' | ');
+  }
+  const cursor = { createdAt: Date.now(), id: 'ffffffff' };
+
+  it('users pages walk profiles_created_at, with or without a search, and never sort', () => {
+    for (const search of ['', 'bob']) {
+      const p = plan(usersPageQuery(t.deps.db, { limit: 20, cursor, search }));
+      expect(p).toMatch(/INDEX profiles_created_at/);
+      expect(p).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
+  it('videos pages walk videos_feed and never sort', () => {
+    const p = plan(videosPageQuery(t.deps.db, { limit: 20, cursor }));
+    expect(p).toMatch(/INDEX videos_feed/);
+    expect(p).not.toMatch(/TEMP B-TREE/);
   });
 });
 
