@@ -2,9 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Route } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
-import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { logInThroughUi, PASSWORD, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
 
 const path = (url: string) => new URL(url).pathname;
+
+/** Runs in the page: rows in the local database's profile store (IndexedDB 'vidi'). */
+declare function localProfileCount(): Promise<number>;
+const LOCAL_PROFILE_COUNT = `window.localProfileCount = () => new Promise((ok) => {
+  const open = indexedDB.open('vidi');
+  open.onsuccess = () => {
+    const db = open.result;
+    if (!db.objectStoreNames.contains('profile')) return ok(0);
+    const req = db.transaction('profile').objectStore('profile').count();
+    req.onsuccess = () => ok(req.result);
+  };
+});`;
 
 describe.skipIf(!hasChromium)('route guards (spec section 2)', () => {
   let server: ServerProcess;
@@ -76,6 +88,55 @@ describe.skipIf(!hasChromium)('route guards (spec section 2)', () => {
     await page.goto(server.url + '/home');
     await page.waitForURL('**/login');
     expect(path(page.url())).toBe('/login');
+    await context.close();
+  });
+
+  it('sends the member to /login when the session was revoked elsewhere, keeping the queued change for the next sign-in', async () => {
+    const revokedEmail = uniqueEmail('revoked');
+    await signUpVerified(server, 'Rita Revoked', revokedEmail);
+    const context = await browser.newContext();
+    await context.addInitScript(LOCAL_PROFILE_COUNT);
+    const page = await context.newPage();
+    await logInThroughUi(page, server, revokedEmail);
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.getByRole('button', { name: 'Save Changes' }).waitFor();
+    // The first sync has brought the profile into the local database.
+    await expect.poll(() => page.evaluate(() => localProfileCount()), { timeout: 30_000 }).toBe(1);
+
+    // A rename made offline waits in the outbox, also over an offline reload.
+    await context.setOffline(true);
+    await page.getByLabel('Full Name').fill('Rita Renamed');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('Profile Updated').waitFor();
+    await page.reload();
+    await page.getByText(/will sync when you are online/).waitFor();
+    expect(await page.getByLabel('Full Name').inputValue()).toBe('Rita Renamed');
+
+    // Meanwhile the session is ended elsewhere (its refresh family revoked).
+    const [cookie] = (await context.cookies(`${server.url}/api/auth/refresh`)).filter((c) => c.name === 'vidi_refresh');
+    expect(cookie).toBeDefined();
+    const revoke = await fetch(`${server.url}/api/auth/logout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: cookie!.value }),
+    });
+    expect(revoke.status).toBe(204);
+
+    await context.setOffline(false);
+    await page.waitForURL('**/login', { timeout: 60_000 });
+
+    // Signing in again sends the rename queued before.
+    await logInThroughUi(page, server, revokedEmail);
+    await page.getByRole('heading', { level: 1, name: 'Welcome, Rita Renamed!' }).waitFor();
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: revokedEmail, password: PASSWORD }),
+    });
+    const { access_token: token } = (await login.json()) as { access_token: string };
+    await expect
+      .poll(async () => ((await (await fetch(`${server.url}/api/profile`, { headers: { authorization: `Bearer ${token}` } })).json()) as { name: string }).name, { timeout: 30_000 })
+      .toBe('Rita Renamed');
     await context.close();
   });
 

@@ -158,6 +158,11 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await toastText(page, 'Profile Updated');
     await page.getByText('Your profile has been successfully updated.').waitFor();
+    // F8 moves keyboard focus into the toast region (spec section 9).
+    await page.keyboard.press('F8');
+    await expect
+      .poll(() => page.evaluate(() => !!document.activeElement?.closest('section[aria-label^="Notifications"]')))
+      .toBe(true);
     await page.getByRole('link', { name: 'Vidi' }).click();
     await page.getByRole('heading', { level: 1, name: 'Welcome, Asha Renamed!' }).waitFor();
   });

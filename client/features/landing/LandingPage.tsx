@@ -33,7 +33,7 @@ export function LandingPage() {
         <Link to="/signup" className="button primary">Sign Up Now</Link>
       </section>
       <footer className="landing-footer">
-        <a href="/admin/login">Admin Access</a>
+        <Link to="/admin/login">Admin Access</Link>
       </footer>
     </main>
   );

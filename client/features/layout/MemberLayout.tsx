@@ -55,9 +55,9 @@ export function MemberLayout() {
               <UserIcon /> <span>Profile</span>
             </Link>
             {user.is_admin ? (
-              <a href="/admin" className="nav-link">
+              <Link to="/admin" className="nav-link">
                 <ShieldIcon /> <span>Admin</span>
-              </a>
+              </Link>
             ) : null}
             <button type="button" className="nav-link" onClick={() => void doSignOut()} disabled={signingOut}>
               <LogOutIcon /> <span>Sign Out</span>

@@ -1,4 +1,5 @@
 import { useSyncStatus } from '../../data/hooks';
+import { useOnline } from '../../app/useOnline';
 import { useSession } from '../auth/api';
 import { usePendingUploads } from '../upload/api';
 
@@ -12,7 +13,9 @@ export interface AppStatus {
 /** Network and outbox state for the banner. */
 export function useAppStatus(): AppStatus {
   const session = useSession();
-  const { online, syncing, pendingCount } = useSyncStatus();
+  const { online: engineOnline, syncing, pendingCount } = useSyncStatus();
+  // The engine learns of a lost network from a failed request; the browser knows before any is made.
+  const online = useOnline() && engineOnline;
   const uploads = usePendingUploads(session.status === 'signedIn' ? session.user.id : null);
   const waitingUploads = uploads.filter((u) => u.status === 'queued' || u.status === 'uploading' || u.status === 'paused').length;
   return { online, syncing, pendingCount: pendingCount + waitingUploads };
