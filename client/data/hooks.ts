@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { getMeta, type LeaderboardsRow } from './db';
-import { LAST_SYNCED_KEY } from './apply-pull';
+import type { LeaderboardsRow } from './db';
+import { readSyncCounters } from './queries';
 import { getClientDb, getSyncEngine, subscribeSyncEngine } from './session';
 import type { SyncEngine } from './sync-engine';
 import type { EngineStatus } from './status';
@@ -33,11 +33,7 @@ export function useSyncStatus(): SyncStatus {
   const engine = useSyncEngine();
   const status = useEngineStatus();
   const userId = engine?.userId ?? null;
-  const data = useLiveQuery(async () => {
-    const db = getClientDb();
-    const pendingCount = userId ? await db.outbox.where('user_id').equals(userId).count() : 0;
-    return { pendingCount, lastSyncedAt: (await getMeta<number>(db, LAST_SYNCED_KEY)) ?? null };
-  }, [userId]);
+  const data = useLiveQuery(() => readSyncCounters(getClientDb(), userId), [userId]);
   return { online: status.online, syncing: status.syncing, pendingCount: data?.pendingCount ?? 0, lastSyncedAt: data?.lastSyncedAt ?? null };
 }
 

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { engineFor, insertVideo, listen, Network, newDevice, videoTruth, type TestEngine } from './sync-harness';
 import type { SyncEngine } from '../../client/data/sync-engine';
+import { readComments, readFeed, readProfile, readSyncCounters } from '../../client/data/queries';
 
 let t: TestApp;
 let http: { url: string; close(): Promise<void> };
@@ -108,6 +109,51 @@ describe('offline queue, reload, reconnect', () => {
     net.offline = false;
     await vi.waitFor(async () => expect((await videoTruth(t.deps, videoId)).shares).toBe(1), { timeout: 15_000 });
     await vi.waitFor(async () => expect(await device.db.outbox.count()).toBe(0), { timeout: 15_000 });
+  });
+});
+
+describe('what the hooks read', () => {
+  it('marks queued changes pending per item until the server confirms them', async () => {
+    const videoId = await insertVideo(t.deps, bob.id);
+    const other = await insertVideo(t.deps, bob.id);
+    const device = newDevice();
+    const net = new Network();
+    const { engine } = start(device.db, alice, net);
+    await engine.start();
+    expect((await readFeed(device.db, alice.id)).synced).toBe(false);
+    await engine.sync();
+    const close = engine.openComments(videoId);
+    await engine.sync();
+    expect((await readComments(device.db, alice.id, videoId)).loaded).toBe(true);
+
+    net.offline = true;
+    const commentId = randomUUID();
+    await engine.toggleLike(videoId);
+    await engine.mutate('addComment', { commentId, videoId, content: 'pending one' });
+    await engine.mutate('recordView', { videoId: other, watchedMs: 4000 });
+    await engine.mutate('updateProfileName', { name: 'Alice Offline' });
+    const feed = await readFeed(device.db, alice.id);
+    expect(feed.synced).toBe(true);
+    expect(feed.items.find((v) => v.id === videoId)).toMatchObject({ pending: true, liked_by_me: true });
+    // A view shows nothing, so it does not mark the card.
+    expect(feed.items.find((v) => v.id === other)?.pending).toBe(false);
+    expect((await readComments(device.db, alice.id, videoId)).comments).toEqual([expect.objectContaining({ id: commentId, content: 'pending one', pending: true })]);
+    expect(await readProfile(device.db, alice.id)).toMatchObject({ name: 'Alice Offline', pending: true });
+    expect((await readSyncCounters(device.db, alice.id)).pendingCount).toBe(4);
+
+    net.offline = false;
+    expect(await engine.sync()).toBe(true);
+    const after = await readFeed(device.db, alice.id);
+    expect(after.items.every((v) => !v.pending)).toBe(true);
+    expect((await readComments(device.db, alice.id, videoId)).comments[0]).toMatchObject({ id: commentId, pending: false, user_name: 'Alice Offline' });
+    expect(await readProfile(device.db, alice.id)).toMatchObject({ name: 'Alice Offline', pending: false });
+    const counters = await readSyncCounters(device.db, alice.id);
+    expect(counters.pendingCount).toBe(0);
+    expect(counters.lastSyncedAt).toBeTypeOf('number');
+    close();
+    // Put the shared test user's name back.
+    await engine.mutate('updateProfileName', { name: 'Alice' });
+    await engine.sync();
   });
 });
 

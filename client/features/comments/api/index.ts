@@ -1,12 +1,10 @@
 import { useCallback, useEffect } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { CommentItem } from '../../../../sync/protocol/messages';
-import { getMeta } from '../../../data/db';
-import { commentsLoadedKey } from '../../../data/apply-pull';
+import { readComments, type LocalComment } from '../../../data/queries';
 import { getClientDb } from '../../../data/session';
 import { useEngineStatus, useSyncEngine } from '../../../data/hooks';
 
-export type VideoComment = CommentItem & { pending: boolean };
+export type VideoComment = LocalComment;
 
 export interface VideoComments {
   /** Newest first. */
@@ -26,16 +24,10 @@ export function useVideoComments(videoId: string | null): VideoComments {
     if (!engine || !videoId) return;
     return engine.openComments(videoId);
   }, [engine, videoId]);
-  const data = useLiveQuery(async () => {
-    if (!videoId) return { comments: [], loaded: true };
-    const db = getClientDb();
-    const rows = await db.comments.where('[video_id+created_ms]').between([videoId, -Infinity], [videoId, Infinity]).reverse().toArray();
-    const queued = userId ? await db.outbox.where('user_id').equals(userId).toArray() : [];
-    const pending = new Set(queued.filter((e) => e.name === 'addComment').map((e) => (e.args as { commentId: string }).commentId));
-    const comments = rows.map(({ created_ms: _ms, ...c }) => ({ ...c, pending: pending.has(c.id) }));
-    const loaded = (await getMeta<number>(db, commentsLoadedKey(videoId))) !== undefined;
-    return { comments, loaded };
-  }, [videoId, userId]);
+  const data = useLiveQuery(
+    async () => (videoId ? readComments(getClientDb(), userId, videoId) : { comments: [], loaded: true }),
+    [videoId, userId],
+  );
   const ready = !!data && (data.loaded || !status.online || !engine || status.paused !== null);
   return { comments: data?.comments ?? [], status: ready ? 'ready' : 'loading' };
 }

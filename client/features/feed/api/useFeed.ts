@@ -1,8 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { FeedItem as ServerFeedItem } from '../../../../sync/protocol/messages';
-import { getMeta } from '../../../data/db';
-import { CURSOR_KEY, FEED_END_KEY } from '../../../data/apply-pull';
+import { readFeed } from '../../../data/queries';
 import { getClientDb } from '../../../data/session';
 import { useEngineStatus, useSyncEngine } from '../../../data/hooks';
 import { usePendingUploads, type PendingFeedItem, type UploadStatus } from '../../upload/api';
@@ -45,9 +44,6 @@ export interface FeedState {
   loadMore(): void;
 }
 
-/** Mutations that change nothing visible on the card do not mark it pending. */
-const INVISIBLE = new Set(['recordView']);
-
 /**
  * The feed from the local database, newest first, with optimistic changes applied, and the user's
  * queued uploads on top (until the finished video arrives by pull). Older pages come from
@@ -58,16 +54,7 @@ export function useFeed(): FeedState {
   const status = useEngineStatus();
   const userId = engine?.userId ?? null;
   const uploads = usePendingUploads(userId);
-  const data = useLiveQuery(async () => {
-    const db = getClientDb();
-    const rows = await db.videos.orderBy('[created_ms+id]').reverse().toArray();
-    const queued = userId ? await db.outbox.where('user_id').equals(userId).toArray() : [];
-    const pending = new Set(queued.filter((e) => e.video_id && !INVISIBLE.has(e.name)).map((e) => e.video_id));
-    const items: FeedItem[] = rows.map(({ created_ms: _ms, ...v }) => ({ ...v, pending: pending.has(v.id) }));
-    const synced = (await getMeta(db, CURSOR_KEY)) != null;
-    const end = (await getMeta<boolean>(db, FEED_END_KEY)) === true;
-    return { items, synced, end };
-  }, [userId]);
+  const data = useLiveQuery(() => readFeed(getClientDb(), userId), [userId]);
 
   const loading = useRef(false);
   const [, setTick] = useState(0);

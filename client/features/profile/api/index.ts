@@ -1,23 +1,16 @@
 import { useCallback } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { ProfileItem } from '../../../../sync/protocol/messages';
+import { readProfile, type LocalProfile } from '../../../data/queries';
 import { getClientDb } from '../../../data/session';
 import { useSyncEngine } from '../../../data/hooks';
 
-export type LocalProfile = ProfileItem & { pending: boolean };
+export type { LocalProfile };
 
 /** The signed-in member's profile from the local database (undefined while reading, null when none yet). */
 export function useProfile(): LocalProfile | null | undefined {
   const engine = useSyncEngine();
   const userId = engine?.userId ?? null;
-  return useLiveQuery(async () => {
-    if (!userId) return null;
-    const db = getClientDb();
-    const p = await db.profile.get(userId);
-    if (!p) return null;
-    const pending = (await db.outbox.where('user_id').equals(userId).filter((e) => e.name === 'updateProfileName').count()) > 0;
-    return { ...p, pending };
-  }, [userId]);
+  return useLiveQuery(async () => (userId ? readProfile(getClientDb(), userId) : null), [userId]);
 }
 
 /**
