@@ -7,6 +7,8 @@ export const CURSOR_KEY = 'cursor';
 export const LAST_SYNCED_KEY = 'lastSyncedAt';
 /** True once the server said there is nothing older than what the device holds. */
 export const FEED_END_KEY = 'feedEnd';
+/** Videos kept on the device at most: the window plus older pages; the oldest go first. */
+export const MAX_CACHED_VIDEOS = 1000;
 export const commentsLoadedKey = (videoId: string) => `comments:${videoId}`;
 
 /**
@@ -14,7 +16,15 @@ export const commentsLoadedKey = (videoId: string) => `comments:${videoId}`;
  * confirmed leave the outbox, and the rest are re-applied on top (rebase). If another tab applied
  * a pull since this one was asked for (the cursor moved), nothing is written and false is returned.
  */
-export async function applyPull(db: ClientDb, userId: string, clientId: string, askedCursor: string | null, res: PullResponse, now = Date.now()): Promise<boolean> {
+export async function applyPull(
+  db: ClientDb,
+  userId: string,
+  clientId: string,
+  askedCursor: string | null,
+  res: PullResponse,
+  now = Date.now(),
+  cap = MAX_CACHED_VIDEOS,
+): Promise<boolean> {
   return runTx(db, async () => {
     const current = (await getMeta<string | null>(db, CURSOR_KEY)) ?? null;
     if (current !== askedCursor) return false;
@@ -35,6 +45,17 @@ export async function applyPull(db: ClientDb, userId: string, clientId: string, 
       await db.server_comments.where('video_id').equals(id).delete();
       await db.comments.where('video_id').equals(id).delete();
       touched.add(id);
+    }
+
+    // Bounded cache: new videos arrive on top, so the oldest leave (they can be paged in again).
+    const held = await db.server_videos.count();
+    if (held > cap) {
+      const oldest = (await db.server_videos.orderBy('[created_ms+id]').limit(held - cap).primaryKeys()) as string[];
+      await db.server_videos.bulkDelete(oldest);
+      await db.videos.bulkDelete(oldest);
+      await db.server_comments.where('video_id').anyOf(oldest).delete();
+      await db.comments.where('video_id').anyOf(oldest).delete();
+      await setMeta(db, FEED_END_KEY, false);
     }
 
     for (const videoId of res.comments_loaded) {

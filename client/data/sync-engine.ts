@@ -2,7 +2,7 @@ import { MAX_PUSH_BATCH, PullResponseSchema, PushResponseSchema, FeedPageSchema,
 import { encodeFeedCursor } from '../../sync/protocol/feed-cursor';
 import type { MutationArgs, MutationName } from '../../sync/mutations/schemas';
 import { getMeta, setMeta, toVideoRow, type ClientDb, type OutboxEntry } from './db';
-import { applyPull, CURSOR_KEY, FEED_END_KEY, resetCacheFor } from './apply-pull';
+import { applyPull, CURSOR_KEY, FEED_END_KEY, MAX_CACHED_VIDEOS, resetCacheFor } from './apply-pull';
 import { runTx } from './tx-queue';
 import { clientState, dropRejected, enqueue, enqueueInTx, markSent, nextBatch, renumber, rotateClientId, type Rejection } from './outbox';
 import { rebase } from './rebase';
@@ -13,8 +13,6 @@ import { createStatusStore, type EngineStatus, type StatusStore } from './status
 /** Flush retry delay: 200 ms times the attempt, capped (spec: retry backoff 200 ms x attempt). */
 export const RETRY_STEP_MS = 200;
 export const RETRY_CAP_MS = 10_000;
-/** Videos kept on the device at most (the window plus older pages fetched while scrolling). */
-export const MAX_CACHED_VIDEOS = 1000;
 export const PAGE_SIZE = 20;
 /** A push, pull or page that takes longer than this is abandoned and retried. */
 export const REQUEST_TIMEOUT_MS = 30_000;

@@ -5,6 +5,7 @@ import { createUser, type TestUser } from '../helpers/users';
 import { engineFor, insertVideo, listen, Network, newDevice, videoTruth, type TestEngine } from './sync-harness';
 import type { SyncEngine } from '../../client/data/sync-engine';
 import { readComments, readFeed, readProfile, readSyncCounters } from '../../client/data/queries';
+import { applyPull } from '../../client/data/apply-pull';
 
 let t: TestApp;
 let http: { url: string; close(): Promise<void> };
@@ -154,6 +155,25 @@ describe('what the hooks read', () => {
     // Put the shared test user's name back.
     await engine.mutate('updateProfileName', { name: 'Alice' });
     await engine.sync();
+  });
+});
+
+describe('bounded cache', () => {
+  it('drops the oldest videos beyond the cap as new ones arrive', async () => {
+    const device = newDevice();
+    const item = (i: number) => ({
+      id: `v${String(i).padStart(3, '0')}`, user_id: 'u', user_name: 'U', title: `t${i}`, description: '', video_url: `/media/${i}`,
+      poster_url: null, created_at: new Date(1_700_000_000_000 + i * 1000).toISOString(), duration_ms: 1000,
+      likes_count: 0, comments_count: 0, shares_count: 0, views_count: 0, liked_by_me: false,
+    });
+    const base = { deleted_videos: [], comments: [], deleted_comments: [], comments_loaded: [], profile: null, leaderboards: null, last_mutation_id: 0 };
+    expect(await applyPull(device.db, 'u', 'c', null, { ...base, cursor: '5', reset: true, videos: [1, 2, 3, 4, 5].map(item) }, Date.now(), 4)).toBe(true);
+    expect(await device.db.videos.count()).toBe(4);
+    expect(await applyPull(device.db, 'u', 'c', '5', { ...base, cursor: '7', reset: false, videos: [6, 7].map(item) }, Date.now(), 4)).toBe(true);
+    expect((await readFeed(device.db, 'u')).items.map((v) => v.id)).toEqual(['v007', 'v006', 'v005', 'v004']);
+    // A pull asked with a cursor that has moved since (another tab applied one) is not applied.
+    expect(await applyPull(device.db, 'u', 'c', '5', { ...base, cursor: '9', reset: false, videos: [9].map(item) }, Date.now(), 4)).toBe(false);
+    expect(await device.db.videos.get('v009')).toBeUndefined();
   });
 });
 
