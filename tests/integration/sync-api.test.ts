@@ -277,6 +277,26 @@ describe('feed and comments read API', () => {
   });
 });
 
+describe('openapi', () => {
+  it('documents every sync and videos operation with bearer security', async () => {
+    const doc = await call(t.app, 'GET', '/api/openapi.json');
+    expect(doc.status).toBe(200);
+    const ops: Array<[string, string]> = [
+      ['/api/sync/push', 'post'],
+      ['/api/sync/pull', 'post'],
+      ['/api/sync/events', 'get'],
+      ['/api/videos', 'get'],
+      ['/api/videos/{id}/comments', 'get'],
+    ];
+    for (const [path, method] of ops) {
+      const op = doc.json.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.security).toEqual([{ bearerAuth: [] }]);
+    }
+    expect(doc.json.paths['/api/sync/push'].post.requestBody.required).toBe(true);
+  });
+});
+
 describe('events', () => {
   it('streams a ready event, then a poke after a mutation commits', async () => {
     const videoId = await insertVideo(t.deps, bob.id);
