@@ -39,23 +39,43 @@ export async function payEntryFee(): Promise<PayOutcome> {
   const account = readPendingPayment();
   if (!account) throw new PaymentApiError(404, 'account_not_found', 'No sign-up is waiting for payment. Please sign up again.');
   const order = await paymentApi.order(account);
-  if (order.provider === 'none' || !order.order_id) {
+  const orderId = order.order_id;
+  if (order.provider === 'none' || !orderId) {
     clearPendingPayment();
     return 'paid';
   }
   if (order.provider === 'sandbox') {
-    await paymentApi.completeSandbox(account, order.order_id);
+    await paymentApi.completeSandbox(account, orderId);
   } else {
     if (!order.key_id) throw new PaymentApiError(409, 'payment_not_configured', 'Payment not configured');
     let result;
     try {
-      result = await payWithCheckout({ keyId: order.key_id, orderId: order.order_id, amountPaise: order.amount_paise, name: order.name, email: order.email });
+      result = await payWithCheckout({ keyId: order.key_id, orderId, amountPaise: order.amount_paise, name: order.name, email: order.email });
     } catch (e) {
       if (e instanceof CheckoutClosed) return 'cancelled';
       throw e;
     }
-    await paymentApi.verify(account, { order_id: order.order_id, payment_id: result.razorpay_payment_id, signature: result.razorpay_signature });
+    await verifyWithRetry(() => paymentApi.verify(account, { order_id: orderId, payment_id: result.razorpay_payment_id, signature: result.razorpay_signature }));
   }
   clearPendingPayment();
   return 'paid';
+}
+
+/**
+ * The money is already taken when Checkout succeeds: a lost confirmation must not send the buyer to
+ * pay again, so network failures and server errors are retried (the server's verify is idempotent).
+ */
+async function verifyWithRetry(verify: () => Promise<unknown>): Promise<void> {
+  const delays = [1000, 2000, 4000];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await verify();
+      return;
+    } catch (e) {
+      const retryable = e instanceof PaymentApiError && (e.status === 0 || e.status >= 500);
+      const delay = delays[attempt];
+      if (!retryable || delay === undefined) throw e;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
 }
