@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
@@ -84,6 +86,10 @@ describe('push', () => {
 
   it('lets the owner and an admin delete a video, and a second delete is a no-op', async () => {
     const own = await insertVideo(t.deps, alice.id);
+    const { file_key } = await t.deps.db.selectFrom('videos').select('file_key').where('id', '=', own).executeTakeFirstOrThrow();
+    const file = join(t.deps.config.mediaDir, file_key);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, 'not really a video');
     const other = await insertVideo(t.deps, bob.id);
     const c1 = randomUUID();
     const r1 = await push(alice, c1, [{ id: 1, name: 'deleteVideo', args: { videoId: own } }, { id: 2, name: 'deleteVideo', args: { videoId: own } }]);
@@ -92,6 +98,8 @@ describe('push', () => {
     expect(r2.json.results[0].status).toBe('applied');
     expect((await videoTruth(t.deps, own)).exists).toBe(false);
     expect((await videoTruth(t.deps, other)).exists).toBe(false);
+    // The media file goes once the deletion committed.
+    expect(existsSync(file)).toBe(false);
   });
 
   it('answers bad requests with a clear 4xx and changes nothing', async () => {
@@ -315,9 +323,12 @@ describe('events', () => {
       }
     };
     await readUntil('event: ready');
+    // A poke for another user's private rows is not sent to this stream.
+    t.deps.pokes.notify([`user:${bob.id}`]);
     await push(bob, randomUUID(), [{ id: 1, name: 'like', args: { videoId } }]);
     await readUntil('event: poke');
     expect(text).toContain(`video:${videoId}`);
+    expect(text).not.toContain(`user:${bob.id}`);
     ctl.abort();
     await reader.cancel().catch(() => undefined);
     expect((await t.app.request('/api/sync/events')).status).toBe(401);
