@@ -1,3 +1,4 @@
+import { newId } from './ids';
 import { MutationError } from '../../sync/protocol/error-codes';
 import { parseMutation } from '../../sync/mutations/mutators';
 import { mutationVideoId, type AnyMutation, type MutationName, type MutationArgs } from '../../sync/mutations/schemas';
@@ -14,7 +15,7 @@ export interface ClientState {
 const clientKey = (userId: string) => `client:${userId}`;
 
 function newClientId(): string {
-  return crypto.randomUUID();
+  return newId();
 }
 
 /** The user's client state, created on first use. Call inside a read-write transaction including meta. */

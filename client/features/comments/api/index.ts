@@ -1,4 +1,5 @@
 import { useCallback, useEffect } from 'react';
+import { newId } from '../../../data/ids';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { readComments, type LocalComment } from '../../../data/queries';
 import { getClientDb } from '../../../data/session';
@@ -38,7 +39,7 @@ export function useAddComment(): (videoId: string, content: string) => Promise<v
   return useCallback(
     async (videoId: string, content: string) => {
       if (!engine || !content.trim()) return;
-      await engine.mutate('addComment', { commentId: crypto.randomUUID(), videoId, content: content.trim() });
+      await engine.mutate('addComment', { commentId: newId(), videoId, content: content.trim() });
     },
     [engine],
   );

@@ -1,4 +1,5 @@
 import { useMemo, useRef } from 'react';
+import { newId } from '../../../data/ids';
 import { useSyncEngine } from '../../../data/hooks';
 
 export interface FeedActions {
@@ -28,7 +29,7 @@ export function useFeedActions(): FeedActions {
         await engine.toggleLike(videoId);
       },
       async shareVideo(videoId) {
-        await engine.mutate('recordShare', { shareId: crypto.randomUUID(), videoId });
+        await engine.mutate('recordShare', { shareId: newId(), videoId });
       },
       async deleteVideo(videoId) {
         await engine.mutate('deleteVideo', { videoId });
