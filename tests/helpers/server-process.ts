@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -19,13 +20,26 @@ export interface ServerProcess {
   restart(): Promise<void>;
 }
 
+/** A port that was free a moment ago: the server needs it up front so PUBLIC_URL (mail links, token issuer) is right. */
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const addr = probe.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      probe.close(() => ok(port));
+    });
+  });
+}
+
 /**
  * Starts the real server the way `npm start` does (minus the build: the e2e global setup built the
  * client once) on a free port with a fresh DATA_DIR, and waits until it listens.
  */
 export async function startServer(opts: { env?: Record<string, string>; dataDir?: string; port?: number } = {}): Promise<ServerProcess> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'vidi-srv-'));
-  let port = opts.port ?? 0;
+  let port = opts.port ?? (await freePort());
   let child: ChildProcess | undefined;
   let log = '';
 
@@ -69,7 +83,6 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
     });
 
   await launch();
-  // PUBLIC_URL must match the port the first launch picked, so restart with it fixed.
   const firstPort = port;
   const handle: ServerProcess = {
     get url() {
