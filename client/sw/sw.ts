@@ -60,15 +60,21 @@ const videoCache = new CacheFirst({
   ],
 });
 const copying = new Set<string>();
+// Chromium fails a playback (PIPELINE_ERROR_READ) when one media resource mixes network responses
+// with synthetic ones (a cached copy's 206): once a video started from the network, it stays there
+// while that works.
+const fromNetwork = new Set<string>();
 
 registerRoute(
   ({ url, request }: RouteArgs) => isMedia(url) && request.destination !== 'image',
   async ({ request, event }: RouteArgs) => {
     const cache = await caches.open(MEDIA_CACHE);
-    if (await cache.match(request.url)) return videoCache.handle({ event: event as never, request });
+    const cached = !!(await cache.match(request.url));
+    if (cached && !fromNetwork.has(request.url)) return videoCache.handle({ event: event as never, request });
+    fromNetwork.add(request.url);
     // Not cached yet: play straight from the network (the player's Range request), and keep a full copy
     // in the background so the video plays offline next time.
-    if (!copying.has(request.url)) {
+    if (!cached && !copying.has(request.url)) {
       copying.add(request.url);
       event.waitUntil(
         videoCache
@@ -77,7 +83,7 @@ registerRoute(
           .finally(() => copying.delete(request.url)),
       );
     }
-    return fetch(request);
+    return fetch(request).catch(() => videoCache.handle({ event: event as never, request }));
   },
 );
 
