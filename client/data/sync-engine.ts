@@ -16,6 +16,8 @@ export const RETRY_CAP_MS = 10_000;
 export const PAGE_SIZE = 20;
 /** A push, pull or page that takes longer than this is abandoned and retried. */
 export const REQUEST_TIMEOUT_MS = 30_000;
+/** How often a quiet engine checks for a queue left by a closed tab, or pulls without a live stream. */
+export const PERIODIC_MS = 30_000;
 
 export interface SyncOptions {
   userId: string;
@@ -117,6 +119,9 @@ export class SyncEngine {
       await runTx(this.db, () => rebase(this.db, this.userId));
       this.listen();
       this.schedule(true, true);
+      // A safety net: another tab may have closed with a queue, or the live stream may be down.
+      const periodic = setInterval(() => void this.periodic(), PERIODIC_MS);
+      this.cleanups.push(() => clearInterval(periodic));
       if (this.opts.live !== false) void this.liveLoop();
     })();
     return this.started;
@@ -193,6 +198,12 @@ export class SyncEngine {
       if (!page.next_cursor) await setMeta(this.db, FEED_END_KEY, true);
     });
     return page.next_cursor !== null;
+  }
+
+  private async periodic(): Promise<void> {
+    if (this.stopped || this.loop || this.retryTimer) return;
+    const waiting = await this.db.outbox.where('user_id').equals(this.userId).filter((e) => e.status === 'pending').count();
+    if (waiting > 0 || !this.status.get().live) this.schedule(waiting > 0, true);
   }
 
   private schedule(push: boolean, pull: boolean): void {
