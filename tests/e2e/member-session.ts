@@ -12,8 +12,8 @@ import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server
  */
 export const CLIENT_DIST = process.env.VIDI_CLIENT_DIST ?? join(PROJECT_ROOT, 'dist/client');
 
-export function startPwaServer(env: Record<string, string> = {}): Promise<ServerProcess> {
-  return startServer({ env: { CLIENT_DIST, ...env } });
+export function startPwaServer(env: Record<string, string> = {}, dataDir?: string): Promise<ServerProcess> {
+  return startServer({ env: { CLIENT_DIST, ...env }, ...(dataDir ? { dataDir } : {}) });
 }
 
 export const PASSWORD = 'correct horse 1';

@@ -4,6 +4,8 @@ import { VideoCard } from './VideoCard';
 
 /** How many cards past the last visible one get their poster and first bytes early. */
 const PRELOAD_AHEAD = 2;
+/** Cards added to the page per step: the local copy may hold hundreds, a phone shows a few. */
+export const CARDS_PER_STEP = 10;
 
 interface Props {
   items: FeedVideo[];
@@ -13,11 +15,17 @@ interface Props {
   actions: FeedCardActions;
 }
 
-/** The card list with infinite scroll: a sentinel near the end asks for the next page. */
+/**
+ * The card list with infinite scroll: a sentinel near the end shows the next cards of the local copy,
+ * and once all are shown asks the server for an older page (loadMore).
+ */
 export function FeedList({ items, hasMore, loadMore, userId, actions }: Props) {
   const listRef = useRef<HTMLDivElement>(null);
   const sentinelRef = useRef<HTMLDivElement>(null);
   const [lastVisible, setLastVisible] = useState(0);
+  const [shown, setShown] = useState(CARDS_PER_STEP);
+  const visibleItems = items.slice(0, shown);
+  const moreLocal = items.length > shown;
 
   useEffect(() => {
     const list = listRef.current;
@@ -33,24 +41,29 @@ export function FeedList({ items, hasMore, loadMore, userId, actions }: Props) {
     });
     list.querySelectorAll<HTMLElement>('article[data-index]').forEach((el) => io.observe(el));
     return () => io.disconnect();
-  }, [items]);
+  }, [visibleItems.length, items]);
 
   useEffect(() => {
     const sentinel = sentinelRef.current;
-    if (!sentinel || !hasMore || typeof IntersectionObserver === 'undefined') return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) loadMore();
-    }, { rootMargin: '600px 0px' });
+    if (!sentinel || (!moreLocal && !hasMore) || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        if (moreLocal) setShown((n) => n + CARDS_PER_STEP);
+        else loadMore();
+      },
+      { rootMargin: '600px 0px' },
+    );
     io.observe(sentinel);
     return () => io.disconnect();
-  }, [hasMore, loadMore, items.length]);
+  }, [moreLocal, hasMore, loadMore, items.length, shown]);
 
   return (
     <div className="feed" ref={listRef} aria-label="Videos" role="feed" aria-busy={false}>
-      {items.map((v, i) => (
+      {visibleItems.map((v, i) => (
         <VideoCard key={v.id} video={v} index={i} near={i <= lastVisible + PRELOAD_AHEAD} own={v.user_id === userId} actions={actions} />
       ))}
-      {hasMore ? <div ref={sentinelRef} className="feed-sentinel" aria-hidden="true" /> : null}
+      {moreLocal || hasMore ? <div ref={sentinelRef} className="feed-sentinel" aria-hidden="true" /> : null}
     </div>
   );
 }

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import { PROJECT_ROOT, type ServerProcess } from '../helpers/server-process';
+import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+
+const run = promisify(execFile);
+/** More than the first pull's window (300), so the end of the feed comes from GET /api/videos pages. */
+const VIDEOS = 310;
+
+const isPlaying = (page: Page, index: number) =>
+  page.locator(`article[data-index="${index}"] video`).evaluate((v: HTMLVideoElement) => !v.paused);
+
+describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video at a time', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const email = uniqueEmail('scroller');
+
+  beforeAll(async () => {
+    // The seed fills a fresh data folder before the server opens it.
+    const dataDir = mkdtempSync(join(tmpdir(), 'vidi-feed-'));
+    await run(process.execPath, ['--import', 'tsx', 'server/cli/seed.ts', '--users', '6', '--videos', String(VIDEOS), '--likes', '50', '--comments', '20'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+    });
+    server = await startPwaServer({}, dataDir);
+    await signUpVerified(server, 'Sam Scroller', email);
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    page = await context.newPage();
+    await logInThroughUi(page, server, email);
+  }, 180_000);
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('preloads only the cards near the viewport', async () => {
+    const first = page.locator('article[data-index="0"] video');
+    await first.waitFor();
+    expect(await first.getAttribute('preload')).toBe('metadata');
+    expect(await first.getAttribute('poster')).toMatch(/^\/media\//);
+    // The cards after the one on screen get their poster and first bytes ahead of time; farther ones not.
+    expect(await page.locator('article[data-index="2"] video').getAttribute('preload')).toBe('metadata');
+    expect(await page.locator('article[data-index="8"] video').getAttribute('preload')).toBe('none');
+    expect(await page.locator('article[data-index="8"] video').getAttribute('poster')).toBeNull();
+    await saveScreenshot(page, 'feed-phone');
+  });
+
+  it('plays one video at a time and pauses a video scrolled out of view', async () => {
+    await page.locator('article[data-index="0"]').getByRole('button', { name: /^Play / }).click();
+    await expect.poll(() => isPlaying(page, 0)).toBe(true);
+    await page.locator('article[data-index="1"]').scrollIntoViewIfNeeded();
+    await expect.poll(() => isPlaying(page, 0)).toBe(false);
+    await page.locator('article[data-index="1"]').getByRole('button', { name: /^Play / }).click();
+    await expect.poll(() => isPlaying(page, 1)).toBe(true);
+    await page.locator('article[data-index="2"]').scrollIntoViewIfNeeded();
+    await page.locator('article[data-index="2"]').getByRole('button', { name: /^Play / }).click();
+    await expect.poll(() => isPlaying(page, 2)).toBe(true);
+    expect(await isPlaying(page, 1)).toBe(false);
+    expect(await isPlaying(page, 0)).toBe(false);
+  });
+
+  it('scrolls through every video: the local copy in steps, then older pages from the server', async () => {
+    const pageRequests: string[] = [];
+    page.on('request', (r) => {
+      if (/\/api\/videos\?limit=\d+&cursor=/.test(r.url())) pageRequests.push(r.url());
+    });
+    const cards = page.getByRole('article');
+    let count = await cards.count();
+    expect(count).toBe(10);
+    for (let step = 0; step < 60 && count < VIDEOS; step++) {
+      await cards.last().scrollIntoViewIfNeeded();
+      await expect.poll(() => cards.count(), { timeout: 30_000 }).toBeGreaterThan(count);
+      count = await cards.count();
+    }
+    expect(count).toBe(VIDEOS);
+    expect(pageRequests.length).toBeGreaterThan(0);
+    // Every card is a different video.
+    const ids = await page.locator('article[data-index]').evaluateAll((els) => els.map((e) => e.id));
+    expect(new Set(ids).size).toBe(VIDEOS);
+  });
+});
