@@ -117,4 +117,34 @@ describe.skipIf(!hasChromium)('the same member offline (issue 5)', () => {
     expect(await dialog.getByRole('listitem').count()).toBe(1);
     await other.close();
   });
+
+  it('rolls back a change the server refuses (a comment on a video deleted meanwhile) and says why', async () => {
+    const other = await browser.newContext();
+    const viewer = await other.newPage();
+    await logInThroughUi(viewer, server, viewerEmail);
+    const card = viewer.getByRole('article', { name: offlineTitle });
+    await card.waitFor();
+
+    await other.setOffline(true);
+    await card.getByRole('button', { name: /^Comments/ }).click();
+    const dialog = viewer.getByRole('dialog', { name: 'Comments' });
+    await dialog.getByRole('textbox', { name: 'Add a comment' }).fill('Too late');
+    await dialog.getByRole('textbox', { name: 'Add a comment' }).press('Enter');
+    await dialog.getByText('Too late').waitFor();
+    await viewer.keyboard.press('Escape');
+
+    // Meanwhile the owner deletes the video.
+    const own = page.getByRole('article', { name: offlineTitle });
+    page.once('dialog', (d) => void d.accept());
+    await own.getByRole('button', { name: `Delete video ${offlineTitle}` }).click();
+    await page.getByText('Video Deleted', { exact: true }).waitFor();
+    await expect.poll(() => page.getByText(/waiting to sync/).count(), { timeout: 30_000 }).toBe(0);
+
+    await other.setOffline(false);
+    await viewer.getByText('Comment Failed', { exact: true }).waitFor({ timeout: 60_000 });
+    await expect.poll(() => viewer.getByRole('article', { name: offlineTitle }).count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => viewer.getByText(/waiting to sync/).count(), { timeout: 30_000 }).toBe(0);
+    await saveScreenshot(viewer, 'offline-rejected-comment');
+    await other.close();
+  });
 });
