@@ -140,6 +140,44 @@ describe.skipIf(!hasChromium)('route guards (spec section 2)', () => {
     await context.close();
   });
 
+  it('refreshes the access token on the 30 s tick near its expiry, never while the tab is hidden', async () => {
+    const context = await browser.newContext();
+    // The page's clock is fake (it still runs), so 14 minutes can pass at once.
+    await context.clock.install();
+    const page = await context.newPage();
+    let refreshes = 0;
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/auth/refresh')) refreshes++;
+    });
+    await logInThroughUi(page, server, email);
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      page.evaluate((s) => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => s });
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, state);
+
+    // Far from expiry (15 min tokens): ticks do nothing.
+    await page.clock.fastForward('05:00');
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    expect(refreshes).toBe(0);
+
+    // Hidden: no refresh even within 3 ticks of expiry.
+    await setVisibility('hidden');
+    await page.clock.fastForward('09:00');
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok(null))));
+    expect(refreshes).toBe(0);
+
+    // Visible again: refreshed at once, then quiet until the new token nears its end.
+    await setVisibility('visible');
+    await expect.poll(() => refreshes).toBe(1);
+    await page.clock.fastForward('05:00');
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    expect(refreshes).toBe(1);
+    await page.clock.fastForward('09:00');
+    await expect.poll(() => refreshes).toBe(2);
+    await context.close();
+  });
+
   it('refuses a wrong password with the spec toast and stays on /login', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -28,8 +28,12 @@ export function isAuthSession(v: unknown): v is AuthSession {
   return !!s && typeof s.access_token === 'string' && typeof s.user === 'object' && s.user !== null && typeof s.user.id === 'string';
 }
 
-/** expires_at may come in seconds (JWT style) or milliseconds; the app works in ms. */
+/**
+ * When the access token expires on this device's clock: now + expires_in, so a device clock that differs
+ * from the server's neither refreshes too late nor on every tick. expires_at (seconds or ms) is the fallback.
+ */
 export function expiryMs(s: AuthSession, now = Date.now()): number {
+  if (typeof s.expires_in === 'number' && s.expires_in > 0) return now + s.expires_in * 1000;
   if (typeof s.expires_at === 'number' && s.expires_at > 0) return s.expires_at < 1e12 ? s.expires_at * 1000 : s.expires_at;
-  return now + (s.expires_in || 0) * 1000;
+  return now;
 }
