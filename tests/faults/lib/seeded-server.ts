@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { migrateToLatest, openDatabase } from '../../../db/connect';
+import { seedDatabase } from '../../../server/cli/seed';
+import { startServer, type ServerProcess } from '../../helpers/server-process';
+import { freePort } from '../../bench/lib/processes';
+import { tokenMinter } from '../../bench/lib/context';
+
+export interface SeededServer {
+  server: ServerProcess;
+  dataDir: string;
+  dbPath: string;
+  users: string[];
+  videos: string[];
+  token(userId: string): Promise<string>;
+  /** Opens the database read-only (WAL: it sees every committed write of the running server). */
+  read<T>(fn: (db: Database.Database) => T): T;
+  /** The server's process id (it changes on restart). */
+  pid(): number;
+  close(): Promise<void>;
+}
+
+export interface SeedSize {
+  users: number;
+  videos: number;
+  likes: number;
+  comments: number;
+  views: number;
+}
+
+/** The real server (spawned like `npm start`) on a freshly seeded DATA_DIR. */
+export async function seededServer(size: SeedSize): Promise<SeededServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vidi-faults-'));
+  const dbPath = join(dataDir, 'vidi.sqlite');
+  const handle = openDatabase(dbPath);
+  await migrateToLatest(handle.db);
+  await seedDatabase(handle, join(dataDir, 'media'), { ...size, password: undefined, seed: 7 });
+  await handle.close();
+  const port = await freePort();
+  const server = await startServer({ dataDir, port, env: { LOG_LEVEL: 'error' } });
+  const mint = await tokenMinter(dataDir, `http://127.0.0.1:${port}`);
+  const read = <T>(fn: (db: Database.Database) => T): T => {
+    const db = new Database(dbPath, { readonly: true });
+    try {
+      return fn(db);
+    } finally {
+      db.close();
+    }
+  };
+  const users = read((db) => db.prepare<[], string>('SELECT id FROM profiles ORDER BY id').pluck().all());
+  const videos = read((db) => db.prepare<[], string>('SELECT id FROM videos ORDER BY id').pluck().all());
+  return {
+    server,
+    dataDir,
+    dbPath,
+    users,
+    videos,
+    token: mint,
+    read,
+    pid: () => serverPid(dataDir),
+    close: async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Finds the server process serving this DATA_DIR (startServer does not expose the child's pid). */
+export function serverPid(dataDir: string): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!cmd.includes('server/main.ts')) continue;
+      const env = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
+      if (env.includes(`DATA_DIR=${dataDir}`)) return Number(entry);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  throw new Error(`no server process for ${dataDir}`);
+}
+
+/** Resident memory of a process in MiB (VmRSS from /proc/<pid>/status). */
+export function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m?.[1] ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Samples RSS every `everyMs` until stopped; returns the samples in MiB. */
+export function sampleRss(pid: number, everyMs = 250): { stop(): number[] } {
+  const samples: number[] = [];
+  const take = () => {
+    try {
+      samples.push(rssMiB(pid));
+    } catch {
+      // Gone (a crash test): stop sampling quietly.
+    }
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      take();
+      return samples;
+    },
+  };
+}
+
+/** Row counts of every table: the "nothing changed" fingerprint. */
+export function rowCounts(db: Database.Database): Record<string, number> {
+  const tables = db.prepare<[], string>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name`).pluck().all();
+  return Object.fromEntries(tables.map((t) => [t, Number(db.prepare(`SELECT count(*) FROM "${t}"`).pluck().get())]));
+}
