@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { toast } from 'sonner';
-import { AuthError, rememberPendingPayment, signIn } from './api';
+import { AuthError, rememberPendingPayment, resendVerification, signIn } from './api';
 import { AuthCard } from './AuthCard';
 import { PasswordField } from '../../ui/PasswordField';
 import { TextField } from '../../ui/TextField';
@@ -12,6 +12,7 @@ export function LoginPage() {
   const { verified } = useSearch({ strict: false }) as { verified?: string | number };
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [unverified, setUnverified] = useState(false);
 
   const { busy, run } = useSubmitOnce(async () => {
     try {
@@ -23,8 +24,17 @@ export function LoginPage() {
         await navigate({ to: '/payment' });
         return;
       }
+      setUnverified(e instanceof AuthError && e.code === 'email_not_verified');
       const message = e instanceof AuthError ? e.message : 'The server could not be reached. Check your connection and try again.';
       toast.error('Sign in Failed', { description: message });
+    }
+  });
+
+  const resend = useSubmitOnce(async () => {
+    try {
+      toast.success('Verification email sent', { description: await resendVerification(email) });
+    } catch (e) {
+      toast.error('Something went wrong', { description: e instanceof AuthError ? e.message : 'Please try again.' });
     }
   });
 
@@ -44,6 +54,11 @@ export function LoginPage() {
           {busy ? 'Signing in...' : 'Sign In'}
         </button>
       </form>
+      {unverified ? (
+        <button type="button" className="button block resend" onClick={() => void resend.run()} disabled={resend.busy}>
+          {resend.busy ? 'Sending...' : 'Resend verification email'}
+        </button>
+      ) : null}
       <p className="switch">
         Don&apos;t have an account? <Link to="/signup">Sign up</Link>
       </p>

@@ -5,6 +5,7 @@ export {
   getAccessToken,
   onSessionEvents,
   refreshSession,
+  resendVerification,
   restoreSession,
   signIn,
   signOut,

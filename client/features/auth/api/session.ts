@@ -190,6 +190,14 @@ export async function signUp(name: string, email: string, password: string): Pro
   return ans.data as SignUpResult;
 }
 
+/** Asks for a new verification e-mail; the server answers the same whether or not the address exists. */
+export async function resendVerification(email: string): Promise<string> {
+  const ans = await requestJson('POST', '/api/auth/resend-verification', { email });
+  if (!ans.ok) throw toAuthError(ans.status, ans.data);
+  const msg = (ans.data as { message?: unknown } | null)?.message;
+  return typeof msg === 'string' ? msg : 'A new verification link has been sent.';
+}
+
 /** Signs out on the server when reachable; locally in any case (queued actions are kept). */
 export async function signOut(): Promise<void> {
   const token = getAccessToken();
