@@ -38,6 +38,8 @@ export interface UploadQueueOptions {
   chunkSize?: number;
   events?: QueueEvents;
   isOnline?(): boolean;
+  /** Extra tus-js-client options (Node tests pass a fileReader for Blobs). */
+  tus?: Partial<ConstructorParameters<typeof Upload>[1]>;
 }
 
 /** Why the server refused for good, from its JSON error (or null for a network failure). */
@@ -198,6 +200,7 @@ export class UploadQueue {
         resolve(v);
       };
       const upload = new Upload(rec.file, {
+        ...this.o.tus,
         endpoint: this.o.endpoint,
         uploadUrl: rec.tusUrl,
         chunkSize: this.o.chunkSize ?? CHUNK_SIZE,

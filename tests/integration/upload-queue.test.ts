@@ -1,0 +1,186 @@
+import 'fake-indexeddb/auto';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createUser, type TestUser } from '../helpers/users';
+import { listen, sha256, type LoopbackServer } from '../fixtures/tus-client';
+import { mp4Faststart, mp4TwoMegabytes, posterJpeg, textAsMp4 } from '../fixtures/videos';
+import { UploadsDb, type UploadRecord } from '../../client/features/upload/api/upload-db';
+import { UploadQueue, type NewUpload, type UploadQueueOptions } from '../../client/features/upload/api/upload-queue';
+
+/** tus-js-client's Node build reads Buffers and streams; the browser hands it Blobs from IndexedDB. */
+const blobReader = {
+  async openFile(input: Blob) {
+    return {
+      size: input.size,
+      async slice(start: number, end: number) {
+        const part = Object.assign(Buffer.from(await input.slice(start, Math.min(end, input.size)).arrayBuffer()), { size: 0 });
+        part.size = part.length;
+        return { value: part, done: end >= input.size };
+      },
+      close() {},
+    };
+  },
+};
+
+// The browser's upload queue (client/features/upload) against the real server, with IndexedDB
+// from fake-indexeddb: what survives in the database is what a reloaded app resumes from.
+describe('the client upload queue against the real server', () => {
+  let t: TestApp;
+  let srv: LoopbackServer;
+  let user: TestUser;
+  let online = true;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    srv = await listen(t);
+    user = await createUser(t.deps, { name: 'Quinn' });
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await t?.close();
+  });
+
+  function makeQueue(db: UploadsDb, over: Partial<UploadQueueOptions> = {}) {
+    const settled: Array<{ ok: boolean; rec: UploadRecord; reason?: string }> = [];
+    const waiters: Array<() => void> = [];
+    const queue = new UploadQueue({
+      db,
+      endpoint: `${srv.url}/files/`,
+      getAccessToken: async () => (await t.deps.tokens.issue(user.id)).token,
+      sendPoster: async (videoId, poster, token) => {
+        const res = await fetch(`${srv.url}/api/videos/${videoId}/poster`, { method: 'PUT', body: poster, headers: { Authorization: `Bearer ${token}`, 'Content-Type': poster.type } });
+        return res.ok;
+      },
+      isOnline: () => online,
+      events: {
+        onSuccess: (rec) => {
+          settled.push({ ok: true, rec });
+          waiters.splice(0).forEach((w) => w());
+        },
+        onFailure: (rec, reason) => {
+          settled.push({ ok: false, rec, reason });
+          waiters.splice(0).forEach((w) => w());
+        },
+      },
+      tus: { fileReader: blobReader as never },
+      ...over,
+    });
+    const next = () => new Promise<void>((ok) => waiters.push(ok));
+    return { queue, settled, next };
+  }
+
+  const input = async (file: string, over: Partial<NewUpload> = {}): Promise<NewUpload> => ({
+    videoId: randomUUID(),
+    userId: user.id,
+    userName: user.name,
+    title: 'Queued clip',
+    description: '',
+    file: new Blob([readFileSync(file)], { type: 'video/mp4' }),
+    fileName: 'clip.mp4',
+    durationMs: 3000,
+    posterBlob: new Blob([readFileSync(await posterJpeg())], { type: 'image/jpeg' }),
+    ...over,
+  });
+
+  const until = async (check: () => Promise<boolean>) => {
+    await expect.poll(check, { timeout: 20_000, interval: 5 }).toBe(true);
+  };
+
+  it('uploads a queued file with its poster and forgets the local copy', async () => {
+    const db = new UploadsDb(`q-${randomUUID()}`);
+    const { queue, settled, next } = makeQueue(db);
+    const item = await input(await mp4Faststart());
+    const done = next();
+    await queue.enqueue(item);
+    await done;
+    expect(settled[0]).toMatchObject({ ok: true });
+    const video = await t.deps.db.selectFrom('videos').selectAll().where('id', '=', item.videoId).executeTakeFirstOrThrow();
+    expect(video.sha256).toBe(sha256(readFileSync(await mp4Faststart())));
+    expect(video.poster_key).toMatch(/-poster-.*\.jpg$/);
+    expect(await db.uploads.count()).toBe(0);
+    queue.stop();
+  });
+
+  it('resumes after an app restart from the URL kept in IndexedDB, creating the upload once', async () => {
+    const db = new UploadsDb(`q-${randomUUID()}`);
+    const bytes = readFileSync(await mp4TwoMegabytes());
+    const item = await input(await mp4TwoMegabytes());
+    // The app "closes" while the 5th request (POST, then PATCHes) is on its way.
+    let requests = 0;
+    let stopped: () => void = () => {};
+    const wasStopped = new Promise<void>((ok) => (stopped = ok));
+    const first: ReturnType<typeof makeQueue> = makeQueue(db, {
+      chunkSize: 256 * 1024,
+      getAccessToken: async () => {
+        if (++requests === 5) {
+          first.queue.stop();
+          stopped();
+        }
+        return (await t.deps.tokens.issue(user.id)).token;
+      },
+    });
+    await first.queue.enqueue(item);
+    await wasStopped;
+    await until(async () => ((await db.uploads.get(item.videoId))?.bytesSent ?? 0) >= 3 * 256 * 1024);
+    const saved = await db.uploads.get(item.videoId);
+    expect(saved?.tusUrl).toMatch(/\/files\/[0-9a-f]{32}$/);
+    expect(await t.deps.db.selectFrom('videos').select('id').where('id', '=', item.videoId).executeTakeFirst()).toBeUndefined();
+
+    // A new queue (as after a reload) over the same database.
+    const second = makeQueue(db, { chunkSize: 256 * 1024 });
+    const done = second.next();
+    second.queue.start();
+    await done;
+    expect(second.settled[0]?.ok).toBe(true);
+    const uploads = await t.deps.db.selectFrom('uploads').select('status').where('video_id', '=', item.videoId).execute();
+    expect(uploads).toEqual([{ status: 'completed' }]);
+    const video = await t.deps.db.selectFrom('videos').select('sha256').where('id', '=', item.videoId).executeTakeFirstOrThrow();
+    expect(video.sha256).toBe(sha256(bytes));
+    second.queue.stop();
+  });
+
+  it("waits while offline and sends when the network returns", async () => {
+    const db = new UploadsDb(`q-${randomUUID()}`);
+    const { queue, next } = makeQueue(db);
+    online = false;
+    const item = await input(await mp4Faststart());
+    await queue.enqueue(item);
+    const rec = await db.uploads.get(item.videoId);
+    expect(rec).toMatchObject({ status: 'queued', tusUrl: null, bytesSent: 0 });
+    expect(await t.deps.db.selectFrom('uploads').select('id').where('video_id', '=', item.videoId).executeTakeFirst()).toBeUndefined();
+    online = true;
+    const done = next();
+    queue.resumeAll();
+    await done;
+    expect(await t.deps.db.selectFrom('videos').select('id').where('id', '=', item.videoId).executeTakeFirst()).toBeDefined();
+    queue.stop();
+  });
+
+  it("keeps the server's reason when it refuses the file", async () => {
+    const db = new UploadsDb(`q-${randomUUID()}`);
+    const { queue, settled, next } = makeQueue(db);
+    const item = await input(await textAsMp4(), { posterBlob: null });
+    const done = next();
+    await queue.enqueue(item);
+    await done;
+    expect(settled[0]).toMatchObject({ ok: false });
+    expect(settled[0]?.reason).toMatch(/not a supported video/);
+    expect(await db.uploads.get(item.videoId)).toMatchObject({ status: 'failed', error: settled[0]?.reason });
+    queue.stop();
+  });
+
+  it('cancels: stops, terminates the upload on the server and removes the local copy', async () => {
+    const db = new UploadsDb(`q-${randomUUID()}`);
+    const { queue } = makeQueue(db, { chunkSize: 128 * 1024 });
+    const item = await input(await mp4TwoMegabytes());
+    await queue.enqueue(item);
+    await until(async () => !!(await db.uploads.get(item.videoId))?.tusUrl);
+    await queue.cancel(item.videoId);
+    expect(await db.uploads.get(item.videoId)).toBeUndefined();
+    await until(async () => (await t.deps.db.selectFrom('uploads').select('status').where('video_id', '=', item.videoId).executeTakeFirst())?.status === 'cancelled');
+    expect(await t.deps.db.selectFrom('videos').select('id').where('id', '=', item.videoId).executeTakeFirst()).toBeUndefined();
+    queue.stop();
+  });
+});
