@@ -1,10 +1,87 @@
-import { unavailable } from './lib/result';
+import type { Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/browser';
+import { ratioRow, unavailable } from './lib/result';
+import { quantile } from './lib/stats';
+import { logIn, signUpMember } from './lib/pwa';
 import type { Benchmark } from './lib/context';
 
+/** Records, in the watching page, when the like button of one card changes its label. */
+const WATCH = (videoId: string) => `(() => {
+  window.__likes = [];
+  const sel = '#video-' + CSS.escape(${JSON.stringify(videoId)}) + ' .card-actions button[aria-pressed]';
+  const btn = document.querySelector(sel);
+  if (!btn) throw new Error('no like button for the watched card');
+  new MutationObserver(() => window.__likes.push({ t: Date.now(), label: btn.getAttribute('aria-label') }))
+    .observe(btn, { attributes: true, attributeFilter: ['aria-label'] });
+})()`;
+
+/** Clicks the like button of a card and returns the wall-clock time of the click. */
+const CLICK = (videoId: string) => `(() => {
+  const btn = document.querySelector('#video-' + CSS.escape(${JSON.stringify(videoId)}) + ' .card-actions button[aria-pressed]');
+  const t = Date.now();
+  btn.click();
+  return t;
+})()`;
+
+async function firstCardId(page: Page): Promise<string> {
+  const card = page.locator('article.video-card').first();
+  await card.waitFor({ timeout: 60_000 });
+  return ((await card.getAttribute('id')) ?? '').replace(/^video-/, '');
+}
+
+/**
+ * 7. A like clicked in one browser context, seen in another (two members, two contexts, the
+ * second one idle on the feed): click to the other page's like count changing (SSE poke, pull,
+ * IndexedDB, render), p95, vs the HTTP round trip of the push that carried the like.
+ */
 export const liveUpdate: Benchmark = {
   id: 'live',
   title: 'Live update',
-  async run() {
-    return [unavailable('Live update: like seen in another context, p95', 'ms', '<= 3x and < 100 ms', 'pending: written once the PWA feed lands')];
+  async run(ctx) {
+    const name = 'Live update: like seen in another context';
+    if (!hasChromium) return [unavailable(name, 'ms p95', '<= 3x and < 100 ms', 'no Chromium (set CHROMIUM_PATH)')];
+    const browser = await launchChromium();
+    try {
+      const [emailA, emailB] = [await signUpMember(ctx.server.url, ctx.dataDir, 'Bench Liker'), await signUpMember(ctx.server.url, ctx.dataDir, 'Bench Watcher')];
+      const a = await (await browser.newContext()).newPage();
+      const b = await (await browser.newContext()).newPage();
+      await logIn(a, ctx.server.url, emailA!);
+      await logIn(b, ctx.server.url, emailB!);
+      const videoId = await firstCardId(a);
+      if ((await firstCardId(b)) !== videoId) throw new Error('the two members see different first videos');
+      // Let both settle (first pulls done, event streams open) before measuring.
+      await new Promise((r) => setTimeout(r, 2000));
+      await b.evaluate(WATCH(videoId));
+      const pushTimes: number[] = [];
+      a.on('requestfinished', (req) => {
+        if (req.url().endsWith('/api/sync/push')) pushTimes.push(req.timing().responseEnd);
+      });
+      const seen: number[] = [];
+      const reps = ctx.quick ? 6 : 20;
+      for (let i = 1; i <= reps; i++) {
+        const clicked = (await a.evaluate(CLICK(videoId))) as number;
+        const deadline = Date.now() + 15_000;
+        let change: { t: number } | undefined;
+        while (!change) {
+          const all = (await b.evaluate('window.__likes')) as Array<{ t: number }>;
+          change = all[i - 1];
+          if (!change && Date.now() > deadline) throw new Error(`like ${i} never showed in the other context`);
+          if (!change) await new Promise((r) => setTimeout(r, 5));
+        }
+        seen.push(change.t - clicked);
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      if (!pushTimes.length) throw new Error('no push request was observed');
+      const p95 = (xs: number[]) => [quantile(xs, 0.95)];
+      const row = ratioRow(
+        { name, unit: 'ms p95', direction: 'lower', targetRatio: 3, absolute: { max: 100, label: '< 100 ms' }, notes: `${reps} likes; median ${Math.round(quantile(seen, 0.5))} ms; baseline: the push's HTTP round trip` },
+        p95(seen),
+        p95(pushTimes),
+      );
+      row.spread = `n=${seen.length}/${pushTimes.length}`;
+      return [row];
+    } finally {
+      await browser.close();
+    }
   },
 };
