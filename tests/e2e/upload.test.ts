@@ -124,6 +124,8 @@ describe.skipIf(!hasChromium)('uploading from the browser (issue 4)', () => {
     const resumedFrom = patchOffsets.filter((o) => o > 0);
     expect(resumedFrom.length).toBeGreaterThan(0);
     expect(patchOffsets.lastIndexOf(0)).toBe(0);
+    // The first 5 MiB chunk was acknowledged before the cut: the resume starts at or after it.
+    expect(patchOffsets.at(-1)).toBeGreaterThanOrEqual(5 * 1024 * 1024);
 
     // The stored file is the picked file, byte for byte.
     const src = await card.locator('video').getAttribute('src');
