@@ -7,9 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * them. Counters tell a test how many faults really happened and how many bytes crossed.
  */
 export interface FaultOptions {
-  /** Probability that a new connection is cut somewhere. */
+  /**
+   * Probability of a cut per window of bytes: every `cutBetween[1]` bytes of a direction a new
+   * window starts, and with this probability a cut falls at a random offset in it. Kept-alive
+   * connections therefore keep meeting faults, not only their first bytes.
+   */
   cutRate?: number;
-  /** Byte offsets (within the chosen direction) where a cut may fall, inclusive range. */
+  /** [lo, hi]: a cut falls between lo and hi bytes into its window; hi is the window size. */
   cutBetween?: [number, number];
   /** Which direction's bytes count toward the cut: client->server, server->client, or either. */
   cutDirection?: 'up' | 'down' | 'either';
@@ -41,15 +45,14 @@ export interface FaultProxy {
   stats: ProxyStats;
   /** Changes the faults for connections opened from now on. */
   set(options: FaultOptions): void;
+  /** Changes only the throttle (bytes/s; 0 = none), keeping every other fault as it is. */
+  throttle(bps: number): void;
   /** Cuts every open connection now (a network drop). */
   cutAll(): void;
   close(): Promise<void>;
 }
 
 interface Plan {
-  cutDir: 'up' | 'down' | null;
-  cutAt: number;
-  reset: boolean;
   stallDir: 'up' | 'down' | null;
   stallAt: number;
 }
@@ -59,27 +62,26 @@ export async function startFaultProxy(targetPort: number, initial: FaultOptions 
   const stats: ProxyStats = { connections: 0, cuts: 0, stalls: 0, bytesUp: 0, bytesDown: 0 };
   const open = new Set<Socket>();
 
+  const rand = () => (options.random ?? Math.random)();
   const plan = (): Plan => {
-    const r = options.random ?? Math.random;
+    const stall = rand() < (options.stallRate ?? 0);
+    return { stallDir: stall ? (rand() < 0.5 ? 'up' : 'down') : null, stallAt: Math.floor(rand() * 16 * 1024) };
+  };
+  /** Where the next cut of a direction falls, for the window starting at `start` (Infinity: none). */
+  const rollCut = (dir: 'up' | 'down', start: number): number => {
+    const d = options.cutDirection ?? 'either';
+    const rate = (options.cutRate ?? 0) * (d === 'either' ? 0.5 : d === dir ? 1 : 0);
     const [lo, hi] = options.cutBetween ?? [0, 64 * 1024];
-    const pickDir = (d: FaultOptions['cutDirection']) => (d === 'up' || d === 'down' ? d : r() < 0.5 ? 'up' : 'down');
-    const cut = r() < (options.cutRate ?? 0);
-    const stall = r() < (options.stallRate ?? 0);
-    return {
-      cutDir: cut ? pickDir(options.cutDirection) : null,
-      cutAt: lo + Math.floor(r() * (hi - lo + 1)),
-      reset: r() < 0.5,
-      stallDir: stall ? pickDir('either') : null,
-      stallAt: Math.floor(r() * 16 * 1024),
-    };
+    return rand() < rate ? start + lo + Math.floor(rand() * (hi - lo + 1)) : Infinity;
   };
 
-  const server: Server = createServer((client) => {
+  // Half-open allowed: a client's FIN must not drop bytes the proxy still holds (stalled or throttled).
+  const server: Server = createServer({ allowHalfOpen: true }, (client) => {
     stats.connections++;
     const p = plan();
     const throttle = options.throttleBps ?? 0;
     const stallMs = options.stallMs ?? 1000;
-    const upstream = connect(targetPort, targetHost);
+    const upstream = connect({ port: targetPort, host: targetHost, allowHalfOpen: true });
     open.add(client);
     open.add(upstream);
     let dead = false;
@@ -93,17 +95,19 @@ export async function startFaultProxy(targetPort: number, initial: FaultOptions 
     };
     for (const s of [client, upstream]) {
       s.on('error', () => kill(false));
-      s.on('close', () => {
-        open.delete(s);
-        kill(false);
-      });
+      // A close is not a fault: each pump ends its peer when its source ends, after the bytes it holds.
+      s.on('close', () => open.delete(s));
     }
 
     const pump = async (src: Socket, dst: Socket, dir: 'up' | 'down') => {
       let seen = 0;
       let stalled = false;
+      const windowSize = Math.max(1, (options.cutBetween ?? [0, 64 * 1024])[1]);
+      let windowStart = 0;
+      let cutAt = rollCut(dir, 0);
       try {
-        for await (const raw of src) {
+        // destroyOnReturn false: the end of one direction must not destroy the socket the other still uses.
+        for await (const raw of src.iterator({ destroyOnReturn: false })) {
           let chunk = raw as Buffer;
           if (dead) return;
           if (p.stallDir === dir && !stalled && seen + chunk.length > p.stallAt) {
@@ -112,6 +116,10 @@ export async function startFaultProxy(targetPort: number, initial: FaultOptions 
             await sleep(stallMs);
             if (dead) return;
           }
+          while (cutAt === Infinity && seen + chunk.length >= windowStart + windowSize) {
+            windowStart += windowSize;
+            cutAt = rollCut(dir, windowStart);
+          }
           let cutNow = false;
           const once = options.cutAtTotalUp;
           if (dir === 'up' && once !== undefined && stats.bytesUp + chunk.length >= once) {
@@ -119,8 +127,8 @@ export async function startFaultProxy(targetPort: number, initial: FaultOptions 
             const { cutAtTotalUp: _spent, ...rest } = options;
             options = rest;
             cutNow = true;
-          } else if (p.cutDir === dir && seen + chunk.length >= p.cutAt) {
-            chunk = chunk.subarray(0, Math.max(0, p.cutAt - seen));
+          } else if (seen + chunk.length >= cutAt) {
+            chunk = chunk.subarray(0, Math.max(0, cutAt - seen));
             cutNow = true;
           }
           seen += chunk.length;
@@ -131,7 +139,7 @@ export async function startFaultProxy(targetPort: number, initial: FaultOptions 
             stats.cuts++;
             // Let the forwarded bytes leave before the connection dies: the peer sees exactly N bytes.
             await new Promise<void>((ok) => (dst.writableLength ? dst.once('drain', ok).once('close', ok) : ok()));
-            kill(p.reset);
+            kill(rand() < 0.5);
             return;
           }
           if (throttle > 0) await sleep((chunk.length / throttle) * 1000);
@@ -156,6 +164,9 @@ export async function startFaultProxy(targetPort: number, initial: FaultOptions 
     stats,
     set: (o) => {
       options = o;
+    },
+    throttle: (bps) => {
+      options = { ...options, throttleBps: bps };
     },
     cutAll: () => {
       for (const s of open) s.destroy();

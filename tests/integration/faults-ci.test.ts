@@ -34,10 +34,11 @@ describe('reliability, bounded (full suite: npm run test:faults)', () => {
   }, 60_000);
 
   it('network faults: uploads end byte-identical and pushes exactly once', async () => {
-    const up = await uploadsThroughFaults(s, { uploads: 2, sizeMiB: 2, faults: { cutRate: 0.5, cutBetween: [0, 2 * 1024 * 1024], cutDirection: 'either', stallRate: 0.1, stallMs: 300 } });
+    const up = await uploadsThroughFaults(s, { uploads: 2, sizeMiB: 2, faults: { cutAtTotalUp: 3 * 1024 * 1024, cutRate: 0.5, cutBetween: [0, 1024 * 1024], cutDirection: 'up', stallRate: 0.2, stallMs: 300 } });
     record('ci-network-uploads', up);
     expect(up.problems).toEqual([]);
     expect(up.identical).toBe(2);
+    expect(up.cuts).toBeGreaterThan(0);
     const push = await pushesThroughFaults(s, { clients: 3, batches: 6, batchSize: 10 });
     record('ci-network-pushes', push);
     expect(push.problems).toEqual([]);

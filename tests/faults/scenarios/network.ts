@@ -34,7 +34,8 @@ export async function uploadsThroughFaults(s: SeededServer, o: { uploads: number
   const size = Math.round(o.sizeMiB * MiB);
   const data = readFileSync(paddedMp4(join(s.dataDir, `fault-upload-${size}.mp4`), size).file);
   const want = sha256(data);
-  const faults: FaultOptions = o.faults ?? { cutRate: 0.4, cutBetween: [0, Math.min(size, 3 * MiB)], cutDirection: 'either', stallRate: 0.15, stallMs: 1200 };
+  // One cut is certain (mid second upload); the rest are random.
+  const faults: FaultOptions = o.faults ?? { cutAtTotalUp: Math.floor(size * 1.5) + (o.uploads > 1 ? 0 : -size), cutRate: 0.6, cutBetween: [0, Math.min(size, 3 * MiB)], cutDirection: 'either', stallRate: 0.15, stallMs: 1200 };
   const proxy = await startFaultProxy(s.server.port, faults);
   const report: UploadFaultsReport = { uploads: o.uploads, identical: 0, bytesEach: size, cuts: 0, stalls: 0, connections: 0, overheadBytes: 0, problems: [] };
   try {
@@ -42,7 +43,7 @@ export async function uploadsThroughFaults(s: SeededServer, o: { uploads: number
     const token = await s.token(userId);
     for (let i = 0; i < o.uploads; i++) {
       // Every other upload also crawls through a throttled link.
-      proxy.set({ ...faults, throttleBps: i % 2 ? 4 * MiB : 0 });
+      proxy.throttle(i % 2 ? 4 * MiB : 0);
       const videoId = randomUUID();
       await tusUpload({ origin: proxy.url, token, data, videoId, chunkSize: MiB, retryDelays: PATIENT_RETRIES, title: `Fault upload ${i}` });
       const row = s.read((db) => db.prepare<[string], { file_key: string; sha256: string; size_bytes: number }>('SELECT file_key, sha256, size_bytes FROM videos WHERE id = ?').get(videoId));
