@@ -225,6 +225,18 @@ export async function cleanUpExpiredUploads(deps: AppDeps): Promise<{ files: num
     await rm(`${deps.config.uploadsDir}/${s.id}.json`, { force: true });
     await deleteUnusedPoster(deps, s.poster_key);
   }
+  // Posters of refused uploads are kept a while (a retry of the same video reuses them), then go.
+  const refused = await deps.db
+    .selectFrom('uploads')
+    .select(['id', 'poster_key'])
+    .where('status', 'in', ['rejected', 'cancelled', 'expired'])
+    .where('poster_key', 'is not', null)
+    .where('updated_at', '<', cutoff)
+    .execute();
+  for (const r of refused) {
+    await deps.db.updateTable('uploads').set({ poster_key: null }).where('id', '=', r.id).execute();
+    await deleteUnusedPoster(deps, r.poster_key);
+  }
   return { files, rows: stale.length };
 }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { createUploadRaw, encodeMetadata, listen, rawRequest, runUpload, serverError, videoMetadata, type LoopbackServer } from '../fixtures/tus-client';
-import { hugeBoxMp4, matroska, mp4Faststart, mp4ThreeMinutes, oversized, textAsMp4, truncatedMp4, zeroTimescaleMp4 } from '../fixtures/videos';
+import { hugeBoxMp4, matroska, mp4Faststart, mp4ThreeMinutes, oversized, posterJpeg, textAsMp4, truncatedMp4, zeroTimescaleMp4 } from '../fixtures/videos';
 import { cleanUpExpiredUploads } from '../../server/uploads/tus-server';
 
 describe('uploads refuse bad input with a clear error and store nothing', () => {
@@ -226,6 +226,15 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
   });
 
   it('expires uploads left unfinished for 24 hours: files removed, rows marked expired', async () => {
+    // A refused upload that had a poster: the poster goes a day later too.
+    const refusedMeta = videoMetadata();
+    await createUploadRaw(srv.url, alice.token, 10, refusedMeta);
+    const jpeg = readFileSync(await posterJpeg());
+    const put = await fetch(`${srv.url}/api/videos/${refusedMeta.videoId}/poster`, { method: 'PUT', body: jpeg, headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/jpeg' } });
+    const posterFile = join(t.deps.config.mediaDir, ((await put.json()) as any).poster_url.replace('/media/', ''));
+    await runUpload({ baseUrl: srv.url, token: alice.token, bytes: readFileSync(await textAsMp4()), metadata: refusedMeta }).catch(() => undefined);
+    expect(existsSync(posterFile)).toBe(true);
+
     const path = await createUploadRaw(srv.url, alice.token, 1000);
     const id = path.split('/').pop()!;
     await rawRequest(srv.url, 'PATCH', path, tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }), new Uint8Array(300));
@@ -245,6 +254,7 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
     expect(result.rows).toBeGreaterThanOrEqual(1);
     expect(uploadFiles().filter((f) => f.startsWith(id))).toEqual([]);
     expect((await t.deps.db.selectFrom('uploads').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status).toBe('expired');
+    expect(existsSync(posterFile)).toBe(false);
     const head = await rawRequest(srv.url, 'HEAD', path, tus(token));
     expect(head.status).toBe(410);
     expect(JSON.parse((await rawRequest(srv.url, 'DELETE', path, tus(token))).body).error.code).toBe('upload_expired');
