@@ -88,4 +88,17 @@ describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video 
     const ids = await page.locator('article[data-index]').evaluateAll((els) => els.map((e) => e.id));
     expect(new Set(ids).size).toBe(VIDEOS);
   });
+
+  it('opens a shared link (/home#video-ID) at its card, even one beyond the first cards', async () => {
+    const id = await page.locator('article[data-index="42"]').getAttribute('id');
+    expect(id).toMatch(/^video-/);
+    const shared = await context.newPage();
+    await shared.goto(`${server.url}/home#${id}`);
+    const card = shared.locator(`article#${id}`);
+    await card.waitFor();
+    await expect
+      .poll(() => card.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top < window.innerHeight && r.bottom > 0; }))
+      .toBe(true);
+    await shared.close();
+  });
 });

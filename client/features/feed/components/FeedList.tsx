@@ -26,6 +26,7 @@ export function FeedList({ items, hasMore, loadMore, userId, actions }: Props) {
   const [shown, setShown] = useState(CARDS_PER_STEP);
   const visibleItems = items.slice(0, shown);
   const moreLocal = items.length > shown;
+  useSharedLinkTarget(items, shown, setShown);
 
   useEffect(() => {
     const list = listRef.current;
@@ -66,4 +67,21 @@ export function FeedList({ items, hasMore, loadMore, userId, actions }: Props) {
       {moreLocal || hasMore ? <div ref={sentinelRef} className="feed-sentinel" aria-hidden="true" /> : null}
     </div>
   );
+}
+
+/** A shared link (/home#video-ID) scrolls to its card once the card is in the list. */
+function useSharedLinkTarget(items: FeedVideo[], shown: number, setShown: (n: number) => void): void {
+  const done = useRef(false);
+  useEffect(() => {
+    if (done.current || !location.hash.startsWith('#video-')) return;
+    const id = decodeURIComponent(location.hash.slice('#video-'.length));
+    const index = items.findIndex((v) => v.id === id);
+    if (index < 0) return;
+    if (index >= shown) {
+      setShown(index + 1);
+      return;
+    }
+    done.current = true;
+    document.getElementById(`video-${id}`)?.scrollIntoView({ block: 'start' });
+  }, [items, shown, setShown]);
 }
