@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
+import { basename, join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { PROJECT_ROOT } from '../helpers/server-process';
 import type { BenchRow } from './lib/result';
 import { unavailable } from './lib/result';
 import type { Benchmark } from './lib/context';
@@ -42,8 +41,8 @@ export function initialRouteJs(distDir: string): Map<string, number> {
 export const bundle: Benchmark = {
   id: 'bundle',
   title: 'Bundle',
-  async run() {
-    const dist = join(PROJECT_ROOT, 'dist/client');
+  async run(ctx) {
+    const dist = ctx.clientDist;
     if (!existsSync(join(dist, 'index.html'))) return [unavailable('Bundle: initial-route JS (gzip)', 'KB', `<= ${LIMIT_KB} KB`, 'dist/client/index.html missing (run npx vite build)')];
     const sizes = initialRouteJs(dist);
     const total = [...sizes.values()].reduce((a, b) => a + b, 0) / 1024;
@@ -55,7 +54,7 @@ export const bundle: Benchmark = {
       ratio: Math.round((total / LIMIT_KB) * 1000) / 1000,
       target: `<= ${LIMIT_KB} KB`,
       pass: total <= LIMIT_KB,
-      spread: `${sizes.size} files from ${dirname('dist/client/index.html')}`,
+      spread: `${sizes.size} files: ${[...sizes.keys()].map((f) => basename(f)).join(', ')}`,
       status: 'ok',
     };
     return [row];

@@ -77,15 +77,20 @@ async function pushFor(ctx: BenchContext, clients: Array<{ token: string; tog: T
           const m = c.tog.next();
           return { id: nextId++, name: m.name, args: { videoId: m.videoId } };
         });
-        const res = await fetch(`${ctx.server.url}/api/sync/push`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${c.token}` },
-          body: JSON.stringify({ client_id: clientId, mutations }),
-        });
-        const body = (await res.json()) as { results?: Array<{ status: string }> };
-        if (res.status !== 200 || !body.results) throw new Error(`push answered ${res.status}: ${JSON.stringify(body).slice(0, 200)}`);
-        const ok = body.results.filter((r) => r.status === 'applied').length;
-        if (ok !== BATCH) throw new Error(`push applied ${ok} of ${BATCH}: ${JSON.stringify(body.results.find((r) => r.status !== 'applied'))}`);
+        const body = JSON.stringify({ client_id: clientId, mutations });
+        const send = () =>
+          fetch(`${ctx.server.url}/api/sync/push`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${c.token}` },
+            body,
+          });
+        // A kept-alive socket the server just closed fails the request before it is sent; a
+        // push is safe to replay (mutation ids), so send it again as the outbox would.
+        const res = await send().catch(() => send());
+        const answer = (await res.json()) as { results?: Array<{ status: string }> };
+        if (res.status !== 200 || !answer.results) throw new Error(`push answered ${res.status}: ${JSON.stringify(answer).slice(0, 200)}`);
+        const ok = answer.results.filter((r) => r.status === 'applied' || r.status === 'duplicate').length;
+        if (ok !== BATCH) throw new Error(`push applied ${ok} of ${BATCH}: ${JSON.stringify(answer.results.find((r) => r.status !== 'applied'))}`);
         applied += ok;
       }
     }),

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -96,8 +96,18 @@ async function main(): Promise<void> {
   const viewerId = viewer?.user_id ?? anyUser?.id;
   if (!viewerId) throw new Error('the seeded database has no member');
 
+  // The browser benchmarks need the built client. A private copy, so a rebuild of dist/ by someone
+  // else during the run cannot swap the app (and its service worker) under a measurement.
+  const dist = join(PROJECT_ROOT, 'dist/client');
+  if (!existsSync(join(dist, 'index.html'))) {
+    console.log('building the client (dist/client is missing)');
+    execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+  }
+  const clientDist = join(tmpDir, 'client');
+  cpSync(dist, clientDist, { recursive: true });
+
   const port = await freePort();
-  const server = await startServer({ dataDir, port, env: { LOG_LEVEL: 'error' } });
+  const server = await startServer({ dataDir, port, env: { LOG_LEVEL: 'error', CLIENT_DIST: clientDist } });
   const mint = await tokenMinter(dataDir, `http://127.0.0.1:${port}`);
   const ctx: BenchContext = {
     quick,
@@ -108,6 +118,7 @@ async function main(): Promise<void> {
     dataDir,
     dbPath,
     tmpDir,
+    clientDist,
     viewerId,
     token: (userId) => mint(userId ?? viewerId),
     log: (m) => console.log(`  ${m}`),

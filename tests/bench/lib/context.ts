@@ -15,6 +15,8 @@ export interface BenchContext {
   dbPath: string;
   /** Scratch space removed after the run. */
   tmpDir: string;
+  /** The built client the server serves (a copy of dist/client taken at the start). */
+  clientDist: string;
   /** A seeded, active member to act as. */
   viewerId: string;
   /** An access token for a member, signed with the server's key in DATA_DIR (as a login would). */
