@@ -1,37 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import { adsSetting, entryFeeSetting, paymentSetting, providerConfigured, type AdsValue, type EntryFeeValue, type PaymentProvider, type PaymentValue } from '../settings/definitions';
+import { adsSetting, entryFeeSetting, paymentSetting, providerConfigured, type PaymentValue } from '../settings/definitions';
+import type { AdminSettings, AdminSettingsUpdate } from '../../sync/api/admin';
 import { readSetting, writeSetting } from '../settings/store';
 import { badRequest } from '../http/errors';
 
-/** What an admin sees: the secrets only as "set" or "not set" (decisions.md "Security"). */
-export interface AdminSettingsView {
-  entry_fee: EntryFeeValue;
-  payment: {
-    provider: PaymentProvider;
-    razorpay_key_id: string;
-    razorpay_key_secret_set: boolean;
-    razorpay_webhook_secret_set: boolean;
-  };
-  ads: AdsValue;
-}
-
-/**
- * A save of the whole Settings tab. A secret that is omitted stays as it is; null clears it; a
- * string replaces it. That way the form never needs to know a secret to save the other fields.
- */
-export interface AdminSettingsUpdate {
-  entry_fee: EntryFeeValue;
-  payment: {
-    provider: PaymentProvider;
-    razorpay_key_id: string;
-    razorpay_key_secret?: string | null | undefined;
-    razorpay_webhook_secret?: string | null | undefined;
-  };
-  ads: AdsValue;
-}
-
-export async function readAdminSettings(db: Kysely<Database> | Transaction<Database>): Promise<AdminSettingsView> {
+export async function readAdminSettings(db: Kysely<Database> | Transaction<Database>): Promise<AdminSettings> {
   const [fee, payment, ads] = await Promise.all([readSetting(db, entryFeeSetting), readSetting(db, paymentSetting), readSetting(db, adsSetting)]);
   return {
     entry_fee: fee,
@@ -47,7 +21,11 @@ export async function readAdminSettings(db: Kysely<Database> | Transaction<Datab
 
 const merge = (current: string, next: string | null | undefined) => (next === undefined ? current : (next ?? ''));
 
-/** Validates the combination and writes all three settings; returns which secrets changed (for the audit, never their values). */
+/**
+ * Validates the combination and writes all three settings; returns which secrets changed (for the
+ * audit, never their values). A secret that is omitted stays as it is; null clears it; a string
+ * replaces it, so the form never needs to know a secret to save the other fields.
+ */
 export async function saveAdminSettings(trx: Transaction<Database>, update: AdminSettingsUpdate, now: number) {
   const current = await readSetting(trx, paymentSetting);
   const payment: PaymentValue = {

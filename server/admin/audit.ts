@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
+import type { AuditPage } from '../../sync/api/admin';
 
 export type AuditAction =
   | 'user.suspend'
@@ -27,18 +28,8 @@ export async function recordAudit(
     .execute();
 }
 
-export interface AuditEntry {
-  id: number;
-  actor_id: string;
-  actor_name: string | null;
-  action: string;
-  target: string | null;
-  details: Record<string, unknown> | null;
-  created_at: number;
-}
-
 /** Newest first, keyset-paged by id (the autoincrement key is also the order of writing). */
-export async function listAudit(db: Kysely<Database>, limit: number, beforeId: number | null): Promise<{ items: AuditEntry[]; next_cursor: string | null }> {
+export async function listAudit(db: Kysely<Database>, limit: number, beforeId: number | null): Promise<AuditPage> {
   let q = db
     .selectFrom('audit_log')
     .leftJoin('profiles', 'profiles.id', 'audit_log.actor_id')

@@ -5,7 +5,8 @@ import { adminOnly } from './guard';
 import { listAudit } from './audit';
 import { decodeIdCursor } from './cursor';
 import { readStats } from './stats';
-import { AuditPageSchema, PageQuery, StatsSchema } from './schemas';
+import { AdminStats, AuditPage } from '../../sync/api/admin';
+import { PageQuery } from './schemas';
 import { adminUsersRouter } from './users-routes';
 import { adminVideosRouter } from './videos-routes';
 import { adminSettingsRouter } from './settings-routes';
@@ -15,7 +16,7 @@ const stats = createRoute({
   method: 'get',
   path: '/stats',
   summary: 'Dashboard numbers: users, videos, active users, revenue (sum of captured payments)',
-  responses: { 200: { description: 'The stats.', content: { 'application/json': { schema: StatsSchema } } }, ...errorResponses(401, 403) },
+  responses: { 200: { description: 'The stats.', content: { 'application/json': { schema: AdminStats } } }, ...errorResponses(401, 403) },
 });
 
 const audit = createRoute({
@@ -24,7 +25,7 @@ const audit = createRoute({
   path: '/audit',
   summary: 'The audit log of admin actions, newest first',
   request: { query: PageQuery },
-  responses: { 200: { description: 'A page of entries.', content: { 'application/json': { schema: AuditPageSchema } } }, ...errorResponses(400, 401, 403) },
+  responses: { 200: { description: 'A page of entries.', content: { 'application/json': { schema: AuditPage } } }, ...errorResponses(400, 401, 403) },
 });
 
 /** Everything under /api/admin/: signed-in administrators only, enforced on every operation. */

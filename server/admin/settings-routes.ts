@@ -8,7 +8,7 @@ import { readSetting, writeSetting } from '../settings/store';
 import { adminOnly } from './guard';
 import { recordAudit } from './audit';
 import { readAdminSettings, saveAdminSettings } from './admin-settings';
-import { AdminSettingsUpdateSchema, AdminSettingsViewSchema, RewardsSettingsSchema } from './schemas';
+import { AdminSettings, AdminSettingsUpdate, RewardsSettings } from '../../sync/api/admin';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
@@ -17,7 +17,7 @@ const getRewards = createRoute({
   method: 'get',
   path: '/rewards',
   summary: 'Prize amounts (20 best users, 3 best viewers) and the next distribution date',
-  responses: { 200: { description: 'The reward settings.', content: json(RewardsSettingsSchema) }, ...errorResponses(401, 403) },
+  responses: { 200: { description: 'The reward settings.', content: json(RewardsSettings) }, ...errorResponses(401, 403) },
 });
 
 const putRewards = createRoute({
@@ -25,8 +25,8 @@ const putRewards = createRoute({
   method: 'put',
   path: '/rewards',
   summary: 'Replace the prize amounts and the distribution date',
-  request: { body: { required: true, content: json(RewardsSettingsSchema) } },
-  responses: { 200: { description: 'Saved.', content: json(RewardsSettingsSchema) }, ...errorResponses(400, 401, 403) },
+  request: { body: { required: true, content: json(RewardsSettings) } },
+  responses: { 200: { description: 'Saved.', content: json(RewardsSettings) }, ...errorResponses(400, 401, 403) },
 });
 
 const getSettings = createRoute({
@@ -34,7 +34,7 @@ const getSettings = createRoute({
   method: 'get',
   path: '/settings',
   summary: 'Entry fee, payment provider and ad settings (secrets only as set / not set)',
-  responses: { 200: { description: 'The settings.', content: json(AdminSettingsViewSchema) }, ...errorResponses(401, 403) },
+  responses: { 200: { description: 'The settings.', content: json(AdminSettings) }, ...errorResponses(401, 403) },
 });
 
 const putSettings = createRoute({
@@ -43,8 +43,8 @@ const putSettings = createRoute({
   path: '/settings',
   summary: 'Save the Settings tab in one go',
   description: 'A secret left out stays unchanged; null clears it. The fee cannot be enabled while the chosen provider lacks its keys.',
-  request: { body: { required: true, content: json(AdminSettingsUpdateSchema) } },
-  responses: { 200: { description: 'Saved.', content: json(AdminSettingsViewSchema) }, ...errorResponses(400, 401, 403) },
+  request: { body: { required: true, content: json(AdminSettingsUpdate) } },
+  responses: { 200: { description: 'Saved.', content: json(AdminSettings) }, ...errorResponses(400, 401, 403) },
 });
 
 export function adminSettingsRouter() {

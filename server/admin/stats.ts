@@ -1,13 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
-
-export interface AdminStats {
-  total_users: number;
-  total_videos: number;
-  active_users: number;
-  /** decisions.md: the sum of captured payments (real ones, not sandbox), not users x fee. */
-  revenue_rupees: number;
-}
+import type { AdminStats } from '../../sync/api/admin';
 
 export async function readStats(db: Kysely<Database>): Promise<AdminStats> {
   const [users, videos, active, revenue] = await Promise.all([

@@ -7,7 +7,8 @@ import { recordAudit } from './audit';
 import { decodeTimeCursor } from './cursor';
 import { deleteUserInTx } from './delete-user';
 import { listUsers, setUserActive } from './users';
-import { AdminUserSchema, IdParam, OkSchema, UserPageSchema, UserPageQuery } from './schemas';
+import { AdminUser, AdminUserPage, Ok } from '../../sync/api/admin';
+import { IdParam, UserPageQuery } from './schemas';
 import { z } from '@hono/zod-openapi';
 
 const list = createRoute({
@@ -16,7 +17,7 @@ const list = createRoute({
   path: '/users',
   summary: 'Users, newest first, optionally filtered by part of the name or e-mail',
   request: { query: UserPageQuery },
-  responses: { 200: { description: 'A page of users.', content: { 'application/json': { schema: UserPageSchema } } }, ...errorResponses(400, 401, 403) },
+  responses: { 200: { description: 'A page of users.', content: { 'application/json': { schema: AdminUserPage } } }, ...errorResponses(400, 401, 403) },
 });
 
 const statusChange = (path: string, summary: string) =>
@@ -27,7 +28,7 @@ const statusChange = (path: string, summary: string) =>
     summary,
     request: { params: IdParam },
     responses: {
-      200: { description: 'The user as it is now.', content: { 'application/json': { schema: z.object({ user: AdminUserSchema.pick({ id: true, is_active: true }) }) } } },
+      200: { description: 'The user as it is now.', content: { 'application/json': { schema: z.object({ user: AdminUser.pick({ id: true, is_active: true }) }) } } },
       ...errorResponses(400, 401, 403, 404),
     },
   });
@@ -41,7 +42,7 @@ const remove = createRoute({
   path: '/users/{id}',
   summary: 'Delete a user with their videos, files, likes, comments, views and sessions',
   request: { params: IdParam },
-  responses: { 200: { description: 'Deleted.', content: { 'application/json': { schema: OkSchema } } }, ...errorResponses(400, 401, 403, 404) },
+  responses: { 200: { description: 'Deleted.', content: { 'application/json': { schema: Ok } } }, ...errorResponses(400, 401, 403, 404) },
 });
 
 export function adminUsersRouter() {

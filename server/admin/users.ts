@@ -5,17 +5,7 @@ import { badRequest, notFound } from '../http/errors';
 import { onUserReactivated, onUserSuspended } from '../rewards/member-status';
 import { eligibleUsers } from '../rewards/score-events';
 import { containsPattern, encodeTimeCursor, type TimeCursor } from './cursor';
-
-export interface AdminUser {
-  id: string;
-  email: string;
-  name: string;
-  is_admin: boolean;
-  is_active: boolean;
-  account_status: string;
-  email_verified: boolean;
-  created_at: number;
-}
+import type { AdminUser } from '../../sync/api/admin';
 
 /**
  * Newest first, keyset-paged over the (created_at, id) index, so page N costs the same as page 1

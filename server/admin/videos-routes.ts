@@ -8,7 +8,8 @@ import { adminOnly } from './guard';
 import { recordAudit } from './audit';
 import { decodeTimeCursor } from './cursor';
 import { listVideos } from './videos';
-import { IdParam, OkSchema, PageQuery, VideoPageSchema } from './schemas';
+import { AdminVideoPage, Ok } from '../../sync/api/admin';
+import { IdParam, PageQuery } from './schemas';
 
 const list = createRoute({
   ...adminOnly,
@@ -16,7 +17,7 @@ const list = createRoute({
   path: '/videos',
   summary: 'All videos, newest first',
   request: { query: PageQuery },
-  responses: { 200: { description: 'A page of videos.', content: { 'application/json': { schema: VideoPageSchema } } }, ...errorResponses(400, 401, 403) },
+  responses: { 200: { description: 'A page of videos.', content: { 'application/json': { schema: AdminVideoPage } } }, ...errorResponses(400, 401, 403) },
 });
 
 const remove = createRoute({
@@ -25,7 +26,7 @@ const remove = createRoute({
   path: '/videos/{id}',
   summary: "Delete anyone's video, with its files",
   request: { params: IdParam },
-  responses: { 200: { description: 'Deleted.', content: { 'application/json': { schema: OkSchema } } }, ...errorResponses(400, 401, 403, 404) },
+  responses: { 200: { description: 'Deleted.', content: { 'application/json': { schema: Ok } } }, ...errorResponses(400, 401, 403, 404) },
 });
 
 export function adminVideosRouter() {

@@ -1,24 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { encodeTimeCursor, type TimeCursor } from './cursor';
-
-export interface AdminVideo {
-  id: string;
-  user_id: string;
-  user_name: string;
-  title: string;
-  description: string;
-  video_url: string;
-  poster_url: string | null;
-  mime_type: string;
-  size_bytes: number;
-  duration_ms: number;
-  created_at: number;
-  likes_count: number;
-  comments_count: number;
-  shares_count: number;
-  views_count: number;
-}
+import type { AdminVideo } from '../../sync/api/admin';
 
 /** Media keys are served under /media/ (the uploads area's Range-capable route). */
 export const mediaUrl = (key: string) => `/media/${key.split('/').map(encodeURIComponent).join('/')}`;

@@ -6,13 +6,9 @@ import { readSetting } from '../settings/store';
 import { captureAndActivate } from './capture';
 import { findPendingAccount, paymentNotConfigured } from './pending-account';
 import { paymentSignatureValid } from './signatures';
+import type { PaymentConfirmed, PaymentVerifyRequest, SandboxCompleteRequest } from '../../sync/api/payments';
 
-export interface ConfirmResult {
-  status: 'captured';
-  account_status: 'active';
-}
-
-const done: ConfirmResult = { status: 'captured', account_status: 'active' };
+const done: PaymentConfirmed = { status: 'captured', account_status: 'active' };
 
 const notYourOrder = () => badRequest('This order does not belong to this account.', 'order_mismatch');
 
@@ -34,8 +30,8 @@ async function orderOf(deps: AppDeps, orderId: string, userId: string) {
  */
 export async function verifyRazorpayPayment(
   deps: AppDeps,
-  body: { user_id: string; order_id: string; payment_id: string; signature: string },
-): Promise<ConfirmResult> {
+  body: PaymentVerifyRequest,
+): Promise<PaymentConfirmed> {
   const payment = await orderOf(deps, body.order_id, body.user_id);
   if (payment.provider !== 'razorpay') throw notYourOrder();
   const settings = await readSetting(deps.db, paymentSetting);
@@ -61,7 +57,7 @@ export async function verifyRazorpayPayment(
 }
 
 /** Test mode (decisions.md): completes a sandbox order without money, only while the sandbox is the chosen provider. */
-export async function completeSandboxPayment(deps: AppDeps, body: { user_id: string; email: string; order_id: string }): Promise<ConfirmResult> {
+export async function completeSandboxPayment(deps: AppDeps, body: SandboxCompleteRequest): Promise<PaymentConfirmed> {
   const payment = await orderOf(deps, body.order_id, body.user_id);
   if (payment.status === 'captured') return done;
   await findPendingAccount(deps.db, body.user_id, body.email);

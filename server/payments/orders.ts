@@ -7,31 +7,11 @@ import { readSetting } from '../settings/store';
 import { findPendingAccount, paymentNotConfigured } from './pending-account';
 import { createRazorpayOrder } from './razorpay-api';
 import { tooManyRequests } from '../http/errors';
+import type { PaymentOrder, PaymentSummary } from '../../sync/api/payments';
 
 /** Orders one unpaid account may start per hour: each one is a call to the provider. */
 export const MAX_ORDERS_PER_HOUR = 10;
 const HOUR_MS = 60 * 60 * 1000;
-
-export interface OrderResult {
-  /** 'none': the fee no longer applies, and the account was activated without a payment. */
-  provider: 'razorpay' | 'sandbox' | 'none';
-  key_id: string | null;
-  order_id: string | null;
-  amount_paise: number;
-  currency: 'INR';
-  name: string;
-  email: string;
-}
-
-export interface PaymentSummary {
-  provider: 'razorpay' | 'sandbox';
-  amount_rupees: number;
-  /** False when the fee is on but the provider lacks its keys: the page shows 'Payment not configured'. */
-  configured: boolean;
-  fee_applies: boolean;
-  name: string;
-  email: string;
-}
 
 /** What /payment shows before anything is charged: no order is created just by opening the page. */
 export async function paymentSummary(deps: AppDeps, userId: string, email: string): Promise<PaymentSummary> {
@@ -48,7 +28,7 @@ export async function paymentSummary(deps: AppDeps, userId: string, email: strin
 }
 
 /** Starts a payment for an unpaid account. The amount always comes from the server's settings. */
-export async function createOrder(deps: AppDeps, userId: string, email: string): Promise<OrderResult> {
+export async function createOrder(deps: AppDeps, userId: string, email: string): Promise<PaymentOrder> {
   const account = await findPendingAccount(deps.db, userId, email);
   const [fee, payment] = await Promise.all([readEntryFee(deps.db), readSetting(deps.db, paymentSetting)]);
   const base = { currency: 'INR' as const, name: account.name, email: account.email };

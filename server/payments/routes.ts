@@ -5,48 +5,17 @@ import { conflict } from '../http/errors';
 import { createOrder, paymentSummary } from './orders';
 import { completeSandboxPayment, verifyRazorpayPayment } from './confirm';
 import { handleRazorpayWebhook } from './webhook';
+import { PaymentConfirmed, PaymentOrder, PaymentOrderRequest, PaymentSummary, PaymentVerifyRequest, SandboxCompleteRequest } from '../../sync/api/payments';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
-const AccountId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Not an account id.');
-const Email = z.string().trim().min(3).max(254);
-const ProviderId = z.string().min(1).max(100).regex(/^[A-Za-z0-9_]+$/, 'Not a valid id.');
-
-const OrderBody = z.strictObject({ user_id: AccountId, email: Email }).openapi('PaymentOrderRequest');
-const OrderResponse = z
-  .object({
-    provider: z.enum(['razorpay', 'sandbox', 'none']),
-    key_id: z.string().nullable(),
-    order_id: z.string().nullable(),
-    amount_paise: z.number().int(),
-    currency: z.literal('INR'),
-    name: z.string(),
-    email: z.string(),
-  })
-  .openapi('PaymentOrder');
-const VerifyBody = z
-  .strictObject({ user_id: AccountId, order_id: ProviderId, payment_id: ProviderId, signature: z.string().min(1).max(200) })
-  .openapi('PaymentVerifyRequest');
-const SandboxBody = z.strictObject({ user_id: AccountId, email: Email, order_id: ProviderId }).openapi('SandboxCompleteRequest');
-const Confirmed = z.object({ status: z.literal('captured'), account_status: z.literal('active') }).openapi('PaymentConfirmed');
-
-const SummaryResponse = z
-  .object({
-    provider: z.enum(['razorpay', 'sandbox']),
-    amount_rupees: z.number().int(),
-    configured: z.boolean(),
-    fee_applies: z.boolean(),
-    name: z.string(),
-    email: z.string(),
-  })
-  .openapi('PaymentSummary');
 
 const summary = createRoute({
   method: 'post',
   path: '/summary',
   tags: ['payments'],
   summary: 'The order summary for an unpaid account (fee, provider kind, name, e-mail) without creating an order',
-  request: { body: { required: true, content: json(OrderBody) } },
-  responses: { 200: { description: 'The summary.', content: json(SummaryResponse) }, ...errorResponses(400, 403, 404, 409) },
+  request: { body: { required: true, content: json(PaymentOrderRequest) } },
+  responses: { 200: { description: 'The summary.', content: json(PaymentSummary) }, ...errorResponses(400, 403, 404, 409) },
 });
 
 const order = createRoute({
@@ -55,8 +24,8 @@ const order = createRoute({
   tags: ['payments'],
   summary: 'Start paying the entry fee for an unpaid account (no sign-in: the account cannot sign in yet)',
   description: "Authorised by the account id and its e-mail. The amount comes from the server's settings. provider 'none' means the fee no longer applies and the account was activated.",
-  request: { body: { required: true, content: json(OrderBody) } },
-  responses: { 200: { description: 'An order to pay.', content: json(OrderResponse) }, ...errorResponses(400, 403, 404, 409, 429, 502) },
+  request: { body: { required: true, content: json(PaymentOrderRequest) } },
+  responses: { 200: { description: 'An order to pay.', content: json(PaymentOrder) }, ...errorResponses(400, 403, 404, 409, 429, 502) },
 });
 
 const verify = createRoute({
@@ -64,8 +33,8 @@ const verify = createRoute({
   path: '/verify',
   tags: ['payments'],
   summary: 'Confirm a Razorpay Checkout payment with its signature; activates the account',
-  request: { body: { required: true, content: json(VerifyBody) } },
-  responses: { 200: { description: 'Paid; the account is active.', content: json(Confirmed) }, ...errorResponses(400, 409) },
+  request: { body: { required: true, content: json(PaymentVerifyRequest) } },
+  responses: { 200: { description: 'Paid; the account is active.', content: json(PaymentConfirmed) }, ...errorResponses(400, 409) },
 });
 
 const sandbox = createRoute({
@@ -73,8 +42,8 @@ const sandbox = createRoute({
   path: '/sandbox/complete',
   tags: ['payments'],
   summary: 'Test mode: complete a sandbox order without money',
-  request: { body: { required: true, content: json(SandboxBody) } },
-  responses: { 200: { description: 'Paid; the account is active.', content: json(Confirmed) }, ...errorResponses(400, 403, 404, 409) },
+  request: { body: { required: true, content: json(SandboxCompleteRequest) } },
+  responses: { 200: { description: 'Paid; the account is active.', content: json(PaymentConfirmed) }, ...errorResponses(400, 403, 404, 409) },
 });
 
 // No request body schema on purpose: validating it would parse (and cache) the JSON, and the

@@ -3,13 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { conflict } from '../http/errors';
 import { logChange } from '../sync/change-log';
-import { currentStandings, distributionSummary, latestDistribution, type DistributionSummary } from './leaderboards';
-
-export interface RecordedDistribution {
-  distribution: DistributionSummary;
-  /** false when this period was already distributed (a retry): nothing was written. */
-  created: boolean;
-}
+import { currentStandings, distributionSummary, latestDistribution } from './leaderboards';
+import type { DistributionPage, RecordedDistribution } from '../../sync/api/rewards';
 
 /**
  * Closes the scoring period that began at `periodStart`: the standings and prizes at this moment
@@ -64,12 +59,12 @@ export async function recordDistribution(db: Kysely<Database>, input: { adminId:
 }
 
 /** Past distributions, newest first, keyset-paged on the period_start index. */
-export async function listDistributions(db: Kysely<Database>, opts: { limit: number; before: number | null }) {
+export async function listDistributions(db: Kysely<Database>, opts: { limit: number; before: number | null }): Promise<DistributionPage> {
   let q = db.selectFrom('distributions').select(['id', 'period_start', 'created_at', 'created_by']).orderBy('period_start', 'desc').limit(opts.limit + 1);
   if (opts.before !== null) q = q.where('period_start', '<', opts.before);
   const rows = await q.execute();
   const page = rows.slice(0, opts.limit);
-  const items = [];
+  const items: DistributionPage['items'] = [];
   for (const d of page) items.push({ ...(await distributionSummary(db, d)), created_by: d.created_by });
   const last = page.at(-1);
   return { items, next_cursor: rows.length > opts.limit && last ? String(last.period_start) : null };

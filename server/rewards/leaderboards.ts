@@ -1,47 +1,11 @@
 import { sql } from 'kysely';
 import { readPrizes, type Prizes } from '../settings/prizes';
 import type { Board, Db } from './score-events';
+import type { DistributionSummary, LeaderboardEntry, Leaderboards, OwnStanding } from '../../sync/api/rewards';
 
 /** Spec section 2 / 9: Best Users top 20, Best Viewers top 3. */
 export const BEST_USERS = 20;
 export const BEST_VIEWERS = 3;
-
-export interface LeaderboardEntry {
-  rank: number;
-  user_id: string;
-  user_name: string;
-  points: number;
-  prize_rupees: number;
-}
-
-export interface OwnStanding {
-  rank: number;
-  points: number;
-}
-
-export interface DistributionSummary {
-  id: string;
-  period_start: number;
-  created_at: number;
-  best_users: LeaderboardEntry[];
-  best_viewers: LeaderboardEntry[];
-}
-
-export interface Leaderboards {
-  /** Whose `me` this is: a device that changes hands ignores another member's snapshot. */
-  viewer_id: string;
-  best_users: LeaderboardEntry[];
-  best_viewers: LeaderboardEntry[];
-  /** The signed-in member's standing, even outside the top; null without points. */
-  me: { creator: OwnStanding | null; viewer: OwnStanding | null };
-  /** YYYY-MM-DD set by an admin, or null ('To be announced'). */
-  distribution_date: string | null;
-  /** When the current scoring period began (0 before the first distribution); a distribution closes it. */
-  period_start: number;
-  last_distribution: DistributionSummary | null;
-  /** Server time of this snapshot (shown offline). */
-  as_of: number;
-}
 
 const boardCols = (board: Board) =>
   board === 'creator'

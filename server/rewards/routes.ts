@@ -4,7 +4,8 @@ import { createRouter } from '../http/router';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { readLeaderboards } from './leaderboards';
 import { listDistributions, recordDistribution } from './distributions';
-import { DistributionPageQuery, DistributionPageSchema, LeaderboardsSchema, RecordDistributionBody, RecordDistributionResponse } from './schemas';
+import { DistributionPage, Leaderboards, RecordDistributionRequest, RecordedDistribution } from '../../sync/api/rewards';
+import { DistributionPageQuery } from './schemas';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 
@@ -15,7 +16,7 @@ const leaderboards = createRoute({
   summary: 'Best Users (top 20), Best Viewers (top 3), your own standing, the next date and the last winners',
   security: bearerSecurity,
   middleware: [requireUser],
-  responses: { 200: { description: 'The current standings.', content: json(LeaderboardsSchema) }, ...errorResponses(401, 403) },
+  responses: { 200: { description: 'The current standings.', content: json(Leaderboards) }, ...errorResponses(401, 403) },
 });
 
 /** /api/rewards: what every member may read. */
@@ -33,10 +34,10 @@ const distribute = createRoute({
   method: 'post',
   path: '/distributions',
   summary: 'Record a distribution: the current standings and prizes become the winners of the period, and scoring starts afresh',
-  request: { body: { required: true, content: json(RecordDistributionBody) } },
+  request: { body: { required: true, content: json(RecordDistributionRequest) } },
   responses: {
-    201: { description: 'Recorded.', content: json(RecordDistributionResponse) },
-    200: { description: 'This period was already distributed: the same distribution, nothing new written.', content: json(RecordDistributionResponse) },
+    201: { description: 'Recorded.', content: json(RecordedDistribution) },
+    200: { description: 'This period was already distributed: the same distribution, nothing new written.', content: json(RecordedDistribution) },
     ...errorResponses(400, 401, 403, 409),
   },
 });
@@ -47,7 +48,7 @@ const list = createRoute({
   path: '/distributions',
   summary: 'Past distributions with their winners, newest first',
   request: { query: DistributionPageQuery },
-  responses: { 200: { description: 'A page of distributions.', content: json(DistributionPageSchema) }, ...errorResponses(400, 401, 403) },
+  responses: { 200: { description: 'A page of distributions.', content: json(DistributionPage) }, ...errorResponses(400, 401, 403) },
 });
 
 /** /api/admin/rewards: administrators only. */

@@ -1,9 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-
-/** Spec section 9: 20 best-user and 3 best-viewer prize slots, in rupees, default 0. */
-export const PRIZE_SLOTS = { best_user: 20, best_viewer: 3 } as const;
-export type PrizeBoard = keyof typeof PRIZE_SLOTS;
+import { PRIZE_SLOTS } from '../../sync/api/settings';
 
 export interface Prizes {
   best_user: number[];

@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { createRouter } from '../http/router';
-import { PublicSettingsSchema, readPublicSettings } from './public-settings';
+import { PublicSettings } from '../../sync/api/settings';
+import { readPublicSettings } from './public-settings';
 
 const publicSettings = createRoute({
   method: 'get',
@@ -8,7 +9,7 @@ const publicSettings = createRoute({
   tags: ['settings'],
   summary: 'Settings every visitor needs: entry fee, payment provider kind, ad ids, next distribution date',
   responses: {
-    200: { description: 'The public settings (never any key or secret).', content: { 'application/json': { schema: PublicSettingsSchema } } },
+    200: { description: 'The public settings (never any key or secret).', content: { 'application/json': { schema: PublicSettings } } },
   },
 });
 

@@ -1,5 +1,5 @@
 import { authFetch } from '../../auth/api';
-import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, AuditEntry, Page, RewardsSettings } from './types';
+import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUserPage, AdminVideoPage, AuditPage, RewardsSettings } from '../../../../sync/api/admin';
 
 /** An /api/admin call that did not succeed; `message` is the server's sentence, ready for a toast. */
 export class AdminApiError extends Error {
@@ -46,13 +46,13 @@ const qs = (params: Record<string, string | number | null | undefined>) => {
 
 export const adminApi = {
   stats: () => request<AdminStats>('GET', '/api/admin/stats'),
-  users: (opts: { limit: number; cursor: string | null; q: string }) => request<Page<AdminUser>>('GET', `/api/admin/users${qs(opts)}`),
+  users: (opts: { limit: number; cursor: string | null; q: string }) => request<AdminUserPage>('GET', `/api/admin/users${qs(opts)}`),
   suspendUser: (id: string) => request<unknown>('POST', `/api/admin/users/${encodeURIComponent(id)}/suspend`),
   reactivateUser: (id: string) => request<unknown>('POST', `/api/admin/users/${encodeURIComponent(id)}/reactivate`),
   deleteUser: (id: string) => request<unknown>('DELETE', `/api/admin/users/${encodeURIComponent(id)}`),
-  videos: (opts: { limit: number; cursor: string | null }) => request<Page<AdminVideo>>('GET', `/api/admin/videos${qs(opts)}`),
+  videos: (opts: { limit: number; cursor: string | null }) => request<AdminVideoPage>('GET', `/api/admin/videos${qs(opts)}`),
   deleteVideo: (id: string) => request<unknown>('DELETE', `/api/admin/videos/${encodeURIComponent(id)}`),
-  audit: (opts: { limit: number; cursor: string | null }) => request<Page<AuditEntry>>('GET', `/api/admin/audit${qs(opts)}`),
+  audit: (opts: { limit: number; cursor: string | null }) => request<AuditPage>('GET', `/api/admin/audit${qs(opts)}`),
   rewards: () => request<RewardsSettings>('GET', '/api/admin/rewards'),
   saveRewards: (body: RewardsSettings) => request<RewardsSettings>('PUT', '/api/admin/rewards', body),
   settings: () => request<AdminSettings>('GET', '/api/admin/settings'),

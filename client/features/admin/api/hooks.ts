@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { adminApi, AdminApiError } from './admin-client';
 import { adminDataChanged, useAdminDataVersion } from './data-version';
-import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, AuditEntry, Page, RewardsSettings } from './types';
+import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, AuditEntry, Page, RewardsSettings } from '../../../../sync/api/admin';
 
 export interface Resource<T> {
   data: T | null;
@@ -109,4 +109,5 @@ export function useAdminActions() {
 }
 
 export { AdminApiError } from './admin-client';
-export type * from './types';
+export type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, AuditEntry, Page, RewardsSettings } from '../../../../sync/api/admin';
+export type { PaymentProvider } from '../../../../sync/api/settings';

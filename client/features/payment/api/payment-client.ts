@@ -1,29 +1,12 @@
 // The payment calls of an unpaid account: no bearer token (it cannot sign in yet); the account id and
 // e-mail remembered after sign-up identify it (decisions.md "Payments").
 
-export interface PendingAccount {
-  user_id: string;
-  email: string;
-}
+import type { PaymentOrder, PaymentOrderRequest, PaymentSummary } from '../../../../sync/api/payments';
 
-export interface PaymentSummary {
-  provider: 'razorpay' | 'sandbox';
-  amount_rupees: number;
-  configured: boolean;
-  fee_applies: boolean;
-  name: string;
-  email: string;
-}
+export type { PaymentSummary } from '../../../../sync/api/payments';
 
-export interface PaymentOrder {
-  provider: 'razorpay' | 'sandbox' | 'none';
-  key_id: string | null;
-  order_id: string | null;
-  amount_paise: number;
-  currency: 'INR';
-  name: string;
-  email: string;
-}
+/** The unpaid account remembered after sign-up. */
+export type PendingAccount = PaymentOrderRequest;
 
 export class PaymentApiError extends Error {
   constructor(

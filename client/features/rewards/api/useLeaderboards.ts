@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { authFetch, useSession } from '../../auth/api';
 import { localDb } from './local-store';
-import { isLeaderboards, type Leaderboards } from './types';
+import type { Leaderboards } from '../../../../sync/api/rewards';
+import { isLeaderboards } from './is-leaderboards';
 
 export interface LeaderboardsState {
   /** The last standings this device saw, or null before the first one arrived. */

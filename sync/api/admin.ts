@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { AdsValue, EntryFeeValue, IsoDate, PaymentProvider, PRIZE_SLOTS, Rupees } from './settings';
+
+// The /api/admin bodies and answers, shared by the server (validation, OpenAPI) and the admin screens.
+
+/** A keyset page, newest first; next_cursor is null on the last page. */
+const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), next_cursor: z.string().nullable() });
+export type Page<T> = z.infer<ReturnType<typeof pageOf<z.ZodType<T>>>>;
+
+export const AdminStats = z
+  .object({
+    total_users: z.number().int(),
+    total_videos: z.number().int(),
+    active_users: z.number().int(),
+    /** decisions.md: the sum of captured payments (real ones, not sandbox), not users x fee. */
+    revenue_rupees: z.number().int(),
+  })
+  .meta({ id: 'AdminStats' });
+export type AdminStats = z.infer<typeof AdminStats>;
+
+export const AdminUser = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    is_admin: z.boolean(),
+    is_active: z.boolean(),
+    account_status: z.string(),
+    email_verified: z.boolean(),
+    created_at: z.number().int(),
+  })
+  .meta({ id: 'AdminUser' });
+export type AdminUser = z.infer<typeof AdminUser>;
+export const AdminUserPage = pageOf(AdminUser).meta({ id: 'AdminUserPage' });
+export type AdminUserPage = z.infer<typeof AdminUserPage>;
+
+export const AdminVideo = z
+  .object({
+    id: z.string(),
+    user_id: z.string(),
+    user_name: z.string(),
+    title: z.string(),
+    description: z.string(),
+    video_url: z.string(),
+    poster_url: z.string().nullable(),
+    mime_type: z.string(),
+    size_bytes: z.number().int(),
+    duration_ms: z.number().int(),
+    created_at: z.number().int(),
+    likes_count: z.number().int(),
+    comments_count: z.number().int(),
+    shares_count: z.number().int(),
+    views_count: z.number().int(),
+  })
+  .meta({ id: 'AdminVideo' });
+export type AdminVideo = z.infer<typeof AdminVideo>;
+export const AdminVideoPage = pageOf(AdminVideo).meta({ id: 'AdminVideoPage' });
+export type AdminVideoPage = z.infer<typeof AdminVideoPage>;
+
+/** GET and PUT /api/admin/rewards: the body of the PUT is also its answer. */
+export const RewardsSettings = z
+  .strictObject({
+    best_user_prizes: z.array(Rupees).length(PRIZE_SLOTS.best_user, `Exactly ${PRIZE_SLOTS.best_user} best-user prizes are needed.`),
+    best_viewer_prizes: z.array(Rupees).length(PRIZE_SLOTS.best_viewer, `Exactly ${PRIZE_SLOTS.best_viewer} best-viewer prizes are needed.`),
+    distribution_date: IsoDate.nullable(),
+  })
+  .meta({ id: 'AdminRewardsSettings' });
+export type RewardsSettings = z.infer<typeof RewardsSettings>;
+
+/** What an admin sees: the secrets only as "set" or "not set" (decisions.md "Security"). */
+export const AdminSettings = z
+  .object({
+    entry_fee: EntryFeeValue,
+    payment: z.object({
+      provider: PaymentProvider,
+      razorpay_key_id: z.string(),
+      razorpay_key_secret_set: z.boolean(),
+      razorpay_webhook_secret_set: z.boolean(),
+    }),
+    ads: AdsValue,
+  })
+  .meta({ id: 'AdminSettings' });
+export type AdminSettings = z.infer<typeof AdminSettings>;
+
+const Secret = z
+  .string()
+  .trim()
+  .min(1, 'Leave the field out to keep the secret, or send null to clear it.')
+  .max(200)
+  .nullable()
+  .optional()
+  .meta({ description: 'Omitted: unchanged. null: cleared. A string: replaced.' });
+
+/**
+ * A save of the whole Settings tab. A secret that is omitted stays as it is; null clears it; a
+ * string replaces it. That way the form never needs to know a secret to save the other fields.
+ */
+export const AdminSettingsUpdate = z
+  .strictObject({
+    entry_fee: z.strictObject({ enabled: z.boolean(), amount_rupees: Rupees }),
+    payment: z.strictObject({
+      provider: PaymentProvider,
+      razorpay_key_id: z.string().trim().max(100).regex(/^[A-Za-z0-9_]*$/, 'A Razorpay key id has only letters, digits and "_".'),
+      razorpay_key_secret: Secret,
+      razorpay_webhook_secret: Secret,
+    }),
+    ads: z.strictObject({ client_id: AdsValue.shape.client_id, slot_id: AdsValue.shape.slot_id }),
+  })
+  .meta({ id: 'AdminSettingsUpdate' });
+export type AdminSettingsUpdate = z.infer<typeof AdminSettingsUpdate>;
+
+export const AuditEntry = z
+  .object({
+    id: z.number().int(),
+    actor_id: z.string(),
+    actor_name: z.string().nullable(),
+    action: z.string(),
+    target: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    created_at: z.number().int(),
+  })
+  .meta({ id: 'AuditEntry' });
+export type AuditEntry = z.infer<typeof AuditEntry>;
+export const AuditPage = pageOf(AuditEntry).meta({ id: 'AuditPage' });
+export type AuditPage = z.infer<typeof AuditPage>;
+
+export const Ok = z.object({ ok: z.literal(true) });
+export type Ok = z.infer<typeof Ok>;
