@@ -18,6 +18,7 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
   let page: Page;
   const email = uniqueEmail('member');
   const title = 'My first clip';
+  const consoleProblems: string[] = [];
 
   beforeAll(async () => {
     server = await startPwaServer();
@@ -29,6 +30,10 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
       Reflect.deleteProperty(Navigator.prototype, 'canShare');
     });
     page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') consoleProblems.push(`${m.type()}: ${m.text()} (${m.location().url})`);
+    });
+    page.on('pageerror', (e) => consoleProblems.push(`pageerror: ${e.message}`));
   });
   afterAll(async () => {
     await context?.close();
@@ -191,5 +196,9 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
     await page.waitForURL('**/login');
     await page.goto(server.url + '/home');
     await page.waitForURL('**/login');
+  });
+
+  it('logged no errors or warnings on the way', () => {
+    expect(consoleProblems).toEqual([]);
   });
 });
