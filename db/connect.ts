@@ -6,12 +6,14 @@ import type { Database } from './schema';
 import * as m0001 from './migrations/0001_initial';
 import * as m0002uploads from './migrations/0002_upload_posters';
 import * as m0003rewards from './migrations/0003_rewards_indexes';
+import * as m0004comments from './migrations/0004_comments_order';
 
 /** Migrations are listed here, in order, so the bundle needs no file-system scan. */
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_upload_posters': m0002uploads,
   '0003_rewards_indexes': m0003rewards,
+  '0004_comments_order': m0004comments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
