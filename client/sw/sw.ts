@@ -60,35 +60,39 @@ const videoCache = new CacheFirst({
   ],
 });
 const copying = new Set<string>();
-// Chromium fails a playback (PIPELINE_ERROR_READ) when one media resource mixes network responses
-// with synthetic ones (a cached copy's 206): once a video started from the network, it stays there
-// while that works.
-const fromNetwork = new Set<string>();
 
 registerRoute(
   ({ url, request }: RouteArgs) => isMedia(url) && request.destination !== 'image',
   async ({ request, event }: RouteArgs) => {
     const cache = await caches.open(MEDIA_CACHE);
-    const cached = !!(await cache.match(request.url));
-    if (cached && !fromNetwork.has(request.url)) return videoCache.handle({ event: event as never, request });
-    fromNetwork.add(request.url);
-    // Not cached yet: play straight from the network (the player's Range request), and keep a full copy
-    // in the background so the video plays offline next time.
-    if (!cached && !copying.has(request.url)) {
-      copying.add(request.url);
-      event.waitUntil(
-        videoCache
-          .handle({ event: event as never, request: new Request(request.url, { credentials: 'same-origin' }) })
-          .catch(() => undefined)
-          .finally(() => copying.delete(request.url)),
-      );
-    }
-    return fetch(request).catch(() => videoCache.handle({ event: event as never, request }));
+    if (await cache.match(request.url)) return videoCache.handle({ event: event as never, request });
+    // Not kept yet: straight from the network (the player's own Range request). Only videos the member
+    // plays are kept (the page says so), not every one the feed preloads.
+    return fetch(request);
   },
 );
 
-// The update prompt: the page asks the waiting worker to take over when the member clicks 'Reload'.
+/** Stores a full copy of a played video for offline replays (once per URL at a time). */
+function keepForOffline(url: string, event: { waitUntil(p: Promise<unknown>): void }): void {
+  const u = new URL(url, self.location.href);
+  if (!isMedia(u) || copying.has(u.href)) return;
+  copying.add(u.href);
+  event.waitUntil(
+    caches
+      .open(MEDIA_CACHE)
+      .then(async (cache) => {
+        if (await cache.match(u.href)) return;
+        await videoCache.handle({ event: event as never, request: new Request(u.href, { credentials: 'same-origin' }) });
+      })
+      .catch(() => undefined)
+      .finally(() => copying.delete(u.href)),
+  );
+}
+
+// Messages from the page: 'Reload' on the update prompt, and a video that started playing.
 self.addEventListener('message', (event) => {
-  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+  const data = event.data as { type?: string; url?: unknown } | null;
+  if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
+  if (data?.type === 'KEEP_MEDIA' && typeof data.url === 'string') keepForOffline(data.url, event as unknown as RouteArgs['event']);
 });
 clientsClaim();

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { PauseIcon, PlayIcon, VideoIcon } from '../../../ui/icons';
 import { claimPlayback, releasePlayback } from './playback';
+import { keepMediaForOffline } from '../../../app/service-worker';
 
 /** A view counts once the viewer watched 3 s, or a shorter video to its end (decisions.md, rewards). */
 export const VIEW_THRESHOLD_MS = 3000;
@@ -90,6 +91,7 @@ export function VideoPlayer({ videoId, title, src, poster, near, onWatched }: Pr
         onPlay={(e) => {
           claimPlayback(e.currentTarget);
           setPlaying(true);
+          keepMediaForOffline(src);
         }}
         onPause={() => setPlaying(false)}
         onEnded={() => {
