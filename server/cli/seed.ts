@@ -20,7 +20,7 @@ import { hashPassword } from '../auth/password';
 const HELP = `Usage: npm run seed -- [--users N] [--videos N] [--likes N] [--comments N] [--views N] [--password P] [--seed N]
 Adds synthetic data to the database of DATA_DIR (same environment as the server). Stop the server first.
   --password P   give every seeded member this password (they can then log in; default: no password)
-  --seed N       random seed, for a repeatable data set (default: 1)`;
+  --seed N       random seed: the same seed on the same database gives the same data (default: 1)`;
 
 export interface SeedOptions {
   users: number;
@@ -201,7 +201,10 @@ export interface SeedSummary {
 /** Seeds the open database. Exported for tests and benchmarks that seed in-process. */
 export async function seedDatabase(handle: ReturnType<typeof openDatabase>, mediaDir: string, o: SeedOptions): Promise<SeedSummary> {
   const { db, sqlite } = handle;
-  const rand = rng(o.seed);
+  // The data set depends on the seed and on what the database already holds: the same command on
+  // the same database gives the same rows, and seeding again adds new members instead of colliding.
+  const existing = Number(sqlite.prepare('SELECT count(*) FROM profiles').pluck().get());
+  const rand = rng((o.seed * 2654435761 + existing * 40503) >>> 0);
   const times: Record<string, number> = {};
   const timed = <T>(name: string, f: () => T): T => {
     const t0 = performance.now();
