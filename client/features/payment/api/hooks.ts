@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { CheckoutClosed, payWithCheckout } from './razorpay-checkout';
-import { paymentApi, PaymentApiError, type PaymentSummary } from './payment-client';
+import { paymentApi, PaymentApiError, type PaymentSummary, type PendingAccount } from './payment-client';
 import { clearPendingPayment, readPendingPayment } from './pending';
 
 export { readPendingPayment } from './pending';
@@ -10,7 +10,7 @@ export type { PaymentSummary } from './payment-client';
 export type SummaryState = { status: 'loading' } | { status: 'ready'; summary: PaymentSummary } | { status: 'error'; error: PaymentApiError };
 
 /** The order summary for the remembered unpaid account. */
-export function usePaymentSummary(account: { user_id: string; email: string } | null): SummaryState {
+export function usePaymentSummary(account: PendingAccount | null): SummaryState {
   const [state, setState] = useState<SummaryState>({ status: 'loading' });
   const userId = account?.user_id;
   const email = account?.email;

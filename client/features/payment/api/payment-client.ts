@@ -1,7 +1,7 @@
 // The payment calls of an unpaid account: no bearer token (it cannot sign in yet); the account id and
 // e-mail remembered after sign-up identify it (decisions.md "Payments").
 
-import type { PaymentOrder, PaymentOrderRequest, PaymentSummary } from '../../../../sync/api/payments';
+import type { PaymentOrder, PaymentOrderRequest, PaymentSummary, PaymentVerifyRequest } from '../../../../sync/api/payments';
 
 export type { PaymentSummary } from '../../../../sync/api/payments';
 
@@ -42,7 +42,7 @@ async function post<T>(path: string, body: unknown): Promise<T> {
 export const paymentApi = {
   summary: (a: PendingAccount) => post<PaymentSummary>('/api/payments/summary', { user_id: a.user_id, email: a.email }),
   order: (a: PendingAccount) => post<PaymentOrder>('/api/payments/order', { user_id: a.user_id, email: a.email }),
-  verify: (a: PendingAccount, p: { order_id: string; payment_id: string; signature: string }) =>
+  verify: (a: PendingAccount, p: Omit<PaymentVerifyRequest, 'user_id'>) =>
     post<unknown>('/api/payments/verify', { user_id: a.user_id, order_id: p.order_id, payment_id: p.payment_id, signature: p.signature }),
   completeSandbox: (a: PendingAccount, orderId: string) => post<unknown>('/api/payments/sandbox/complete', { user_id: a.user_id, email: a.email, order_id: orderId }),
 };
