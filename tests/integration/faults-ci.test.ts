@@ -6,6 +6,8 @@ import { pushesThroughFaults, uploadsThroughFaults } from '../faults/scenarios/n
 import { crashDuringWrites } from '../faults/scenarios/crash';
 import { record } from '../faults/lib/report';
 import { CI_SEED, loadSeconds } from '../faults/lib/sizes';
+import { openDatabase } from '../../db/connect';
+import { recomputeScores, standingsOf } from '../../server/rewards/recompute';
 
 // The bounded subset of the reliability suite (tests/faults) that runs with every `npm test`:
 // the same scenarios with short durations and few repetitions, on one small seeded server.
@@ -16,6 +18,28 @@ describe('reliability, bounded (full suite: npm run test:faults)', () => {
   }, 120_000);
   afterAll(async () => {
     await s?.close();
+  });
+
+  it('the seed writes counters and scores that agree with its rows', async () => {
+    const counters = s.read((db) =>
+      db.prepare<[], { id: string }>(
+        `SELECT v.id FROM videos v WHERE v.likes_count != (SELECT count(*) FROM likes l WHERE l.video_id = v.id)
+           OR v.comments_count != (SELECT count(*) FROM comments c WHERE c.video_id = v.id)
+           OR v.views_count != (SELECT count(*) FROM views w WHERE w.video_id = v.id)`,
+      ).all(),
+    );
+    expect(counters).toEqual([]);
+    const totals = s.read((db) => db.prepare<[], { likes: number; comments: number; views: number }>(
+      'SELECT (SELECT count(*) FROM likes) AS likes, (SELECT count(*) FROM comments) AS comments, (SELECT count(*) FROM views) AS views').get());
+    expect(totals).toEqual({ likes: CI_SEED.likes, comments: CI_SEED.comments, views: CI_SEED.views });
+    const handle = openDatabase(s.dbPath);
+    try {
+      const kept = await handle.db.selectFrom('scores').selectAll().execute();
+      expect(standingsOf(kept)).toEqual(standingsOf(await recomputeScores(handle.db)));
+      expect(standingsOf(kept).length).toBeGreaterThan(0);
+    } finally {
+      await handle.close();
+    }
   });
 
   it('bad input: malformed requests to every operation get no 5xx and change nothing', async () => {
