@@ -159,4 +159,37 @@ describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
       await context.close();
     }
   });
+
+  it('gives every control an accessible name and every page its landmarks', async () => {
+    const email = uniqueEmail('a11y');
+    await signUpVerified(server, 'Alex Access', email);
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    const INTERACTIVE = new Set(['button', 'link', 'textbox', 'checkbox', 'combobox', 'searchbox', 'slider', 'switch', 'tab', 'menuitem']);
+    const audit = async (label: string) => {
+      const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as {
+        nodes: Array<{ ignored: boolean; role?: { value: string }; name?: { value: string } }>;
+      };
+      const live = nodes.filter((n) => !n.ignored);
+      const unnamed = live.filter((n) => INTERACTIVE.has(n.role?.value ?? '') && !(n.name?.value ?? '').trim()).map((n) => n.role?.value);
+      expect({ label, unnamed }).toEqual({ label, unnamed: [] });
+      expect(live.some((n) => n.role?.value === 'main')).toBe(true);
+    };
+    await page.goto(server.url + '/');
+    await page.getByRole('heading', { level: 1, name: 'Vidi' }).waitFor();
+    await audit('landing');
+    await page.goto(server.url + '/signup');
+    await page.getByRole('button', { name: 'Create Account' }).waitFor();
+    await audit('signup');
+    await logInThroughUi(page, server, email);
+    await page.getByRole('heading', { name: 'No videos yet' }).waitFor();
+    await audit('home');
+    expect(await page.getByRole('banner').count()).toBe(1);
+    expect(await page.getByRole('navigation').count()).toBe(2);
+    await page.getByRole('navigation', { name: 'Bottom' }).getByRole('link', { name: 'Profile' }).click();
+    await page.getByRole('button', { name: 'Save Changes' }).waitFor();
+    await audit('profile');
+    await context.close();
+  });
 });
