@@ -187,6 +187,13 @@ describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
     await audit('home');
     expect(await page.getByRole('banner').count()).toBe(1);
     expect(await page.getByRole('navigation').count()).toBe(2);
+    // Dialogs keep focus inside and give it back to the button that opened them.
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByRole('dialog').waitFor();
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Upload');
     await page.getByRole('navigation', { name: 'Bottom' }).getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('button', { name: 'Save Changes' }).waitFor();
     await audit('profile');

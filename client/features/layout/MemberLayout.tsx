@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { signOut, useSession } from '../auth/api';
@@ -20,9 +20,16 @@ export function MemberLayout() {
   const navigate = useNavigate();
   const [uploadOpen, setUploadOpen] = useState(false);
   const [uploadMounted, setUploadMounted] = useState(false);
+  // The dialog opens from several buttons (none a Radix Trigger): focus returns to the one used.
+  const uploadOpener = useRef<HTMLElement | null>(null);
   const openUpload = useCallback(() => {
+    uploadOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setUploadMounted(true);
     setUploadOpen(true);
+  }, []);
+  const onUploadOpenChange = useCallback((open: boolean) => {
+    setUploadOpen(open);
+    if (!open) requestAnimationFrame(() => uploadOpener.current?.isConnected && uploadOpener.current.focus());
   }, []);
   const uploadCtx = useMemo(() => ({ openUpload }), [openUpload]);
 
@@ -82,7 +89,7 @@ export function MemberLayout() {
       </nav>
       {uploadMounted ? (
         <Suspense fallback={null}>
-          <UploadDialog open={uploadOpen} onOpenChange={setUploadOpen} />
+          <UploadDialog open={uploadOpen} onOpenChange={onUploadOpenChange} />
         </Suspense>
       ) : null}
     </UploadDialogContext.Provider>
