@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useSession } from '../auth/api';
 import { AdSlot } from '../ads/AdSlot';
@@ -22,9 +22,13 @@ export function FeedPage() {
   const openUpload = useOpenUpload();
   const [commentsFor, setCommentsFor] = useState<FeedVideo | null>(null);
 
+  // A second tap while the share sheet is still open must not record a second share.
+  const sharing = useRef(new Set<string>());
   const share = useCallback(
     async (video: FeedVideo) => {
-      const outcome = await shareOrCopy(video);
+      if (sharing.current.has(video.id)) return;
+      sharing.current.add(video.id);
+      const outcome = await shareOrCopy(video).finally(() => sharing.current.delete(video.id));
       if (outcome === 'shared' || outcome === 'copied') m.shareVideo(video.id);
       if (outcome === 'copied') toast.success('Link Copied!', { description: 'Video link copied to clipboard.' });
       if (outcome === 'failed') toast.error('Share failed', { description: 'The link could not be copied.' });
