@@ -142,7 +142,7 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     // Focus goes back to the button that opened the dialog.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^Comments, 1 comment/);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '')).toMatch(/^Comments, 1 comment/);
 
     await card.getByRole('button', { name: /^Share/ }).click();
     await toastText(page, 'Link Copied!');
