@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -197,6 +197,29 @@ describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
     await page.getByRole('navigation', { name: 'Bottom' }).getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('button', { name: 'Save Changes' }).waitFor();
     await audit('profile');
+    await context.close();
+  });
+
+  it('shows a way out, never a blank page, when a screen of the running version is gone after a deploy', async () => {
+    // No service worker here: it would keep serving the old version's files, which is the point of it.
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(server.url + '/');
+    await page.getByRole('heading', { level: 1, name: 'Vidi' }).waitFor();
+    const chunk = readdirSync(join(distCopy, 'assets')).find((f) => /^LoginPage-.*\.js$/.test(f));
+    expect(chunk).toBeDefined();
+    const file = join(distCopy, 'assets', chunk!);
+    renameSync(file, `${file}.gone`);
+    try {
+      await page.getByRole('link', { name: 'Login' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Something went wrong' }).waitFor();
+      await page.getByRole('button', { name: 'Reload' }).waitFor();
+    } finally {
+      renameSync(`${file}.gone`, file);
+    }
+    // Once the file is there again (the new deploy complete), Reload recovers.
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await page.getByText('Welcome back! Sign in to your account').waitFor();
     await context.close();
   });
 });

@@ -15,7 +15,8 @@ export function RouteError({ error }: ErrorComponentProps) {
   return (
     <main className="centered-page" id="main">
       <h1>Something went wrong</h1>
-      <p className="muted">{error instanceof Error ? error.message : 'The page could not be shown.'}</p>
+      <p className="muted">This screen could not be shown. Reload to get the latest version of Vidi.</p>
+      {error instanceof Error ? <p className="sr-only">{error.message}</p> : null}
       <button type="button" className="button primary" onClick={() => window.location.reload()}>Reload</button>
     </main>
   );
