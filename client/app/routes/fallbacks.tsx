@@ -11,12 +11,11 @@ export function NotFound() {
 }
 
 /** A route failed to render or load (e.g. a chunk from an older deploy): offer a reload instead of a blank page. */
-export function RouteError({ error }: ErrorComponentProps) {
+export function RouteError(_props: ErrorComponentProps) {
   return (
     <main className="centered-page" id="main">
       <h1>Something went wrong</h1>
       <p className="muted">This screen could not be shown. Reload to get the latest version of Vidi.</p>
-      {error instanceof Error ? <p className="sr-only">{error.message}</p> : null}
       <button type="button" className="button primary" onClick={() => window.location.reload()}>Reload</button>
     </main>
   );
