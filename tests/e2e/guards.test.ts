@@ -214,4 +214,25 @@ describe.skipIf(!hasChromium)('route guards (spec section 2)', () => {
     expect(path(page.url())).toBe('/login');
     await context.close();
   });
+
+  it('switches cleanly between two members on one device', async () => {
+    const second = uniqueEmail('second');
+    await signUpVerified(server, 'Sid Second', second);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await logInThroughUi(page, server, email);
+    await page.getByRole('heading', { level: 1, name: 'Welcome, Guard Member!' }).waitFor();
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL('**/login');
+
+    await logInThroughUi(page, server, second);
+    await page.getByRole('heading', { level: 1, name: 'Welcome, Sid Second!' }).waitFor();
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(second);
+    expect(await page.getByLabel('Full Name').inputValue()).toBe('Sid Second');
+    // And after a reload the restored session is the second member's.
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(second);
+    await context.close();
+  });
 });
