@@ -235,4 +235,22 @@ describe.skipIf(!hasChromium)('route guards (spec section 2)', () => {
     await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(second);
     await context.close();
   });
+
+  it('follows a sign-out and a sign-in made in another tab', async () => {
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    await logInThroughUi(first, server, email);
+    const second = await context.newPage();
+    await second.goto(server.url + '/profile');
+    await second.getByRole('button', { name: 'Save Changes' }).waitFor();
+
+    await first.getByRole('button', { name: 'Sign Out' }).click();
+    await first.waitForURL('**/login');
+    await second.waitForURL('**/login');
+
+    await logInThroughUi(first, server, email);
+    await second.waitForURL('**/home');
+    await second.getByRole('heading', { level: 1, name: 'Welcome, Guard Member!' }).waitFor();
+    await context.close();
+  });
 });

@@ -1,7 +1,8 @@
 import type { SessionUser } from './session-types';
 
 // Only the profile is cached (never a token), so the app can open signed in with no network.
-const KEY = 'vidi.session.user';
+export const SESSION_USER_KEY = 'vidi.session.user';
+const KEY = SESSION_USER_KEY;
 
 export function readCachedUser(): SessionUser | null {
   try {

@@ -1,5 +1,5 @@
 import { errorOf, NetworkError, requestJson } from './http';
-import { readCachedUser, writeCachedUser } from './session-cache';
+import { readCachedUser, SESSION_USER_KEY, writeCachedUser } from './session-cache';
 import { expiryMs, isAuthSession, type AuthSession, type SessionState, type SessionUser } from './session-types';
 
 /** Spec section 4: a tick every 30 s; refresh when within 3 ticks of expiry. */
@@ -153,6 +153,18 @@ function startTicking(): void {
   tickTimer = setInterval(tick, REFRESH_TICK_MS);
   document.addEventListener('visibilitychange', tick);
   window.addEventListener('online', tick);
+  window.addEventListener('storage', followOtherTabs);
+}
+
+/** Another tab signed out (the cached profile went) or in (it appeared): this tab follows. */
+function followOtherTabs(e: StorageEvent): void {
+  if (e.key !== SESSION_USER_KEY && e.key !== null) return;
+  const cached = readCachedUser();
+  if (!cached && state.status === 'signedIn') endSession('user');
+  else if (cached && state.status === 'signedOut') {
+    restoring = null;
+    void restoreSession();
+  }
 }
 
 export class AuthError extends Error {
