@@ -10,7 +10,7 @@ export function useSyncEngine(): SyncEngine | null {
   return useSyncExternalStore(subscribeSyncEngine, getSyncEngine, getSyncEngine);
 }
 
-const idleStatus: EngineStatus = { online: true, syncing: false, paused: null, live: false };
+const idleStatus: EngineStatus = { online: true, syncing: false, paused: null, live: false, failing: false };
 const noop = () => () => undefined;
 
 export function useEngineStatus(): EngineStatus {

@@ -8,6 +8,8 @@ export interface EngineStatus {
   paused: null | 'signed_out' | 'account_suspended' | 'payment_required' | 'forbidden';
   /** The live-update stream is connected. */
   live: boolean;
+  /** The last push or pull failed although the network is up (a server error): retrying with backoff. */
+  failing: boolean;
 }
 
 export function createStatusStore(initial: EngineStatus) {

@@ -109,7 +109,7 @@ export class SyncEngine {
     this.fetchFn = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.base = opts.baseUrl ?? '';
     const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
-    this.status = createStatusStore({ online: nav?.onLine ?? true, syncing: false, paused: null, live: false });
+    this.status = createStatusStore({ online: nav?.onLine ?? true, syncing: false, paused: null, live: false, failing: false });
   }
 
   /** Flushes on start, then on every trigger; safe to call once. */
@@ -233,7 +233,7 @@ export class SyncEngine {
         });
         this.lastOk = true;
         this.attempt = 0;
-        this.status.set({ online: true, paused: null });
+        this.status.set({ online: true, paused: null, failing: false });
       } catch (err) {
         this.lastOk = false;
         this.needPush ||= doPush;
@@ -243,7 +243,8 @@ export class SyncEngine {
           this.status.set({ paused: err.reason, online: true });
         } else {
           this.attempt += 1;
-          this.status.set({ online: !(err instanceof TemporaryError && err.offline) });
+          const offline = err instanceof TemporaryError && err.offline;
+          this.status.set({ online: !offline, failing: !offline });
           const delay = Math.min(RETRY_STEP_MS * this.attempt, RETRY_CAP_MS);
           this.retryTimer = setTimeout(() => {
             this.retryTimer = null;

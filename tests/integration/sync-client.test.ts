@@ -49,6 +49,8 @@ describe('offline queue, reload, reconnect', () => {
     await first.engine.mutate('addComment', { commentId, videoId, content: 'written on the train' });
     await first.engine.mutate('recordShare', { shareId: randomUUID(), videoId });
     expect(await first.engine.sync()).toBe(false);
+    // No network is 'offline', not a failure to report.
+    expect(first.engine.status.get()).toMatchObject({ online: false, failing: false });
     // Shown at once, before the server knows.
     expect(await device.db.videos.get(videoId)).toMatchObject({ liked_by_me: true, likes_count: 1, comments_count: 1, shares_count: 1 });
     expect((await device.db.comments.get(commentId))?.content).toBe('written on the train');
@@ -268,8 +270,11 @@ describe('tabs, rejections, identities', () => {
     net.offline = false;
     net.unavailable = 1;
     expect(await engine.sync()).toBe(false);
+    // A server error with the network up is 'failing' (the feed says 'Could not fetch videos.').
+    expect(engine.status.get()).toMatchObject({ online: true, failing: true });
     expect((await videoTruth(t.deps, videoId)).shares).toBe(0);
     expect(await engine.sync()).toBe(true);
+    expect(engine.status.get()).toMatchObject({ online: true, failing: false });
     expect(rejections.map((r) => r.error.code)).toEqual(['invalid_request']);
     expect(await device.db.outbox.count()).toBe(0);
     expect(await videoTruth(t.deps, videoId)).toMatchObject({ shares: 2, shares_count: 2 });

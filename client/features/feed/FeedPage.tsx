@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useSession } from '../auth/api';
 import { AdSlot } from '../ads/AdSlot';
@@ -21,6 +21,11 @@ export function FeedPage() {
   const m = useFeedMutations();
   const openUpload = useOpenUpload();
   const [commentsFor, setCommentsFor] = useState<FeedVideo | null>(null);
+
+  // Spec section 8: 'Error' / 'Could not fetch videos.' — once per failure, not on every retry.
+  useEffect(() => {
+    if (feed.error) toast.error('Error', { id: 'feed-error', description: 'Could not fetch videos.' });
+  }, [feed.error]);
 
   // A second tap while the share sheet is still open must not record a second share.
   const sharing = useRef(new Set<string>());
@@ -62,6 +67,10 @@ export function FeedPage() {
       <AdSlot placement="home" />
       {feed.loading && feed.items.length === 0 ? (
         <Spinner label="Loading videos" />
+      ) : feed.error && feed.items.length === 0 ? (
+        <p className="empty-state" role="alert">
+          Could not fetch videos. Retrying…
+        </p>
       ) : feed.items.length === 0 ? (
         <section className="empty-state" aria-labelledby="empty-title">
           <h2 id="empty-title">No videos yet</h2>

@@ -7,13 +7,14 @@ import type { FeedVideo } from './components/types';
 export interface FeedData {
   items: FeedVideo[];
   loading: boolean;
+  error: boolean;
   hasMore: boolean;
   loadMore(): void;
 }
 
 export function useFeedData(): FeedData {
   const feed = useFeed();
-  return { items: feed.items, loading: feed.status === 'loading', hasMore: feed.hasMore, loadMore: feed.loadMore };
+  return { items: feed.items, loading: feed.status === 'loading', error: feed.error, hasMore: feed.hasMore, loadMore: feed.loadMore };
 }
 
 export interface FeedMutations {

@@ -40,6 +40,8 @@ function uploadItem(u: PendingFeedItem): FeedItem {
 export interface FeedState {
   items: FeedItem[];
   status: 'loading' | 'ready';
+  /** Videos could not be fetched although the network is up (the sync engine keeps retrying). */
+  error: boolean;
   hasMore: boolean;
   loadMore(): void;
 }
@@ -58,12 +60,16 @@ export function useFeed(): FeedState {
 
   const loading = useRef(false);
   const [, setTick] = useState(0);
+  const [olderFailed, setOlderFailed] = useState(false);
   const loadMore = useCallback(() => {
     if (!engine || loading.current) return;
     loading.current = true;
     engine
       .loadOlder()
-      .catch(() => false)
+      .then(
+        () => setOlderFailed(false),
+        () => setOlderFailed(true),
+      )
       .finally(() => {
         loading.current = false;
         setTick((n) => n + 1);
@@ -77,10 +83,12 @@ export function useFeed(): FeedState {
     return [...uploads.filter((u) => !known.has(u.id)).map(uploadItem), ...rows];
   }, [data, uploads]);
 
-  const waitingForFirstPull = !!data && !data.synced && data.items.length === 0 && !!engine && status.online && !status.paused;
+  const error = status.online && (status.failing || olderFailed);
+  const waitingForFirstPull = !!data && !data.synced && data.items.length === 0 && !!engine && status.online && !status.paused && !error;
   return {
     items,
     status: !data || waitingForFirstPull ? 'loading' : 'ready',
+    error,
     hasMore: !!data && !data.end && status.online,
     loadMore,
   };
