@@ -1,12 +1,8 @@
 import { useSyncExternalStore } from 'react';
+import type { PublicSettings } from '../../sync/api/settings';
 
 /** GET /api/settings/public: what any visitor may know (entry fee, ad ids, distribution date). */
-export interface PublicSettings {
-  entry_fee: { enabled: boolean; amount: number };
-  payment_provider: string;
-  ads: { client_id: string; slot_id: string };
-  distribution_date: string | null;
-}
+export type { PublicSettings };
 
 const KEY = 'vidi.publicSettings';
 let current: PublicSettings | null = readCache();
