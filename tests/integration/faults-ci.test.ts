@@ -63,7 +63,13 @@ describe('reliability, bounded (full suite: npm run test:faults)', () => {
     expect(up.problems).toEqual([]);
     expect(up.identical).toBe(2);
     expect(up.cuts).toBeGreaterThan(0);
-    const push = await pushesThroughFaults(s, { clients: 3, batches: 6, batchSize: 10 });
+    // Random cuts plus one certain cut (cutAtTotalUp), so every run really exercises a replay.
+    const push = await pushesThroughFaults(s, {
+      clients: 3,
+      batches: 6,
+      batchSize: 10,
+      faults: { cutRate: 0.5, cutBetween: [0, 6000], cutDirection: 'either', stallRate: 0.1, stallMs: 800, cutAtTotalUp: 4000 },
+    });
     record('ci-network-pushes', push);
     expect(push.problems).toEqual([]);
     expect(push.lost + push.doubled).toBe(0);
