@@ -85,7 +85,8 @@ export interface PushFaultsReport {
  * exactly once.
  */
 export async function pushesThroughFaults(s: SeededServer, o: { clients: number; batches: number; batchSize: number; faults?: FaultOptions }): Promise<PushFaultsReport> {
-  const faults: FaultOptions = o.faults ?? { cutRate: 0.5, cutBetween: [0, 6000], cutDirection: 'either', stallRate: 0.1, stallMs: 800 };
+  // Random cuts plus one certain one, so a run never passes without a replay.
+  const faults: FaultOptions = o.faults ?? { cutAtTotalUp: 20_000, cutRate: 0.5, cutBetween: [0, 6000], cutDirection: 'either', stallRate: 0.1, stallMs: 800 };
   const proxy = await startFaultProxy(s.server.port, faults);
   const users = s.users.slice(1, 1 + o.clients);
   const model = new MutationModel(s.videos, s.read((db) => likesOf(db, users)));
