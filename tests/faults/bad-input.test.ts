@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededServer, type SeededServer } from './lib/seeded-server';
+import { seededServer, withServerLog, type SeededServer } from './lib/seeded-server';
 import { fuzzEveryOperation } from './scenarios/bad-input';
 import { record } from './lib/report';
 import { FAULTS_SEED } from './lib/sizes';
@@ -14,7 +14,7 @@ describe('bad input: malformed requests to every operation', () => {
   });
 
   it('never answers 5xx and changes nothing', async () => {
-    const r = await fuzzEveryOperation(s, { fastCheckRuns: 60 });
+    const r = await withServerLog(s, () => fuzzEveryOperation(s, { fastCheckRuns: 60 }));
     record('bad-input', { ...r, serverErrors: r.serverErrors.slice(0, 20) });
     expect(r.operations).toBeGreaterThan(10);
     expect(r.serverErrors).toEqual([]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededServer, type SeededServer } from './lib/seeded-server';
+import { seededServer, withServerLog, type SeededServer } from './lib/seeded-server';
 import { crashDuringWrites } from './scenarios/crash';
 import { record } from './lib/report';
 import { FAULTS_SEED } from './lib/sizes';
@@ -14,7 +14,7 @@ describe('crash: kill -9 of the server during uploads and pushes', () => {
   });
 
   it('loses and doubles nothing acknowledged, resumes the upload, and keeps the database intact', async () => {
-    const r = await crashDuringWrites(s, { kills: 3, clients: 3, batchSize: 10, uploadMiB: 12 });
+    const r = await withServerLog(s, () => crashDuringWrites(s, { kills: 3, clients: 3, batchSize: 10, uploadMiB: 12 }));
     record('crash', r);
     expect(r.problems).toEqual([]);
     expect(r.integrity).toBe('ok');

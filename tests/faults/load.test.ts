@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededServer, type SeededServer } from './lib/seeded-server';
+import { seededServer, withServerLog, type SeededServer } from './lib/seeded-server';
 import { mixedLoad } from './scenarios/load';
 import { record } from './lib/report';
 import { FAULTS_SEED, loadSeconds } from './lib/sizes';
@@ -15,7 +15,7 @@ describe('load: mixed feed reads and pushes from many clients', () => {
 
   it('answers every request with 2xx, counts every acknowledged mutation, and keeps memory bounded', async () => {
     const connections = 32;
-    const r = await mixedLoad(s, { seconds: loadSeconds(45), connections });
+    const r = await withServerLog(s, () => mixedLoad(s, { seconds: loadSeconds(45), connections }));
     record('load', r);
     expect(r.requests).toBeGreaterThan(100);
     expect(r.errors).toBe(0);

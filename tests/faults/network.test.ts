@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededServer, type SeededServer } from './lib/seeded-server';
+import { seededServer, withServerLog, type SeededServer } from './lib/seeded-server';
 import { pushesThroughFaults, uploadsThroughFaults } from './scenarios/network';
 import { record } from './lib/report';
 import { FAULTS_SEED } from './lib/sizes';
@@ -14,7 +14,7 @@ describe('network faults: cuts at random byte offsets, stalls, throttling', () =
   });
 
   it('tus uploads through the fault proxy always end byte-identical', async () => {
-    const r = await uploadsThroughFaults(s, { uploads: 6, sizeMiB: 8 });
+    const r = await withServerLog(s, () => uploadsThroughFaults(s, { uploads: 6, sizeMiB: 8 }));
     record('network-uploads', r);
     expect(r.problems).toEqual([]);
     expect(r.identical).toBe(6);
@@ -22,7 +22,7 @@ describe('network faults: cuts at random byte offsets, stalls, throttling', () =
   });
 
   it('sync pushes replayed after cuts end exactly once', async () => {
-    const r = await pushesThroughFaults(s, { clients: 4, batches: 25, batchSize: 20 });
+    const r = await withServerLog(s, () => pushesThroughFaults(s, { clients: 4, batches: 25, batchSize: 20 }));
     record('network-pushes', r);
     expect(r.problems).toEqual([]);
     expect(r.lost).toBe(0);

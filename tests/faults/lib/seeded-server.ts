@@ -68,6 +68,17 @@ export async function seededServer(size: SeedSize): Promise<SeededServer> {
   };
 }
 
+/** Runs a scenario; if it throws, the error carries the end of the server's log (a crash shows why). */
+export async function withServerLog<T>(s: SeededServer, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    err.message += `\n--- server output (last 3000 chars) ---\n${s.server.output().slice(-3000)}`;
+    throw err;
+  }
+}
+
 /** Finds the server process serving this DATA_DIR (startServer does not expose the child's pid). */
 export function serverPid(dataDir: string): number {
   for (const entry of readdirSync('/proc')) {
