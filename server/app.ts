@@ -20,6 +20,8 @@ import { adminRouter } from './admin/routes';
 import { adminRewardsRouter, rewardsRouter } from './rewards/routes';
 import { paymentsRouter } from './payments/routes';
 
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** JSON bodies larger than this are refused with 413 before they are parsed. */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 
@@ -35,16 +37,19 @@ export function createApp(deps: AppDeps) {
     await next();
   });
   app.use('*', securityHeaders);
-  app.use('/api/*', cors({ origin: deps.config.publicUrl, credentials: true, maxAge: 600 }));
+  const corsForPublicUrl = cors({ origin: deps.config.publicUrl, credentials: true, maxAge: 600 });
+  // Requests without an Origin (same-origin GETs, native clients) need no CORS headers, and Hono's
+  // cors touches c.res before the handler runs, which forces the slow streamed-response path.
+  app.use('/api/*', (c, next) => (c.req.header('origin') ? corsForPublicUrl(c, next) : next()));
   // Before the JSON body limit: the poster route applies its own 512 KiB image limit.
   app.route('/api/videos', posterRouter());
-  app.use(
-    '/api/*',
-    bodyLimit({
-      maxSize: MAX_JSON_BODY_BYTES,
-      onError: (c) => c.json(errorBody('payload_too_large', `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`), 413),
-    }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: MAX_JSON_BODY_BYTES,
+    onError: (c) => c.json(errorBody('payload_too_large', `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`), 413),
+  });
+  // Only for methods that carry a body: bodyLimit reads c.req.raw.body, which makes
+  // @hono/node-server build a full web Request for every GET (measured: ~10x the cost of /api/health).
+  app.use('/api/*', (c, next) => (BODYLESS_METHODS.has(c.req.method) ? next() : jsonBodyLimit(c, next)));
 
   app.route('/api', systemRouter());
   mountTus(app, deps);
