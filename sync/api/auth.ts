@@ -3,8 +3,12 @@ import { z } from 'zod';
 // Request and response shapes of the accounts API, shared by the server (validation, OpenAPI) and
 // the client (forms, parsing). The server validates with exactly these, so the rules cannot drift.
 
-/** Control characters (C0, DEL, C1) have no place in a display name: they break layouts and logs. */
-const NO_CONTROL_CHARS = /^[^\p{Cc}]*$/u;
+/**
+ * Control characters (C0, DEL, C1: Unicode's Cc) have no place in a display name: they break layouts
+ * and logs. Written as plain ranges without the `u` flag so the OpenAPI `pattern` is a valid
+ * ECMA-262 regex for any schema validator.
+ */
+const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
 export const NAME_MAX = 80;
 export const EMAIL_MAX = 254;

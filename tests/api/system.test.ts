@@ -32,6 +32,27 @@ describe('system endpoints', () => {
     expect(res.json.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   });
 
+  it('documents only patterns that are plain ECMA-262 regular expressions', async () => {
+    const doc = (await call(t.app, 'GET', '/api/openapi.json')).json;
+    const patterns: string[] = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === 'pattern' && typeof x === 'string') patterns.push(x);
+          else walk(x);
+        }
+      }
+    };
+    walk(doc);
+    expect(patterns.length).toBeGreaterThan(0);
+    for (const p of patterns) {
+      expect(() => new RegExp(p), p).not.toThrow();
+      // A JavaScript flag leaking into the string (e.g. "...$/u") makes the pattern unusable.
+      expect(p, p).not.toMatch(/\/[dgimsuvy]+$/);
+    }
+  });
+
   it('serves a human API reference page', async () => {
     const page = await call(t.app, 'GET', '/api/docs');
     expect(page.status).toBe(200);
