@@ -20,7 +20,7 @@ const pushRoute = createRoute({
   tags: ['sync'],
   summary: 'Apply queued mutations, each exactly once',
   description:
-    'Each mutation is applied in its own transaction together with the client\'s last_mutation_id. Ids at or below it are answered "duplicate"; ' +
+    'Each mutation is applied atomically (its own savepoint in one transaction per batch) together with the client\'s last_mutation_id. Ids at or below it are answered "duplicate"; ' +
     'permanent refusals are "rejected" with a reason and still advance the id. A gap answers 409 mutation_id_gap with last_mutation_id; ' +
     'a client id of another user answers 403 client_id_taken.',
   security: bearerSecurity,
