@@ -10,17 +10,8 @@ export const CHUNK_SIZE = 5 * 1024 * 1024;
 const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000];
 const PROGRESS_WRITE_MS = 250;
 
-export interface NewUpload {
-  videoId: string;
-  userId: string;
-  userName: string;
-  title: string;
-  description: string;
-  file: Blob;
-  fileName: string;
-  durationMs: number | null;
-  posterBlob: Blob | null;
-}
+/** What the dialog hands over; the queue fills in the rest of the record. */
+export type NewUpload = Pick<UploadRecord, 'videoId' | 'userId' | 'userName' | 'title' | 'description' | 'file' | 'fileName' | 'durationMs' | 'posterBlob'>;
 
 export interface QueueEvents {
   onSuccess?(record: UploadRecord): void;
