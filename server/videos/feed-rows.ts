@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { CommentItem, FeedItem } from '../../sync/protocol/messages';
 
 /** A feed row as SQLite returns it, before it becomes the API shape. */
-interface FeedRow {
+export interface FeedRow {
   id: string;
   user_id: string;
   user_name: string | null;

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { toFeedItem, type FeedRow } from '../../../server/videos/feed-rows';
 
 // Baselines for the benchmarks: the least a plain node:http server needs to answer the same thing.
 // Run as a child process: `node --import tsx tests/bench/baselines/raw-server.ts <health|feed|put>`.
@@ -19,29 +20,12 @@ function healthHandler(): Handler {
   return (_req, res) => json(res, 200, { status: 'ok' });
 }
 
-interface Row {
-  id: string;
-  user_id: string;
-  user_name: string | null;
-  title: string;
-  description: string;
-  file_key: string;
-  poster_key: string | null;
-  created_at: number;
-  duration_ms: number;
-  likes_count: number;
-  comments_count: number;
-  shares_count: number;
-  views_count: number;
-  liked_by_me: number;
-}
-
 /** The same rows as the feed's first page, read with one prepared statement, same JSON fields. */
 function feedHandler(): Handler {
   const db = new Database(process.env.BENCH_DB ?? '', { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   const viewer = process.env.BENCH_VIEWER ?? '';
-  const stmt = db.prepare<{ viewer: string; limit: number }, Row>(
+  const stmt = db.prepare<{ viewer: string; limit: number }, FeedRow>(
     `SELECT v.id, v.user_id, p.name AS user_name, v.title, v.description, v.file_key, v.poster_key, v.created_at, v.duration_ms,
        v.likes_count, v.comments_count, v.shares_count, v.views_count, (l.user_id IS NOT NULL) AS liked_by_me
      FROM videos v LEFT JOIN profiles p ON p.id = v.user_id LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = @viewer
@@ -50,22 +34,8 @@ function feedHandler(): Handler {
   return (req, res) => {
     const limit = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('limit') ?? 20);
     const rows = stmt.all({ viewer, limit });
-    const items = rows.map((r) => ({
-      id: r.id,
-      user_id: r.user_id,
-      user_name: r.user_name ?? 'Unknown User',
-      title: r.title,
-      description: r.description,
-      video_url: `/media/${r.file_key}`,
-      poster_url: r.poster_key ? `/media/${r.poster_key}` : null,
-      created_at: new Date(r.created_at).toISOString(),
-      duration_ms: r.duration_ms,
-      likes_count: r.likes_count,
-      comments_count: r.comments_count,
-      shares_count: r.shares_count,
-      views_count: r.views_count,
-      liked_by_me: r.liked_by_me === 1,
-    }));
+    // The server's own row-to-JSON mapping, so both sides answer byte-for-byte the same items.
+    const items = rows.map(toFeedItem);
     const last = rows[rows.length - 1];
     json(res, 200, { items, next_cursor: last ? Buffer.from(`${last.created_at}:${last.id}`).toString('base64url') : null });
   };
