@@ -9,21 +9,11 @@ import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server
 import { mp4Faststart } from '../fixtures/videos';
 import { runUpload, videoMetadata } from '../fixtures/tus-client';
 import { logInThroughUi, PASSWORD, signUpVerified, uniqueEmail } from './member-session';
+import { toastText, closeToast } from './toasts';
 
 const run = promisify(execFile);
 const CONFIRM_USER = 'Are you sure you want to delete this user? This action cannot be undone.';
 const CONFIRM_VIDEO = 'Are you sure you want to delete this video? This action cannot be undone.';
-
-async function toastText(page: Page, text: string): Promise<void> {
-  await page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true }).waitFor();
-}
-
-/** Closes the visible toast so it cannot cover the next click. */
-async function closeToast(page: Page): Promise<void> {
-  const region = page.getByRole('region', { name: /Notifications/ });
-  await region.getByRole('button', { name: /close/i }).first().click();
-  await expect.poll(() => region.locator('[data-sonner-toast]').count(), { timeout: 10_000 }).toBe(0);
-}
 
 describe.skipIf(!hasChromium)('admin dashboard in Chromium (issue 6)', () => {
   let server: ServerProcess;

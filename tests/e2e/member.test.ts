@@ -5,12 +5,9 @@ import { lastMailTo } from '../helpers/mail-sink';
 import type { ServerProcess } from '../helpers/server-process';
 import { mp4Faststart } from '../fixtures/videos';
 import { PASSWORD, startPwaServer, uniqueEmail } from './member-session';
+import { toastText } from './toasts';
 
 /** The toast region holds one toast at a time (spec section 9); wait for a text in it. */
-async function toastText(page: Page, text: string): Promise<void> {
-  await page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true }).waitFor();
-}
-
 describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", () => {
   let server: ServerProcess;
   let browser: Browser;

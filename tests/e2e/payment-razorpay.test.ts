@@ -6,6 +6,7 @@ import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser'
 import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
 import { startRazorpayStandIn, type RazorpayStandIn } from '../helpers/razorpay-stand-in';
 import { PASSWORD, uniqueEmail } from './member-session';
+import { toastText, closeToast } from './toasts';
 
 const run = promisify(execFile);
 const FEE = 150;
@@ -31,16 +32,6 @@ window.Razorpay = class {
     });
   }
 };`;
-
-async function toastText(page: Page, text: string): Promise<void> {
-  await page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true }).waitFor();
-}
-
-async function closeToast(page: Page): Promise<void> {
-  const region = page.getByRole('region', { name: /Notifications/ });
-  await region.getByRole('button', { name: /close/i }).first().click();
-  await expect.poll(() => region.locator('[data-sonner-toast]').count(), { timeout: 10_000 }).toBe(0);
-}
 
 describe.skipIf(!hasChromium)('entry fee through Razorpay Checkout (issue 6)', () => {
   let rzp: RazorpayStandIn;

@@ -8,13 +8,10 @@ import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser'
 import { lastMailTo } from '../helpers/mail-sink';
 import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
 import { PASSWORD, uniqueEmail } from './member-session';
+import { toastText } from './toasts';
 
 const run = promisify(execFile);
 const FEE = 99;
-
-async function toastText(page: Page, text: string): Promise<void> {
-  await page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true }).waitFor();
-}
 
 describe.skipIf(!hasChromium)('sign-up with the entry fee in sandbox mode (issue 6)', () => {
   let server: ServerProcess;

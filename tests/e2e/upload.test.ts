@@ -6,10 +6,7 @@ import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser'
 import { startServer, type ServerProcess } from '../helpers/server-process';
 import { mp4Faststart, mp4ThreeMinutes, mp4TwelveMegabytes } from '../fixtures/videos';
 import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
-
-async function toastText(page: Page, text: string): Promise<void> {
-  await page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true }).waitFor();
-}
+import { toastText } from './toasts';
 
 async function openDialog(page: Page) {
   await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
