@@ -16,6 +16,8 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
   const email = uniqueEmail('member');
   const title = 'My first clip';
   const consoleProblems: string[] = [];
+  let deletedMedia: string[] = [];
+  let problemsBeforeDelete = Number.POSITIVE_INFINITY;
 
   beforeAll(async () => {
     server = await startPwaServer();
@@ -184,6 +186,8 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
       question = d.message();
       void d.accept();
     });
+    deletedMedia = [await card.locator('video').getAttribute('poster'), await card.locator('video').getAttribute('src')].filter((u): u is string => !!u);
+    problemsBeforeDelete = consoleProblems.length;
     await card.getByRole('button', { name: `Delete video ${title}` }).click();
     await toastText(page, 'Video Deleted');
     expect(question).toBe('Are you sure you want to delete this video? This action cannot be undone.');
@@ -196,6 +200,10 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
   });
 
   it('logged no errors or warnings on the way', () => {
-    expect(consoleProblems).toEqual([]);
+    // The one expected exception: a poster or video request of the just-deleted video that was still
+    // in flight when the server removed its files answers 404 (issue 4 requires that 404).
+    const racedDeletion = (line: string, i: number) =>
+      i >= problemsBeforeDelete && line.includes('status of 404') && deletedMedia.some((u) => line.includes(u));
+    expect(consoleProblems.filter((line, i) => !racedDeletion(line, i))).toEqual([]);
   });
 });
