@@ -73,9 +73,10 @@ export async function finishUpload(deps: AppDeps, uploadId: string): Promise<{ v
       await trx.updateTable('uploads').set({ status: 'completed', reason: null, updated_at: now }).where('id', '=', uploadId).execute();
       return false;
     }
-    // The poster may have been sent while an earlier upload of the same video was running.
+    // Read here, not from `row`: a poster PUT may have landed while the file was checked. It may
+    // also have been sent while an earlier upload of the same video was running.
     const posterKey =
-      row.poster_key ??
+      (await trx.selectFrom('uploads').select('poster_key').where('id', '=', uploadId).executeTakeFirst())?.poster_key ??
       (
         await trx
           .selectFrom('uploads')

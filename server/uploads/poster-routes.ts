@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createRoute, z } from '@hono/zod-openapi';
 import { createMiddleware } from 'hono/factory';
@@ -7,10 +7,11 @@ import { requireUser } from '../auth/middleware';
 import { ApiError, errorBody, forbidden, notFound } from '../http/errors';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { createRouter } from '../http/router';
-import { deleteMediaFiles, mediaPath } from '../media/storage';
+import { mediaPath, posterKeysOf, writeMediaFileOnce } from '../media/storage';
 import { mediaUrl } from '../media/urls';
 import { logChange } from '../sync/change-log';
 import { sniffImage } from './image-type';
+import { MAX_POSTERS_PER_VIDEO, posterKey, releasePoster } from './poster-files';
 
 export const MAX_POSTER_BYTES = 512 * 1024;
 
@@ -54,7 +55,7 @@ const putPoster = createRoute({
   tags: ['uploads'],
   summary: 'Set the poster image of a video (or of an upload still in progress)',
   description:
-    'The raw image bytes (JPEG, PNG or WebP, checked by content, at most 512 KiB). Allowed before the video exists: the poster is kept with the upload and attached when the upload finishes. Owner only.',
+    'The raw image bytes (JPEG, PNG or WebP, checked by content, at most 512 KiB). Allowed before the video exists: the poster is kept with the upload and attached when the upload finishes. Owner only. Idempotent: the poster URL is derived from the bytes, so sending the same image again changes nothing and returns the same URL; different bytes get a new URL, and the replaced poster stays served until the video is deleted (at most 5 posters per video, then 409).',
   security: bearerSecurity,
   middleware: [readPosterBody, requireUser] as const,
   request: {
@@ -69,7 +70,7 @@ const putPoster = createRoute({
       description: 'The poster is stored.',
       content: { 'application/json': { schema: z.object({ video_id: z.string(), poster_url: z.string(), attached_to: z.enum(['video', 'upload']) }) } },
     },
-    ...errorResponses(400, 401, 403, 404, 413, 415),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415),
   },
 });
 
@@ -87,34 +88,43 @@ export function posterRouter() {
     const type = sniffImage(bytes);
     if (!type) throw new ApiError(415, 'unsupported_media_type', 'The poster must be a JPEG, PNG or WebP image.');
 
-    const now = deps.now();
-    const key = `${user.id}/${now}-poster-${id}.${type.extension}`;
-    const file = mediaPath(deps.config.mediaDir, key);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, bytes);
+    const { mediaDir } = deps.config;
+    const key = posterKey(user.id, id, bytes, type.extension);
+    await mkdir(dirname(mediaPath(mediaDir, key)), { recursive: true });
+    // New bytes for this video: refuse before writing once the video holds too many posters.
+    const known = await posterKeysOf(mediaDir, user.id, id);
+    if (!known.includes(key) && known.length >= MAX_POSTERS_PER_VIDEO) {
+      throw new ApiError(409, 'too_many_posters', `A video keeps at most ${MAX_POSTERS_PER_VIDEO} posters; this one already has them.`);
+    }
+    // The file exists before any row names it, so a page never gets a URL without bytes behind it.
+    const created = await writeMediaFileOnce(mediaDir, key, bytes);
 
+    const now = deps.now();
     // One transaction, so a poster racing the upload's finish lands on either the upload or the video.
+    // The replaced poster's file stays: a page that loaded its URL a moment ago still shows it (the
+    // video's deletion removes them all).
     const outcome = await deps.db.transaction().execute(async (trx) => {
       const video = await trx.selectFrom('videos').select(['user_id', 'poster_key']).where('id', '=', id).executeTakeFirst();
       if (video) {
         if (video.user_id !== user.id) return { error: forbidden('Only the uploader can set the poster of this video.', 'not_owner') };
+        if (video.poster_key === key) return { attachedTo: 'video' as const, changed: false };
         await trx.updateTable('videos').set({ poster_key: key }).where('id', '=', id).execute();
         await logChange(trx, { entity: 'video', entityId: id }, now);
-        return { attachedTo: 'video' as const, old: [video.poster_key] };
+        return { attachedTo: 'video' as const, changed: true };
       }
       const uploads = await trx.selectFrom('uploads').select(['id', 'user_id', 'poster_key', 'status']).where('video_id', '=', id).execute();
       if (uploads.some((u) => u.user_id !== user.id)) return { error: forbidden('Only the uploader can set the poster of this video.', 'not_owner') };
       const mine = uploads.filter((u) => u.status === 'uploading');
       if (!mine.length) return { error: notFound('Start the video upload before sending its poster.', 'upload_not_found') };
+      if (mine.every((u) => u.poster_key === key)) return { attachedTo: 'upload' as const, changed: false };
       await trx.updateTable('uploads').set({ poster_key: key, updated_at: now }).where('video_id', '=', id).where('status', '=', 'uploading').execute();
-      return { attachedTo: 'upload' as const, old: [...new Set(mine.map((u) => u.poster_key))] };
+      return { attachedTo: 'upload' as const, changed: true };
     });
     if ('error' in outcome) {
-      await deleteMediaFiles(deps.config.mediaDir, [key]);
+      if (created) await releasePoster(deps, key);
       throw outcome.error;
     }
-    await deleteMediaFiles(deps.config.mediaDir, outcome.old.filter((k) => k !== key));
-    if (outcome.attachedTo === 'video') deps.pokes.notify(['feed', `video:${id}`]);
+    if (outcome.attachedTo === 'video' && outcome.changed) deps.pokes.notify(['feed', `video:${id}`]);
     return c.json({ video_id: id, poster_url: mediaUrl(key) ?? '', attached_to: outcome.attachedTo }, 200);
   });
   return router;

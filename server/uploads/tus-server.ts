@@ -4,10 +4,10 @@ import { Server, type Upload } from '@tus/server';
 import { FileStore } from '@tus/file-store';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError, errorBody } from '../http/errors';
-import { deleteMediaFiles } from '../media/storage';
 import { authenticateBearer } from './auth';
 import { finishUpload, UploadRejected } from './finish';
 import { MAX_UPLOAD_BYTES, parseUploadMetadata } from './metadata';
+import { releasePoster } from './poster-files';
 
 export const TUS_PATH = '/files';
 export const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000;
@@ -158,7 +158,7 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
     // Checked on the raw path, before any decoding: %2F, %00 and `..` never reach the file store.
     const id = path.startsWith(`${TUS_PATH}/`) ? path.slice(TUS_PATH.length + 1) : '';
     if (!UPLOAD_ID_RE.test(id)) return json(404, 'upload_not_found', 'No such upload.');
-    const row = await db.selectFrom('uploads').select(['user_id', 'status', 'reason', 'size_bytes', 'poster_key']).where('id', '=', id).executeTakeFirst();
+    const row = await db.selectFrom('uploads').select(['user_id', 'video_id', 'status', 'reason', 'size_bytes', 'poster_key']).where('id', '=', id).executeTakeFirst();
     // Someone else's upload looks exactly like a missing one.
     if (!row || row.user_id !== user.id) return json(404, 'upload_not_found', 'No such upload.');
 
@@ -183,20 +183,12 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
     const res = await asJsonError(await tus.handleWeb(request), method);
     if (method === 'DELETE' && res.status === 204) {
       await db.updateTable('uploads').set({ status: 'cancelled', reason: 'Cancelled by the uploader.', poster_key: null, updated_at: deps.now() }).where('id', '=', id).execute();
-      await deleteUnusedPoster(deps, row.poster_key);
+      await releasePoster(deps, row.poster_key, { userId: row.user_id, videoId: row.video_id });
     }
     return res;
   }
 
   return { tus, handle };
-}
-
-/** A poster may be shared by several uploads of one video: remove it only when nothing uses it. */
-async function deleteUnusedPoster(deps: AppDeps, key: string | null): Promise<void> {
-  if (!key) return;
-  const inUpload = await deps.db.selectFrom('uploads').select('id').where('poster_key', '=', key).executeTakeFirst();
-  const inVideo = await deps.db.selectFrom('videos').select('id').where('poster_key', '=', key).executeTakeFirst();
-  if (!inUpload && !inVideo) await deleteMediaFiles(deps.config.mediaDir, [key]);
 }
 
 /** One tus server per deps, shared by the node listener (npm start) and createApp (in-process tests). */
@@ -218,24 +210,24 @@ export function isTusPath(url: string | undefined): boolean {
 export async function cleanUpExpiredUploads(deps: AppDeps): Promise<{ files: number; rows: number }> {
   const files = await tusEndpointFor(deps).tus.cleanUpExpiredUploads();
   const cutoff = deps.now() - UPLOAD_EXPIRY_MS;
-  const stale = await deps.db.selectFrom('uploads').select(['id', 'poster_key']).where('status', '=', 'uploading').where('created_at', '<', cutoff).execute();
+  const stale = await deps.db.selectFrom('uploads').select(['id', 'user_id', 'video_id', 'poster_key']).where('status', '=', 'uploading').where('created_at', '<', cutoff).execute();
   for (const s of stale) {
     await deps.db.updateTable('uploads').set({ status: 'expired', reason: 'Not finished within 24 hours.', poster_key: null, updated_at: deps.now() }).where('id', '=', s.id).execute();
     await rm(`${deps.config.uploadsDir}/${s.id}`, { force: true });
     await rm(`${deps.config.uploadsDir}/${s.id}.json`, { force: true });
-    await deleteUnusedPoster(deps, s.poster_key);
+    await releasePoster(deps, s.poster_key, { userId: s.user_id, videoId: s.video_id });
   }
   // Posters of refused uploads are kept a while (a retry of the same video reuses them), then go.
   const refused = await deps.db
     .selectFrom('uploads')
-    .select(['id', 'poster_key'])
+    .select(['id', 'user_id', 'video_id', 'poster_key'])
     .where('status', 'in', ['rejected', 'cancelled', 'expired'])
     .where('poster_key', 'is not', null)
     .where('updated_at', '<', cutoff)
     .execute();
   for (const r of refused) {
     await deps.db.updateTable('uploads').set({ poster_key: null }).where('id', '=', r.id).execute();
-    await deleteUnusedPoster(deps, r.poster_key);
+    await releasePoster(deps, r.poster_key, { userId: r.user_id, videoId: r.video_id });
   }
   return { files, rows: stale.length };
 }

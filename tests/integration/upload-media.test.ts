@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, call, type TestApp } from '../helpers/test-app';
@@ -33,6 +33,11 @@ describe('media delivery and posters', () => {
     await srv?.close();
     await t?.close();
   });
+
+  const putPoster = (id: string, body: Buffer<ArrayBuffer>, token: string, type = 'image/jpeg') =>
+    fetch(`${srv.url}/api/videos/${id}/poster`, { method: 'PUT', body, headers: { Authorization: `Bearer ${token}`, 'Content-Type': type } });
+  /** The poster files of one video on disk (alice's folder). */
+  const posterFiles = (id: string) => readdirSync(join(t.deps.config.mediaDir, alice.id)).filter((f) => f.startsWith(`poster-${id}-`));
 
   const get = async (url: string, headers: Record<string, string> = {}, method = 'GET') => {
     const res = await fetch(url, { method, headers });
@@ -109,7 +114,8 @@ describe('media delivery and posters', () => {
     expect(put.status).toBe(200);
     const body = (await put.json()) as any;
     expect(body).toMatchObject({ video_id: id, attached_to: 'upload' });
-    expect(body.poster_url).toMatch(new RegExp(`^/media/${alice.id}/\\d+-poster-${id}\\.jpg$`));
+    // Content-addressed: the name carries the video id and the image's hash.
+    expect(body.poster_url).toBe(`/media/${alice.id}/poster-${id}-${sha256(jpeg).slice(0, 32)}.jpg`);
 
     // The real upload of the same video id now finishes and picks the poster up.
     await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta });
@@ -120,12 +126,69 @@ describe('media delivery and posters', () => {
     expect(img.headers.get('content-type')).toBe('image/jpeg');
     expect(sha256(img.body)).toBe(sha256(jpeg));
 
-    // Replacing it on the existing video removes the old file.
+    // Different bytes on the existing video: a new URL, and the old one keeps working for pages
+    // that loaded it a moment ago.
     const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(100)]);
-    const again = await fetch(`${srv.url}/api/videos/${id}/poster`, { method: 'PUT', body: png, headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/png' } });
+    const again = await putPoster(id, png, alice.token, 'image/png');
     expect(again.status).toBe(200);
-    expect(((await again.json()) as any).attached_to).toBe('video');
-    expect((await get(`${srv.url}${body.poster_url}`)).status).toBe(404);
+    const replaced = (await again.json()) as any;
+    expect(replaced.attached_to).toBe('video');
+    expect(replaced.poster_url).not.toBe(body.poster_url);
+    const now = await t.deps.db.selectFrom('videos').select(['poster_key']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(`/media/${now.poster_key}`).toBe(replaced.poster_url);
+    const old = await get(`${srv.url}${body.poster_url}`);
+    expect(old.status).toBe(200);
+    expect(sha256(old.body)).toBe(sha256(jpeg));
+    expect(sha256((await get(`${srv.url}${replaced.poster_url}`)).body)).toBe(sha256(png));
+  });
+
+  it('treats a retried poster PUT of the same bytes as a no-op: same URL, still served, nothing logged', async () => {
+    const jpeg = readFileSync(await posterJpeg());
+    const meta = videoMetadata();
+    const id = meta.videoId!;
+    await createUploadRaw(srv.url, alice.token, 10, meta);
+    // Two sends racing each other (what the client's resend did), then a late one.
+    const racing = await Promise.all([putPoster(id, jpeg, alice.token), putPoster(id, jpeg, alice.token)]);
+    const urls = await Promise.all(racing.map(async (r) => ((await r.json()) as any).poster_url as string));
+    expect(racing.map((r) => r.status)).toEqual([200, 200]);
+    expect(urls[1]).toBe(urls[0]);
+
+    await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta });
+    const video = await t.deps.db.selectFrom('videos').select(['poster_key']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(`/media/${video.poster_key}`).toBe(urls[0]);
+    const changes = async () => (await t.deps.db.selectFrom('change_log').select('seq').where('entity_id', '=', id).execute()).length;
+    const before = await changes();
+
+    // The retry after the video exists: the same URL, the same file, no change for clients to pull.
+    const retry = await putPoster(id, jpeg, alice.token);
+    expect(retry.status).toBe(200);
+    expect((await retry.json()) as any).toEqual({ video_id: id, poster_url: urls[0], attached_to: 'video' });
+    const img = await get(`${srv.url}${urls[0]}`);
+    expect(img.status).toBe(200);
+    expect(sha256(img.body)).toBe(sha256(jpeg));
+    expect(await changes()).toBe(before);
+    expect(posterFiles(id)).toEqual([video.poster_key!.split('/')[1]]);
+    expect(readdirSync(join(t.deps.config.mediaDir, alice.id)).filter((f) => f.startsWith('.tmp-'))).toEqual([]);
+  });
+
+  it('refuses a sixth different poster for one video with 409, keeping the five it has', async () => {
+    const meta = videoMetadata();
+    const id = meta.videoId!;
+    await createUploadRaw(srv.url, alice.token, 10, meta);
+    const png = (n: number) => Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, n)]);
+    for (let n = 0; n < 5; n++) expect((await putPoster(id, png(n), alice.token, 'image/png')).status).toBe(200);
+    const sixth = await putPoster(id, png(5), alice.token, 'image/png');
+    expect(sixth.status).toBe(409);
+    expect(((await sixth.json()) as any).error.code).toBe('too_many_posters');
+    expect(posterFiles(id)).toHaveLength(5);
+    // Sending one it already has is still fine.
+    expect((await putPoster(id, png(2), alice.token, 'image/png')).status).toBe(200);
+
+    // Cancelling the upload removes every poster of that video (nothing else names them).
+    const path = (await t.deps.db.selectFrom('uploads').select('id').where('video_id', '=', id).executeTakeFirstOrThrow()).id;
+    const del = await rawRequest(srv.url, 'DELETE', `/files/${path}`, { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${alice.token}` });
+    expect(del.status).toBe(204);
+    expect(posterFiles(id)).toEqual([]);
   });
 
   it('refuses posters that are not images, too large, or for someone else', async () => {
@@ -175,16 +238,24 @@ describe('media delivery and posters', () => {
     await createUploadRaw(srv.url, alice.token, 10, meta);
     await fetch(`${srv.url}/api/videos/${meta.videoId}/poster`, { method: 'PUT', body: jpeg, headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/jpeg' } });
     await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta });
+    const first = await t.deps.db.selectFrom('videos').select(['poster_key']).where('id', '=', meta.videoId!).executeTakeFirstOrThrow();
+    // A replaced poster stays served while the video exists, and goes with it.
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(80)]);
+    expect((await putPoster(meta.videoId!, png, alice.token, 'image/png')).status).toBe(200);
     const row = await t.deps.db.selectFrom('videos').select(['file_key', 'poster_key']).where('id', '=', meta.videoId!).executeTakeFirstOrThrow();
+    expect(row.poster_key).not.toBe(first.poster_key);
     expect((await get(`${srv.url}/media/${row.file_key}`)).status).toBe(200);
     expect((await get(`${srv.url}/media/${row.poster_key}`)).status).toBe(200);
+    expect((await get(`${srv.url}/media/${first.poster_key}`)).status).toBe(200);
 
     // What the sync and admin delete paths do: delete in a transaction, then the files.
     const result = await t.deps.db.transaction().execute((trx) => deleteVideoInTx(trx, meta.videoId!, t.deps.now()));
     await deleteMediaFiles(t.deps.config.mediaDir, result!.fileKeys);
     expect((await get(`${srv.url}/media/${row.file_key}`)).status).toBe(404);
     expect((await get(`${srv.url}/media/${row.poster_key}`)).status).toBe(404);
+    expect((await get(`${srv.url}/media/${first.poster_key}`)).status).toBe(404);
     expect(existsSync(join(t.deps.config.mediaDir, row.file_key))).toBe(false);
+    expect(posterFiles(meta.videoId!)).toEqual([]);
     // Other videos are untouched.
     expect((await get(videoUrl, { Range: 'bytes=0-0' })).status).toBe(206);
   });

@@ -42,6 +42,10 @@ describe('the client upload queue against the real server', () => {
     await t?.close();
   });
 
+  /** Every poster PUT the queues made (video ids), and a hook that runs before each one is sent. */
+  const posterPuts: string[] = [];
+  let beforePosterPut: (videoId: string) => Promise<void> = async () => {};
+
   function makeQueue(db: UploadsDb, over: Partial<UploadQueueOptions> = {}) {
     const settled: Array<{ ok: boolean; rec: UploadRecord; reason?: string }> = [];
     const waiters: Array<() => void> = [];
@@ -50,6 +54,8 @@ describe('the client upload queue against the real server', () => {
       endpoint: `${srv.url}/files/`,
       getAccessToken: async () => (await t.deps.tokens.issue(user.id)).token,
       sendPoster: async (videoId, poster, token) => {
+        posterPuts.push(videoId);
+        await beforePosterPut(videoId);
         const res = await fetch(`${srv.url}/api/videos/${videoId}/poster`, { method: 'PUT', body: poster, headers: { Authorization: `Bearer ${token}`, 'Content-Type': poster.type } });
         return res.ok;
       },
@@ -98,8 +104,31 @@ describe('the client upload queue against the real server', () => {
     expect(settled[0]).toMatchObject({ ok: true });
     const video = await t.deps.db.selectFrom('videos').selectAll().where('id', '=', item.videoId).executeTakeFirstOrThrow();
     expect(video.sha256).toBe(sha256(readFileSync(await mp4Faststart())));
-    expect(video.poster_key).toMatch(/-poster-.*\.jpg$/);
+    expect(video.poster_key).toMatch(new RegExp(`^${user.id}/poster-${item.videoId}-[0-9a-f]{32}\\.jpg$`));
+    expect(posterPuts.filter((id) => id === item.videoId)).toHaveLength(1);
     expect(await db.uploads.count()).toBe(0);
+    queue.stop();
+  });
+
+  it('sends the poster once when the upload finishes while the first send is still on its way', async () => {
+    const db = new UploadsDb(`q-${randomUUID()}`);
+    const { queue, next } = makeQueue(db);
+    const item = await input(await mp4Faststart());
+    // Hold the first send until the video exists: the finish then asks for the poster too.
+    beforePosterPut = async (videoId) => {
+      await until(async () => !!(await t.deps.db.selectFrom('videos').select('id').where('id', '=', videoId).executeTakeFirst()));
+    };
+    try {
+      const done = next();
+      await queue.enqueue(item);
+      await done;
+    } finally {
+      beforePosterPut = async () => {};
+    }
+    expect(posterPuts.filter((id) => id === item.videoId)).toHaveLength(1);
+    const video = await t.deps.db.selectFrom('videos').select('poster_key').where('id', '=', item.videoId).executeTakeFirstOrThrow();
+    const res = await fetch(`${srv.url}/media/${video.poster_key}`);
+    expect(res.status).toBe(200);
     queue.stop();
   });
 
@@ -124,6 +153,8 @@ describe('the client upload queue against the real server', () => {
     await first.queue.enqueue(item);
     await wasStopped;
     await until(async () => ((await db.uploads.get(item.videoId))?.bytesSent ?? 0) >= 3 * 256 * 1024);
+    // The poster went out with the first queue; the reloaded one must not send it again.
+    await until(async () => (await db.uploads.get(item.videoId))?.posterSent === true);
     const saved = await db.uploads.get(item.videoId);
     expect(saved?.tusUrl).toMatch(/\/files\/[0-9a-f]{32}$/);
     expect(await t.deps.db.selectFrom('videos').select('id').where('id', '=', item.videoId).executeTakeFirst()).toBeUndefined();
@@ -138,6 +169,7 @@ describe('the client upload queue against the real server', () => {
     expect(uploads).toEqual([{ status: 'completed' }]);
     const video = await t.deps.db.selectFrom('videos').select('sha256').where('id', '=', item.videoId).executeTakeFirstOrThrow();
     expect(video.sha256).toBe(sha256(bytes));
+    expect(posterPuts.filter((id) => id === item.videoId)).toHaveLength(1);
     second.queue.stop();
   });
 

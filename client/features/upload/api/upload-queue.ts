@@ -57,6 +57,8 @@ function serverRefusal(err: unknown): { status: number; code: string; message: s
  */
 export class UploadQueue {
   private readonly active = new Map<string, { upload: Upload; finish(v: 'next' | 'stopped'): void }>();
+  /** The last poster send of each video, so the next one waits for it. */
+  private readonly posterSends = new Map<string, Promise<void>>();
   private running: Promise<void> | null = null;
   private failures = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
@@ -169,10 +171,26 @@ export class UploadQueue {
     if (token) req.setHeader('Authorization', `Bearer ${token}`);
   }
 
-  private async sendPosterOnce(videoId: string): Promise<void> {
+  /**
+   * The poster goes out when the upload URL exists and again (if still unsent) when the upload
+   * finishes. Both can fire together for a small file, so sends of one video run one after the
+   * other, each re-reading `posterSent` from the database: a poster that landed is never resent,
+   * also after a reload. (If the answer was lost, the resend carries the same bytes, which the
+   * server treats as a no-op.)
+   */
+  private sendPosterOnce(videoId: string): Promise<void> {
+    const next = (this.posterSends.get(videoId) ?? Promise.resolve()).then(() => this.sendPosterIfUnsent(videoId));
+    this.posterSends.set(videoId, next);
+    void next.finally(() => {
+      if (this.posterSends.get(videoId) === next) this.posterSends.delete(videoId);
+    });
+    return next;
+  }
+
+  private async sendPosterIfUnsent(videoId: string): Promise<void> {
     const rec = await this.o.db.uploads.get(videoId);
     if (!rec || rec.posterSent || !rec.posterBlob || !this.o.sendPoster) return;
-    const token = await this.o.getAccessToken();
+    const token = await this.o.getAccessToken().catch(() => null);
     if (!token) return;
     const ok = await this.o.sendPoster(videoId, rec.posterBlob, token).catch(() => false);
     if (ok) await this.o.db.uploads.update(videoId, { posterSent: true });
