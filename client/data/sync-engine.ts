@@ -9,6 +9,7 @@ import { rebase } from './rebase';
 import { withSyncLock } from './flush-lock';
 import { readSse, RECONNECT_DELAYS_MS, STREAM_IDLE_MS } from './events-stream';
 import { createStatusStore, type EngineStatus, type StatusStore } from './status';
+import { trace } from './trace';
 
 /** Flush retry delay: 200 ms times the attempt, capped (spec: retry backoff 200 ms x attempt). */
 export const RETRY_STEP_MS = 200;
@@ -149,6 +150,7 @@ export class SyncEngine {
       const v = await this.db.videos.get(videoId);
       return enqueueInTx(this.db, this.userId, { name: v?.liked_by_me ? 'unlike' : 'like', args: { videoId } });
     });
+    trace('enqueued');
     this.schedule(true, true);
     return entry;
   }
@@ -228,6 +230,7 @@ export class SyncEngine {
       this.status.set({ syncing: true });
       try {
         await withSyncLock(this.db.name, async () => {
+          trace('locked');
           if (doPush) await this.pushAll();
           if (doPull) await this.pullOnce();
         });
@@ -279,6 +282,7 @@ export class SyncEngine {
     const timer = timeout ? setTimeout(() => timeout.abort(), REQUEST_TIMEOUT_MS) : null;
     req.signal = signal ?? timeout!.signal;
     try {
+      trace(`fetch:${path}`);
       const res = await this.fetchFn(`${this.base}${path}`, req);
       // The body is read by the caller: keep the timer until headers and body are both in.
       if (timeout) {
@@ -318,11 +322,13 @@ export class SyncEngine {
     for (let round = 0; round < 10_000; round++) {
       const { clientId, entries } = await nextBatch(this.db, this.userId, this.batchSize);
       if (!entries.length) return;
+      trace('push:batch');
       const body = {
         client_id: clientId,
         mutations: entries.map((e) => ({ id: e.id, name: e.name, args: e.args, client_time: e.client_time })),
       };
       const res = await this.request('/api/sync/push', { method: 'POST', body });
+      trace('push:answered');
       if (res.status === 200) {
         const json = PushResponseSchema.parse(await res.json());
         if (!json.results.length) throw new TemporaryError('the server applied nothing');
@@ -374,7 +380,9 @@ export class SyncEngine {
     }
     if (!res.ok) throw new TemporaryError(`pull answered ${res.status}`);
     const json: PullResponse = PullResponseSchema.parse(await res.json());
+    trace('pull:parsed');
     const applied = await applyPull(this.db, this.userId, client_id, cursor, json);
+    trace('pull:applied');
     if (!applied) {
       this.needPull = true;
       return;
@@ -423,6 +431,7 @@ export class SyncEngine {
           await readSse(
             res.body,
             (e) => {
+              if (e.event === 'poke') trace('poke');
               if (e.event === 'poke' || e.event === 'ready') this.requestPull();
             },
             bump,

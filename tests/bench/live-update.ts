@@ -11,14 +11,14 @@ const WATCH = (videoId: string) => `(() => {
   const sel = '#video-' + CSS.escape(${JSON.stringify(videoId)}) + ' .card-actions button[aria-pressed]';
   const btn = document.querySelector(sel);
   if (!btn) throw new Error('no like button for the watched card');
-  new MutationObserver(() => window.__likes.push({ t: Date.now(), label: btn.getAttribute('aria-label') }))
+  new MutationObserver(() => window.__likes.push({ t: performance.timeOrigin + performance.now(), label: btn.getAttribute('aria-label') }))
     .observe(btn, { attributes: true, attributeFilter: ['aria-label'] });
 })()`;
 
 /** Clicks the like button of a card and returns the wall-clock time of the click. */
 const CLICK = (videoId: string) => `(() => {
   const btn = document.querySelector('#video-' + CSS.escape(${JSON.stringify(videoId)}) + ' .card-actions button[aria-pressed]');
-  const t = Date.now();
+  const t = performance.timeOrigin + performance.now();
   btn.click();
   return t;
 })()`;
@@ -45,6 +45,8 @@ export const liveUpdate: Benchmark = {
       const [emailA, emailB] = [await signUpMember(ctx.server.url, ctx.dataDir, 'Bench Liker'), await signUpMember(ctx.server.url, ctx.dataDir, 'Bench Watcher')];
       const a = await (await browser.newContext()).newPage();
       const b = await (await browser.newContext()).newPage();
+      // Turns on the engine's step trace (client/data/trace.ts) in both pages.
+      for (const p of [a, b]) await p.addInitScript('window.__vidiTrace = []');
       await logIn(a, ctx.server.url, emailA!);
       await logIn(b, ctx.server.url, emailB!);
       const videoId = await firstCardId(a);
@@ -101,6 +103,8 @@ export const liveUpdate: Benchmark = {
         steps.render.push(seenAt[i]! - pull.end);
       });
       const med = (xs: number[]) => (xs.length ? Math.round(quantile(xs, 0.5)) : NaN);
+      const fine = fineSteps(clicks, seenAt, await readTrace(a), await readTrace(b));
+      ctx.log(`live: median fine steps (ms): ${fine}`);
       const breakdown = `median steps: click->push ${med(steps.toPush)}, push->pull ${med(steps.poke)}, pull ${med(steps.pull)}, pull->screen ${med(steps.render)} ms`;
       const row = ratioRow(
         { name, unit: 'ms p95', direction: 'lower', targetRatio: 3, absolute: { max: 100, label: '< 100 ms' }, notes: `${reps} likes; median ${Math.round(quantile(seen, 0.5))} ms; ${breakdown}; baseline: the push's HTTP round trip` },
@@ -114,3 +118,58 @@ export const liveUpdate: Benchmark = {
     }
   },
 };
+
+interface TraceEntry {
+  step: string;
+  t: number;
+}
+
+async function readTrace(page: Page): Promise<TraceEntry[]> {
+  return ((await page.evaluate('window.__vidiTrace ?? []')) as TraceEntry[]).sort((x, y) => x.t - y.t);
+}
+
+/** The engine's trace steps of one like, in the order they happen; a step not seen is skipped. */
+const CHAIN: Array<[page: 'A' | 'B', step: string]> = [
+  ['A', 'enqueued'],
+  ['A', 'locked'],
+  ['A', 'push:batch'],
+  ['A', 'fetch:/api/sync/push'],
+  ['A', 'push:answered'],
+  ['B', 'poke'],
+  ['B', 'delta:applied'],
+  ['B', 'locked'],
+  ['B', 'fetch:/api/sync/pull'],
+  ['B', 'pull:parsed'],
+  ['B', 'apply:start'],
+  ['B', 'apply:rows'],
+  ['B', 'apply:comments'],
+  ['B', 'apply:boards'],
+  ['B', 'apply:confirmed'],
+  ['B', 'apply:rebased'],
+  ['B', 'apply:end'],
+  ['B', 'pull:applied'],
+  ['B', 'feed:query'],
+  ['B', 'feed:rows'],
+  ['B', 'feed:read'],
+];
+
+/** Median time between consecutive traced steps of each like, click to the count on B's screen. */
+function fineSteps(clicks: number[], seenAt: number[], ta: TraceEntry[], tb: TraceEntry[]): string {
+  const gaps = new Map<string, number[]>();
+  clicks.forEach((click, i) => {
+    const end = seenAt[i]!;
+    let prev = { name: 'click', t: click };
+    for (const [page, step] of CHAIN) {
+      // The poke may be written before A reads the push answer: search B from A's request on.
+      const from = page === 'B' && step === 'poke' ? (ta.find((e) => e.step === 'fetch:/api/sync/push' && e.t >= click)?.t ?? prev.t) : prev.t;
+      const hit = (page === 'A' ? ta : tb).find((e) => e.step === step && e.t >= from && e.t <= end);
+      if (!hit) continue;
+      const key = `${prev.name}->${page}:${step}`;
+      gaps.set(key, [...(gaps.get(key) ?? []), hit.t - prev.t]);
+      prev = { name: `${page}:${step}`, t: hit.t };
+    }
+    const key = `${prev.name}->screen`;
+    gaps.set(key, [...(gaps.get(key) ?? []), end - prev.t]);
+  });
+  return [...gaps].map(([k, xs]) => `${k} ${quantile(xs, 0.5).toFixed(1)} (n=${xs.length})`).join(', ');
+}
