@@ -200,11 +200,10 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
   });
 
   it('logged no errors or warnings on the way', () => {
-    // Known exceptions, both 404s of this member's own video's poster: a request still in flight when
-    // the delete removed the files (issue 4 requires that 404), and (open bug, see the closing note)
-    // an earlier poster URL after a retried poster PUT replaced the file. Everything else fails.
+    // The one expected exception: a poster or video request of the just-deleted video that was still
+    // in flight when the server removed its files answers 404 (issue 4 requires that 404).
     const racedDeletion = (line: string, i: number) =>
-      line.includes('status of 404') && (deletedMedia.some((u) => line.includes(u)) || (i < problemsBeforeDelete && line.includes('-poster-')));
+      i >= problemsBeforeDelete && line.includes('status of 404') && deletedMedia.some((u) => line.includes(u));
     expect(consoleProblems.filter((line, i) => !racedDeletion(line, i))).toEqual([]);
   });
 });
