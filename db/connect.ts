@@ -3,6 +3,7 @@ import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from './schema';
+import { withStatementCache } from './statement-cache';
 import * as m0001 from './migrations/0001_initial';
 import * as m0002uploads from './migrations/0002_upload_posters';
 import * as m0003rewards from './migrations/0003_rewards_indexes';
@@ -34,7 +35,7 @@ export function openDatabase(file: string): DbHandle {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     sqlite,

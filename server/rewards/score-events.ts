@@ -160,14 +160,35 @@ function exclusionFor(e: ScoreEvent): Exclusion {
   return e.commentId ? { commentId: e.commentId } : {};
 }
 
+/**
+ * Facts read once per push batch instead of once per action: the period start and who is eligible.
+ * Only valid while the caller holds the write transaction and nothing in it distributes prizes or
+ * changes a member's status (no sync mutation does).
+ */
+export interface ScoreMemo {
+  periodStart?: number;
+  eligible: Map<string, boolean>;
+}
+
+export const newScoreMemo = (): ScoreMemo => ({ eligible: new Map() });
+
+async function bothEligible(trx: Db, a: string, b: string, memo: ScoreMemo | undefined): Promise<boolean> {
+  if (!memo) return (await eligibleUsers(trx, [a, b])).size === 2;
+  const unknown = [a, b].filter((id) => !memo.eligible.has(id));
+  if (unknown.length) {
+    const found = await eligibleUsers(trx, unknown);
+    for (const id of unknown) memo.eligible.set(id, found.has(id));
+  }
+  return memo.eligible.get(a) === true && memo.eligible.get(b) === true;
+}
+
 /** Applies one added or removed action; returns whether any points moved. */
-export async function applyScoreEvent(trx: Db, e: ScoreEvent): Promise<boolean> {
+export async function applyScoreEvent(trx: Db, e: ScoreEvent, memo?: ScoreMemo): Promise<boolean> {
   // Own videos never score (spec section 9, decisions.md), and only this period's actions count.
   if (e.actorId === e.creatorId) return false;
-  const ps = await currentPeriodStart(trx);
+  const ps = memo ? (memo.periodStart ??= await currentPeriodStart(trx)) : await currentPeriodStart(trx);
   if (!(e.occurredAt > ps)) return false;
-  const eligible = await eligibleUsers(trx, [e.actorId, e.creatorId]);
-  if (eligible.size < 2) return false;
+  if (!(await bothEligible(trx, e.actorId, e.creatorId, memo))) return false;
   if (e.delta > 0) {
     await ensureScoreRows(trx, [e.actorId, e.creatorId]);
     if (e.kind !== 'view') await addPoints(trx, e.creatorId, 'creator', 1, e.occurredAt);

@@ -1,4 +1,4 @@
-import type { ControlledTransaction, Transaction } from 'kysely';
+import type { ControlledTransaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
@@ -6,7 +6,9 @@ import { deleteMediaFiles } from '../media/storage';
 import { MAX_PUSH_BATCH, type MutationResult, type PushMutation, type PushRequest, type PushResponse } from '../../sync/protocol/messages';
 import { MutationError } from '../../sync/protocol/error-codes';
 import { parseMutation, runMutator } from '../../sync/mutations/mutators';
-import { ServerMutatorTx } from './mutators/server-tx';
+import { newScoreMemo } from '../rewards/score-events';
+import { ServerMutatorTx, type PushBatch } from './mutators/server-tx';
+import { pushStatements, type PushStatements } from './push-statements';
 
 /** 409 for a gapped mutation id: carries the server's last_mutation_id so the client can renumber. */
 export class MutationIdGapError extends ApiError {
@@ -47,6 +49,7 @@ export async function processPush(deps: AppDeps, user: AuthUser, req: PushReques
   const results: MutationResult[] = [];
   const applied: ServerMutatorTx[] = [];
   const trx = await deps.db.startTransaction().execute();
+  const batch: PushBatch = { statements: pushStatements(deps.sqlite), scores: newScoreMemo() };
   try {
     for (const m of mutations) {
       if (m.id <= last) {
@@ -55,7 +58,7 @@ export async function processPush(deps: AppDeps, user: AuthUser, req: PushReques
       }
       let outcome: Outcome;
       try {
-        outcome = await applyOne(trx, deps, user, req.client_id, m);
+        outcome = await applyOne(trx, batch, deps, user, req.client_id, m);
       } catch (err) {
         // A fault that is not the caller's (the database, a bug): stop here. What is before it is
         // committed and reported; the rest stays queued on the client and is retried.
@@ -81,15 +84,15 @@ export async function processPush(deps: AppDeps, user: AuthUser, req: PushReques
   return { results, last_mutation_id: last };
 }
 
-async function applyOne(trx: ControlledTransaction<Database>, deps: AppDeps, user: AuthUser, clientId: string, m: PushMutation): Promise<Outcome> {
+async function applyOne(trx: ControlledTransaction<Database>, batch: PushBatch, deps: AppDeps, user: AuthUser, clientId: string, m: PushMutation): Promise<Outcome> {
   const { id } = m;
   const parsed = parseMutation(m.name, m.args);
   let refusal: MutationError | null = parsed.ok ? null : parsed.error;
   if (parsed.ok) {
     const sp = await trx.savepoint('mutation').execute();
     try {
-      const cur = await claimId(sp, user, clientId, id, deps.now());
-      const tx = cur === null ? new ServerMutatorTx(sp, user, deps.now(), m.client_time) : null;
+      const cur = claimId(batch.statements, user, clientId, id, deps.now());
+      const tx = cur === null ? new ServerMutatorTx(sp, user, deps.now(), m.client_time, batch) : null;
       if (tx) await runMutator(tx, parsed.mutation);
       await sp.releaseSavepoint('mutation').execute();
       return cur ?? { kind: 'done', result: { id, status: 'applied' }, tx: tx! };
@@ -102,7 +105,7 @@ async function applyOne(trx: ControlledTransaction<Database>, deps: AppDeps, use
   }
   // Refused for good: its writes (if any) rolled back to the savepoint; only the id moves on.
   const r = refusal!;
-  const cur = await claimId(trx, user, clientId, id, deps.now());
+  const cur = claimId(batch.statements, user, clientId, id, deps.now());
   if (cur !== null) return cur;
   return { kind: 'done', result: { id, status: 'rejected', error: { code: r.code, message: r.message } } };
 }
@@ -111,17 +114,14 @@ async function applyOne(trx: ControlledTransaction<Database>, deps: AppDeps, use
  * Moves the client's last_mutation_id to `id` inside the transaction, or says why it cannot
  * (already applied, or a gap). Returns null when the id was claimed.
  */
-async function claimId(trx: Transaction<Database>, user: AuthUser, clientId: string, id: number, now: number): Promise<Outcome | null> {
-  const row = await trx.selectFrom('sync_clients').select(['user_id', 'last_mutation_id']).where('client_id', '=', clientId).executeTakeFirst();
+function claimId(s: PushStatements, user: AuthUser, clientId: string, id: number, now: number): Outcome | null {
+  const row = s.client.get(clientId);
   if (row && row.user_id !== user.id) throw clientIdTaken();
   const cur = row?.last_mutation_id ?? 0;
   if (id <= cur) return { kind: 'done', result: { id, status: 'duplicate' } };
   if (id !== cur + 1) return { kind: 'gap', last: cur };
-  if (row) {
-    await trx.updateTable('sync_clients').set({ last_mutation_id: id, updated_at: now }).where('client_id', '=', clientId).execute();
-  } else {
-    await trx.insertInto('sync_clients').values({ client_id: clientId, user_id: user.id, last_mutation_id: id, updated_at: now }).execute();
-  }
+  if (row) s.moveClient.run(id, now, clientId);
+  else s.insertClient.run(clientId, user.id, id, now);
   return null;
 }
 

@@ -54,7 +54,9 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
       ...(port ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
       ...opts.env,
     };
-    child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // VIDI_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the spawned server.
+    const nodeArgs = process.env.VIDI_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'server/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const c = child;
     port = await new Promise<number>((ok, fail) => {
       const timer = setTimeout(() => fail(new Error(`server did not start in 30 s:\n${log}`)), 30_000);

@@ -2,10 +2,17 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../../db/schema';
 import type { MutatorTx, VideoRef } from '../../../sync/mutations/mutators';
 import type { AuthUser } from '../../context';
-import { applyScoreEvent } from '../../rewards/score-events';
+import { applyScoreEvent, type ScoreMemo } from '../../rewards/score-events';
 import { deleteVideoInTx } from '../../videos/delete-video';
 import { logChange } from '../change-log';
+import type { PushStatements } from '../push-statements';
 import { recordViewInTx } from './record-view';
+
+/** What the mutations of one push batch share: prepared statements and the batch's score facts. */
+export interface PushBatch {
+  statements: PushStatements;
+  scores: ScoreMemo;
+}
 
 /**
  * The authoritative MutatorTx: every write stamps the server's user id and time, keeps the video
@@ -24,7 +31,8 @@ export class ServerMutatorTx implements MutatorTx {
     private readonly user: AuthUser,
     private readonly now: number,
     /** The mutation's client_time: only rewards' view rule uses it (views are queued offline). */
-    private readonly clientTime?: number,
+    private readonly clientTime: number | undefined,
+    private readonly batch: PushBatch,
   ) {
     this.userId = user.id;
   }
@@ -34,26 +42,30 @@ export class ServerMutatorTx implements MutatorTx {
   }
 
   async getVideo(videoId: string): Promise<VideoRef | undefined> {
-    return this.trx.selectFrom('videos').select(['id', 'user_id', 'duration_ms']).where('id', '=', videoId).executeTakeFirst();
+    return this.batch.statements.video.get(videoId);
   }
 
   async getLike(videoId: string) {
-    return this.trx.selectFrom('likes').select('created_at').where('video_id', '=', videoId).where('user_id', '=', this.userId).executeTakeFirst();
+    return this.batch.statements.like.get(videoId, this.userId);
   }
 
+  // Likes are most of what a feed pushes: their writes go through prepared statements (see
+  // push-statements.ts); the rarer mutations keep Kysely.
   async addLike(video: VideoRef): Promise<void> {
-    await this.trx.insertInto('likes').values({ video_id: video.id, user_id: this.userId, created_at: this.now }).execute();
-    await this.bump(video.id, 'likes_count', 1);
-    await applyScoreEvent(this.trx, { kind: 'like', actorId: this.userId, creatorId: video.user_id, delta: 1, occurredAt: this.now, at: this.now });
-    await logChange(this.trx, { entity: 'like', entityId: `${video.id}:${this.userId}`, videoId: video.id, userId: this.userId }, this.now);
+    const s = this.batch.statements;
+    s.insertLike.run(video.id, this.userId, this.now);
+    s.bumpLikes.run(1, video.id);
+    await applyScoreEvent(this.trx, { kind: 'like', actorId: this.userId, creatorId: video.user_id, delta: 1, occurredAt: this.now, at: this.now }, this.batch.scores);
+    s.logChange.run('like', `${video.id}:${this.userId}`, video.id, this.userId, 0, this.now);
     this.pokeScopes.add(`video:${video.id}`);
   }
 
   async removeLike(video: VideoRef, like: { created_at: number }): Promise<void> {
-    await this.trx.deleteFrom('likes').where('video_id', '=', video.id).where('user_id', '=', this.userId).execute();
-    await this.bump(video.id, 'likes_count', -1);
-    await applyScoreEvent(this.trx, { kind: 'like', actorId: this.userId, creatorId: video.user_id, delta: -1, occurredAt: like.created_at, at: this.now });
-    await logChange(this.trx, { entity: 'like', entityId: `${video.id}:${this.userId}`, videoId: video.id, userId: this.userId, deleted: true }, this.now);
+    const s = this.batch.statements;
+    s.deleteLike.run(video.id, this.userId);
+    s.bumpLikes.run(-1, video.id);
+    await applyScoreEvent(this.trx, { kind: 'like', actorId: this.userId, creatorId: video.user_id, delta: -1, occurredAt: like.created_at, at: this.now }, this.batch.scores);
+    s.logChange.run('like', `${video.id}:${this.userId}`, video.id, this.userId, 1, this.now);
     this.pokeScopes.add(`video:${video.id}`);
   }
 
@@ -67,7 +79,7 @@ export class ServerMutatorTx implements MutatorTx {
       .values({ id: comment.id, video_id: video.id, user_id: this.userId, content: comment.content, created_at: this.now })
       .execute();
     await this.bump(video.id, 'comments_count', 1);
-    await applyScoreEvent(this.trx, { kind: 'comment', actorId: this.userId, creatorId: video.user_id, delta: 1, occurredAt: this.now, at: this.now });
+    await applyScoreEvent(this.trx, { kind: 'comment', actorId: this.userId, creatorId: video.user_id, delta: 1, occurredAt: this.now, at: this.now }, this.batch.scores);
     await logChange(this.trx, { entity: 'comment', entityId: comment.id, videoId: video.id, userId: this.userId }, this.now);
     this.pokeScopes.add(`video:${video.id}`);
   }
