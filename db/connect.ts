@@ -8,6 +8,7 @@ import * as m0001 from './migrations/0001_initial';
 import * as m0002uploads from './migrations/0002_upload_posters';
 import * as m0003rewards from './migrations/0003_rewards_indexes';
 import * as m0004comments from './migrations/0004_comments_order';
+import * as m0005changeLog from './migrations/0005_drop_change_log_entity';
 
 /** Migrations are listed here, in order, so the bundle needs no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0002_upload_posters': m0002uploads,
   '0003_rewards_indexes': m0003rewards,
   '0004_comments_order': m0004comments,
+  '0005_drop_change_log_entity': m0005changeLog,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

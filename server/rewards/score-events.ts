@@ -86,11 +86,18 @@ export async function ensureScoreRows(db: Db, ids: string[]): Promise<void> {
 const cols = (board: Board) =>
   board === 'creator' ? ({ points: 'creator_points', reached: 'creator_reached_at' } as const) : ({ points: 'viewer_points', reached: 'viewer_reached_at' } as const);
 
-/** Adds n counted actions whose newest is at `newest`. The row must exist. */
-export async function addPoints(db: Db, userId: string, board: Board, n: number, newest: number): Promise<void> {
-  if (n === 0) return;
+/**
+ * ensureScoreRows plus adding points, in one statement: creates the member's row if needed, then adds n
+ * actions whose newest is at `newest` (n = 0 only makes sure the row exists). The hot path of every
+ * like, comment and view.
+ */
+async function upsertPoints(db: Db, userId: string, board: Board, n: number, newest: number): Promise<void> {
   const { points, reached } = cols(board);
-  await sql`UPDATE scores SET ${sql.ref(points)} = ${sql.ref(points)} + ${n}, ${sql.ref(reached)} = max(${sql.ref(reached)}, ${newest}) WHERE user_id = ${userId}`.execute(db);
+  const creator = board === 'creator';
+  await sql`INSERT INTO scores (user_id, creator_points, viewer_points, creator_reached_at, viewer_reached_at)
+    VALUES (${userId}, ${creator ? n : 0}, ${creator ? 0 : n}, ${creator ? newest : 0}, ${creator ? 0 : newest})
+    ON CONFLICT (user_id) DO UPDATE SET ${sql.ref(points)} = ${sql.ref(points)} + excluded.${sql.ref(points)},
+      ${sql.ref(reached)} = max(${sql.ref(reached)}, excluded.${sql.ref(reached)})`.execute(db);
 }
 
 /**
@@ -190,9 +197,10 @@ export async function applyScoreEvent(trx: Db, e: ScoreEvent, memo?: ScoreMemo):
   if (!(e.occurredAt > ps)) return false;
   if (!(await bothEligible(trx, e.actorId, e.creatorId, memo))) return false;
   if (e.delta > 0) {
-    await ensureScoreRows(trx, [e.actorId, e.creatorId]);
-    if (e.kind !== 'view') await addPoints(trx, e.creatorId, 'creator', 1, e.occurredAt);
-    await addPoints(trx, e.actorId, 'viewer', 1, e.occurredAt);
+    // A view gives the creator no points, but the creator's row must exist all the same (the invariant).
+    const creatorGets = e.kind === 'view' ? 0 : 1;
+    await upsertPoints(trx, e.creatorId, 'creator', creatorGets, creatorGets ? e.occurredAt : 0);
+    await upsertPoints(trx, e.actorId, 'viewer', 1, e.occurredAt);
     return true;
   }
   // A removed action only counted if both members still have their rows (see the invariant above):
@@ -227,7 +235,7 @@ async function writeMany(db: Db, board: Board, rows: Array<{ userId: string; del
   }
 }
 
-/** addPoints for many members (their rows must exist). */
+/** Adds points for many members (their rows must exist). */
 export async function addPointsMany(db: Db, board: Board, changes: PointsChange[]): Promise<void> {
   const { reached } = cols(board);
   const live = changes.filter((c) => c.n !== 0);

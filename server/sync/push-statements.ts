@@ -10,6 +10,13 @@ import type { VideoRef } from '../../sync/mutations/mutators';
  */
 function prepare(sqlite: SQLite.Database) {
   return {
+    // Kysely's savepoint() builds a new transaction object per call; these are three fixed statements.
+    pushSavepoint: sqlite.prepare('SAVEPOINT push'),
+    pushRelease: sqlite.prepare('RELEASE push'),
+    pushRollbackTo: sqlite.prepare('ROLLBACK TO push'),
+    savepoint: sqlite.prepare('SAVEPOINT mutation'),
+    release: sqlite.prepare('RELEASE mutation'),
+    rollbackTo: sqlite.prepare('ROLLBACK TO mutation'),
     client: sqlite.prepare<[string], { user_id: string; last_mutation_id: number }>('SELECT user_id, last_mutation_id FROM sync_clients WHERE client_id = ?'),
     insertClient: sqlite.prepare<[string, string, number, number]>('INSERT INTO sync_clients (client_id, user_id, last_mutation_id, updated_at) VALUES (?, ?, ?, ?)'),
     moveClient: sqlite.prepare<[number, number, string]>('UPDATE sync_clients SET last_mutation_id = ?, updated_at = ? WHERE client_id = ?'),

@@ -3,12 +3,11 @@ import type { Database } from '../../db/schema';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
 import { deleteMediaFiles } from '../media/storage';
-import { MAX_PUSH_BATCH, type MutationResult, type PushMutation, type PushRequest, type PushResponse } from '../../sync/protocol/messages';
+import type { MutationResult, PushMutation, PushRequest, PushResponse } from '../../sync/protocol/messages';
 import { MutationError } from '../../sync/protocol/error-codes';
 import { parseMutation, runMutator } from '../../sync/mutations/mutators';
-import { newScoreMemo } from '../rewards/score-events';
 import { ServerMutatorTx, type PushBatch } from './mutators/server-tx';
-import { pushStatements, type PushStatements } from './push-statements';
+import type { PushStatements } from './push-statements';
 
 /** 409 for a gapped mutation id: carries the server's last_mutation_id so the client can renumber. */
 export class MutationIdGapError extends ApiError {
@@ -21,67 +20,48 @@ const clientIdTaken = () => new ApiError(403, 'client_id_taken', 'This client id
 
 type Outcome = { kind: 'done'; result: MutationResult; tx?: ServerMutatorTx } | { kind: 'gap'; last: number };
 
-/**
- * Applies a push batch. Each mutation runs in its own savepoint (inside one transaction per batch)
- * that also moves the client's last_mutation_id, so a mutation is applied and acknowledged together or not at all; a replay of
- * an acknowledged id is a 'duplicate' without effect, and a permanent refusal is 'rejected' and
- * still advances the id (the client's queue never sticks on it).
- */
-export async function processPush(deps: AppDeps, user: AuthUser, req: PushRequest): Promise<PushResponse> {
-  const { mutations } = req;
-  if (mutations.length > MAX_PUSH_BATCH) {
-    throw new ApiError(400, 'batch_too_large', `A push carries at most ${MAX_PUSH_BATCH} mutations; got ${mutations.length}.`);
-  }
-  for (let i = 1; i < mutations.length; i++) {
-    if (mutations[i]!.id !== mutations[i - 1]!.id + 1) {
-      throw new ApiError(400, 'invalid_batch', 'Mutation ids in a push must be consecutive and increasing.');
-    }
-  }
+/** What one push did inside a group's transaction; its effects run once the transaction committed. */
+export interface AppliedPush {
+  response: PushResponse;
+  applied: ServerMutatorTx[];
+}
 
-  const client = await deps.db.selectFrom('sync_clients').select(['user_id', 'last_mutation_id']).where('client_id', '=', req.client_id).executeTakeFirst();
+/** One push inside the group's open transaction (the caller wraps it in a savepoint of its own). */
+export async function applyPush(trx: ControlledTransaction<Database>, batch: PushBatch, deps: AppDeps, user: AuthUser, req: PushRequest): Promise<AppliedPush> {
+  const { mutations } = req;
+  const client = batch.statements.client.get(req.client_id);
   if (client && client.user_id !== user.id) throw clientIdTaken();
   let last = client?.last_mutation_id ?? 0;
   const firstNew = mutations.find((m) => m.id > last);
   if (firstNew && firstNew.id !== last + 1) throw new MutationIdGapError(last, firstNew.id);
 
-  // One write transaction (one fsync) for the whole batch, one savepoint per mutation: a mutation is
-  // still applied and acknowledged together or not at all, but a batch of 100 costs 1 commit, not 100.
   const results: MutationResult[] = [];
   const applied: ServerMutatorTx[] = [];
-  const trx = await deps.db.startTransaction().execute();
-  const batch: PushBatch = { statements: pushStatements(deps.sqlite), scores: newScoreMemo() };
-  try {
-    for (const m of mutations) {
-      if (m.id <= last) {
-        results.push({ id: m.id, status: 'duplicate' });
-        continue;
-      }
-      let outcome: Outcome;
-      try {
-        outcome = await applyOne(trx, batch, deps, user, req.client_id, m);
-      } catch (err) {
-        // A fault that is not the caller's (the database, a bug): stop here. What is before it is
-        // committed and reported; the rest stays queued on the client and is retried.
-        if (results.length === 0) throw err;
-        deps.log.error(`sync push stopped at mutation ${m.id} (${m.name})`, err);
-        break;
-      }
-      if (outcome.kind === 'gap') {
-        // Another push of the same client moved the id meanwhile: report what we did; the client retries.
-        last = outcome.last;
-        break;
-      }
-      results.push(outcome.result);
-      last = m.id;
-      if (outcome.tx) applied.push(outcome.tx);
+  for (const m of mutations) {
+    if (m.id <= last) {
+      results.push({ id: m.id, status: 'duplicate' });
+      continue;
     }
-    await trx.commit().execute();
-  } catch (err) {
-    await trx.rollback().execute();
-    throw err;
+    let outcome: Outcome;
+    try {
+      outcome = await applyOne(trx, batch, deps, user, req.client_id, m);
+    } catch (err) {
+      // A fault that is not the caller's (the database, a bug): stop here. What is before it is
+      // committed and reported; the rest stays queued on the client and is retried.
+      if (results.length === 0) throw err;
+      deps.log.error(`sync push stopped at mutation ${m.id} (${m.name})`, err);
+      break;
+    }
+    if (outcome.kind === 'gap') {
+      // Another push of the same client moved the id meanwhile: report what we did; the client retries.
+      last = outcome.last;
+      break;
+    }
+    results.push(outcome.result);
+    last = m.id;
+    if (outcome.tx) applied.push(outcome.tx);
   }
-  for (const tx of applied) await afterCommit(deps, tx);
-  return { results, last_mutation_id: last };
+  return { response: { results, last_mutation_id: last }, applied };
 }
 
 async function applyOne(trx: ControlledTransaction<Database>, batch: PushBatch, deps: AppDeps, user: AuthUser, clientId: string, m: PushMutation): Promise<Outcome> {
@@ -89,16 +69,17 @@ async function applyOne(trx: ControlledTransaction<Database>, batch: PushBatch, 
   const parsed = parseMutation(m.name, m.args);
   let refusal: MutationError | null = parsed.ok ? null : parsed.error;
   if (parsed.ok) {
-    const sp = await trx.savepoint('mutation').execute();
+    const s = batch.statements;
+    s.savepoint.run();
     try {
-      const cur = claimId(batch.statements, user, clientId, id, deps.now());
-      const tx = cur === null ? new ServerMutatorTx(sp, user, deps.now(), m.client_time, batch) : null;
+      const cur = claimId(s, user, clientId, id, deps.now());
+      const tx = cur === null ? new ServerMutatorTx(trx, user, deps.now(), m.client_time, batch) : null;
       if (tx) await runMutator(tx, parsed.mutation);
-      await sp.releaseSavepoint('mutation').execute();
+      s.release.run();
       return cur ?? { kind: 'done', result: { id, status: 'applied' }, tx: tx! };
     } catch (err) {
-      await sp.rollbackToSavepoint('mutation').execute();
-      await sp.releaseSavepoint('mutation').execute();
+      s.rollbackTo.run();
+      s.release.run();
       if (!(err instanceof MutationError)) throw err;
       refusal = err;
     }
@@ -125,7 +106,7 @@ function claimId(s: PushStatements, user: AuthUser, clientId: string, id: number
   return null;
 }
 
-async function afterCommit(deps: AppDeps, tx: ServerMutatorTx): Promise<void> {
+export async function afterCommit(deps: AppDeps, tx: ServerMutatorTx): Promise<void> {
   deps.pokes.notify([...tx.pokeScopes]);
   if (tx.deletedFileKeys.length) {
     try {

@@ -3,7 +3,8 @@ import { createRouter } from '../http/router';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { requireUser } from '../auth/middleware';
 import { PullRequestSchema, PullResponseSchema, PushRequestSchema, PushResponseSchema } from '../../sync/protocol/messages';
-import { MutationIdGapError, processPush } from './push';
+import { MutationIdGapError } from './push';
+import { processPush } from './push-group';
 import { processPull } from './pull';
 import { pokeStream } from './events';
 
@@ -49,9 +50,12 @@ const eventsRoute = createRoute({
   path: '/events',
   tags: ['sync'],
   summary: 'Server-sent events: pokes telling the client to pull',
-  description: 'Events `ready` and `poke` with data {"type":"pull","scopes":[...]}; a comment line every 25 s as heartbeat.',
+  description:
+    'Events `ready` and `poke` with data {"type":"pull","scopes":[...],"delta"?:{...}}; a delta is the pull answer from change-log seq `from` to `cursor` ' +
+    '(client_id names the device, for last_mutation_id). A comment line every 25 s as heartbeat.',
   security: bearerSecurity,
   middleware: [requireUser] as const,
+  request: { query: z.object({ client_id: z.uuid().optional() }) },
   responses: {
     200: { description: 'An event stream.', content: { 'text/event-stream': { schema: z.string() } } },
     ...errorResponses(401, 403),

@@ -1,0 +1,115 @@
+import { MAX_PUSH_BATCH, type PushRequest, type PushResponse } from '../../sync/protocol/messages';
+import type { AppDeps, AuthUser } from '../context';
+import { ApiError } from '../http/errors';
+import { newScoreMemo } from '../rewards/score-events';
+import type { PushBatch } from './mutators/server-tx';
+import { afterCommit, applyPush, type AppliedPush } from './push';
+import { pushStatements } from './push-statements';
+
+/** At most this many pushes share one transaction, so one commit never holds the database for long. */
+const MAX_GROUP = 16;
+
+interface Waiting {
+  user: AuthUser;
+  req: PushRequest;
+  resolve(r: PushResponse): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Group commit for pushes. With synchronous = FULL every commit is an fsync, and better-sqlite3
+ * blocks the event loop during it, so pushes from many clients queue behind one another anyway.
+ * Those that are waiting when the database becomes free are applied in one transaction, each in a
+ * savepoint of its own (a push that fails is rolled back alone and answered with its error), and
+ * all are answered after the one commit: a result is still only sent once it is durable.
+ */
+class PushGroups {
+  private readonly waiting: Waiting[] = [];
+  private running = false;
+
+  constructor(private readonly deps: AppDeps) {}
+
+  submit(user: AuthUser, req: PushRequest): Promise<PushResponse> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ user, req, resolve, reject });
+      if (!this.running) {
+        this.running = true;
+        // One turn of the event loop first: pushes whose bytes already arrived join this group.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.waiting.length) await this.runGroup(this.waiting.splice(0, MAX_GROUP));
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async runGroup(group: Waiting[]): Promise<void> {
+    const { deps } = this;
+    const batch: PushBatch = { statements: pushStatements(deps.sqlite), scores: newScoreMemo() };
+    const s = batch.statements;
+    const outcomes: Array<{ ok: AppliedPush } | { err: unknown }> = [];
+    let trx;
+    try {
+      trx = await deps.db.startTransaction().execute();
+      for (const w of group) {
+        s.pushSavepoint.run();
+        try {
+          outcomes.push({ ok: await applyPush(trx, batch, deps, w.user, w.req) });
+          s.pushRelease.run();
+        } catch (err) {
+          s.pushRollbackTo.run();
+          s.pushRelease.run();
+          outcomes.push({ err });
+        }
+      }
+      await trx.commit().execute();
+    } catch (err) {
+      if (trx) await trx.rollback().execute().catch(() => undefined);
+      for (const w of group) w.reject(err);
+      return;
+    }
+    group.forEach((w, i) => {
+      const o = outcomes[i]!;
+      if ('ok' in o) w.resolve(o.ok.response);
+      else w.reject(o.err);
+    });
+    for (const o of outcomes) if ('ok' in o) for (const tx of o.ok.applied) await afterCommit(deps, tx);
+  }
+}
+
+const groups = new WeakMap<AppDeps, PushGroups>();
+
+function pushGroups(deps: AppDeps): PushGroups {
+  let g = groups.get(deps);
+  if (!g) {
+    g = new PushGroups(deps);
+    groups.set(deps, g);
+  }
+  return g;
+}
+
+/**
+ * Applies a push batch. Each mutation runs in its own savepoint that also moves the client's
+ * last_mutation_id, so a mutation is applied and acknowledged together or not at all; a replay of
+ * an acknowledged id is a 'duplicate' without effect, and a permanent refusal is 'rejected' and
+ * still advances the id (the client's queue never sticks on it). Pushes that arrive together share
+ * one write transaction (below), and each is answered only after that transaction commits.
+ */
+export async function processPush(deps: AppDeps, user: AuthUser, req: PushRequest): Promise<PushResponse> {
+  const { mutations } = req;
+  if (mutations.length > MAX_PUSH_BATCH) {
+    throw new ApiError(400, 'batch_too_large', `A push carries at most ${MAX_PUSH_BATCH} mutations; got ${mutations.length}.`);
+  }
+  for (let i = 1; i < mutations.length; i++) {
+    if (mutations[i]!.id !== mutations[i - 1]!.id + 1) {
+      throw new ApiError(400, 'invalid_batch', 'Mutation ids in a push must be consecutive and increasing.');
+    }
+  }
+  return pushGroups(deps).submit(user, req);
+}
+
