@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AppDeps } from '../context';
 import { mediaPath, safeFileName } from '../media/storage';
@@ -8,6 +6,7 @@ import { logChange } from '../sync/change-log';
 import { ContainerError } from './container/byte-source';
 import { checkVideo } from './container/inspect';
 import { openFileSource } from './file-source';
+import { UploadHashes } from './upload-hashes';
 
 export class UploadRejected extends Error {
   constructor(
@@ -18,10 +17,14 @@ export class UploadRejected extends Error {
   }
 }
 
-async function sha256File(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+/** Forces a file's (or a folder's) data to disk. */
+async function fsyncPath(path: string, flags = 'r'): Promise<void> {
+  const fh = await open(path, flags);
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
 }
 
 /** The tus file store keeps `{id}` (the bytes) and `{id}.json` (its offset and metadata). */
@@ -35,13 +38,14 @@ export async function removeUploadFiles(uploadsDir: string, id: string): Promise
  * idempotently by the client-chosen video id. A refused file is deleted and the reason kept on
  * the upload row, then thrown as UploadRejected for the client.
  */
-export async function finishUpload(deps: AppDeps, uploadId: string): Promise<{ videoId: string; created: boolean }> {
+export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new UploadHashes()): Promise<{ videoId: string; created: boolean }> {
   const { config, db, log } = deps;
   const row = await db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
   if (!row) throw new UploadRejected('upload_not_found', 'This upload is unknown to the server.');
   const file = join(config.uploadsDir, uploadId);
 
   const reject = async (code: string, reason: string): Promise<never> => {
+    hashes.forget(uploadId);
     await removeUploadFiles(config.uploadsDir, uploadId);
     await db.updateTable('uploads').set({ status: 'rejected', reason, updated_at: deps.now() }).where('id', '=', uploadId).execute();
     throw new UploadRejected(code, reason);
@@ -58,13 +62,17 @@ export async function finishUpload(deps: AppDeps, uploadId: string): Promise<{ v
     await src.close();
   }
 
-  const sha256 = await sha256File(file);
+  // Kept up to date while the bytes arrived; only a part the running hash missed (a restart, a
+  // cut write) is read again. Both at once: the fsync waits on the disk, the hash on the CPU.
+  const [sha256] = await Promise.all([hashes.digest(uploadId, file, src.size), fsyncPath(file)]);
   const now = deps.now();
   const base = safeFileName(row.filename.replace(/\.[A-Za-z0-9]{1,5}$/, '')).slice(0, 60);
   const key = `${row.user_id}/${now}-${base}.${info.extension}`;
   const target = mediaPath(config.mediaDir, key);
   await mkdir(dirname(target), { recursive: true });
   await rename(file, target);
+  // The bytes were synced above; this makes the new name durable before a row points at it.
+  await fsyncPath(dirname(target));
   await rm(join(config.uploadsDir, `${uploadId}.json`), { force: true });
 
   const created = await db.transaction().execute(async (trx) => {

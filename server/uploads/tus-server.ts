@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { Server, type Upload } from '@tus/server';
-import { FileStore } from '@tus/file-store';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError, errorBody } from '../http/errors';
 import { authenticateBearer } from './auth';
 import { finishUpload, UploadRejected } from './finish';
+import { HashingFileStore } from './hashing-store';
+import type { UploadHashes } from './upload-hashes';
 import { MAX_UPLOAD_BYTES, parseUploadMetadata } from './metadata';
 import { releasePoster } from './poster-files';
 
@@ -16,6 +17,8 @@ const UPLOAD_ID_RE = /^[0-9a-f]{32}$/;
 
 export interface TusEndpoint {
   tus: Server;
+  /** The running sha256 of each upload (dropped with the upload). */
+  hashes: UploadHashes;
   /** Handles one request under /files (a web Request, from Hono or from the node listener). */
   handle(request: Request): Promise<Response>;
 }
@@ -44,7 +47,7 @@ const hookError = (status: number, code: string, message: string) => ({ status_c
 export function createTusServer(deps: AppDeps): TusEndpoint {
   const { config, db, log } = deps;
   const users = new WeakMap<Request, AuthUser>();
-  const datastore = new FileStore({ directory: config.uploadsDir, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+  const datastore = new HashingFileStore({ directory: config.uploadsDir, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
   // The length must be known up front: 120 MiB is checked at creation, before any byte.
   datastore.extensions = datastore.extensions.filter((e) => e !== 'creation-defer-length');
 
@@ -95,7 +98,7 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
     },
     async onUploadFinish(_req: Request, upload: Upload) {
       try {
-        const { videoId } = await finishUpload(deps, upload.id);
+        const { videoId } = await finishUpload(deps, upload.id, datastore.hashes);
         return { headers: { 'Vidi-Video-Id': videoId } };
       } catch (e) {
         if (e instanceof UploadRejected) throw hookError(422, e.code, e.message);
@@ -188,7 +191,7 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
     return res;
   }
 
-  return { tus, handle };
+  return { tus, hashes: datastore.hashes, handle };
 }
 
 /** One tus server per deps, shared by the node listener (npm start) and createApp (in-process tests). */
@@ -208,11 +211,13 @@ export function isTusPath(url: string | undefined): boolean {
 
 /** Removes partial uploads older than 24 h (tus expiration) and marks their rows expired. */
 export async function cleanUpExpiredUploads(deps: AppDeps): Promise<{ files: number; rows: number }> {
-  const files = await tusEndpointFor(deps).tus.cleanUpExpiredUploads();
+  const endpoint = tusEndpointFor(deps);
+  const files = await endpoint.tus.cleanUpExpiredUploads();
   const cutoff = deps.now() - UPLOAD_EXPIRY_MS;
   const stale = await deps.db.selectFrom('uploads').select(['id', 'user_id', 'video_id', 'poster_key']).where('status', '=', 'uploading').where('created_at', '<', cutoff).execute();
   for (const s of stale) {
     await deps.db.updateTable('uploads').set({ status: 'expired', reason: 'Not finished within 24 hours.', poster_key: null, updated_at: deps.now() }).where('id', '=', s.id).execute();
+    endpoint.hashes.forget(s.id);
     await rm(`${deps.config.uploadsDir}/${s.id}`, { force: true });
     await rm(`${deps.config.uploadsDir}/${s.id}.json`, { force: true });
     await releasePoster(deps, s.poster_key, { userId: s.user_id, videoId: s.video_id });

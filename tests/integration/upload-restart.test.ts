@@ -7,7 +7,7 @@ import type { AppDeps } from '../../server/context';
 import { startServer, type ServerProcess } from '../helpers/server-process';
 import { createUser, type TestUser } from '../helpers/users';
 import { runUpload, sha256, videoMetadata } from '../fixtures/tus-client';
-import { mp4TwoMegabytes } from '../fixtures/videos';
+import { mp4TwelveMegabytes, mp4TwoMegabytes } from '../fixtures/videos';
 
 async function freePort(): Promise<number> {
   const s = createServer();
@@ -67,6 +67,40 @@ describe('an upload survives a server crash and restart', () => {
     expect(second.startOffset).toBeGreaterThanOrEqual(acknowledged);
     expect(second.startOffset).toBeGreaterThan(0);
 
+    const video = await deps.db.selectFrom('videos').selectAll().where('id', '=', meta.videoId!).executeTakeFirstOrThrow();
+    expect(video.sha256).toBe(sha256(bytes));
+    const served = await fetch(`${srv.url}/media/${video.file_key}`);
+    expect(sha256(new Uint8Array(await served.arrayBuffer()))).toBe(sha256(bytes));
+  });
+  it('stores the right sha256 after two crashes mid-upload (the running hash rebuilt from the file each time)', async () => {
+    const bytes = readFileSync(await mp4TwelveMegabytes());
+    const chunkSize = 1024 * 1024;
+    const meta = videoMetadata();
+    let url: string | null = null;
+    // Each run is killed once it has sent past `killAt` of the file; the last one finishes.
+    for (const killAt of [0.35, 0.7]) {
+      let killed: Promise<void> | undefined;
+      const outcome = await runUpload({
+        baseUrl: srv.url,
+        token: user.token,
+        bytes,
+        metadata: meta,
+        chunkSize,
+        ...(url ? { uploadUrl: url } : {}),
+        onUrl: (u) => (url = u),
+        onProgress: (sent) => {
+          if (!killed && sent >= bytes.length * killAt) killed = srv.kill9();
+        },
+      }).then(
+        () => 'finished',
+        () => 'failed',
+      );
+      await killed;
+      expect(outcome).toBe('failed');
+      await srv.restart();
+    }
+    const last = await runUpload({ baseUrl: srv.url, token: user.token, bytes, metadata: meta, chunkSize, uploadUrl: url! });
+    expect(last.startOffset).toBeGreaterThan(bytes.length * 0.35);
     const video = await deps.db.selectFrom('videos').selectAll().where('id', '=', meta.videoId!).executeTakeFirstOrThrow();
     expect(video.sha256).toBe(sha256(bytes));
     const served = await fetch(`${srv.url}/media/${video.file_key}`);
