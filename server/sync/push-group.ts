@@ -26,6 +26,8 @@ interface Waiting {
 class PushGroups {
   private readonly waiting: Waiting[] = [];
   private running = false;
+  private groupCount = 0;
+  private pushCount = 0;
 
   constructor(private readonly deps: AppDeps) {}
 
@@ -40,22 +42,30 @@ class PushGroups {
     });
   }
 
+  /** For tests and metrics: pushes waiting now, groups committed so far and the pushes they held. */
+  stats() {
+    return { waiting: this.waiting.length, groups: this.groupCount, pushes: this.pushCount };
+  }
+
   private async drain(): Promise<void> {
     try {
-      while (this.waiting.length) await this.runGroup(this.waiting.splice(0, MAX_GROUP));
+      while (this.waiting.length) await this.runGroup();
     } finally {
       this.running = false;
     }
   }
 
-  private async runGroup(group: Waiting[]): Promise<void> {
+  private async runGroup(): Promise<void> {
     const { deps } = this;
     const batch: PushBatch = { statements: pushStatements(deps.sqlite), scores: newScoreMemo() };
     const s = batch.statements;
+    let group: Waiting[] = [];
     const outcomes: Array<{ ok: AppliedPush } | { err: unknown }> = [];
     let trx;
     try {
       trx = await deps.db.startTransaction().execute();
+      // Taken once the connection is ours: every push that queued while it was busy joins.
+      group = this.waiting.splice(0, MAX_GROUP);
       for (const w of group) {
         s.pushSavepoint.run();
         try {
@@ -70,9 +80,13 @@ class PushGroups {
       await trx.commit().execute();
     } catch (err) {
       if (trx) await trx.rollback().execute().catch(() => undefined);
+      // Nothing of this group is durable: every push in it fails (the clients retry them).
+      if (!group.length) group = this.waiting.splice(0, MAX_GROUP);
       for (const w of group) w.reject(err);
       return;
     }
+    this.groupCount++;
+    this.pushCount += group.length;
     group.forEach((w, i) => {
       const o = outcomes[i]!;
       if ('ok' in o) w.resolve(o.ok.response);
@@ -84,7 +98,7 @@ class PushGroups {
 
 const groups = new WeakMap<AppDeps, PushGroups>();
 
-function pushGroups(deps: AppDeps): PushGroups {
+export function pushGroups(deps: AppDeps): PushGroups {
   let g = groups.get(deps);
   if (!g) {
     g = new PushGroups(deps);
