@@ -2,6 +2,7 @@ import { FEED_WINDOW, type PullResponse } from '../../sync/protocol/messages';
 import { runTx } from './tx-queue';
 import { getMeta, setMeta, toCommentRow, toVideoRow, type ClientDb } from './db';
 import { rebase } from './rebase';
+import { trace } from './trace';
 
 export const CURSOR_KEY = 'cursor';
 export const LAST_SYNCED_KEY = 'lastSyncedAt';
@@ -28,69 +29,79 @@ export async function applyPull(
   return runTx(db, async () => {
     const current = (await getMeta<string | null>(db, CURSOR_KEY)) ?? null;
     if (current !== askedCursor) return false;
-
-    const touched = new Set<string>();
-    if (res.reset) {
-      await db.server_videos.clear();
-      await db.videos.clear();
-      await setMeta(db, FEED_END_KEY, res.videos.length < FEED_WINDOW);
-    }
-    const rows = res.videos.map(toVideoRow);
-    await db.server_videos.bulkPut(rows);
-    await db.videos.bulkPut(rows);
-    for (const r of rows) touched.add(r.id);
-    for (const id of res.deleted_videos) {
-      await db.server_videos.delete(id);
-      await db.videos.delete(id);
-      await db.server_comments.where('video_id').equals(id).delete();
-      await db.comments.where('video_id').equals(id).delete();
-      touched.add(id);
-    }
-
-    // Bounded cache: new videos arrive on top, so the oldest leave (they can be paged in again).
-    const held = await db.server_videos.count();
-    if (held > cap) {
-      const oldest = (await db.server_videos.orderBy('[created_ms+id]').limit(held - cap).primaryKeys()) as string[];
-      await db.server_videos.bulkDelete(oldest);
-      await db.videos.bulkDelete(oldest);
-      await db.server_comments.where('video_id').anyOf(oldest).delete();
-      await db.comments.where('video_id').anyOf(oldest).delete();
-      await setMeta(db, FEED_END_KEY, false);
-    }
-
-    for (const videoId of res.comments_loaded) {
-      await db.server_comments.where('video_id').equals(videoId).delete();
-      await db.comments.where('video_id').equals(videoId).delete();
-      await setMeta(db, commentsLoadedKey(videoId), now);
-    }
-    const comments = res.comments.map(toCommentRow);
-    await db.server_comments.bulkPut(comments);
-    await db.comments.bulkPut(comments);
-    if (res.deleted_comments.length) {
-      await db.server_comments.bulkDelete(res.deleted_comments);
-      await db.comments.bulkDelete(res.deleted_comments);
-    }
-
-    if (res.profile) {
-      await db.server_profile.put(res.profile);
-      await db.profile.put(res.profile);
-    }
-    if (res.leaderboards !== null) await db.leaderboards.put({ id: 'current', data: res.leaderboards, as_of: now });
-
-    // Confirmed by the server and visible in these rows: the queued copies go now, not earlier.
-    const confirmed = await db.outbox
-      .where('[client_id+id]')
-      .between([clientId, 0], [clientId, res.last_mutation_id], true, true)
-      .filter((e) => e.user_id === userId)
-      .toArray();
-    await db.outbox.bulkDelete(confirmed.map((e) => e.seq!));
-    for (const e of confirmed) if (e.video_id) touched.add(e.video_id);
-
-    await rebase(db, userId, touched);
-    await setMeta(db, CURSOR_KEY, res.cursor);
-    await setMeta(db, LAST_SYNCED_KEY, now);
+    await writePull(db, userId, clientId, res, now, cap);
     return true;
   });
+}
+
+/**
+ * The writes of a pull answer (or of a poke's delta, which has the same shape), for a caller that
+ * is inside runTx and has checked the cursor. Only the rows the answer names are touched: the UI's
+ * live queries wake for what changed, and a quiet answer costs a few requests.
+ */
+export async function writePull(db: ClientDb, userId: string, clientId: string, res: PullResponse, now: number, cap = MAX_CACHED_VIDEOS): Promise<void> {
+  trace('apply:start');
+  // Rows written from the server here are already their server state; rebase only has to reset
+  // the rows whose optimistic effects leave with a confirmed mutation (and those still queued).
+  const fresh = new Set<string>();
+  if (res.reset) {
+    await Promise.all([db.server_videos.clear(), db.videos.clear()]);
+    await setMeta(db, FEED_END_KEY, res.videos.length < FEED_WINDOW);
+  }
+  const rows = res.videos.map(toVideoRow);
+  if (rows.length) await Promise.all([db.server_videos.bulkPut(rows), db.videos.bulkPut(rows)]);
+  for (const r of rows) fresh.add(r.id);
+  for (const id of res.deleted_videos) {
+    await Promise.all([
+      db.server_videos.delete(id),
+      db.videos.delete(id),
+      db.server_comments.where('video_id').equals(id).delete(),
+      db.comments.where('video_id').equals(id).delete(),
+    ]);
+    fresh.add(id);
+  }
+
+  // Bounded cache: new videos arrive on top, so the oldest leave (they can be paged in again).
+  const held = rows.length ? await db.server_videos.count() : 0;
+  if (held > cap) {
+    const oldest = (await db.server_videos.orderBy('[created_ms+id]').limit(held - cap).primaryKeys()) as string[];
+    await Promise.all([
+      db.server_videos.bulkDelete(oldest),
+      db.videos.bulkDelete(oldest),
+      db.server_comments.where('video_id').anyOf(oldest).delete(),
+      db.comments.where('video_id').anyOf(oldest).delete(),
+    ]);
+    await setMeta(db, FEED_END_KEY, false);
+  }
+  trace('apply:rows');
+
+  for (const videoId of res.comments_loaded) {
+    await Promise.all([db.server_comments.where('video_id').equals(videoId).delete(), db.comments.where('video_id').equals(videoId).delete()]);
+    await setMeta(db, commentsLoadedKey(videoId), now);
+  }
+  const comments = res.comments.map(toCommentRow);
+  if (comments.length) await Promise.all([db.server_comments.bulkPut(comments), db.comments.bulkPut(comments)]);
+  if (res.deleted_comments.length) await Promise.all([db.server_comments.bulkDelete(res.deleted_comments), db.comments.bulkDelete(res.deleted_comments)]);
+
+  if (res.profile) await Promise.all([db.server_profile.put(res.profile), db.profile.put(res.profile)]);
+  if (res.leaderboards !== null) await db.leaderboards.put({ id: 'current', data: res.leaderboards, as_of: now });
+  trace('apply:boards');
+
+  // Confirmed by the server and visible in these rows: the queued copies go now, not earlier.
+  const confirmed = await db.outbox
+    .where('[client_id+id]')
+    .between([clientId, 0], [clientId, res.last_mutation_id], true, true)
+    .filter((e) => e.user_id === userId)
+    .toArray();
+  if (confirmed.length) await db.outbox.bulkDelete(confirmed.map((e) => e.seq!));
+  const reset = new Set<string>();
+  for (const e of confirmed) if (e.video_id && !fresh.has(e.video_id)) reset.add(e.video_id);
+  trace('apply:confirmed');
+
+  await rebase(db, userId, reset);
+  trace('apply:rebased');
+  await Promise.all([setMeta(db, CURSOR_KEY, res.cursor), setMeta(db, LAST_SYNCED_KEY, now)]);
+  trace('apply:end');
 }
 
 /** Forgets everything cached for another user (kept: every user's outbox and client ids). */

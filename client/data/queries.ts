@@ -1,5 +1,6 @@
 import type { CommentItem, FeedItem, ProfileItem } from '../../sync/protocol/messages';
 import { getMeta, type ClientDb } from './db';
+import { trace } from './trace';
 import { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, LAST_SYNCED_KEY } from './apply-pull';
 
 // The reads behind the UI hooks, as plain functions over the local database (the hooks wrap them
@@ -13,12 +14,21 @@ export type LocalProfile = ProfileItem & { pending: boolean };
 const INVISIBLE = new Set(['recordView']);
 
 export async function readFeed(db: ClientDb, userId: string | null): Promise<{ items: LocalFeedItem[]; synced: boolean; end: boolean }> {
-  const rows = await db.videos.orderBy('[created_ms+id]').reverse().toArray();
-  const queued = userId ? await db.outbox.where('user_id').equals(userId).toArray() : [];
+  trace('feed:query');
+  // All four reads go out at once: a live query re-runs after every sync write, and one round trip
+  // instead of four is most of its cost.
+  const [rows, queued, cursor, feedEnd] = await Promise.all([
+    db.videos.orderBy('[created_ms+id]').reverse().toArray(),
+    userId ? db.outbox.where('user_id').equals(userId).toArray() : [],
+    getMeta(db, CURSOR_KEY),
+    getMeta<boolean>(db, FEED_END_KEY),
+  ]);
+  trace('feed:rows');
   const pending = new Set(queued.filter((e) => e.video_id && !INVISIBLE.has(e.name)).map((e) => e.video_id));
   const items = rows.map(({ created_ms: _ms, ...v }) => ({ ...v, pending: pending.has(v.id) }));
-  const synced = (await getMeta(db, CURSOR_KEY)) != null;
-  const end = (await getMeta<boolean>(db, FEED_END_KEY)) === true;
+  const synced = cursor != null;
+  const end = feedEnd === true;
+  trace('feed:read');
   return { items, synced, end };
 }
 

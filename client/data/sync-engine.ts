@@ -1,10 +1,11 @@
-import { MAX_PUSH_BATCH, PullResponseSchema, PushResponseSchema, FeedPageSchema, type PullResponse } from '../../sync/protocol/messages';
+import { MAX_PUSH_BATCH, PokeMessageSchema, PullResponseSchema, PushResponseSchema, FeedPageSchema, type PokeDelta, type PullResponse } from '../../sync/protocol/messages';
 import { encodeFeedCursor } from '../../sync/protocol/feed-cursor';
 import type { MutationArgs, MutationName } from '../../sync/mutations/schemas';
 import { getMeta, setMeta, toVideoRow, type ClientDb, type OutboxEntry } from './db';
 import { applyPull, CURSOR_KEY, FEED_END_KEY, MAX_CACHED_VIDEOS, resetCacheFor } from './apply-pull';
 import { runTx } from './tx-queue';
 import { clientState, dropRejected, enqueue, enqueueInTx, markSent, nextBatch, renumber, rotateClientId, type Rejection } from './outbox';
+import { applyDelta } from './apply-delta';
 import { rebase } from './rebase';
 import { withSyncLock } from './flush-lock';
 import { readSse, RECONNECT_DELAYS_MS, STREAM_IDLE_MS } from './events-stream';
@@ -90,6 +91,8 @@ export class SyncEngine {
   private readonly base: string;
   private needPush = false;
   private needPull = false;
+  /** Deltas carried by pokes, oldest first, waiting to be applied instead of a pull. */
+  private deltas: PokeDelta[] = [];
   private loop: Promise<void> | null = null;
   private lastOk = true;
   private attempt = 0;
@@ -222,9 +225,11 @@ export class SyncEngine {
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped && (this.needPush || this.needPull)) {
+    while (!this.stopped && (this.needPush || this.needPull || this.deltas.length)) {
       const doPush = this.needPush;
       const doPull = this.needPull || this.needPush;
+      // A pull covers every delta that arrived before it: those are dropped unread.
+      const deltas = this.deltas.splice(0);
       this.needPush = false;
       this.needPull = false;
       this.status.set({ syncing: true });
@@ -232,7 +237,7 @@ export class SyncEngine {
         await withSyncLock(this.db.name, async () => {
           trace('locked');
           if (doPush) await this.pushAll();
-          if (doPull) await this.pullOnce();
+          if (doPull || (deltas.length > 0 && !(await this.applyDeltas(deltas)))) await this.pullOnce();
         });
         this.lastOk = true;
         this.attempt = 0;
@@ -240,7 +245,7 @@ export class SyncEngine {
       } catch (err) {
         this.lastOk = false;
         this.needPush ||= doPush;
-        this.needPull ||= doPull;
+        this.needPull ||= doPull || deltas.length > 0;
         if (err instanceof PausedError) {
           // Waits for the next trigger (sign-in again, online, a new action): nothing is dropped.
           this.status.set({ paused: err.reason, online: true });
@@ -390,6 +395,32 @@ export class SyncEngine {
     for (const id of json.comments_loaded) if (this.open.has(id)) this.loaded.add(id);
   }
 
+  /**
+   * Applies poke deltas in order; false when one cannot be (a gap, another client id, or comment
+   * lists this tab follows, which only a pull with open_videos brings): then the caller pulls.
+   */
+  private async applyDeltas(deltas: PokeDelta[]): Promise<boolean> {
+    if (this.open.size > 0) return false;
+    for (const delta of deltas) {
+      if ((await applyDelta(this.db, this.userId, delta)) === 'gap') return false;
+      trace('delta:applied');
+    }
+    return true;
+  }
+
+  /** A poke: its delta is queued to be applied; without one (or unreadable), a pull is asked for. */
+  private onPoke(data: string): void {
+    let delta: PokeDelta | undefined;
+    try {
+      delta = PokeMessageSchema.parse(JSON.parse(data)).delta;
+    } catch {
+      delta = undefined;
+    }
+    if (!delta) return this.requestPull();
+    this.deltas.push(delta);
+    this.schedule(false, false);
+  }
+
   private listen(): void {
     const w = (globalThis as { window?: Window }).window;
     if (this.opts.browserEvents === false || !w) return;
@@ -423,7 +454,9 @@ export class SyncEngine {
         idle = setTimeout(() => ctl.abort(), STREAM_IDLE_MS);
       };
       try {
-        const res = await this.request('/api/sync/events', { method: 'GET' }, ctl.signal);
+        // The client id lets the stream's deltas confirm this device's own mutations, as pulls do.
+        const { client_id } = await runTx(this.db, () => clientState(this.db, this.userId));
+        const res = await this.request(`/api/sync/events?client_id=${client_id}`, { method: 'GET' }, ctl.signal);
         if (res.ok && res.body) {
           failures = 0;
           this.status.set({ live: true });
@@ -431,8 +464,10 @@ export class SyncEngine {
           await readSse(
             res.body,
             (e) => {
-              if (e.event === 'poke') trace('poke');
-              if (e.event === 'poke' || e.event === 'ready') this.requestPull();
+              if (e.event === 'poke') {
+                trace('poke');
+                this.onPoke(e.data);
+              } else if (e.event === 'ready') this.requestPull();
             },
             bump,
           );

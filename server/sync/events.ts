@@ -2,6 +2,7 @@ import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 import type { PokeMessage } from '../../sync/protocol/messages';
+import { createDeltaSource } from '../realtime/poke-deltas';
 
 /** A comment line this often keeps proxies and the client's reader from timing out (spec: 25 s). */
 export const HEARTBEAT_MS = 25_000;
@@ -12,34 +13,55 @@ function relevant(scope: string, userId: string): boolean {
 }
 
 /**
- * The live-update stream: one `poke` event (type 'pull' plus the scopes, no data) whenever something
- * a client may hold changed. The client answers by pulling.
+ * The live-update stream: one `poke` event (type 'pull' plus the scopes) whenever something a client
+ * may hold changed, carrying the changed rows when they are few (see poke-deltas.ts). The client
+ * applies the delta, or pulls. `?client_id=` names the device's client id, so a delta can also
+ * confirm that device's own mutations (last_mutation_id), as a pull does.
  */
 export function pokeStream(c: Context<AppEnv>) {
   const { deps, user } = c.var;
+  const clientId = c.req.query('client_id') ?? null;
   return streamSSE(c, async (stream) => {
     let pending: Set<string> | null = null;
+    let writing = false;
+    let closed = false;
     const unsubscribe = deps.pokes.subscribe((scopes) => {
       const mine = scopes.filter((s) => relevant(s, user.id));
       if (!mine.length) return;
-      // Pokes that arrive while one is being written are coalesced into the next event.
-      if (pending) {
-        for (const s of mine) pending.add(s);
-        return;
+      pending ??= new Set();
+      for (const s of mine) pending.add(s);
+      // Pokes that arrive while one is being read or written are coalesced into the next event. A
+      // microtask, not a later turn of the event loop: the delta is read before the next request
+      // (often the pusher's own pull) takes the database connection.
+      if (!writing) {
+        writing = true;
+        queueMicrotask(() => void flush());
       }
-      pending = new Set(mine);
-      queueMicrotask(() => {
-        const msg: PokeMessage = { type: 'pull', scopes: [...(pending ?? [])] };
-        pending = null;
-        void stream.writeSSE({ event: 'poke', data: JSON.stringify(msg) }).catch(() => undefined);
-      });
     });
+    const deltas = createDeltaSource(deps, user, clientId);
+    const flush = async () => {
+      try {
+        while (pending && !closed) {
+          const msg: PokeMessage = { type: 'pull', scopes: [...pending] };
+          pending = null;
+          const next = await deltas.next();
+          if (next.kind === 'none') continue;
+          if (next.kind === 'delta') msg.delta = next.delta;
+          await stream.writeSSE({ event: 'poke', data: JSON.stringify(msg) });
+        }
+      } catch {
+        // The connection is gone; onAbort ends the stream.
+      } finally {
+        writing = false;
+      }
+    };
     const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => undefined), HEARTBEAT_MS);
     await new Promise<void>((resolve) => {
       stream.onAbort(() => resolve());
       // The first event tells the client the stream is live, so it pulls whatever it missed.
       void stream.writeSSE({ event: 'ready', data: JSON.stringify({ type: 'pull', scopes: ['all'] } satisfies PokeMessage) }).catch(() => resolve());
     });
+    closed = true;
     clearInterval(heartbeat);
     unsubscribe();
   });

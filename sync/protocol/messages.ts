@@ -113,8 +113,19 @@ export const PullResponseSchema = z.object({
 });
 export type PullResponse = z.infer<typeof PullResponseSchema>;
 
-/** What the events stream sends: a poke, no data; the client pulls. */
-export interface PokeMessage {
-  type: 'pull';
-  scopes: string[];
-}
+/**
+ * A poke may carry the pull answer itself, so the client can skip the round trip: the rows that
+ * changed from change-log seq `from` (exclusive) to `cursor` (inclusive), read the way a pull with
+ * cursor `from`, no open comment lists and `client_id` would read them. Never a snapshot.
+ */
+export const PokeDeltaSchema = PullResponseSchema.extend({
+  reset: z.literal(false),
+  from: z.string(),
+  /** The client id `last_mutation_id` is about (given when the stream was opened), or null. */
+  client_id: z.string().nullable(),
+});
+export type PokeDelta = z.infer<typeof PokeDeltaSchema>;
+
+/** What the events stream sends: a poke; with a delta the client may apply it instead of pulling. */
+export const PokeMessageSchema = z.object({ type: z.literal('pull'), scopes: z.array(z.string()), delta: PokeDeltaSchema.optional() });
+export type PokeMessage = z.infer<typeof PokeMessageSchema>;

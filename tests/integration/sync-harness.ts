@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createUser, type TestUser } from '../helpers/users';
 import type { AppDeps } from '../../server/context';
 import { serve, type ServerType } from '@hono/node-server';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
@@ -168,4 +171,32 @@ export function engineFor(
 /** The device's view of one video (what the UI shows), or undefined. */
 export async function localVideo(db: ClientDb, id: string) {
   return db.videos.get(id);
+}
+
+export interface SyncServer {
+  t: TestApp;
+  http: { url: string; close(): Promise<void> };
+  alice: TestUser;
+  bob: TestUser;
+  /** Engines a test started: stopped after each test. */
+  running: SyncEngine[];
+}
+
+/** Registers the hooks of a suite against one test app on a real loopback port, with two members. */
+export function useSyncServer(): SyncServer {
+  const s = { running: [] as SyncEngine[] } as SyncServer;
+  beforeAll(async () => {
+    s.t = await createTestApp();
+    s.http = await listen(s.t.app.fetch);
+    s.alice = await createUser(s.t.deps, { name: 'Alice' });
+    s.bob = await createUser(s.t.deps, { name: 'Bob' });
+  });
+  afterEach(async () => {
+    for (const e of s.running.splice(0)) await e.stop();
+  });
+  afterAll(async () => {
+    await s.http.close();
+    await s.t.close();
+  });
+  return s;
 }

@@ -1,7 +1,8 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { FeedItem as ServerFeedItem } from '../../../../sync/protocol/messages';
-import { readFeed } from '../../../data/queries';
+import { readFeed, type LocalFeedItem } from '../../../data/queries';
+import { reuseUnchanged } from '../../../data/stable-rows';
 import { getClientDb } from '../../../data/session';
 import { useEngineStatus, useSyncEngine } from '../../../data/hooks';
 import { usePendingUploads, type PendingFeedItem, type UploadStatus } from '../../upload/api';
@@ -76,12 +77,14 @@ export function useFeed(): FeedState {
       });
   }, [engine]);
 
+  // Unchanged cards keep their objects, so a like re-renders one memoized card, not every card.
+  const stable = useRef<LocalFeedItem[]>([]);
+  const rows = useMemo(() => (stable.current = reuseUnchanged(stable.current, data?.items ?? [])), [data]);
   const items = useMemo(() => {
-    const rows = data?.items ?? [];
     if (!uploads.length) return rows;
     const known = new Set(rows.map((r) => r.id));
     return [...uploads.filter((u) => !known.has(u.id)).map(uploadItem), ...rows];
-  }, [data, uploads]);
+  }, [rows, uploads]);
 
   const error = status.online && (status.failing || olderFailed);
   const waitingForFirstPull = !!data && !data.synced && data.items.length === 0 && !!engine && status.online && !status.paused && !error;

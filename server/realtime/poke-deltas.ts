@@ -1,0 +1,56 @@
+import type { AppDeps, AuthUser } from '../context';
+import { processPull } from '../sync/pull';
+import type { PokeDelta } from '../../sync/protocol/messages';
+
+/**
+ * A delta larger than this is not sent with the poke: the client pulls instead (a pull answer is
+ * compressible and paged by the HTTP stack; an SSE event is held whole in memory on both sides).
+ */
+export const MAX_DELTA_BYTES = 32 * 1024;
+
+/**
+ * What the next event should be: the rows themselves; a plain poke (the client pulls); or nothing,
+ * because the change log has not moved since the last event, which already made the client apply
+ * or pull everything up to here (e.g. the second of two pokes of one push, or a settings poke).
+ */
+export type NextEvent = { kind: 'delta'; delta: PokeDelta } | { kind: 'plain' } | { kind: 'none' };
+
+export interface DeltaSource {
+  next(): Promise<NextEvent>;
+}
+
+function changeLogHead(deps: AppDeps): number {
+  const row = deps.sqlite.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM change_log').get();
+  return Number(row?.seq ?? 0);
+}
+
+/**
+ * One per live connection. It remembers up to which change-log seq its events have covered, so
+ * consecutive deltas tile the log without holes: each starts where the previous event ended. A
+ * client applies a delta only if its own cursor lies inside [from, cursor]; otherwise it pulls.
+ */
+export function createDeltaSource(deps: AppDeps, user: AuthUser, clientId: string | null): DeltaSource {
+  // Read when the stream opens: the client pulls on `ready`, which covers everything up to here.
+  let coveredTo = changeLogHead(deps);
+  return {
+    async next() {
+      const from = coveredTo;
+      let res;
+      try {
+        res = await processPull(deps, user, { client_id: clientId ?? undefined, cursor: String(from), open_videos: [], load_comments: [] });
+      } catch (err) {
+        deps.log.error('could not read a poke delta; the client pulls instead', err);
+        return { kind: 'plain' };
+      }
+      const to = Number(res.cursor);
+      // Whatever is sent, the client ends up at `to` or later (it applies the delta or pulls after
+      // this event): the next delta starts there. (`to` is below `from` only after a restore: reset.)
+      coveredTo = to;
+      if (to === from) return { kind: 'none' };
+      // A snapshot (the log was restored or is far ahead) or a large delta: the client pulls.
+      if (res.reset || to < from) return { kind: 'plain' };
+      const delta: PokeDelta = { ...res, reset: false, from: String(from), client_id: clientId };
+      return JSON.stringify(delta).length > MAX_DELTA_BYTES ? { kind: 'plain' } : { kind: 'delta', delta };
+    },
+  };
+}
