@@ -2,26 +2,11 @@ import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 
-/** How far an upload's running sha256 has got: it covers exactly the file's first `offset` bytes. */
-interface HashState {
+/** An upload's running sha256: it covers exactly the file's first `offset` bytes. */
+export interface HashState {
   hash: Hash;
   offset: number;
 }
-
-/** A write in progress: the running state plus copies of it at the last chunk boundaries. */
-export interface HashWrite {
-  /** Feeds one chunk, in file order. */
-  update(chunk: Buffer): void;
-  readonly state: HashState;
-  readonly marks: HashState[];
-}
-
-/**
- * A write cut off mid-way (the client's connection dropped) may leave fewer bytes in the file than
- * were hashed: chunks still queued for the disk are dropped. Copies of the state at recent chunk
- * boundaries (a copy costs far less than hashing the chunk) let the state be kept anyway.
- */
-const MARKS = 64;
 
 /** Most uploads a process hashes at once; beyond it the oldest state is dropped (and recomputed later). */
 const MAX_STATES = 10_000;
@@ -34,10 +19,8 @@ async function hashRange(hash: Hash, path: string, from: number, to: number): Pr
 
 /**
  * The sha256 of each upload, computed while its bytes arrive, so finishing a 100 MiB upload does
- * not read the file again. Only kept in memory: after a restart (or any doubt about what a state
- * covers) the missing part is hashed from the file, which is the truth. A state only ever covers
- * bytes that are on disk: a write that fails part-way keeps it only when the file ends exactly
- * where the hashed bytes do.
+ * not read the file again. Only kept in memory: after a restart, or whenever a state does not
+ * match the file exactly, the missing part is hashed from the file, which is the truth.
  */
 export class UploadHashes {
   private readonly states = new Map<string, HashState>();
@@ -48,32 +31,10 @@ export class UploadHashes {
   }
 
   /**
-   * Starts a write at `offset`: the state caught up from the file if it is behind or gone (a
-   * restarted server, a cut write). Out of the map until `settle`, so nothing else uses it.
+   * The state for a write starting at `offset`, caught up from the file if it is behind or gone
+   * (a restarted server, a failed write). Out of the map until `settle`, so nothing else uses it.
    */
-  async begin(id: string, path: string, offset: number): Promise<HashWrite> {
-    const state = await this.take(id, path, offset);
-    const marks: HashState[] = [{ hash: state.hash.copy(), offset }];
-    return {
-      state,
-      marks,
-      update(chunk) {
-        state.hash.update(chunk);
-        state.offset += chunk.length;
-        marks.push({ hash: state.hash.copy(), offset: state.offset });
-        if (marks.length > MARKS) marks.shift();
-      },
-    };
-  }
-
-  /** After a write: keeps the state (or the copy) that covers exactly the bytes the file has. */
-  async settle(id: string, path: string, write: HashWrite): Promise<void> {
-    const size = await stat(path).then((s) => s.size, () => -1);
-    const exact = write.state.offset === size ? write.state : write.marks.find((m) => m.offset === size);
-    if (exact) this.put(id, exact);
-  }
-
-  private async take(id: string, path: string, offset: number): Promise<HashState> {
+  async begin(id: string, path: string, offset: number): Promise<HashState> {
     let state = this.states.get(id);
     this.states.delete(id);
     if (!state || state.offset > offset) state = { hash: createHash('sha256'), offset: 0 };
@@ -82,9 +43,15 @@ export class UploadHashes {
     return state;
   }
 
+  /** After a write: the state is kept only if it covers exactly the bytes the file has. */
+  async settle(id: string, path: string, state: HashState): Promise<void> {
+    const size = await stat(path).then((s) => s.size, () => -1);
+    if (size === state.offset) this.put(id, state);
+  }
+
   /** The finished upload's sha256 (hex): from the running state, or from the file where it falls short. */
   async digest(id: string, path: string, size: number): Promise<string> {
-    const state = await this.take(id, path, size);
+    const state = await this.begin(id, path, size);
     return state.hash.digest('hex');
   }
 

@@ -39,7 +39,7 @@ describe('the running sha256 of an upload', () => {
     const head = await rawRequest(srv.url, 'HEAD', new URL(url).pathname, { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${alice.token}` });
     const offset = Number(head.headers['upload-offset']);
     expect(offset).toBe(onDisk(url));
-    // Kept through the cut (from the copy at the last chunk the disk got), never ahead of the file.
+    // Every byte that arrived before the cut is written and hashed: the state matches the file.
     expect(tusEndpointFor(t.deps).hashes.covered(uploadId(url))).toBe(offset);
     return offset;
   };
