@@ -1,10 +1,11 @@
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { AppDeps } from './context';
 import { ApiError, errorBody } from './http/errors';
 import { createRouter } from './http/router';
-import { securityHeaders } from './http/security-headers';
+import { apiSecurityHeaders, documentSecurityHeaders, isApiPath } from './http/security-headers';
 import { systemRouter } from './http/system-routes';
 import { apiDocsRouter } from './http/api-docs';
 import { mountClient } from './http/static-client';
@@ -21,6 +22,17 @@ import { adminRewardsRouter, rewardsRouter } from './rewards/routes';
 import { paymentsRouter } from './payments/routes';
 
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const isPosterPath = (path: string) => /^\/api\/videos\/[^/]+\/poster$/.test(path);
+
+/** Runs `mw` in front of `next` the way Hono's compose does: an answer it returns becomes c.res. */
+const chain =
+  (c: Context, mw: MiddlewareHandler, next: Next): Next =>
+  async () => {
+    const res: unknown = await mw(c, next);
+    // A middleware passes on what next() gave it (Hono's own next returns the context): only an
+    // answer of its own, like bodyLimit's 413, is taken.
+    if (res instanceof Response && !c.finalized) c.res = res;
+  };
 
 /** JSON bodies larger than this are refused with 413 before they are parsed. */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
@@ -32,24 +44,27 @@ export const MAX_JSON_BODY_BYTES = 256 * 1024;
 export function createApp(deps: AppDeps) {
   const app = createRouter();
 
-  app.use('*', async (c, next) => {
-    c.set('deps', deps);
-    await next();
-  });
-  app.use('*', securityHeaders);
   const corsForPublicUrl = cors({ origin: deps.config.publicUrl, credentials: true, maxAge: 600 });
-  // Requests without an Origin (same-origin GETs, native clients) need no CORS headers, and Hono's
-  // cors touches c.res before the handler runs, which forces the slow streamed-response path.
-  app.use('/api/*', (c, next) => (c.req.header('origin') ? corsForPublicUrl(c, next) : next()));
-  // Before the JSON body limit: the poster route applies its own 512 KiB image limit.
-  app.route('/api/videos', posterRouter());
   const jsonBodyLimit = bodyLimit({
     maxSize: MAX_JSON_BODY_BYTES,
     onError: (c) => c.json(errorBody('payload_too_large', `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`), 413),
   });
-  // Only for methods that carry a body: bodyLimit reads c.req.raw.body, which makes
-  // @hono/node-server build a full web Request for every GET (measured: ~10x the cost of /api/health).
-  app.use('/api/*', (c, next) => (BODYLESS_METHODS.has(c.req.method) ? next() : jsonBodyLimit(c, next)));
+  // One middleware for what every request needs, so the smallest answers pay one dispatch step.
+  app.use('*', (c, next) => {
+    c.set('deps', deps);
+    const path = c.req.path;
+    if (!isApiPath(path)) return documentSecurityHeaders(c, next);
+    let run = next;
+    // Only for methods that carry a body (and never for the poster route, which applies its own
+    // 512 KiB image limit): bodyLimit reads c.req.raw.body, which makes @hono/node-server build a
+    // full web Request (measured: ~10x the cost of /api/health).
+    if (!BODYLESS_METHODS.has(c.req.method) && !isPosterPath(path)) run = chain(c, jsonBodyLimit, run);
+    // Requests without an Origin (same-origin GETs, native clients) need no CORS headers, and
+    // Hono's cors touches c.res before the handler runs, which forces the slow streamed answer.
+    if (c.req.header('origin')) run = chain(c, corsForPublicUrl, run);
+    return apiSecurityHeaders(c, run);
+  });
+  app.route('/api/videos', posterRouter());
 
   app.route('/api', systemRouter());
   mountTus(app, deps);

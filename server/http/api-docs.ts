@@ -27,12 +27,13 @@ export function apiDocsRouter() {
   const app = new Hono();
   app.get('/', (c) => c.html(html));
   app.get('/init.js', (c) => c.body(init, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
-  app.get('/:asset', async (c) => {
-    const name = c.req.param('asset');
-    const type = assets[name];
-    if (!type) return c.json({ error: { code: 'not_found', message: 'Not found.' } }, 404);
-    const body = await readFile(join(distDir(), name));
-    return c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400' });
-  });
+  // One route per asset, not '/:asset': a parameter beside static siblings makes Hono fall back from
+  // its RegExpRouter to the slower TrieRouter for the whole app.
+  for (const [name, type] of Object.entries(assets)) {
+    app.get(`/${name}`, async (c) => {
+      const body = await readFile(join(distDir(), name));
+      return c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400' });
+    });
+  }
   return app;
 }

@@ -1,4 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeListener } from '../../server/uploads/mount';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 
 describe('system endpoints', () => {
@@ -14,8 +17,36 @@ describe('system endpoints', () => {
     expect(res.json).toEqual({ status: 'ok' });
   });
 
-  it('sends the security headers on every response', async () => {
-    const res = await call(t.app, 'GET', '/api/health');
+  it('sends the strict API security headers on JSON answers, errors included', async () => {
+    for (const path of ['/api/health', '/api/no-such-route', '/api/profile']) {
+      const res = await call(t.app, 'GET', path);
+      expect(res.headers.get('content-security-policy'), path).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
+    }
+  });
+
+  it('sends the same API headers over node:http, where they are written on the response directly', async () => {
+    const server = createServer(createNodeListener(t.deps, t.app));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const { port } = server.address() as AddressInfo;
+      for (const path of ['/api/health', '/api/no-such-route']) {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`);
+        expect(res.headers.get('content-security-policy'), path).toBe("default-src 'none'; frame-ancestors 'none'");
+        expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+        expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+        expect(res.headers.get('cross-origin-resource-policy'), path).toBe('same-origin');
+        expect(res.headers.get('content-type'), path).toContain('application/json');
+      }
+    } finally {
+      await new Promise((ok) => server.close(ok));
+    }
+  });
+
+  it('sends the full document policy on pages (the API docs page)', async () => {
+    const res = await call(t.app, 'GET', '/api/docs');
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
