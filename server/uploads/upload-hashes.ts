@@ -1,15 +1,12 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { HASH_WORKER_SOURCE } from './hash-worker-source';
 
-/** An upload's running sha256: it covers exactly the file's first `offset` bytes. */
-export interface HashState {
-  hash: Hash;
-  offset: number;
-}
+/** Bytes handed to the hashing thread but not hashed yet, per process, before writers wait for it. */
+const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 
-/** Most uploads a process hashes at once; beyond it the oldest state is dropped (and recomputed later). */
-const MAX_STATES = 10_000;
+type Op = 'start' | 'begin' | 'update' | 'settle' | 'digest' | 'covered' | 'forget';
 
 /** Feeds `hash` with bytes [from, to) of a file. */
 async function hashRange(hash: Hash, path: string, from: number, to: number): Promise<void> {
@@ -19,57 +16,104 @@ async function hashRange(hash: Hash, path: string, from: number, to: number): Pr
 
 /**
  * The sha256 of each upload, computed while its bytes arrive, so finishing a 100 MiB upload does
- * not read the file again. Only kept in memory: after a restart, or whenever a state does not
- * match the file exactly, the missing part is hashed from the file, which is the truth.
+ * not read the file again. The hashing runs on its own thread (about a fifth of an upload's CPU,
+ * kept off the thread that receives the bytes). States live only in memory: after a restart, a
+ * failed write or a lost thread, the part a state lacks is hashed from the file, which is the truth.
  */
 export class UploadHashes {
-  private readonly states = new Map<string, HashState>();
+  private worker: Worker | null = null;
+  private seq = 0;
+  private readonly waiting = new Map<number, { ok(v: unknown): void; fail(e: Error): void }>();
+  private pendingBytes = 0;
+  private readonly drained: Array<() => void> = [];
 
   /** A new, empty upload. */
   start(id: string): void {
-    this.put(id, { hash: createHash('sha256'), offset: 0 });
+    void this.call('start', { id }).catch(() => undefined);
+  }
+
+  /** Before a write at `offset`: the state caught up to it (from the file if behind or gone). */
+  async begin(id: string, path: string, offset: number): Promise<void> {
+    await this.call('begin', { id, path, offset }).catch(() => undefined);
   }
 
   /**
-   * The state for a write starting at `offset`, caught up from the file if it is behind or gone
-   * (a restarted server, a failed write). Out of the map until `settle`, so nothing else uses it.
+   * Bytes written at the state's end, in file order. The buffer is moved to the hashing thread
+   * (unusable here afterwards). Waits while too much is queued there, so memory stays bounded.
    */
-  async begin(id: string, path: string, offset: number): Promise<HashState> {
-    let state = this.states.get(id);
-    this.states.delete(id);
-    if (!state || state.offset > offset) state = { hash: createHash('sha256'), offset: 0 };
-    await hashRange(state.hash, path, state.offset, offset);
-    state.offset = offset;
-    return state;
+  async update(id: string, owned: Uint8Array<ArrayBuffer>): Promise<void> {
+    const bytes = owned.byteLength;
+    this.pendingBytes += bytes;
+    const done = () => {
+      this.pendingBytes -= bytes;
+      if (this.pendingBytes <= MAX_PENDING_BYTES) this.drained.splice(0).forEach((f) => f());
+    };
+    this.call('update', { id, data: owned.buffer }, [owned.buffer]).then(done, done);
+    if (this.pendingBytes > MAX_PENDING_BYTES) await new Promise<void>((ok) => this.drained.push(ok));
   }
 
-  /** After a write: the state is kept only if it covers exactly the bytes the file has. */
-  async settle(id: string, path: string, state: HashState): Promise<void> {
-    const size = await stat(path).then((s) => s.size, () => -1);
-    if (size === state.offset) this.put(id, state);
+  /** After a write: the state is kept only if it covers exactly the `size` bytes the file has. */
+  settle(id: string, size: number): void {
+    void this.call('settle', { id, size }).catch(() => undefined);
   }
 
   /** The finished upload's sha256 (hex): from the running state, or from the file where it falls short. */
   async digest(id: string, path: string, size: number): Promise<string> {
-    const state = await this.begin(id, path, size);
-    return state.hash.digest('hex');
+    try {
+      return (await this.call('digest', { id, path, size })) as string;
+    } catch {
+      const hash = createHash('sha256');
+      await hashRange(hash, path, 0, size);
+      return hash.digest('hex');
+    }
   }
 
   /** How many leading bytes of the upload the running hash covers (null: none kept, recomputed when needed). */
-  covered(id: string): number | null {
-    return this.states.get(id)?.offset ?? null;
+  async covered(id: string): Promise<number | null> {
+    return (await this.call('covered', { id })) as number | null;
   }
 
   forget(id: string): void {
-    this.states.delete(id);
+    void this.call('forget', { id }).catch(() => undefined);
   }
 
-  private put(id: string, state: HashState): void {
-    this.states.delete(id);
-    this.states.set(id, state);
-    if (this.states.size > MAX_STATES) {
-      const oldest = this.states.keys().next().value;
-      if (oldest !== undefined) this.states.delete(oldest);
-    }
+  /** Ends the hashing thread (states are dropped; a later call starts a new one). */
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = null;
+    await w?.terminate();
+  }
+
+  private call(op: Op, msg: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<unknown> {
+    const worker = this.ensureWorker();
+    const seq = ++this.seq;
+    return new Promise((ok, fail) => {
+      this.waiting.set(seq, { ok, fail });
+      worker.postMessage({ ...msg, op, seq }, transfer);
+    });
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(HASH_WORKER_SOURCE, { eval: true });
+    // Never what keeps the process alive (tests, the CLI, a server shutting down).
+    worker.unref();
+    worker.on('message', (m: { seq: number; result?: unknown; error?: string }) => {
+      const w = this.waiting.get(m.seq);
+      this.waiting.delete(m.seq);
+      if (m.error !== undefined) w?.fail(new Error(m.error));
+      else w?.ok(m.result);
+    });
+    // A lost thread loses its states; everything still waiting fails and falls back to the file.
+    const lost = (e: unknown) => {
+      if (this.worker === worker) this.worker = null;
+      const err = e instanceof Error ? e : new Error('the hashing thread stopped');
+      for (const w of this.waiting.values()) w.fail(err);
+      this.waiting.clear();
+    };
+    worker.on('error', lost);
+    worker.on('exit', lost);
+    this.worker = worker;
+    return worker;
   }
 }

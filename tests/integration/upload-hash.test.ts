@@ -40,7 +40,7 @@ describe('the running sha256 of an upload', () => {
     const offset = Number(head.headers['upload-offset']);
     expect(offset).toBe(onDisk(url));
     // Every byte that arrived before the cut is written and hashed: the state matches the file.
-    expect(tusEndpointFor(t.deps).hashes.covered(uploadId(url))).toBe(offset);
+    expect(await tusEndpointFor(t.deps).hashes.covered(uploadId(url))).toBe(offset);
     return offset;
   };
 
@@ -81,12 +81,23 @@ describe('the running sha256 of an upload', () => {
     const url = await cutRun(bytes, meta, chunkSize, Math.floor(bytes.length * 0.6));
     await afterCut(url);
     tusEndpointFor(t.deps).hashes.forget(uploadId(url));
-    expect(tusEndpointFor(t.deps).hashes.covered(uploadId(url))).toBeNull();
+    expect(await tusEndpointFor(t.deps).hashes.covered(uploadId(url))).toBeNull();
 
     // Another cut after the resume (the state is rebuilt from the file), then the end.
     const before = onDisk(url);
     await cutRun(bytes, meta, chunkSize, Math.floor(bytes.length * 0.2), url);
     expect(await afterCut(url)).toBeGreaterThan(before);
+    await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta, chunkSize, uploadUrl: url });
+    expect(await storedSha(meta.videoId!)).toBe(sha256(bytes));
+  });
+
+  it('is right when the hashing thread is lost mid-upload (a new one rebuilds the state from the file)', async () => {
+    const bytes = readFileSync(await mp4TwelveMegabytes());
+    const meta = videoMetadata();
+    const chunkSize = 1024 * 1024;
+    const url = await cutRun(bytes, meta, chunkSize, Math.floor(bytes.length * 0.5));
+    expect(await afterCut(url)).toBeGreaterThan(0);
+    await tusEndpointFor(t.deps).hashes.close();
     await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta, chunkSize, uploadUrl: url });
     expect(await storedSha(meta.videoId!)).toBe(sha256(bytes));
   });
