@@ -27,7 +27,7 @@ describe('system endpoints', () => {
     }
   });
 
-  it('sends the same API headers over node:http, where they are written on the response directly', async () => {
+  it('sends the same API and CORS headers over node:http, where they are read and written on node objects', async () => {
     const server = createServer(createNodeListener(t.deps, t.app));
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     try {
@@ -40,6 +40,11 @@ describe('system endpoints', () => {
         expect(res.headers.get('cross-origin-resource-policy'), path).toBe('same-origin');
         expect(res.headers.get('content-type'), path).toContain('application/json');
       }
+      const publicUrl = t.deps.config.publicUrl;
+      const cors = await fetch(`http://127.0.0.1:${port}/api/health`, { headers: { origin: publicUrl } });
+      expect(cors.headers.get('access-control-allow-origin')).toBe(publicUrl);
+      const other = await fetch(`http://127.0.0.1:${port}/api/health`, { headers: { origin: 'https://evil.example' } });
+      expect(other.headers.get('access-control-allow-origin')).not.toBe('https://evil.example');
     } finally {
       await new Promise((ok) => server.close(ok));
     }
