@@ -73,7 +73,6 @@ export async function writePull(db: ClientDb, userId: string, clientId: string, 
     ]);
     await setMeta(db, FEED_END_KEY, false);
   }
-  trace('apply:rows');
 
   for (const videoId of res.comments_loaded) {
     await Promise.all([db.server_comments.where('video_id').equals(videoId).delete(), db.comments.where('video_id').equals(videoId).delete()]);
@@ -83,24 +82,23 @@ export async function writePull(db: ClientDb, userId: string, clientId: string, 
   if (comments.length) await Promise.all([db.server_comments.bulkPut(comments), db.comments.bulkPut(comments)]);
   if (res.deleted_comments.length) await Promise.all([db.server_comments.bulkDelete(res.deleted_comments), db.comments.bulkDelete(res.deleted_comments)]);
 
-  if (res.profile) await Promise.all([db.server_profile.put(res.profile), db.profile.put(res.profile)]);
-  if (res.leaderboards !== null) await db.leaderboards.put({ id: 'current', data: res.leaderboards, as_of: now });
-  trace('apply:boards');
-
-  // Confirmed by the server and visible in these rows: the queued copies go now, not earlier.
-  const confirmed = await db.outbox
-    .where('[client_id+id]')
-    .between([clientId, 0], [clientId, res.last_mutation_id], true, true)
-    .filter((e) => e.user_id === userId)
-    .toArray();
+  // Different tables, so issued together (one round trip): the profile, the boards, and the
+  // mutations confirmed by the server and visible in these rows (their queued copies go now).
+  const [confirmed] = await Promise.all([
+    db.outbox
+      .where('[client_id+id]')
+      .between([clientId, 0], [clientId, res.last_mutation_id], true, true)
+      .filter((e) => e.user_id === userId)
+      .toArray(),
+    res.profile ? Promise.all([db.server_profile.put(res.profile), db.profile.put(res.profile)]) : null,
+    res.leaderboards !== null ? db.leaderboards.put({ id: 'current', data: res.leaderboards, as_of: now }) : null,
+  ]);
   if (confirmed.length) await db.outbox.bulkDelete(confirmed.map((e) => e.seq!));
   const reset = new Set<string>();
   for (const e of confirmed) if (e.video_id && !fresh.has(e.video_id)) reset.add(e.video_id);
   trace('apply:confirmed');
 
-  await rebase(db, userId, reset);
-  trace('apply:rebased');
-  await Promise.all([setMeta(db, CURSOR_KEY, res.cursor), setMeta(db, LAST_SYNCED_KEY, now)]);
+  await Promise.all([rebase(db, userId, reset), setMeta(db, CURSOR_KEY, res.cursor), setMeta(db, LAST_SYNCED_KEY, now)]);
   trace('apply:end');
 }
 

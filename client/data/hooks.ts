@@ -20,6 +20,19 @@ export function useEngineStatus(): EngineStatus {
   return engine ? status : { ...idleStatus, online: nav?.onLine ?? true };
 }
 
+/**
+ * One field of the engine status. A component that reads only some fields re-renders when those
+ * change, not twice per sync round for `syncing` (which would re-render the whole feed).
+ */
+export function useEngineStatusField<K extends keyof EngineStatus>(key: K): EngineStatus[K] {
+  const engine = useSyncEngine();
+  const idle = () => {
+    const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
+    return ({ ...idleStatus, online: nav?.onLine ?? true } satisfies EngineStatus)[key];
+  };
+  return useSyncExternalStore(engine ? engine.status.subscribe : noop, () => (engine ? engine.status.get()[key] : idle()), idle);
+}
+
 export interface SyncStatus {
   online: boolean;
   syncing: boolean;

@@ -37,9 +37,12 @@ export async function enqueue<N extends MutationName>(db: ClientDb, userId: stri
   return runTx(db, () => enqueueInTx(db, userId, parsed.mutation, now));
 }
 
-/** enqueue's body, for callers already inside runTx (e.g. a toggle that reads first). */
-export async function enqueueInTx(db: ClientDb, userId: string, mutation: AnyMutation, now = Date.now()): Promise<OutboxEntry> {
-  const state = await clientState(db, userId);
+/**
+ * enqueue's body, for callers already inside runTx (e.g. a toggle that reads first); `known` is the
+ * client state when the caller has read it already (in the same transaction).
+ */
+export async function enqueueInTx(db: ClientDb, userId: string, mutation: AnyMutation, now = Date.now(), known?: ClientState): Promise<OutboxEntry> {
+  const state = known ?? (await clientState(db, userId));
   const entry: OutboxEntry = {
     user_id: userId,
     client_id: state.client_id,

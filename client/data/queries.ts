@@ -1,6 +1,5 @@
 import type { CommentItem, FeedItem, ProfileItem } from '../../sync/protocol/messages';
-import { getMeta, type ClientDb } from './db';
-import { trace } from './trace';
+import { getMeta, type ClientDb, type OutboxEntry, type VideoRow } from './db';
 import { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, LAST_SYNCED_KEY } from './apply-pull';
 
 // The reads behind the UI hooks, as plain functions over the local database (the hooks wrap them
@@ -13,23 +12,29 @@ export type LocalProfile = ProfileItem & { pending: boolean };
 /** Mutations that change nothing visible on a card do not mark it pending. */
 const INVISIBLE = new Set(['recordView']);
 
-export async function readFeed(db: ClientDb, userId: string | null): Promise<{ items: LocalFeedItem[]; synced: boolean; end: boolean }> {
-  trace('feed:query');
-  // All four reads go out at once: a live query re-runs after every sync write, and one round trip
-  // instead of four is most of its cost.
+export interface FeedSnapshot {
+  items: LocalFeedItem[];
+  /** A pull has been applied at least once (a cursor is stored). */
+  synced: boolean;
+  /** The server has nothing older than what the device holds. */
+  end: boolean;
+}
+
+export async function readFeed(db: ClientDb, userId: string | null): Promise<FeedSnapshot> {
   const [rows, queued, cursor, feedEnd] = await Promise.all([
     db.videos.orderBy('[created_ms+id]').reverse().toArray(),
     userId ? db.outbox.where('user_id').equals(userId).toArray() : [],
     getMeta(db, CURSOR_KEY),
     getMeta<boolean>(db, FEED_END_KEY),
   ]);
-  trace('feed:rows');
+  return feedItems(rows, queued, cursor, feedEnd);
+}
+
+/** The feed from its parts: `rows` newest first, `queued` the user's outbox, two meta values. */
+export function feedItems(rows: VideoRow[], queued: OutboxEntry[], cursor: unknown, feedEnd: unknown): FeedSnapshot {
   const pending = new Set(queued.filter((e) => e.video_id && !INVISIBLE.has(e.name)).map((e) => e.video_id));
   const items = rows.map(({ created_ms: _ms, ...v }) => ({ ...v, pending: pending.has(v.id) }));
-  const synced = cursor != null;
-  const end = feedEnd === true;
-  trace('feed:read');
-  return { items, synced, end };
+  return { items, synced: cursor != null, end: feedEnd === true };
 }
 
 export async function readComments(db: ClientDb, userId: string | null, videoId: string): Promise<{ comments: LocalComment[]; loaded: boolean }> {

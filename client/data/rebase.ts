@@ -25,7 +25,7 @@ export async function applyOptimistic(db: ClientDb, userId: string, entry: Pick<
  * `userId` is applied again on top. Readers see only the result, never the state in between.
  */
 export async function rebase(db: ClientDb, userId: string, alsoVideos: Iterable<string> = []): Promise<void> {
-  const queued = await queuedFor(db, userId);
+  const [queued, profile] = await Promise.all([queuedFor(db, userId), db.server_profile.get(userId)]);
   const videoIds = new Set(alsoVideos);
   const commentVideos = new Set<string>();
   for (const e of queued) {
@@ -43,7 +43,6 @@ export async function rebase(db: ClientDb, userId: string, alsoVideos: Iterable<
     await db.comments.where('video_id').equals(id).delete();
     await db.comments.bulkPut(await db.server_comments.where('video_id').equals(id).toArray());
   }
-  const profile = await db.server_profile.get(userId);
   if (profile) await db.profile.put(profile);
   for (const e of queued) await applyOptimistic(db, userId, e);
 }

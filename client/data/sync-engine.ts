@@ -1,10 +1,11 @@
 import { MAX_PUSH_BATCH, PokeMessageSchema, PullResponseSchema, PushResponseSchema, FeedPageSchema, type PokeDelta, type PullResponse } from '../../sync/protocol/messages';
 import { encodeFeedCursor } from '../../sync/protocol/feed-cursor';
 import type { MutationArgs, MutationName } from '../../sync/mutations/schemas';
+import { parseMutation } from '../../sync/mutations/mutators';
 import { getMeta, setMeta, toVideoRow, type ClientDb, type OutboxEntry } from './db';
 import { applyPull, CURSOR_KEY, FEED_END_KEY, MAX_CACHED_VIDEOS, resetCacheFor } from './apply-pull';
 import { runTx } from './tx-queue';
-import { clientState, dropRejected, enqueue, enqueueInTx, markSent, nextBatch, renumber, rotateClientId, type Rejection } from './outbox';
+import { clientState, dropRejected, enqueueInTx, markSent, nextBatch, renumber, rotateClientId, type Rejection } from './outbox';
 import { applyDelta } from './apply-delta';
 import { rebase } from './rebase';
 import { withSyncLock } from './flush-lock';
@@ -91,6 +92,8 @@ export class SyncEngine {
   private readonly base: string;
   private needPush = false;
   private needPull = false;
+  /** Local writes in flight: a push waits for them (under the lock) so it carries what they queue. */
+  private readonly writes = new Set<Promise<OutboxEntry>>();
   /** Deltas carried by pokes, oldest first, waiting to be applied instead of a pull. */
   private deltas: PokeDelta[] = [];
   private loop: Promise<void> | null = null;
@@ -142,19 +145,33 @@ export class SyncEngine {
 
   /** Queues a mutation (shown at once) and starts sending it. Invalid args throw a MutationError. */
   async mutate<N extends MutationName>(name: N, args: MutationArgs<N>): Promise<OutboxEntry> {
-    const entry = await enqueue(this.db, this.userId, name, args);
-    this.schedule(true, true);
-    return entry;
+    const parsed = parseMutation(name, args);
+    if (!parsed.ok) throw parsed.error;
+    return this.queueLocal(() => enqueueInTx(this.db, this.userId, parsed.mutation));
   }
 
   /** Likes or unlikes, whichever the local row shows, decided and queued in one transaction. */
   async toggleLike(videoId: string): Promise<OutboxEntry> {
-    const entry = await runTx(this.db, async () => {
-      const v = await this.db.videos.get(videoId);
-      return enqueueInTx(this.db, this.userId, { name: v?.liked_by_me ? 'unlike' : 'like', args: { videoId } });
+    return this.queueLocal(async () => {
+      // Both reads in one round trip: this is on the way from the click to the push.
+      const [v, state] = await Promise.all([this.db.videos.get(videoId), clientState(this.db, this.userId)]);
+      return enqueueInTx(this.db, this.userId, { name: v?.liked_by_me ? 'unlike' : 'like', args: { videoId } }, Date.now(), state);
     });
-    trace('enqueued');
+  }
+
+  /**
+   * Runs a local write (queue + optimistic rows, one transaction) and starts the flush at the same
+   * time: the flush lock is acquired while the write is in flight, and the push waits for the write
+   * under the lock (drain), so the click pays for the slower of the two, not for both.
+   */
+  private async queueLocal(write: () => Promise<OutboxEntry>): Promise<OutboxEntry> {
+    const done = runTx(this.db, write);
+    this.writes.add(done);
+    const forget = () => void this.writes.delete(done);
+    done.then(forget, forget);
     this.schedule(true, true);
+    const entry = await done;
+    trace('enqueued');
     return entry;
   }
 
@@ -225,6 +242,7 @@ export class SyncEngine {
   }
 
   private async drain(): Promise<void> {
+    trace('drain');
     while (!this.stopped && (this.needPush || this.needPull || this.deltas.length)) {
       const doPush = this.needPush;
       const doPull = this.needPull || this.needPush;
@@ -236,6 +254,7 @@ export class SyncEngine {
       try {
         await withSyncLock(this.db.name, async () => {
           trace('locked');
+          if (doPush && this.writes.size) await Promise.allSettled([...this.writes]);
           if (doPush) await this.pushAll();
           if (doPull || (deltas.length > 0 && !(await this.applyDeltas(deltas)))) await this.pullOnce();
         });

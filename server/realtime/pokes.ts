@@ -1,22 +1,26 @@
 import { EventEmitter } from 'node:events';
 
 /**
- * In-process fan-out of "something changed" pokes to live connections (the SSE stream). A poke
- * carries no data: clients pull. Call notify() only after the transaction that made the change
- * committed.
+ * In-process fan-out of "something changed" pokes to live connections (the SSE stream), which
+ * answer each with the changed rows or a plain poke. Call notify() only after the transaction
+ * that made the change committed.
  */
 export interface Pokes {
-  /** `scope` is what changed: 'feed', `video:{id}`, `user:{id}`, 'leaderboard', 'settings'. */
-  notify(scopes: string[]): void;
-  subscribe(listener: (scopes: string[]) => void): () => void;
+  /**
+   * `scope` is what changed: 'feed', `video:{id}`, `user:{id}`, 'leaderboard', 'settings'.
+   * `origin` is the user whose action it was, if any: that user's own connections are served
+   * after everyone else's (the acting device already shows the change and pulls after its push).
+   */
+  notify(scopes: string[], origin?: string): void;
+  subscribe(listener: (scopes: string[], origin: string | undefined) => void): () => void;
 }
 
 export function createPokes(): Pokes {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
-    notify(scopes) {
-      if (scopes.length) emitter.emit('poke', scopes);
+    notify(scopes, origin) {
+      if (scopes.length) emitter.emit('poke', scopes, origin);
     },
     subscribe(listener) {
       emitter.on('poke', listener);

@@ -25,17 +25,19 @@ export function pokeStream(c: Context<AppEnv>) {
     let pending: Set<string> | null = null;
     let writing = false;
     let closed = false;
-    const unsubscribe = deps.pokes.subscribe((scopes) => {
+    const unsubscribe = deps.pokes.subscribe((scopes, origin) => {
       const mine = scopes.filter((s) => relevant(s, user.id));
       if (!mine.length) return;
       pending ??= new Set();
       for (const s of mine) pending.add(s);
       // Pokes that arrive while one is being read or written are coalesced into the next event. A
       // microtask, not a later turn of the event loop: the delta is read before the next request
-      // (often the pusher's own pull) takes the database connection.
+      // takes the database connection. The acting user's own connections go after everyone
+      // else's: their device already shows the change (and pulls after its push).
       if (!writing) {
         writing = true;
-        queueMicrotask(() => void flush());
+        if (origin === user.id) setImmediate(() => void flush());
+        else queueMicrotask(() => void flush());
       }
     });
     const deltas = createDeltaSource(deps, user, clientId);

@@ -107,7 +107,7 @@ function claimId(s: PushStatements, user: AuthUser, clientId: string, id: number
 }
 
 export async function afterCommit(deps: AppDeps, tx: ServerMutatorTx): Promise<void> {
-  deps.pokes.notify([...tx.pokeScopes]);
+  deps.pokes.notify([...tx.pokeScopes], tx.userId);
   if (tx.deletedFileKeys.length) {
     try {
       await deleteMediaFiles(deps.config.mediaDir, tx.deletedFileKeys);

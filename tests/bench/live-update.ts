@@ -130,25 +130,23 @@ async function readTrace(page: Page): Promise<TraceEntry[]> {
 
 /** The engine's trace steps of one like, in the order they happen; a step not seen is skipped. */
 const CHAIN: Array<[page: 'A' | 'B', step: string]> = [
-  ['A', 'enqueued'],
+  ['A', 'drain'],
   ['A', 'locked'],
+  ['A', 'enqueued'],
   ['A', 'push:batch'],
   ['A', 'fetch:/api/sync/push'],
   ['A', 'push:answered'],
   ['B', 'poke'],
+  ['B', 'drain'],
   ['B', 'locked'],
   ['B', 'fetch:/api/sync/pull'],
   ['B', 'pull:parsed'],
   ['B', 'apply:start'],
-  ['B', 'apply:rows'],
-  ['B', 'apply:boards'],
   ['B', 'apply:confirmed'],
-  ['B', 'apply:rebased'],
   ['B', 'apply:end'],
   ['B', 'delta:applied'],
   ['B', 'pull:applied'],
   ['B', 'feed:rows'],
-  ['B', 'feed:read'],
 ];
 
 /** Median time between consecutive traced steps of each like, click to the count on B's screen. */

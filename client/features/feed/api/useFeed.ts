@@ -1,10 +1,10 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { useLiveQuery } from 'dexie-react-hooks';
+import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { FeedItem as ServerFeedItem } from '../../../../sync/protocol/messages';
-import { readFeed, type LocalFeedItem } from '../../../data/queries';
+import type { LocalFeedItem } from '../../../data/queries';
+import { createFeedWatch } from '../../../data/feed-watch';
 import { reuseUnchanged } from '../../../data/stable-rows';
 import { getClientDb } from '../../../data/session';
-import { useEngineStatus, useSyncEngine } from '../../../data/hooks';
+import { useEngineStatusField, useSyncEngine } from '../../../data/hooks';
 import { usePendingUploads, type PendingFeedItem, type UploadStatus } from '../../upload/api';
 
 /**
@@ -54,10 +54,14 @@ export interface FeedState {
  */
 export function useFeed(): FeedState {
   const engine = useSyncEngine();
-  const status = useEngineStatus();
+  // Field by field: the feed does not re-render for `syncing`, which flips twice per sync round.
+  const status = { online: useEngineStatusField('online'), failing: useEngineStatusField('failing'), paused: useEngineStatusField('paused') };
   const userId = engine?.userId ?? null;
   const uploads = usePendingUploads(userId);
-  const data = useLiveQuery(() => readFeed(getClientDb(), userId), [userId]);
+  // Not a live query: it would re-read every cached video after each like; the watch reads only
+  // the rows a change names.
+  const watch = useMemo(() => createFeedWatch(getClientDb(), userId), [userId]);
+  const data = useSyncExternalStore(watch.subscribe, watch.get, watch.get);
 
   const loading = useRef(false);
   const [, setTick] = useState(0);

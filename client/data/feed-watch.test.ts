@@ -1,0 +1,74 @@
+import { describe, expect, it, vi } from 'vitest';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { RangeSet } from 'dexie';
+import { openClientDb, setMeta } from './db';
+import { applyPull } from './apply-pull';
+import { clientState, enqueueInTx } from './outbox';
+import { runTx } from './tx-queue';
+import { readFeed } from './queries';
+import { createFeedWatch, keysOf } from './feed-watch';
+
+describe('keysOf', () => {
+  it('lists the single keys of a tree, also one copied from another tab, and gives up on ranges', () => {
+    const set = new RangeSet().addKeys(['b', 'a', 'c']);
+    expect(keysOf(set)?.sort()).toEqual(['a', 'b', 'c']);
+    expect(keysOf(structuredClone(set))?.sort()).toEqual(['a', 'b', 'c']);
+    expect(keysOf(new RangeSet())).toEqual([]);
+    expect(keysOf(new RangeSet('a', 'z'))).toBeNull();
+    expect(keysOf(new RangeSet().addKeys(['a', 'b', 'c']), 2)).toBeNull();
+  });
+});
+
+describe('createFeedWatch', () => {
+  const item = (i: number, likes = 0) => ({
+    id: `v${String(i).padStart(3, '0')}`, user_id: 'owner', user_name: 'Owner', title: `t${i}`, description: '', video_url: `/media/${i}`,
+    poster_url: null, created_at: new Date(1_700_000_000_000 + (i % 7) * 1000).toISOString(), duration_ms: 1000,
+    likes_count: likes, comments_count: 0, shares_count: 0, views_count: 0, liked_by_me: false,
+  });
+  const base = { deleted_videos: [] as string[], comments: [], deleted_comments: [], comments_loaded: [], profile: null, leaderboards: null, last_mutation_id: 0 };
+
+  it('always shows what a full read of the feed shows, after every kind of write', async () => {
+    const factory = new IDBFactory();
+    const db = openClientDb('feed-watch', { indexedDB: factory, IDBKeyRange });
+    const watch = createFeedWatch(db, 'u');
+    let notified = 0;
+    const stop = watch.subscribe(() => (notified += 1));
+    const same = () => vi.waitFor(async () => expect(watch.get()).toEqual(await readFeed(db, 'u')));
+
+    await same();
+    expect(watch.get()).toEqual({ items: [], synced: false, end: false });
+    const { client_id } = await runTx(db, () => clientState(db, 'u'));
+    // A snapshot (same created time for several rows: the id breaks the tie, as the index does).
+    expect(await applyPull(db, 'u', client_id, null, { ...base, cursor: '5', reset: true, videos: [1, 2, 3, 8, 9].map((i) => item(i)) })).toBe(true);
+    await same();
+    // A local like: one row and the queue.
+    await runTx(db, () => enqueueInTx(db, 'u', { name: 'like', args: { videoId: 'v002' } }));
+    await same();
+    expect(watch.get()!.items.find((v) => v.id === 'v002')).toMatchObject({ pending: true, likes_count: 1, liked_by_me: true });
+    // An incremental pull: a changed row, a deletion, a new video, the like confirmed.
+    expect(await applyPull(db, 'u', client_id, '5', { ...base, cursor: '9', reset: false, videos: [item(3, 4), item(4)], deleted_videos: ['v009'], last_mutation_id: 1 })).toBe(true);
+    await same();
+    // A write of 60 rows names a range, not keys: read in full.
+    expect(await applyPull(db, 'u', client_id, '9', { ...base, cursor: '20', reset: true, videos: Array.from({ length: 60 }, (_, i) => item(i + 10)) })).toBe(true);
+    await same();
+    // Another tab (a second connection) writes.
+    const other = openClientDb('feed-watch', { indexedDB: factory, IDBKeyRange });
+    await other.transaction('rw', other.videos, other.meta, async () => {
+      await other.videos.delete('v010');
+      await setMeta(other, 'feedEnd', true);
+    });
+    await same();
+    expect(watch.get()!.end).toBe(true);
+    // Nobody watching: events are not followed; the next subscriber gets a full read.
+    stop();
+    const before = notified;
+    await runTx(db, () => db.videos.delete('v011'));
+    const stop2 = watch.subscribe(() => undefined);
+    await same();
+    expect(watch.get()!.items.some((v) => v.id === 'v011')).toBe(false);
+    expect(notified).toBe(before);
+    stop2();
+    other.close();
+    db.close();
+  });
+});
