@@ -76,13 +76,22 @@ export async function readClientState(db: ClientDb, userId: string): Promise<Cli
 export async function nextBatch(db: ClientDb, userId: string, max: number): Promise<{ clientId: string; entries: OutboxEntry[] }> {
   // The client id changes only under the flush lock (renumber, rotate), which the caller holds; the
   // two reads go out together.
-  const [known, pending] = await Promise.all([readClientState(db, userId), db.outbox.where('[user_id+status]').equals([userId, 'pending']).toArray()]);
+  const [known, pending] = await Promise.all([readClientState(db, userId), pendingOf(db, userId)]);
   const state = known ?? (await runTx(db, () => clientState(db, userId)));
-  const entries = pending
-    .filter((e) => e.client_id === state.client_id)
+  return { clientId: state.client_id, entries: batchOf(pending, state.client_id, max) };
+}
+
+/** The user's unacknowledged mutations, any client id (also usable inside a transaction). */
+export function pendingOf(db: ClientDb, userId: string): Promise<OutboxEntry[]> {
+  return db.outbox.where('[user_id+status]').equals([userId, 'pending']).toArray();
+}
+
+/** Those of `clientId`, oldest first, at most `max`. */
+export function batchOf(pending: OutboxEntry[], clientId: string, max: number): OutboxEntry[] {
+  return pending
+    .filter((e) => e.client_id === clientId)
     .sort((a, b) => a.id - b.id)
     .slice(0, max);
-  return { clientId: state.client_id, entries };
 }
 
 /**

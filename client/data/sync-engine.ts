@@ -5,7 +5,7 @@ import { parseMutation } from '../../sync/mutations/mutators';
 import { getMeta, setMeta, toVideoRow, type ClientDb, type OutboxEntry } from './db';
 import { applyPull, CURSOR_KEY, FEED_END_KEY, MAX_CACHED_VIDEOS, resetCacheFor } from './apply-pull';
 import { runTx } from './tx-queue';
-import { clientState, dropRejected, enqueueInTx, markSent, nextBatch, renumber, rotateClientId, type Rejection } from './outbox';
+import { batchOf, clientState, dropRejected, enqueueInTx, markSent, nextBatch, pendingOf, renumber, rotateClientId, type Rejection } from './outbox';
 import { applyDelta } from './apply-delta';
 import { rebase } from './rebase';
 import { withSyncLock } from './flush-lock';
@@ -94,6 +94,11 @@ export class SyncEngine {
   private needPull = false;
   /** Local writes in flight: a push waits for them (under the lock) so it carries what they queue. */
   private readonly writes = new Set<Promise<OutboxEntry>>();
+  /** Which hold of the flush lock is running (0: none): a batch read during it is valid for it. */
+  private lockEpoch = 0;
+  private epochs = 0;
+  /** The queue as a local write saw it while this engine held the lock: the next push's batch. */
+  private prefetched: { epoch: number; clientId: string; pending: OutboxEntry[] } | null = null;
   /** Deltas carried by pokes, oldest first, waiting to be applied instead of a pull. */
   private deltas: PokeDelta[] = [];
   private loop: Promise<void> | null = null;
@@ -165,7 +170,15 @@ export class SyncEngine {
    * under the lock (drain), so the click pays for the slower of the two, not for both.
    */
   private async queueLocal(write: () => Promise<OutboxEntry>): Promise<OutboxEntry> {
-    const done = runTx(this.db, write);
+    const done = runTx(this.db, async () => {
+      const entry = await write();
+      // Usually the lock is already ours by now (it was asked for with the write): read the
+      // batch in this transaction, where it cannot queue behind the live reads the commit wakes.
+      // Only this hold of the lock changes ids and statuses, so the read stays valid for it.
+      const epoch = this.lockEpoch;
+      if (epoch) this.prefetched = { epoch, clientId: entry.client_id, pending: await pendingOf(this.db, this.userId) };
+      return entry;
+    });
     this.writes.add(done);
     const forget = () => void this.writes.delete(done);
     done.then(forget, forget);
@@ -253,10 +266,16 @@ export class SyncEngine {
       this.status.set({ syncing: true });
       try {
         await withSyncLock(this.db.name, async () => {
-          trace('locked');
-          if (doPush && this.writes.size) await Promise.allSettled([...this.writes]);
-          if (doPush) await this.pushAll();
-          if (doPull || (deltas.length > 0 && !(await this.applyDeltas(deltas)))) await this.pullOnce();
+          this.lockEpoch = ++this.epochs;
+          try {
+            trace('locked');
+            if (doPush && this.writes.size) await Promise.allSettled([...this.writes]);
+            if (doPush) await this.pushAll();
+            if (doPull || (deltas.length > 0 && !(await this.applyDeltas(deltas)))) await this.pullOnce();
+          } finally {
+            this.lockEpoch = 0;
+            this.prefetched = null;
+          }
         });
         this.lastOk = true;
         this.attempt = 0;
@@ -344,9 +363,11 @@ export class SyncEngine {
   private async pushAll(): Promise<void> {
     // Bounded: each round either empties a batch or changes ids; a loop would be a bug, not a queue.
     for (let round = 0; round < 10_000; round++) {
-      const { clientId, entries } = await nextBatch(this.db, this.userId, this.batchSize);
+      const pre = round === 0 && this.prefetched?.epoch === this.lockEpoch ? this.prefetched : null;
+      this.prefetched = null;
+      const { clientId, entries } = pre ? { clientId: pre.clientId, entries: batchOf(pre.pending, pre.clientId, this.batchSize) } : await nextBatch(this.db, this.userId, this.batchSize);
       if (!entries.length) return;
-      trace('push:batch');
+      trace(pre ? 'push:batch:prefetched' : 'push:batch');
       const body = {
         client_id: clientId,
         mutations: entries.map((e) => ({ id: e.id, name: e.name, args: e.args, client_time: e.client_time })),

@@ -133,6 +133,7 @@ const CHAIN: Array<[page: 'A' | 'B', step: string]> = [
   ['A', 'drain'],
   ['A', 'locked'],
   ['A', 'enqueued'],
+  ['A', 'push:batch:prefetched'],
   ['A', 'push:batch'],
   ['A', 'fetch:/api/sync/push'],
   ['A', 'push:answered'],
