@@ -55,19 +55,13 @@ export const liveUpdate: Benchmark = {
       await new Promise((r) => setTimeout(r, 2000));
       await b.evaluate(WATCH(videoId));
       const pushTimes: number[] = [];
-      // Wall-clock spans of A's pushes and B's pulls, to split the delay into its steps.
+      // Wall-clock spans of A's pushes, to split the delay into its steps.
       const pushes: Array<{ start: number; end: number }> = [];
-      const pulls: Array<{ start: number; end: number }> = [];
       a.on('requestfinished', (req) => {
         if (!req.url().endsWith('/api/sync/push')) return;
         const t = req.timing();
         pushTimes.push(t.responseEnd);
         pushes.push({ start: t.startTime, end: t.startTime + t.responseEnd });
-      });
-      b.on('requestfinished', (req) => {
-        if (!req.url().endsWith('/api/sync/pull')) return;
-        const t = req.timing();
-        pulls.push({ start: t.startTime, end: t.startTime + t.responseEnd });
       });
       const clicks: number[] = [];
       const seenAt: number[] = [];
@@ -90,22 +84,9 @@ export const liveUpdate: Benchmark = {
       }
       if (!pushTimes.length) throw new Error('no push request was observed');
       const p95 = (xs: number[]) => [quantile(xs, 0.95)];
-      // Steps per like: click -> push sent, push answered -> B's pull sent (the poke), pull round
-      // trip, pull answered -> the count on screen.
-      const steps = { toPush: [] as number[], poke: [] as number[], pull: [] as number[], render: [] as number[] };
-      clicks.forEach((c, i) => {
-        const push = pushes.find((x) => x.start >= c - 5);
-        const pull = push && pulls.find((x) => x.start >= push.end - 5 && x.end <= seenAt[i]! + 5);
-        if (!push || !pull) return;
-        steps.toPush.push(push.start - c);
-        steps.poke.push(pull.start - push.end);
-        steps.pull.push(pull.end - pull.start);
-        steps.render.push(seenAt[i]! - pull.end);
-      });
-      const med = (xs: number[]) => (xs.length ? Math.round(quantile(xs, 0.5)) : NaN);
-      const fine = fineSteps(clicks, seenAt, await readTrace(a), await readTrace(b));
-      ctx.log(`live: median fine steps (ms): ${fine}`);
-      const breakdown = `median steps: click->push ${med(steps.toPush)}, push->pull ${med(steps.poke)}, pull ${med(steps.pull)}, pull->screen ${med(steps.render)} ms`;
+      const [ta, tb] = [await readTrace(a), await readTrace(b)];
+      ctx.log(`live: median fine steps (ms): ${fineSteps(clicks, seenAt, ta, tb)}`);
+      const breakdown = coarseSteps(clicks, seenAt, pushes, ta, tb);
       const row = ratioRow(
         { name, unit: 'ms p95', direction: 'lower', targetRatio: 3, absolute: { max: 100, label: '< 100 ms' }, notes: `${reps} likes; median ${Math.round(quantile(seen, 0.5))} ms; ${breakdown}; baseline: the push's HTTP round trip` },
         p95(seen),
@@ -149,6 +130,37 @@ const CHAIN: Array<[page: 'A' | 'B', step: string]> = [
   ['B', 'pull:applied'],
   ['B', 'feed:rows'],
 ];
+
+/**
+ * Per like: click -> push request sent (optimistic write, lock), the push's round trip, push
+ * answered -> poke read on B (the server reads the delta), poke -> rows written on B (a delta
+ * applied, or a pull), written -> count on screen (the feed watch and React). Medians, and how
+ * many likes came by delta rather than by pull.
+ */
+function coarseSteps(clicks: number[], seenAt: number[], pushes: Array<{ start: number; end: number }>, ta: TraceEntry[], tb: TraceEntry[]): string {
+  const steps = { toPush: [] as number[], push: [] as number[], toPoke: [] as number[], apply: [] as number[], render: [] as number[] };
+  let byDelta = 0;
+  clicks.forEach((click, i) => {
+    const end = seenAt[i]!;
+    const push = pushes.find((x) => x.start >= click - 5);
+    const sent = ta.find((e) => e.step === 'fetch:/api/sync/push' && e.t >= click);
+    const answered = sent && ta.find((e) => e.step === 'push:answered' && e.t >= sent.t);
+    const poke = sent && tb.find((e) => e.step === 'poke' && e.t >= sent.t && e.t <= end);
+    const applied = poke && tb.find((e) => (e.step === 'delta:applied' || e.step === 'pull:applied') && e.t >= poke.t && e.t <= end);
+    if (!push || !sent || !answered || !poke || !applied) return;
+    if (applied.step === 'delta:applied') byDelta += 1;
+    steps.toPush.push(sent.t - click);
+    steps.push.push(push.end - push.start);
+    steps.toPoke.push(poke.t - answered.t);
+    steps.apply.push(applied.t - poke.t);
+    steps.render.push(end - applied.t);
+  });
+  const med = (xs: number[]) => (xs.length ? quantile(xs, 0.5).toFixed(1) : '-');
+  return (
+    `median steps: click->push sent ${med(steps.toPush)}, push ${med(steps.push)}, push answered->poke on B ${med(steps.toPoke)}, ` +
+    `poke->rows written ${med(steps.apply)}, written->screen ${med(steps.render)} ms; ${byDelta}/${clicks.length} by delta`
+  );
+}
 
 /** Median time between consecutive traced steps of each like, click to the count on B's screen. */
 function fineSteps(clicks: number[], seenAt: number[], ta: TraceEntry[], tb: TraceEntry[]): string {
