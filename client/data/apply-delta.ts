@@ -20,14 +20,16 @@ export type DeltaOutcome = 'applied' | 'stale' | 'gap';
  */
 export async function applyDelta(db: ClientDb, userId: string, delta: PokeDelta, now = Date.now(), cap = MAX_CACHED_VIDEOS): Promise<DeltaOutcome> {
   return runTx(db, async () => {
-    const [cursor, state] = await Promise.all([getMeta<string | null>(db, CURSOR_KEY), readClientState(db, userId)]);
+    const ids = delta.videos.map((v) => v.id);
+    const [cursor, state, known] = await Promise.all([getMeta<string | null>(db, CURSOR_KEY), readClientState(db, userId), db.server_videos.bulkGet(ids)]);
     const current = cursor ?? null;
     if (current === null || !state || delta.client_id !== state.client_id) return 'gap';
     const clientId = state.client_id;
     const at = Number(current);
     if (at >= Number(delta.cursor)) return 'stale';
     if (at < Number(delta.from)) return 'gap';
-    await writePull(db, userId, clientId, delta, now, cap);
+    const held = new Set(ids.filter((_, i) => known[i] !== undefined));
+    await writePull(db, userId, clientId, delta, now, cap, held);
     return 'applied';
   });
 }

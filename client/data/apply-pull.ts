@@ -39,7 +39,16 @@ export async function applyPull(
  * is inside runTx and has checked the cursor. Only the rows the answer names are touched: the UI's
  * live queries wake for what changed, and a quiet answer costs a few requests.
  */
-export async function writePull(db: ClientDb, userId: string, clientId: string, res: PullResponse, now: number, cap = MAX_CACHED_VIDEOS): Promise<void> {
+export async function writePull(
+  db: ClientDb,
+  userId: string,
+  clientId: string,
+  res: PullResponse,
+  now: number,
+  cap = MAX_CACHED_VIDEOS,
+  /** Ids of the answer's videos the device already held (read before any write), if known. */
+  held?: ReadonlySet<string>,
+): Promise<void> {
   trace('apply:start');
   // Rows written from the server here are already their server state; rebase only has to reset
   // the rows whose optimistic effects leave with a confirmed mutation (and those still queued).
@@ -62,9 +71,11 @@ export async function writePull(db: ClientDb, userId: string, clientId: string, 
   }
 
   // Bounded cache: new videos arrive on top, so the oldest leave (they can be paged in again).
-  const held = rows.length ? await db.server_videos.count() : 0;
-  if (held > cap) {
-    const oldest = (await db.server_videos.orderBy('[created_ms+id]').limit(held - cap).primaryKeys()) as string[];
+  // Rows the device held already cannot grow it: no count then (the usual like or comment).
+  const grows = rows.length > 0 && (!held || rows.some((r) => !held.has(r.id)));
+  const count = grows ? await db.server_videos.count() : 0;
+  if (count > cap) {
+    const oldest = (await db.server_videos.orderBy('[created_ms+id]').limit(count - cap).primaryKeys()) as string[];
     await Promise.all([
       db.server_videos.bulkDelete(oldest),
       db.videos.bulkDelete(oldest),
@@ -98,7 +109,8 @@ export async function writePull(db: ClientDb, userId: string, clientId: string, 
   for (const e of confirmed) if (e.video_id && !fresh.has(e.video_id)) reset.add(e.video_id);
   trace('apply:confirmed');
 
-  await Promise.all([rebase(db, userId, reset), setMeta(db, CURSOR_KEY, res.cursor), setMeta(db, LAST_SYNCED_KEY, now)]);
+  const renamed = confirmed.some((e) => e.name === 'updateProfileName');
+  await Promise.all([rebase(db, userId, reset, renamed), setMeta(db, CURSOR_KEY, res.cursor), setMeta(db, LAST_SYNCED_KEY, now)]);
   trace('apply:end');
 }
 

@@ -24,8 +24,11 @@ export async function applyOptimistic(db: ClientDb, userId: string, entry: Pick<
  * touch, plus `alsoVideos`, are reset to the server's last state, then every queued mutation of
  * `userId` is applied again on top. Readers see only the result, never the state in between.
  */
-export async function rebase(db: ClientDb, userId: string, alsoVideos: Iterable<string> = []): Promise<void> {
-  const [queued, profile] = await Promise.all([queuedFor(db, userId), db.server_profile.get(userId)]);
+export async function rebase(db: ClientDb, userId: string, alsoVideos: Iterable<string> = [], alsoProfile = true): Promise<void> {
+  const [queued, read] = await Promise.all([queuedFor(db, userId), alsoProfile ? db.server_profile.get(userId) : null]);
+  // Only a name change makes the shown profile differ from the server's: without one queued (or
+  // just dropped, `alsoProfile`), the row is left alone and its readers are not woken.
+  const profile = alsoProfile || queued.some((e) => e.name === 'updateProfileName') ? (read ?? (await db.server_profile.get(userId))) : null;
   const videoIds = new Set(alsoVideos);
   const commentVideos = new Set<string>();
   for (const e of queued) {

@@ -145,6 +145,15 @@ describe('applying a delta (client)', () => {
     expect((await db.videos.get('v1'))?.likes_count).toBe(2);
   });
 
+  it('keeps the cache bounded when a delta brings new videos, and skips that check for known ones', async () => {
+    const { db, delta } = await deviceAt('10');
+    const grown = { ...delta('10', '11', 0), videos: [item('v1', 3), item('v2', 0)] };
+    expect(await applyDelta(db, 'u', grown, Date.now(), 1)).toBe('applied');
+    expect((await db.videos.toArray()).map((v) => v.id)).toEqual(['v2']);
+    expect(await applyDelta(db, 'u', { ...delta('11', '12', 0), videos: [item('v2', 5)] }, Date.now(), 1)).toBe('applied');
+    expect((await db.videos.toArray()).map((v) => [v.id, v.likes_count])).toEqual([['v2', 5]]);
+  });
+
   it('ignores a delta the device is already past, and refuses one that would skip changes', async () => {
     const { db, delta } = await deviceAt('10');
     expect(await applyDelta(db, 'u', delta('8', '10', 5))).toBe('stale');
