@@ -19,6 +19,18 @@ export interface DeltaSource {
   next(): Promise<NextEvent>;
 }
 
+/**
+ * Whether the connection may still receive rows: its access token is still valid and the account
+ * still active and paid up. The stream was authorised once, when it opened; a pull is authorised
+ * every time. Without this, rows would keep flowing to a suspended member or an expired token;
+ * instead such a client gets plain pokes, and its pull is refused as before.
+ */
+export async function mayReceiveRows(deps: AppDeps, userId: string, token: string): Promise<boolean> {
+  if ((await deps.tokens.verify(token)) !== userId) return false;
+  const p = deps.sqlite.prepare<[string], { is_active: number; account_status: string }>('SELECT is_active, account_status FROM profiles WHERE id = ?').get(userId);
+  return !!p && p.is_active === 1 && p.account_status !== 'pending_payment';
+}
+
 function changeLogHead(deps: AppDeps): number {
   const row = deps.sqlite.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM change_log').get();
   return Number(row?.seq ?? 0);
@@ -29,7 +41,7 @@ function changeLogHead(deps: AppDeps): number {
  * consecutive deltas tile the log without holes: each starts where the previous event ended. A
  * client applies a delta only if its own cursor lies inside [from, cursor]; otherwise it pulls.
  */
-export function createDeltaSource(deps: AppDeps, user: AuthUser, clientId: string | null): DeltaSource {
+export function createDeltaSource(deps: AppDeps, user: AuthUser, clientId: string | null, allowed: () => Promise<boolean>): DeltaSource {
   // Read when the stream opens: the client pulls on `ready`, which covers everything up to here.
   let coveredTo = changeLogHead(deps);
   return {
@@ -47,6 +59,7 @@ export function createDeltaSource(deps: AppDeps, user: AuthUser, clientId: strin
       // this event): the next delta starts there. (`to` is below `from` only after a restore: reset.)
       coveredTo = to;
       if (to === from) return { kind: 'none' };
+      if (!(await allowed())) return { kind: 'plain' };
       // A snapshot (the log was restored or is far ahead) or a large delta: the client pulls.
       if (res.reset || to < from) return { kind: 'plain' };
       const delta: PokeDelta = { ...res, reset: false, from: String(from), client_id: clientId };

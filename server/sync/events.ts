@@ -2,7 +2,7 @@ import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 import type { PokeMessage } from '../../sync/protocol/messages';
-import { createDeltaSource } from '../realtime/poke-deltas';
+import { createDeltaSource, mayReceiveRows } from '../realtime/poke-deltas';
 
 /** A comment line this often keeps proxies and the client's reader from timing out (spec: 25 s). */
 export const HEARTBEAT_MS = 25_000;
@@ -21,6 +21,8 @@ function relevant(scope: string, userId: string): boolean {
 export function pokeStream(c: Context<AppEnv>) {
   const { deps, user } = c.var;
   const clientId = c.req.query('client_id') ?? null;
+  // requireUser accepted it: the same token is checked again before each delta.
+  const token = /^Bearer (.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
   return streamSSE(c, async (stream) => {
     let pending: Set<string> | null = null;
     let writing = false;
@@ -40,7 +42,7 @@ export function pokeStream(c: Context<AppEnv>) {
         else queueMicrotask(() => void flush());
       }
     });
-    const deltas = createDeltaSource(deps, user, clientId);
+    const deltas = createDeltaSource(deps, user, clientId, () => mayReceiveRows(deps, user.id, token));
     const flush = async () => {
       try {
         while (pending && !closed) {

@@ -98,6 +98,20 @@ describe('poke deltas (server)', () => {
     stream.close();
   });
 
+  it('sends no rows to a member suspended while the stream is open, only a plain poke', async () => {
+    const videoId = await insertVideo(s.t.deps, s.bob.id);
+    const stream = await openStream(s.alice, randomUUID());
+    expect((await stream.next()).event).toBe('ready');
+    s.t.deps.sqlite.prepare('UPDATE profiles SET is_active = 0 WHERE id = ?').run(s.alice.id);
+    try {
+      expect((await push(s.bob, randomUUID(), [{ id: 1, name: 'like', args: { videoId } }])).status).toBe(200);
+      expect((await stream.poke()).delta).toBeUndefined();
+    } finally {
+      s.t.deps.sqlite.prepare('UPDATE profiles SET is_active = 1 WHERE id = ?').run(s.alice.id);
+      stream.close();
+    }
+  });
+
   it('refuses a client id that is not a uuid', async () => {
     const res = await fetch(`${s.http.url}/api/sync/events?client_id=nope`, { headers: { authorization: `Bearer ${s.alice.token}` } });
     expect(res.status).toBe(400);
