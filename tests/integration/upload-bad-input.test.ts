@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -268,5 +269,55 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
     expect(String(opts.headers['tus-extension'])).not.toMatch(/defer/);
     const get = await rawRequest(srv.url, 'GET', '/files/', tus((await t.deps.tokens.issue(alice.id)).token));
     expect(get.status).toBe(405);
+  });
+  describe('the /files listener', () => {
+    /** One request on a keep-alive agent with a single socket, so the next one must reuse it. */
+    const onAgent = (agent: Agent, method: string, path: string, headers: Record<string, string>, body?: Buffer) =>
+      new Promise<{ status: number; reused: boolean; body: string }>((ok, fail) => {
+        const req = httpRequest(`${srv.url}${path}`, { method, headers, agent }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => ok({ status: res.statusCode ?? 0, reused: req.reusedSocket, body: Buffer.concat(chunks).toString() }));
+        });
+        req.on('error', fail);
+        req.end(body);
+      });
+
+    // Earlier tests move the clock on: a token from the server's own clock.
+    const token = async () => (await t.deps.tokens.issue(alice.id)).token;
+
+    it('answers PATCHes it refuses before reading their bodies, and the connection stays usable', async () => {
+      const aliceToken = await token();
+      const path = await createUploadRaw(srv.url, aliceToken, 4 * 1024 * 1024);
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const body = Buffer.alloc(3 * 1024 * 1024, 7);
+        // Refused by our checks before tus (wrong content type): the answer keeps the connection.
+        const wrongType = await onAgent(agent, 'PATCH', path, tus(aliceToken, { 'Upload-Offset': '0', 'Content-Type': 'application/octet-stream' }), body);
+        expect(wrongType.status).toBe(415);
+        expect(JSON.parse(wrongType.body).error.code).toBe('unsupported_media_type');
+        // The unread 3 MiB were drained, not left blocking the socket: the next request is answered on it.
+        const head = await onAgent(agent, 'HEAD', path, tus(aliceToken));
+        expect(head).toMatchObject({ status: 200, reused: true });
+        // Refused by tus (wrong offset): it closes the connection itself; the answer still arrives.
+        const wrongOffset = await onAgent(agent, 'PATCH', path, tus(aliceToken, { 'Upload-Offset': '1000', 'Content-Type': 'application/offset+octet-stream' }), body);
+        expect(wrongOffset.status).toBe(409);
+        expect(JSON.parse(wrongOffset.body).error.code).toBe('offset_conflict');
+        const ok = await onAgent(agent, 'PATCH', path, tus(aliceToken, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }), body);
+        expect(ok.status).toBe(204);
+        expect(statSync(join(t.deps.config.uploadsDir, path.split('/').pop()!)).size).toBe(body.length);
+      } finally {
+        agent.destroy();
+      }
+    });
+
+    it('refuses a Host header that makes no URL with 400 JSON', async () => {
+      const aliceToken = await token();
+      const r = await rawRequest(srv.url, 'HEAD', '/files/0123456789abcdef0123456789abcdef', { ...tus(aliceToken), Host: '[not-a-host' });
+      expect(r.status).toBe(400);
+      const post = await rawRequest(srv.url, 'POST', '/files/', { ...tus(aliceToken), Host: '[not-a-host', 'Upload-Length': '10' });
+      expect(post.status).toBe(400);
+      expect(JSON.parse(post.body).error.code).toBe('bad_request');
+    });
   });
 });
