@@ -170,13 +170,20 @@ export class SyncEngine {
    * under the lock (drain), so the click pays for the slower of the two, not for both.
    */
   private async queueLocal(write: () => Promise<OutboxEntry>): Promise<OutboxEntry> {
-    const done = runTx(this.db, async () => {
+    let seen: SyncEngine['prefetched'] = null;
+    const written = runTx(this.db, async () => {
       const entry = await write();
       // Usually the lock is already ours by now (it was asked for with the write): read the
       // batch in this transaction, where it cannot queue behind the live reads the commit wakes.
       // Only this hold of the lock changes ids and statuses, so the read stays valid for it.
       const epoch = this.lockEpoch;
-      if (epoch) this.prefetched = { epoch, clientId: entry.client_id, pending: await pendingOf(this.db, this.userId) };
+      if (epoch) seen = { epoch, clientId: entry.client_id, pending: await pendingOf(this.db, this.userId) };
+      return entry;
+    });
+    // Offered to the push only once committed: a batch from a transaction that failed would send
+    // a mutation the device does not have, under an id it hands out again.
+    const done = written.then((entry) => {
+      if (seen) this.prefetched = seen;
       return entry;
     });
     this.writes.add(done);
