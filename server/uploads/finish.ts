@@ -51,6 +51,13 @@ export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new
     throw new UploadRejected(code, reason);
   };
 
+  // The longest wait (the disk) starts first and overlaps the content check, the move and the
+  // hash; all of it ends before the row is written and the client is answered.
+  // Opened before the move (the sync follows the inode, not the name).
+  const handle = await open(file, 'r');
+  const fileSynced = handle.sync().finally(() => handle.close());
+  fileSynced.catch(() => undefined); // awaited below; a refused file is removed without waiting
+
   let info;
   const src = await openFileSource(file);
   try {
@@ -62,17 +69,15 @@ export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new
     await src.close();
   }
 
-  // Kept up to date while the bytes arrived; only a part the running hash missed (a restart, a
-  // cut write) is read again. Both at once: the fsync waits on the disk, the hash on the CPU.
-  const [sha256] = await Promise.all([hashes.digest(uploadId, file, src.size), fsyncPath(file)]);
   const now = deps.now();
   const base = safeFileName(row.filename.replace(/\.[A-Za-z0-9]{1,5}$/, '')).slice(0, 60);
   const key = `${row.user_id}/${now}-${base}.${info.extension}`;
   const target = mediaPath(config.mediaDir, key);
   await mkdir(dirname(target), { recursive: true });
   await rename(file, target);
-  // The bytes were synced above; this makes the new name durable before a row points at it.
-  await fsyncPath(dirname(target));
+  // The hash was kept up to date while the bytes arrived; only a part it missed (a restart, a
+  // failed write) is read again, from the new name. The folder's fsync makes that name durable.
+  const [sha256] = await Promise.all([hashes.digest(uploadId, target, src.size), fileSynced, fsyncPath(dirname(target))]);
   await rm(join(config.uploadsDir, `${uploadId}.json`), { force: true });
 
   const created = await db.transaction().execute(async (trx) => {
