@@ -18,8 +18,8 @@ export class UploadRejected extends Error {
 }
 
 /** Forces a file's (or a folder's) data to disk. */
-async function fsyncPath(path: string, flags = 'r'): Promise<void> {
-  const fh = await open(path, flags);
+async function fsyncPath(path: string): Promise<void> {
+  const fh = await open(path, 'r');
   try {
     await fh.sync();
   } finally {
