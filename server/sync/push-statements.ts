@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import { perConnection } from '../../db/per-connection';
 import type { VideoRef } from '../../sync/mutations/mutators';
 
 /**
@@ -31,14 +32,5 @@ function prepare(sqlite: SQLite.Database) {
   };
 }
 
-export type PushStatements = ReturnType<typeof prepare>;
-const cache = new WeakMap<SQLite.Database, PushStatements>();
-
-export function pushStatements(sqlite: SQLite.Database): PushStatements {
-  let s = cache.get(sqlite);
-  if (!s) {
-    s = prepare(sqlite);
-    cache.set(sqlite, s);
-  }
-  return s;
-}
+export const pushStatements = perConnection(prepare);
+export type PushStatements = ReturnType<typeof pushStatements>;

@@ -1,4 +1,5 @@
 import type SQLite from 'better-sqlite3';
+import { perConnection } from '../../db/per-connection';
 import type { CommentItem, FeedItem } from '../../sync/protocol/messages';
 
 /** A feed row as SQLite returns it, before it becomes the API shape. */
@@ -117,22 +118,12 @@ function statements(sqlite: SQLite.Database) {
   };
 }
 
-type Statements = ReturnType<typeof statements>;
-const cache = new WeakMap<SQLite.Database, Statements>();
-
 /**
  * The prepared statements of the feed, compiled once per connection. Callers must hold the Kysely
  * connection (db.connection() or a transaction) so they never read another request's open
  * transaction on the single SQLite connection.
  */
-export function feedStatements(sqlite: SQLite.Database): Statements {
-  let s = cache.get(sqlite);
-  if (!s) {
-    s = statements(sqlite);
-    cache.set(sqlite, s);
-  }
-  return s;
-}
+export const feedStatements = perConnection(statements);
 
 export { encodeFeedCursor as encodeCursor, decodeFeedCursor as decodeCursor } from '../../sync/protocol/feed-cursor';
 import { encodeFeedCursor as encodeCursor } from '../../sync/protocol/feed-cursor';

@@ -16,6 +16,7 @@ describe('crash: kill -9 of the server during uploads and pushes', () => {
   it('loses and doubles nothing acknowledged, resumes the upload, and keeps the database intact', async () => {
     const r = await withServerLog(s, () => crashDuringWrites(s, { kills: 3, clients: 3, batchSize: 10, uploadMiB: 12 }));
     record('crash', r);
+    if (r.problems.length) console.log(s.server.output().slice(-4000));
     expect(r.problems).toEqual([]);
     expect(r.integrity).toBe('ok');
     expect(r.uploadIdentical).toBe(true);
