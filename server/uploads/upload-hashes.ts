@@ -89,7 +89,12 @@ export class UploadHashes {
     const seq = ++this.seq;
     return new Promise((ok, fail) => {
       this.waiting.set(seq, { ok, fail });
-      worker.postMessage({ ...msg, op, seq }, transfer);
+      try {
+        worker.postMessage({ ...msg, op, seq }, transfer);
+      } catch (e) {
+        this.waiting.delete(seq);
+        fail(e instanceof Error ? e : new Error(String(e)));
+      }
     });
   }
 
