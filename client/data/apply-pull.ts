@@ -1,7 +1,7 @@
 import { FEED_WINDOW, type PullResponse } from '../../sync/protocol/messages';
 import { runTx } from './tx-queue';
 import { getMeta, setMeta, toCommentRow, toVideoRow, type ClientDb } from './db';
-import { rebase } from './rebase';
+import { queuedFor, rebase } from './rebase';
 import { trace } from './trace';
 
 export const CURSOR_KEY = 'cursor';
@@ -50,16 +50,10 @@ export async function writePull(
   held?: ReadonlySet<string>,
 ): Promise<void> {
   trace('apply:start');
-  // Rows written from the server here are already their server state; rebase only has to reset
-  // the rows whose optimistic effects leave with a confirmed mutation (and those still queued).
-  const fresh = new Set<string>();
   if (res.reset) {
     await Promise.all([db.server_videos.clear(), db.videos.clear()]);
     await setMeta(db, FEED_END_KEY, res.videos.length < FEED_WINDOW);
   }
-  const rows = res.videos.map(toVideoRow);
-  if (rows.length) await Promise.all([db.server_videos.bulkPut(rows), db.videos.bulkPut(rows)]);
-  for (const r of rows) fresh.add(r.id);
   for (const id of res.deleted_videos) {
     await Promise.all([
       db.server_videos.delete(id),
@@ -67,8 +61,25 @@ export async function writePull(
       db.server_comments.where('video_id').equals(id).delete(),
       db.comments.where('video_id').equals(id).delete(),
     ]);
-    fresh.add(id);
   }
+
+  // One round trip for the usual answer (a few changed cards): the rows, profile, boards and
+  // cursor are written, and the outbox read, all at once; they are different tables. Rows written
+  // here are their server state already.
+  const rows = res.videos.map(toVideoRow);
+  const [confirmed, queued] = await Promise.all([
+    db.outbox
+      .where('[client_id+id]')
+      .between([clientId, 0], [clientId, res.last_mutation_id], true, true)
+      .filter((e) => e.user_id === userId)
+      .toArray(),
+    queuedFor(db, userId),
+    rows.length ? Promise.all([db.server_videos.bulkPut(rows), db.videos.bulkPut(rows)]) : null,
+    res.profile ? Promise.all([db.server_profile.put(res.profile), db.profile.put(res.profile)]) : null,
+    res.leaderboards !== null ? db.leaderboards.put({ id: 'current', data: res.leaderboards, as_of: now }) : null,
+    setMeta(db, CURSOR_KEY, res.cursor),
+    setMeta(db, LAST_SYNCED_KEY, now),
+  ]);
 
   // Bounded cache: new videos arrive on top, so the oldest leave (they can be paged in again).
   // Rows the device held already cannot grow it: no count then (the usual like or comment).
@@ -92,25 +103,17 @@ export async function writePull(
   const comments = res.comments.map(toCommentRow);
   if (comments.length) await Promise.all([db.server_comments.bulkPut(comments), db.comments.bulkPut(comments)]);
   if (res.deleted_comments.length) await Promise.all([db.server_comments.bulkDelete(res.deleted_comments), db.comments.bulkDelete(res.deleted_comments)]);
-
-  // Different tables, so issued together (one round trip): the profile, the boards, and the
-  // mutations confirmed by the server and visible in these rows (their queued copies go now).
-  const [confirmed] = await Promise.all([
-    db.outbox
-      .where('[client_id+id]')
-      .between([clientId, 0], [clientId, res.last_mutation_id], true, true)
-      .filter((e) => e.user_id === userId)
-      .toArray(),
-    res.profile ? Promise.all([db.server_profile.put(res.profile), db.profile.put(res.profile)]) : null,
-    res.leaderboards !== null ? db.leaderboards.put({ id: 'current', data: res.leaderboards, as_of: now }) : null,
-  ]);
-  if (confirmed.length) await db.outbox.bulkDelete(confirmed.map((e) => e.seq!));
-  const reset = new Set<string>();
-  for (const e of confirmed) if (e.video_id && !fresh.has(e.video_id)) reset.add(e.video_id);
   trace('apply:confirmed');
 
+  // Confirmed by the server and visible in these rows: the queued copies go now, not earlier, and
+  // the rows they showed optimistically go back to the server's. Still-queued mutations are
+  // applied again on top of the new rows. With neither, rebase would change nothing: skipped.
+  if (confirmed.length) await db.outbox.bulkDelete(confirmed.map((e) => e.seq!));
+  const written = new Set([...rows.map((r) => r.id), ...res.deleted_videos]);
+  const reset = new Set<string>();
+  for (const e of confirmed) if (e.video_id && !written.has(e.video_id)) reset.add(e.video_id);
   const renamed = confirmed.some((e) => e.name === 'updateProfileName');
-  await Promise.all([rebase(db, userId, reset, renamed), setMeta(db, CURSOR_KEY, res.cursor), setMeta(db, LAST_SYNCED_KEY, now)]);
+  if (confirmed.length || queued.length) await rebase(db, userId, reset, renamed);
   trace('apply:end');
 }
 
