@@ -40,3 +40,72 @@ export async function readSse(body: ReadableStream<Uint8Array>, onEvent: (e: Sse
     reader.releaseLock();
   }
 }
+
+export interface StreamFollower {
+  /** Ends the stream and the reconnect loop for good. */
+  stop(): void;
+  /** Cuts a reconnect wait short (the network is back). */
+  wake(): void;
+}
+
+/**
+ * Keeps an SSE stream open: `open` makes the request (with the caller's auth); 60 s without a byte
+ * counts as a dead connection; after a drop it reconnects after 1 s, 2 s, 5 s, 10 s, 10 s ...
+ * (back to 1 s once a stream was live).
+ */
+export function followStream(opts: {
+  open(signal: AbortSignal): Promise<Response>;
+  onEvent(e: SseEvent): void;
+  onLive(live: boolean): void;
+}): StreamFollower {
+  let stopped = false;
+  let abort: AbortController | null = null;
+  let wake: (() => void) | null = null;
+  void (async () => {
+    let failures = 0;
+    while (!stopped) {
+      const ctl = new AbortController();
+      abort = ctl;
+      let idle: ReturnType<typeof setTimeout> | null = null;
+      const bump = () => {
+        if (idle) clearTimeout(idle);
+        idle = setTimeout(() => ctl.abort(), STREAM_IDLE_MS);
+      };
+      try {
+        const res = await opts.open(ctl.signal);
+        if (res.ok && res.body) {
+          failures = 0;
+          opts.onLive(true);
+          bump();
+          await readSse(res.body, opts.onEvent, bump);
+        } else {
+          await res.body?.cancel().catch(() => undefined);
+        }
+      } catch {
+        // Reconnect below.
+      } finally {
+        if (idle) clearTimeout(idle);
+        opts.onLive(false);
+      }
+      if (stopped) break;
+      const delay = RECONNECT_DELAYS_MS[Math.min(failures, RECONNECT_DELAYS_MS.length - 1)]!;
+      failures += 1;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, delay);
+        wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  })();
+  return {
+    stop() {
+      stopped = true;
+      abort?.abort();
+      wake?.();
+    },
+    wake: () => wake?.(),
+  };
+}

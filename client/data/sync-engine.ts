@@ -9,7 +9,7 @@ import { batchOf, clientState, dropRejected, enqueueInTx, markSent, nextBatch, p
 import { applyDelta } from './apply-delta';
 import { rebase } from './rebase';
 import { withSyncLock } from './flush-lock';
-import { readSse, RECONNECT_DELAYS_MS, STREAM_IDLE_MS } from './events-stream';
+import { followStream, type StreamFollower } from './events-stream';
 import { createStatusStore, type EngineStatus, type StatusStore } from './status';
 import { trace } from './trace';
 
@@ -108,8 +108,7 @@ export class SyncEngine {
   private batchSize = MAX_PUSH_BATCH;
   private stopped = false;
   private started: Promise<void> | null = null;
-  private liveAbort: AbortController | null = null;
-  private wake: (() => void) | null = null;
+  private live: StreamFollower | null = null;
   private readonly open = new Map<string, number>();
   private readonly loaded = new Set<string>();
   private readonly cleanups: Array<() => void> = [];
@@ -134,7 +133,7 @@ export class SyncEngine {
       // A safety net: another tab may have closed with a queue, or the live stream may be down.
       const periodic = setInterval(() => void this.periodic(), PERIODIC_MS);
       this.cleanups.push(() => clearInterval(periodic));
-      if (this.opts.live !== false) void this.liveLoop();
+      if (this.opts.live !== false && !this.stopped) this.live = this.followLive();
     })();
     return this.started;
   }
@@ -142,8 +141,7 @@ export class SyncEngine {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.liveAbort?.abort();
-    this.wake?.();
+    this.live?.stop();
     for (const c of this.cleanups.splice(0)) c();
     await this.loop?.catch(() => undefined);
   }
@@ -473,7 +471,7 @@ export class SyncEngine {
     if (this.opts.browserEvents === false || !w) return;
     const onOnline = () => {
       this.status.set({ online: true });
-      this.wake?.();
+      this.live?.wake();
       this.schedule(true, true);
     };
     const onOffline = () => this.status.set({ online: false });
@@ -490,54 +488,22 @@ export class SyncEngine {
     });
   }
 
-  private async liveLoop(): Promise<void> {
-    let failures = 0;
-    while (!this.stopped) {
-      const ctl = new AbortController();
-      this.liveAbort = ctl;
-      let idle: ReturnType<typeof setTimeout> | null = null;
-      const bump = () => {
-        if (idle) clearTimeout(idle);
-        idle = setTimeout(() => ctl.abort(), STREAM_IDLE_MS);
-      };
-      try {
+  /** Follows /api/sync/events: pulls on `ready` (what it missed), applies or pulls on every poke. */
+  private followLive(): StreamFollower {
+    return followStream({
+      open: async (signal) => {
         // The client id lets the stream's deltas confirm this device's own mutations, as pulls do.
         const { client_id } = await runTx(this.db, () => clientState(this.db, this.userId));
-        const res = await this.request(`/api/sync/events?client_id=${client_id}`, { method: 'GET' }, ctl.signal);
-        if (res.ok && res.body) {
-          failures = 0;
-          this.status.set({ live: true });
-          bump();
-          await readSse(
-            res.body,
-            (e) => {
-              if (e.event === 'poke') {
-                trace('poke');
-                this.onPoke(e.data);
-              } else if (e.event === 'ready') this.requestPull();
-            },
-            bump,
-          );
-        } else {
-          await res.body?.cancel().catch(() => undefined);
-        }
-      } catch {
-        // Reconnect below.
-      } finally {
-        if (idle) clearTimeout(idle);
-        this.status.set({ live: false });
-      }
-      if (this.stopped) break;
-      const delay = RECONNECT_DELAYS_MS[Math.min(failures, RECONNECT_DELAYS_MS.length - 1)]!;
-      failures += 1;
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, delay);
-        this.wake = () => {
-          clearTimeout(t);
-          resolve();
-        };
-      });
-      this.wake = null;
-    }
+        return this.request(`/api/sync/events?client_id=${client_id}`, { method: 'GET' }, signal);
+      },
+      onEvent: (e) => {
+        if (e.event === 'poke') {
+          trace('poke');
+          this.onPoke(e.data);
+        } else if (e.event === 'ready') this.requestPull();
+      },
+      onLive: (live) => this.status.set({ live }),
+    });
   }
+
 }
