@@ -23,9 +23,14 @@ async function hashRange(hash, path, from, to) {
   for await (const chunk of createReadStream(path, { start: from, end: to - 1, highWaterMark: 1 << 20 })) hash.update(chunk);
 }
 
-/** The state at exactly offset, caught up from the file when it is behind or missing. */
+/**
+ * The state at exactly offset, caught up from the file when it is behind or missing. Out of the
+ * map while it is read: a read that fails leaves no half-fed state behind (later chunks of that
+ * upload are then ignored, and its digest is taken from the file).
+ */
 async function at(id, path, offset) {
   let state = states.get(id);
+  states.delete(id);
   if (!state || state.offset > offset) state = { hash: createHash('sha256'), offset: 0 };
   await hashRange(state.hash, path, state.offset, offset);
   state.offset = offset;

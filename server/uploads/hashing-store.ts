@@ -43,7 +43,7 @@ export class HashingFileStore extends FileStore {
 
   override async write(readable: IncomingMessage | Readable, id: string, offset: number): Promise<number> {
     const path = this.filePath(id);
-    await this.hashes.begin(id, path, offset);
+    this.hashes.begin(id, path, offset);
     const fh = await open(path, 'r+');
     let position = offset;
     let batch: Buffer[] = [];

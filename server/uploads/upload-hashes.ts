@@ -32,9 +32,13 @@ export class UploadHashes {
     void this.call('start', { id }).catch(() => undefined);
   }
 
-  /** Before a write at `offset`: the state caught up to it (from the file if behind or gone). */
-  async begin(id: string, path: string, offset: number): Promise<void> {
-    await this.call('begin', { id, path, offset }).catch(() => undefined);
+  /**
+   * Before a write at `offset`: the state is caught up to it (from the file if behind or gone).
+   * Not awaited: the thread handles messages in order, so the write's chunks are hashed after it,
+   * and the catch-up only reads bytes before `offset`, which the write does not touch.
+   */
+  begin(id: string, path: string, offset: number): void {
+    void this.call('begin', { id, path, offset }).catch(() => undefined);
   }
 
   /**
