@@ -10,7 +10,7 @@ import { clientState } from '../../client/data/outbox';
 import { runTx } from '../../client/data/tx-queue';
 import type { SyncEngine } from '../../client/data/sync-engine';
 import { PokeMessageSchema, PullResponseSchema, type PokeDelta, type PokeMessage } from '../../sync/protocol/messages';
-import { MAX_DELTA_BYTES } from '../../server/realtime/poke-deltas';
+import { createDeltaSource, MAX_DELTA_BYTES } from '../../server/realtime/poke-deltas';
 
 // Pokes that carry the changed rows (docs/sync.md, "Live"): the server side over real HTTP, the
 // client's rule for applying one, and the engine falling back to a pull whenever it cannot.
@@ -96,6 +96,21 @@ describe('poke deltas (server)', () => {
     expect(delta).toMatchObject({ from: String(after), cursor: String(head()), client_id: null });
     expect(delta.videos.map((v) => v.id)).toEqual([small]);
     stream.close();
+  });
+
+  it('has nothing to send for a poke that changed nothing a pull would bring', async () => {
+    const user = { id: s.alice.id, email: s.alice.email, name: s.alice.name, isAdmin: false };
+    const source = createDeltaSource(s.t.deps, user, null, async () => true);
+    const at = head();
+    // E.g. a settings poke: settings are not part of pulls and leave the change log as it is.
+    expect(await source.next()).toEqual({ kind: 'none' });
+    const videoId = await insertVideo(s.t.deps, s.bob.id);
+    const next = await source.next();
+    expect(next.kind).toBe('delta');
+    if (next.kind !== 'delta') return;
+    expect(next.delta).toMatchObject({ from: String(at), cursor: String(head()) });
+    expect(next.delta.videos.map((v) => v.id)).toEqual([videoId]);
+    expect(await source.next()).toEqual({ kind: 'none' });
   });
 
   it('sends no rows to a member suspended while the stream is open, only a plain poke', async () => {
