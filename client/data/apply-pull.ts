@@ -1,4 +1,5 @@
-import { FEED_WINDOW, type PullResponse } from '../../sync/protocol/messages';
+import type { PullResponse } from '../../sync/protocol/messages';
+import { FEED_WINDOW } from '../../sync/protocol/limits';
 import { runTx } from './tx-queue';
 import { getMeta, setMeta, toCommentRow, toVideoRow, type ClientDb } from './db';
 import { queuedFor, rebase } from './rebase';

@@ -1,4 +1,4 @@
-import type { MutatorTx, VideoRef } from '../../sync/mutations/mutators';
+import type { MutatorTx, VideoRef } from '../../sync/mutations/run-mutator';
 import type { ClientDb, VideoRow } from './db';
 
 /**

@@ -1,7 +1,8 @@
 import { newId } from './ids';
 import { MutationError } from '../../sync/protocol/error-codes';
-import { parseMutation } from '../../sync/mutations/mutators';
-import { mutationVideoId, type AnyMutation, type MutationName, type MutationArgs } from '../../sync/mutations/schemas';
+import { mutationVideoId } from '../../sync/mutations/video-id';
+import type { AnyMutation, MutationName, MutationArgs } from '../../sync/mutations/schemas';
+import { loadValidators, loadedValidators } from './load-validators';
 import { runTx } from './tx-queue';
 import { getMeta, setMeta, type ClientDb, type OutboxEntry } from './db';
 import { applyOptimistic, rebase } from './rebase';
@@ -32,6 +33,7 @@ export async function clientState(db: ClientDb, userId: string): Promise<ClientS
  * still has both. Invalid args are refused here (nothing queued). Returns the queued entry.
  */
 export async function enqueue<N extends MutationName>(db: ClientDb, userId: string, name: N, args: MutationArgs<N>, now = Date.now()): Promise<OutboxEntry> {
+  const { parseMutation } = loadedValidators() ?? (await loadValidators());
   const parsed = parseMutation(name, args);
   if (!parsed.ok) throw parsed.error;
   return runTx(db, () => enqueueInTx(db, userId, parsed.mutation, now));

@@ -1,7 +1,8 @@
-import { MAX_PUSH_BATCH, PokeMessageSchema, PullResponseSchema, PushResponseSchema, FeedPageSchema, type PokeDelta, type PullResponse } from '../../sync/protocol/messages';
+import type { PokeDelta, PullResponse } from '../../sync/protocol/messages';
+import { MAX_PUSH_BATCH } from '../../sync/protocol/limits';
 import { encodeFeedCursor } from '../../sync/protocol/feed-cursor';
 import type { MutationArgs, MutationName } from '../../sync/mutations/schemas';
-import { parseMutation } from '../../sync/mutations/mutators';
+import { loadValidators, loadedValidators, type Validators } from './load-validators';
 import { getMeta, setMeta, toVideoRow, type ClientDb, type OutboxEntry } from './db';
 import { applyPull, CURSOR_KEY, FEED_END_KEY, MAX_CACHED_VIDEOS, resetCacheFor } from './apply-pull';
 import { runTx } from './tx-queue';
@@ -126,6 +127,9 @@ export class SyncEngine {
   /** Flushes on start, then on every trigger; safe to call once. */
   start(): Promise<void> {
     this.started ??= (async () => {
+      // zod is not on the first screen: it loads now, while the cache is checked and the first
+      // request is out, and every validation below awaits it.
+      void loadValidators().catch(() => undefined);
       await resetCacheFor(this.db, this.userId);
       await runTx(this.db, () => rebase(this.db, this.userId));
       this.listen();
@@ -148,6 +152,7 @@ export class SyncEngine {
 
   /** Queues a mutation (shown at once) and starts sending it. Invalid args throw a MutationError. */
   async mutate<N extends MutationName>(name: N, args: MutationArgs<N>): Promise<OutboxEntry> {
+    const { parseMutation } = loadedValidators() ?? (await loadValidators());
     const parsed = parseMutation(name, args);
     if (!parsed.ok) throw parsed.error;
     return this.queueLocal(() => enqueueInTx(this.db, this.userId, parsed.mutation));
@@ -227,7 +232,8 @@ export class SyncEngine {
     const q = `limit=${PAGE_SIZE}${oldest ? `&cursor=${encodeFeedCursor(oldest.created_ms, oldest.id)}` : ''}`;
     const res = await this.request(`/api/videos?${q}`, { method: 'GET' });
     if (!res.ok) throw new TemporaryError(`feed page: ${res.status}`);
-    const page = FeedPageSchema.parse(await res.json());
+    const [{ FeedPageSchema }, raw] = await Promise.all([loadValidators(), res.json()]);
+    const page = FeedPageSchema.parse(raw);
     await runTx(this.db, async () => {
       const rows = page.items.map(toVideoRow);
       const fresh = [];
@@ -380,7 +386,8 @@ export class SyncEngine {
       const res = await this.request('/api/sync/push', { method: 'POST', body });
       trace('push:answered');
       if (res.status === 200) {
-        const json = PushResponseSchema.parse(await res.json());
+        const [{ PushResponseSchema }, raw] = await Promise.all([loadValidators(), res.json()]);
+        const json = PushResponseSchema.parse(raw);
         if (!json.results.length) throw new TemporaryError('the server applied nothing');
         await markSent(
           this.db,
@@ -429,7 +436,8 @@ export class SyncEngine {
       return;
     }
     if (!res.ok) throw new TemporaryError(`pull answered ${res.status}`);
-    const json: PullResponse = PullResponseSchema.parse(await res.json());
+    const [{ PullResponseSchema }, raw] = await Promise.all([loadValidators(), res.json()]);
+    const json: PullResponse = PullResponseSchema.parse(raw);
     trace('pull:parsed');
     const applied = await applyPull(this.db, this.userId, client_id, cursor, json);
     trace('pull:applied');
@@ -453,8 +461,22 @@ export class SyncEngine {
     return true;
   }
 
-  /** A poke: its delta is queued to be applied; without one (or unreadable), a pull is asked for. */
+  /**
+   * A poke: its delta is queued to be applied; without one (or unreadable), a pull is asked for.
+   * Before the validators are in, pokes wait for the same promise, whose callbacks run in the
+   * order they were added, so they keep their order.
+   */
   private onPoke(data: string): void {
+    const ready = loadedValidators();
+    if (ready) return this.takePoke(ready, data);
+    void loadValidators().then(
+      (v) => this.takePoke(v, data),
+      // Cannot read it without the validators: a pull brings the same rows (and retries the load).
+      () => this.requestPull(),
+    );
+  }
+
+  private takePoke({ PokeMessageSchema }: Validators, data: string): void {
     let delta: PokeDelta | undefined;
     try {
       delta = PokeMessageSchema.parse(JSON.parse(data)).delta;

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { MAX_COMMENT_LENGTH, MAX_PROFILE_NAME_LENGTH, MAX_WATCHED_MS } from './limits';
+
+export { MAX_COMMENT_LENGTH, MAX_PROFILE_NAME_LENGTH, MAX_WATCHED_MS } from './limits';
+export { mutationVideoId } from './video-id';
 
 /** Ids are client-made UUIDs or server ids: short, URL-safe. */
 export const IdSchema = z
@@ -6,11 +10,6 @@ export const IdSchema = z
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, 'Invalid id.');
-
-export const MAX_COMMENT_LENGTH = 1000;
-export const MAX_PROFILE_NAME_LENGTH = 80;
-/** A view longer than a day is a client bug; refusing it keeps counters sane. */
-export const MAX_WATCHED_MS = 24 * 60 * 60 * 1000;
 
 /** Every member mutation and its args, defined once for client and server. */
 export const mutationArgsSchemas = {
@@ -47,9 +46,3 @@ export function isMutationName(name: string): name is MutationName {
 
 /** A mutation as it travels: name plus (already validated) args. */
 export type AnyMutation = { [N in MutationName]: { name: N; args: MutationArgs<N> } }[MutationName];
-
-/** The video a mutation is about, for per-item pending flags and scoped rebase. */
-export function mutationVideoId(m: { name: string; args: unknown }): string | undefined {
-  const args = m.args as { videoId?: unknown } | null;
-  return args && typeof args.videoId === 'string' ? args.videoId : undefined;
-}

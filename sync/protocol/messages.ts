@@ -1,14 +1,8 @@
 import { z } from 'zod';
 import { IdSchema } from '../mutations/schemas';
+import { MAX_OPEN_VIDEOS } from './limits';
 
-/** Most mutations one push may carry; more is refused with 400 batch_too_large. */
-export const MAX_PUSH_BATCH = 100;
-/** Newest videos a client keeps in its feed window and receives in a full pull. */
-export const FEED_WINDOW = 300;
-/** Videos whose comments one pull may follow. */
-export const MAX_OPEN_VIDEOS = 50;
-/** Comments sent for one video when a client starts following it. */
-export const COMMENTS_PER_VIDEO = 200;
+export { MAX_PUSH_BATCH, FEED_WINDOW, MAX_OPEN_VIDEOS, COMMENTS_PER_VIDEO } from './limits';
 
 export const PushMutationSchema = z.strictObject({
   /** 1, 2, 3 ... per client id, never reused. */

@@ -1,0 +1,11 @@
+// The protocol's limits as plain numbers, apart from the zod schemas in messages.ts, so the
+// client can use them without loading zod on its first screen.
+
+/** Most mutations one push may carry; more is refused with 400 batch_too_large. */
+export const MAX_PUSH_BATCH = 100;
+/** Newest videos a client keeps in its feed window and receives in a full pull. */
+export const FEED_WINDOW = 300;
+/** Videos whose comments one pull may follow. */
+export const MAX_OPEN_VIDEOS = 50;
+/** Comments sent for one video when a client starts following it. */
+export const COMMENTS_PER_VIDEO = 200;
