@@ -8,15 +8,29 @@ export const apiFloor: Benchmark = {
   id: 'api',
   title: 'API floor',
   async run(ctx) {
+    const run = (url: string) => async () => {
+      const r = await load({ url, seconds: ctx.seconds, connections: 10 });
+      assertClean(url, r);
+      return r.rps;
+    };
     const base = await startBaseline('health');
     try {
-      const run = (url: string) => async () => {
-        const r = await load({ url, seconds: ctx.seconds, connections: 10 });
-        assertClean(url, r);
-        return r.rps;
-      };
       const s = await interleaved(ctx.rounds, run(`${ctx.server.url}/api/health`), run(`${base.url}/api/health`));
-      return [ratioRow({ name: 'API floor: GET /api/health', unit: 'req/s', direction: 'higher', targetRatio: 0.85 }, s.ours, s.base)];
+      const rows = [ratioRow({ name: 'API floor: GET /api/health', unit: 'req/s', direction: 'higher', targetRatio: 0.85 }, s.ours, s.base)];
+      // Where the gap comes from: the framework alone, and the framework with one middleware.
+      for (const [mode, name] of [
+        ['hono-health', 'API floor attribution: bare Hono'],
+        ['hono-middleware-health', 'API floor attribution: Hono + 1 middleware'],
+      ] as const) {
+        const hono = await startBaseline(mode);
+        try {
+          const a = await interleaved(ctx.rounds, run(`${hono.url}/api/health`), run(`${base.url}/api/health`));
+          rows.push(ratioRow({ name, unit: 'req/s', direction: 'higher', notes: 'same answer, vs the raw node:http baseline' }, a.ours, a.base));
+        } finally {
+          await hono.stop();
+        }
+      }
+      return rows;
     } finally {
       await base.stop();
     }

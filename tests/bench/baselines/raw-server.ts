@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { Hono } from 'hono';
+import { getRequestListener } from '@hono/node-server';
 import { toFeedItem, type FeedRow } from '../../../server/videos/feed-rows';
 
 // Baselines for the benchmarks: the least a plain node:http server needs to answer the same thing.
@@ -63,7 +65,27 @@ function putHandler(): Handler {
   };
 }
 
-const handlers: Record<string, () => Handler> = { health: healthHandler, feed: feedHandler, put: putHandler };
+/**
+ * Attribution for the API floor, not baselines: the same answer through bare Hono on
+ * @hono/node-server, and through Hono with one trivial global middleware (the smallest change that
+ * moves @hono/node-server off its synchronous fast path).
+ */
+function honoHealthHandler(middleware: boolean): () => Handler {
+  return () => {
+    const app = new Hono();
+    if (middleware) app.use('*', async (_c, next) => next());
+    app.get('/api/health', (c) => c.json({ status: 'ok' }));
+    return getRequestListener(app.fetch);
+  };
+}
+
+const handlers: Record<string, () => Handler> = {
+  health: healthHandler,
+  feed: feedHandler,
+  put: putHandler,
+  'hono-health': honoHealthHandler(false),
+  'hono-middleware-health': honoHealthHandler(true),
+};
 const make = mode ? handlers[mode] : undefined;
 if (!make) {
   console.error(`usage: raw-server.ts <${Object.keys(handlers).join('|')}>`);
