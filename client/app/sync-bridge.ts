@@ -21,17 +21,18 @@ function announceRejection(r: Rejection): void {
 /**
  * Starts the sync engine on sign-in (also for a session opened offline from the cached profile) and
  * stops it on sign-out. The outbox stays in IndexedDB, tagged with the user, and is sent after the
- * next sign-in. The engine (Dexie) loads with the first signed-in screen, not with the landing page.
+ * next sign-in. The engine loads with import() at sign-in: neither the landing page nor the first
+ * signed-in screen waits for its code.
  */
 export function connectSyncToSession(): void {
   onSessionEvents({
     signedIn: (user) => {
-      void import('../data/session').then(({ startSync }) =>
+      void import('../data/start-sync').then(({ startSync }) =>
         startSync({ userId: user.id, getAccessToken, refreshSession, onRejected: announceRejection }),
       );
     },
     signedOut: () => {
-      void import('../data/session').then(({ stopSync }) => stopSync());
+      void import('../data/start-sync').then(({ stopSync }) => stopSync());
     },
   });
 }

@@ -1,17 +1,14 @@
 import type { PullResponse } from '../../sync/protocol/messages';
 import { FEED_WINDOW } from '../../sync/protocol/limits';
 import { runTx } from './tx-queue';
-import { getMeta, setMeta, toCommentRow, toVideoRow, type ClientDb } from './db';
+import { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, getMeta, LAST_SYNCED_KEY, setMeta, toCommentRow, toVideoRow, type ClientDb } from './db';
 import { queuedFor, rebase } from './rebase';
 import { trace } from './trace';
 
-export const CURSOR_KEY = 'cursor';
-export const LAST_SYNCED_KEY = 'lastSyncedAt';
-/** True once the server said there is nothing older than what the device holds. */
-export const FEED_END_KEY = 'feedEnd';
+export { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, LAST_SYNCED_KEY } from './db';
+
 /** Videos kept on the device at most: the window plus older pages; the oldest go first. */
 export const MAX_CACHED_VIDEOS = 1000;
-export const commentsLoadedKey = (videoId: string) => `comments:${videoId}`;
 
 /**
  * Applies a pull in one transaction: the server rows, the deletions, the mutations the server has

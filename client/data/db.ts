@@ -40,6 +40,14 @@ export interface MetaRow {
   value: unknown;
 }
 
+// The meta table's keys live here, not with apply-pull.ts (which writes them): the first screen's
+// readers then do not load the pull and rebase code.
+export const CURSOR_KEY = 'cursor';
+export const LAST_SYNCED_KEY = 'lastSyncedAt';
+/** True once the server said there is nothing older than what the device holds. */
+export const FEED_END_KEY = 'feedEnd';
+export const commentsLoadedKey = (videoId: string) => `comments:${videoId}`;
+
 /**
  * The device's local copy. Tables without a prefix are what the UI reads (server state with the
  * pending mutations applied on top); the `server_` tables hold the last state the server sent, so

@@ -1,6 +1,5 @@
 import { cmp, Dexie, type IntervalTree, type ObservabilitySet } from 'dexie';
-import { getMeta, type ClientDb, type OutboxEntry, type VideoRow } from './db';
-import { CURSOR_KEY, FEED_END_KEY } from './apply-pull';
+import { CURSOR_KEY, FEED_END_KEY, getMeta, type ClientDb, type OutboxEntry, type VideoRow } from './db';
 import { feedItems, type FeedSnapshot } from './queries';
 import { trace } from './trace';
 

@@ -1,6 +1,5 @@
 import type { CommentItem, FeedItem, ProfileItem } from '../../sync/protocol/messages';
-import { getMeta, type ClientDb, type OutboxEntry, type VideoRow } from './db';
-import { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, LAST_SYNCED_KEY } from './apply-pull';
+import { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, getMeta, LAST_SYNCED_KEY, type ClientDb, type OutboxEntry, type VideoRow } from './db';
 
 // The reads behind the UI hooks, as plain functions over the local database (the hooks wrap them
 // in useLiveQuery), so they are tested without a browser.

@@ -1,10 +1,11 @@
 import { openClientDb, type ClientDb } from './db';
-import { SyncEngine, type SyncOptions } from './sync-engine';
+import type { SyncEngine } from './sync-engine';
 
 /**
- * The app's one local database and the running engine of the signed-in user. The auth layer calls
- * startSync on sign-in (and on every restored session) and stopSync on sign-out; the queue of a
- * signed-out user stays in IndexedDB, tagged with its user id, until that user is back.
+ * The app's one local database and the running engine of the signed-in user. Screens read both
+ * from here; the engine itself is started and stopped by start-sync.ts, which the auth layer loads
+ * with import(), so the engine's code is not on the first screen's critical path (the database is:
+ * the feed is read from it).
  */
 let db: ClientDb | null = null;
 let engine: SyncEngine | null = null;
@@ -24,21 +25,8 @@ export function subscribeSyncEngine(listener: () => void): () => void {
   return () => void listeners.delete(listener);
 }
 
-export type StartSyncOptions = Omit<SyncOptions, 'db'> & { db?: ClientDb };
-
-/** Starts (or keeps, for the same user) the sync engine; returns it at once, flushing in the background. */
-export function startSync(opts: StartSyncOptions): SyncEngine {
-  if (engine && engine.userId === opts.userId) return engine;
-  if (engine) void engine.stop();
-  engine = new SyncEngine({ ...opts, db: opts.db ?? getClientDb() });
-  void engine.start();
+/** Only for start-sync.ts: publishes the running engine (or none) to the screens. */
+export function setSyncEngine(next: SyncEngine | null): void {
+  engine = next;
   for (const l of listeners) l();
-  return engine;
-}
-
-export async function stopSync(): Promise<void> {
-  const e = engine;
-  engine = null;
-  for (const l of listeners) l();
-  await e?.stop();
 }

@@ -1,15 +1,22 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useSession } from '../auth/api';
-import { AdSlot } from '../ads/AdSlot';
-import { CommentsDialog } from '../comments/components/CommentsDialog';
+import { LazyAdSlot } from '../ads/LazyAdSlot';
 import { useOpenUpload } from '../layout/upload-context';
-import { shareOrCopy } from '../share/share-link';
 import { Spinner } from '../../ui/Spinner';
 import { UploadIcon } from '../../ui/icons';
 import { useFeedData, useFeedMutations, useProfileName } from './feed-data';
 import { FeedList } from './components/FeedList';
 import type { FeedCardActions, FeedVideo } from './components/types';
+import type { ShareOutcome } from '../share/share-link';
+
+// The feed does not need the dialog (and Radix) to show: it is fetched once the feed is on screen
+// (the effect below), off the first load but in before the first tap on a comments button.
+const loadCommentsDialog = () => import('../comments/components/comments-dialog-entry');
+const CommentsDialog = lazy(loadCommentsDialog);
+// Likewise the share code, fetched with the dialog: by the first tap it is in, so the share sheet
+// still opens within the tap's user activation.
+const loadShareLink = () => import('../share/share-link');
 
 const DELETE_CONFIRM = 'Are you sure you want to delete this video? This action cannot be undone.';
 
@@ -21,6 +28,13 @@ export function FeedPage() {
   const m = useFeedMutations();
   const openUpload = useOpenUpload();
   const [commentsFor, setCommentsFor] = useState<FeedVideo | null>(null);
+  // Mounted from the first opening on, so closing runs Radix's close (focus back to the opener).
+  const [commentsUsed, setCommentsUsed] = useState(false);
+
+  useEffect(() => {
+    void loadCommentsDialog().catch(() => undefined);
+    void loadShareLink().catch(() => undefined);
+  }, []);
 
   // Spec section 8: 'Error' / 'Could not fetch videos.' — once per failure, not on every retry.
   useEffect(() => {
@@ -33,7 +47,10 @@ export function FeedPage() {
     async (video: FeedVideo) => {
       if (sharing.current.has(video.id)) return;
       sharing.current.add(video.id);
-      const outcome = await shareOrCopy(video).finally(() => sharing.current.delete(video.id));
+      const outcome = await loadShareLink()
+        .then(({ shareOrCopy }) => shareOrCopy(video))
+        .catch((): ShareOutcome => 'failed')
+        .finally(() => sharing.current.delete(video.id));
       if (outcome === 'shared' || outcome === 'copied') m.shareVideo(video.id);
       if (outcome === 'copied') toast.success('Link Copied!', { description: 'Video link copied to clipboard.' });
       if (outcome === 'failed') toast.error('Share failed', { description: 'The link could not be copied.' });
@@ -45,7 +62,10 @@ export function FeedPage() {
     () => ({
       toggleLike: m.toggleLike,
       recordView: m.recordView,
-      openComments: setCommentsFor,
+      openComments: (v) => {
+        setCommentsUsed(true);
+        setCommentsFor(v);
+      },
       share: (v) => void share(v),
       remove: (v) => {
         if (!window.confirm(DELETE_CONFIRM)) return;
@@ -64,7 +84,7 @@ export function FeedPage() {
         <h1 id="welcome-title">Welcome, {name || 'there'}!</h1>
         <p className="muted">Discover the latest short videos from the community.</p>
       </section>
-      <AdSlot placement="home" />
+      <LazyAdSlot placement="home" />
       {feed.loading && feed.items.length === 0 ? (
         <Spinner label="Loading videos" />
       ) : feed.error && feed.items.length === 0 ? (
@@ -82,7 +102,11 @@ export function FeedPage() {
       ) : (
         <FeedList items={feed.items} hasMore={feed.hasMore} loadMore={feed.loadMore} userId={user?.id ?? ''} actions={actions} />
       )}
-      <CommentsDialog video={commentsFor} onClose={() => setCommentsFor(null)} />
+      {commentsUsed ? (
+        <Suspense fallback={null}>
+          <CommentsDialog video={commentsFor} onClose={() => setCommentsFor(null)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
