@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Upload, type DetailedError } from 'tus-js-client';
+import { DefaultHttpStack, Upload, type DetailedError } from 'tus-js-client';
 
 export interface TusUploadOptions {
   /** Origin of the server (or of a proxy in front of it). */
@@ -15,6 +15,12 @@ export interface TusUploadOptions {
   /** Called with the upload URL as soon as the server created it (a client would persist it). */
   onUrl?: (url: string) => void;
   onProgress?: (sent: number, total: number) => void;
+  /**
+   * How much of a PATCH body tus-js-client's Node HTTP stack hands to the socket per write. It
+   * writes in pieces of the request's highWaterMark, 16 KiB by default: 6 400 writes per 100 MiB,
+   * about 4x the client CPU of a raw PUT that writes its buffer in one call.
+   */
+  writeBytes?: number;
 }
 
 export interface TusUploadResult {
@@ -35,6 +41,7 @@ export function tusUpload(o: TusUploadOptions): Promise<TusUploadResult> & { upl
       chunkSize: o.chunkSize ?? 8 * 1024 * 1024,
       retryDelays: o.retryDelays ?? [],
       storeFingerprintForResuming: false,
+      ...(o.writeBytes ? { httpStack: new DefaultHttpStack({ highWaterMark: o.writeBytes }) } : {}),
       onUploadUrlAvailable: () => {
         if (upload.url) o.onUrl?.(upload.url);
       },
