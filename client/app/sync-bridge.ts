@@ -1,4 +1,4 @@
-import { toast } from 'sonner';
+import { toast } from '../ui/toast';
 import { getAccessToken, onSessionEvents, refreshSession } from '../features/auth/api';
 import type { Rejection } from '../data/outbox';
 

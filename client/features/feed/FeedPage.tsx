@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { toast } from '../../ui/toast';
 import { useSession } from '../auth/api';
 import { LazyAdSlot } from '../ads/LazyAdSlot';
 import { useOpenUpload } from '../layout/upload-context';
