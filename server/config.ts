@@ -21,6 +21,8 @@ const EnvSchema = z.object({
   /** Directory of the built client; the server serves it when it exists. */
   CLIENT_DIST: z.string().min(1).default('./dist/client'),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  /** Reverse proxies in front of the server; 0 = clients connect directly (see server/security/client-ip.ts). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
 });
 
 export interface Config {
@@ -35,6 +37,7 @@ export interface Config {
   razorpayApiBase: string;
   clientDist: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
+  trustProxyHops: number;
   mediaDir: string;
   uploadsDir: string;
   mailDir: string;
@@ -68,6 +71,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     razorpayApiBase: e.RAZORPAY_API_BASE.replace(/\/$/, ''),
     clientDist: resolve(e.CLIENT_DIST),
     logLevel: e.LOG_LEVEL,
+    trustProxyHops: e.TRUST_PROXY_HOPS,
     mediaDir: join(dataDir, 'media'),
     uploadsDir: join(dataDir, 'uploads'),
     mailDir: join(dataDir, 'mail'),

@@ -13,7 +13,7 @@ interface HttpResult {
   json: any;
 }
 
-function http(server: ServerProcess, method: string, path: string, opts: { body?: unknown; cookie?: string; from?: string } = {}): Promise<HttpResult> {
+function http(server: ServerProcess, method: string, path: string, opts: { body?: unknown; cookie?: string; from?: string; forwardedFor?: string } = {}): Promise<HttpResult> {
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -27,6 +27,7 @@ function http(server: ServerProcess, method: string, path: string, opts: { body?
         headers: {
           ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}),
           ...(opts.cookie ? { cookie: opts.cookie } : {}),
+          ...(opts.forwardedFor ? { 'x-forwarded-for': opts.forwardedFor } : {}),
         },
       },
       (res) => {
@@ -97,5 +98,24 @@ describe('accounts over real HTTP', () => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     const otherPeer = await http(server, 'POST', '/api/auth/resend-verification', { body: { email: 'peer-x@example.test' }, from: '127.0.0.1' });
     expect(otherPeer.status).toBe(202);
+  });
+});
+
+describe('per-IP limits behind a reverse proxy (TRUST_PROXY_HOPS=1)', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServer({ env: { LOG_LEVEL: 'error', TRUST_PROXY_HOPS: '1' } });
+  });
+  afterAll(() => server.stop());
+
+  const resend = (i: string, forwardedFor?: string) =>
+    http(server, 'POST', '/api/auth/resend-verification', { body: { email: `proxied-${i}@example.test` }, ...(forwardedFor ? { forwardedFor } : {}) });
+
+  it('keys them by the address the proxy saw, and ignores what the client wrote before it', async () => {
+    // One client behind the proxy, each request with a different forged entry in front: one key.
+    for (let i = 0; i < 20; i++) expect((await resend(`a${i}`, `10.9.9.${i}, 203.0.113.7`)).status).toBe(202);
+    expect((await resend('a-last', '10.9.9.99, 203.0.113.7')).status).toBe(429);
+    // Another client behind the same proxy (the same TCP peer) has its own window.
+    expect((await resend('b', '198.51.100.4')).status).toBe(202);
   });
 });
