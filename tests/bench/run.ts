@@ -129,6 +129,12 @@ async function main(): Promise<void> {
   try {
     for (const b of ALL) {
       if (only && !only.includes(b.id)) continue;
+      // Each benchmark starts from a quiet disk and a collected heap in this process (which also
+      // runs the clients): after the push benchmark, collecting its garbage during the upload
+      // benchmark slowed tus-js-client (our side's client) to 0.61x; with a gc() first, 1.1x.
+      // `npm run bench` passes --expose-gc.
+      execFileSync('sync');
+      (globalThis as { gc?: () => void }).gc?.();
       const t0 = performance.now();
       console.log(`> ${b.title}`);
       try {
