@@ -107,10 +107,10 @@ async function upsertPoints(db: Db, userId: string, board: Board, n: number, new
 export async function subtractPoints(db: Db, userId: string, board: Board, n: number, newestRemoved: number, ps: number, exclude: Exclusion): Promise<void> {
   if (n === 0) return;
   const { points, reached } = cols(board);
-  const row = await db.selectFrom('scores').select([points, reached]).where('user_id', '=', userId).executeTakeFirst();
+  const row = (await sql<{ p: number; r: number }>`SELECT ${sql.ref(points)} AS p, ${sql.ref(reached)} AS r FROM scores WHERE user_id = ${userId}`.execute(db)).rows[0];
   if (!row) return;
-  const current = Number((row as Record<string, number>)[reached]);
-  const left = Number((row as Record<string, number>)[points]) - n;
+  const current = Number(row.r);
+  const left = Number(row.p) - n;
   const newReach = left <= 0 ? 0 : newestRemoved >= current ? await newestCounted(db, userId, board, ps, exclude) : current;
   await sql`UPDATE scores SET ${sql.ref(points)} = ${sql.ref(points)} - ${n}, ${sql.ref(reached)} = ${newReach} WHERE user_id = ${userId}`.execute(db);
 }
@@ -205,8 +205,9 @@ export async function applyScoreEvent(trx: Db, e: ScoreEvent, memo?: ScoreMemo):
   }
   // A removed action only counted if both members still have their rows (see the invariant above):
   // after onUserDeleted, the loops that undo that user's actions one by one change nothing.
-  const rows = await trx.selectFrom('scores').select('user_id').where('user_id', 'in', [e.actorId, e.creatorId]).execute();
-  if (rows.length < 2) return false;
+  // Raw SQL, not the query builder, here and in subtractPoints: every unlike runs these.
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM scores WHERE user_id IN (${e.actorId}, ${e.creatorId})`.execute(trx);
+  if (Number(rows[0]?.n ?? 0) < 2) return false;
   const exclude = exclusionFor(e);
   if (e.kind !== 'view') await subtractPoints(trx, e.creatorId, 'creator', 1, e.occurredAt, ps, exclude);
   await subtractPoints(trx, e.actorId, 'viewer', 1, e.occurredAt, ps, exclude);

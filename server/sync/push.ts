@@ -7,7 +7,6 @@ import type { MutationResult, PushMutation, PushRequest, PushResponse } from '..
 import { MutationError } from '../../sync/protocol/error-codes';
 import { parseMutation, runMutator } from '../../sync/mutations/mutators';
 import { ServerMutatorTx, type PushBatch } from './mutators/server-tx';
-import type { PushStatements } from './push-statements';
 
 /** 409 for a gapped mutation id: carries the server's last_mutation_id so the client can renumber. */
 export class MutationIdGapError extends ApiError {
@@ -18,20 +17,25 @@ export class MutationIdGapError extends ApiError {
 
 const clientIdTaken = () => new ApiError(403, 'client_id_taken', 'This client id belongs to another user; start a new client id.');
 
-type Outcome = { kind: 'done'; result: MutationResult; tx?: ServerMutatorTx } | { kind: 'gap'; last: number };
-
 /** What one push did inside a group's transaction; its effects run once the transaction committed. */
 export interface AppliedPush {
   response: PushResponse;
   applied: ServerMutatorTx[];
 }
 
-/** One push inside the group's open transaction (the caller wraps it in a savepoint of its own). */
+/**
+ * One push inside the group's open transaction (the caller wraps it in a savepoint of its own).
+ * The group holds the database connection for the whole push, so the client's last_mutation_id
+ * read here cannot move under it: it is tracked in memory and written once, with the mutations,
+ * before the push's savepoint is released.
+ */
 export async function applyPush(trx: ControlledTransaction<Database>, batch: PushBatch, deps: AppDeps, user: AuthUser, req: PushRequest): Promise<AppliedPush> {
   const { mutations } = req;
-  const client = batch.statements.client.get(req.client_id);
+  const s = batch.statements;
+  const client = s.client.get(req.client_id);
   if (client && client.user_id !== user.id) throw clientIdTaken();
-  let last = client?.last_mutation_id ?? 0;
+  const before = client?.last_mutation_id ?? 0;
+  let last = before;
   const firstNew = mutations.find((m) => m.id > last);
   if (firstNew && firstNew.id !== last + 1) throw new MutationIdGapError(last, firstNew.id);
 
@@ -42,9 +46,10 @@ export async function applyPush(trx: ControlledTransaction<Database>, batch: Pus
       results.push({ id: m.id, status: 'duplicate' });
       continue;
     }
-    let outcome: Outcome;
     try {
-      outcome = await applyOne(trx, batch, deps, user, req.client_id, m);
+      const outcome = await applyOne(trx, batch, deps, user, m);
+      results.push(outcome.result);
+      if (outcome.tx) applied.push(outcome.tx);
     } catch (err) {
       // A fault that is not the caller's (the database, a bug): stop here. What is before it is
       // committed and reported; the rest stays queued on the client and is retried.
@@ -52,59 +57,37 @@ export async function applyPush(trx: ControlledTransaction<Database>, batch: Pus
       deps.log.error(`sync push stopped at mutation ${m.id} (${m.name})`, err);
       break;
     }
-    if (outcome.kind === 'gap') {
-      // Another push of the same client moved the id meanwhile: report what we did; the client retries.
-      last = outcome.last;
-      break;
-    }
-    results.push(outcome.result);
+    // Applied or refused for good, the id moves on (the client's queue never sticks on a refusal).
     last = m.id;
-    if (outcome.tx) applied.push(outcome.tx);
+  }
+  if (last !== before) {
+    if (client) s.moveClient.run(last, deps.now(), req.client_id);
+    else s.insertClient.run(req.client_id, user.id, last, deps.now());
   }
   return { response: { results, last_mutation_id: last }, applied };
 }
 
-async function applyOne(trx: ControlledTransaction<Database>, batch: PushBatch, deps: AppDeps, user: AuthUser, clientId: string, m: PushMutation): Promise<Outcome> {
+/** One mutation in a savepoint: applied, or refused for good with its writes (if any) rolled back. */
+async function applyOne(trx: ControlledTransaction<Database>, batch: PushBatch, deps: AppDeps, user: AuthUser, m: PushMutation): Promise<{ result: MutationResult; tx?: ServerMutatorTx }> {
   const { id } = m;
   const parsed = parseMutation(m.name, m.args);
-  let refusal: MutationError | null = parsed.ok ? null : parsed.error;
-  if (parsed.ok) {
-    const s = batch.statements;
-    s.savepoint.run();
-    try {
-      const cur = claimId(s, user, clientId, id, deps.now());
-      const tx = cur === null ? new ServerMutatorTx(trx, user, deps.now(), m.client_time, batch) : null;
-      if (tx) await runMutator(tx, parsed.mutation);
-      s.release.run();
-      return cur ?? { kind: 'done', result: { id, status: 'applied' }, tx: tx! };
-    } catch (err) {
-      s.rollbackTo.run();
-      s.release.run();
-      if (!(err instanceof MutationError)) throw err;
-      refusal = err;
-    }
+  if (!parsed.ok) return { result: rejected(id, parsed.error) };
+  const s = batch.statements;
+  s.savepoint.run();
+  try {
+    const tx = new ServerMutatorTx(trx, user, deps.now(), m.client_time, batch);
+    await runMutator(tx, parsed.mutation);
+    s.release.run();
+    return { result: { id, status: 'applied' }, tx };
+  } catch (err) {
+    s.rollbackTo.run();
+    s.release.run();
+    if (!(err instanceof MutationError)) throw err;
+    return { result: rejected(id, err) };
   }
-  // Refused for good: its writes (if any) rolled back to the savepoint; only the id moves on.
-  const r = refusal!;
-  const cur = claimId(batch.statements, user, clientId, id, deps.now());
-  if (cur !== null) return cur;
-  return { kind: 'done', result: { id, status: 'rejected', error: { code: r.code, message: r.message } } };
 }
 
-/**
- * Moves the client's last_mutation_id to `id` inside the transaction, or says why it cannot
- * (already applied, or a gap). Returns null when the id was claimed.
- */
-function claimId(s: PushStatements, user: AuthUser, clientId: string, id: number, now: number): Outcome | null {
-  const row = s.client.get(clientId);
-  if (row && row.user_id !== user.id) throw clientIdTaken();
-  const cur = row?.last_mutation_id ?? 0;
-  if (id <= cur) return { kind: 'done', result: { id, status: 'duplicate' } };
-  if (id !== cur + 1) return { kind: 'gap', last: cur };
-  if (row) s.moveClient.run(id, now, clientId);
-  else s.insertClient.run(clientId, user.id, id, now);
-  return null;
-}
+const rejected = (id: number, e: MutationError): MutationResult => ({ id, status: 'rejected', error: { code: e.code, message: e.message } });
 
 export async function afterCommit(deps: AppDeps, tx: ServerMutatorTx): Promise<void> {
   deps.pokes.notify([...tx.pokeScopes], tx.userId);
