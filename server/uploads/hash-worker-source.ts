@@ -3,13 +3,16 @@
  * runs the same under tsx, vitest and a build, with no loader. It owns each upload's running
  * sha256 ({hash, offset}: covers exactly the file's first `offset` bytes) and handles messages
  * strictly in order: a catch-up read from the file finishes before the next chunk is hashed.
+ * Chunks arrive as {slot, length} in the ring (a SharedArrayBuffer) the receiving thread shares
+ * with it: hashed in place, and the answer tells that thread the slot may be refilled.
  */
 export const HASH_WORKER_SOURCE = String.raw`
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const { createReadStream } = require('node:fs');
 
 const MAX_STATES = 10000;
+const { ring, slotBytes } = workerData;
 const states = new Map();
 
 function put(id, state) {
@@ -43,13 +46,13 @@ const ops = {
   begin: async ({ id, path, offset }) => {
     await at(id, path, offset);
   },
-  update: ({ id, data }) => {
+  update: ({ id, slot, length }) => {
     const state = states.get(id);
     if (state) {
-      state.hash.update(new Uint8Array(data));
-      state.offset += data.byteLength;
+      state.hash.update(new Uint8Array(ring, slot * slotBytes, length));
+      state.offset += length;
     }
-    return data.byteLength;
+    return length;
   },
   settle: ({ id, size }) => {
     if (states.get(id)?.offset !== size) states.delete(id);

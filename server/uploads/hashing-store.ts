@@ -4,28 +4,15 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
 import { ERRORS, type Upload } from '@tus/server';
-import { UploadHashes } from './upload-hashes';
-
-/** Bytes gathered before one positional write: few syscalls and messages, little held in memory. */
-const BATCH_BYTES = 1 << 20;
-
-/** One buffer owning its whole ArrayBuffer (so it can be moved to the hashing thread). */
-function ownedCopy(chunks: Buffer[], bytes: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(bytes);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
+import { SLOT_BYTES, UploadHashes } from './upload-hashes';
 
 /**
- * @tus/file-store with its PATCH write replaced: the body is written in ~1 MiB batches with one
+ * @tus/file-store with its PATCH write replaced: the body is written in 1 MiB batches with one
  * positional write each (the next batch gathered while the last is written), and each written
  * batch is handed to the upload's running sha256 (UploadHashes, on its own thread), so the finish
- * step needs no second pass over the file. The store's own write runs two more stream stages per
- * 64 KiB chunk; measurements in docs/uploads.md.
+ * step needs no second pass over the file. A batch is copied into a slot of a fixed ring shared
+ * with the hashing thread, so nothing is allocated per batch. The store's own write runs two more
+ * stream stages per 64 KiB chunk; measurements in docs/uploads.md.
  */
 export class HashingFileStore extends FileStore {
   readonly hashes = new UploadHashes();
@@ -53,19 +40,42 @@ export class HashingFileStore extends FileStore {
     const flush = async () => {
       await writing;
       if (!batchBytes) return;
-      const bytes = ownedCopy(batch, batchBytes);
+      // Taken only once the batch is complete, and never while another is held: a slow client
+      // holds no slot while its socket is idle, and writers cannot wait on each other's slots.
+      const slot = await this.hashes.acquire();
+      let filled = 0;
+      for (const c of batch) {
+        slot.bytes.set(c, filled);
+        filled += c.length;
+      }
       const at = position;
-      position += batchBytes;
+      position += filled;
       batch = [];
       batchBytes = 0;
       // Hashed once on disk, in file order (one write at a time), so the state matches the file.
-      writing = fh.write(bytes, 0, bytes.length, at).then(() => this.hashes.update(id, bytes));
+      writing = fh.write(slot.bytes, 0, filled, at).then(
+        () => this.hashes.update(id, slot, filled),
+        (e: unknown) => {
+          this.hashes.release(slot);
+          throw e;
+        },
+      );
     };
     try {
       for await (const chunk of readable as AsyncIterable<Buffer>) {
-        batch.push(chunk);
-        batchBytes += chunk.length;
-        if (batchBytes >= BATCH_BYTES) await flush();
+        let rest = chunk;
+        // A batch is exactly one slot: the part of a chunk that does not fit starts the next one.
+        while (batchBytes + rest.length >= SLOT_BYTES) {
+          const room = SLOT_BYTES - batchBytes;
+          batch.push(rest.subarray(0, room));
+          batchBytes += room;
+          rest = rest.subarray(room);
+          await flush();
+        }
+        if (rest.length) {
+          batch.push(rest);
+          batchBytes += rest.length;
+        }
       }
     } catch {
       // The body ended early (the client went away) or a write failed. What did arrive is still

@@ -3,8 +3,19 @@ import { createReadStream } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { HASH_WORKER_SOURCE } from './hash-worker-source';
 
-/** Bytes handed to the hashing thread but not hashed yet, per process, before writers wait for it. */
-const MAX_PENDING_BYTES = 16 * 1024 * 1024;
+/** One ring slot: a PATCH writes and hashes its body one slot (at most this many bytes) at a time. */
+export const SLOT_BYTES = 1 << 20;
+/**
+ * Slots per process: at most this many MiB are written or queued for hashing at once; a writer
+ * that finds none free waits (bounded memory, and backpressure when hashing falls behind).
+ */
+const SLOTS = 16;
+
+/** A slot of the ring shared with the hashing thread; `bytes` is a view of it, nothing is copied. */
+export interface Slot {
+  readonly index: number;
+  readonly bytes: Buffer;
+}
 
 type Op = 'start' | 'begin' | 'update' | 'settle' | 'digest' | 'covered' | 'forget';
 
@@ -23,9 +34,15 @@ async function hashRange(hash: Hash, path: string, from: number, to: number): Pr
 export class UploadHashes {
   private worker: Worker | null = null;
   private seq = 0;
-  private readonly waiting = new Map<number, { ok(v: unknown): void; fail(e: Error): void }>();
-  private pendingBytes = 0;
-  private readonly drained: Array<() => void> = [];
+  private readonly waiting = new Map<number, { worker: Worker; ok(v: unknown): void; fail(e: Error): void }>();
+  /**
+   * Allocated once, on first use, and reused for every batch: a fresh buffer per ~1 MiB batch was
+   * 100 MiB of new external memory per 100 MiB upload, which set off main-thread mark-compacts
+   * whenever the heap had grown (docs/uploads.md, "Receiving and hashing").
+   */
+  private ring: SharedArrayBuffer | null = null;
+  private readonly free: Slot[] = [];
+  private readonly slotWaiters: Array<(slot: Slot) => void> = [];
 
   /** A new, empty upload. */
   start(id: string): void {
@@ -41,19 +58,26 @@ export class UploadHashes {
     void this.call('begin', { id, path, offset }).catch(() => undefined);
   }
 
+  /** A free slot, the caller's until it hands it to `update` or gives it back with `release`. */
+  async acquire(): Promise<Slot> {
+    this.ringBuffer();
+    return this.free.pop() ?? new Promise<Slot>((ok) => this.slotWaiters.push(ok));
+  }
+
+  release(slot: Slot): void {
+    const next = this.slotWaiters.shift();
+    if (next) next(slot);
+    else this.free.push(slot);
+  }
+
   /**
-   * Bytes written at the state's end, in file order. The buffer is moved to the hashing thread
-   * (unusable here afterwards). Waits while too much is queued there, so memory stays bounded.
+   * The slot's first `length` bytes, already written at the state's end, in file order. The slot
+   * belongs to the hashing thread until it answers (or is gone), then returns to the ring: it is
+   * never refilled while the thread may still read it.
    */
-  async update(id: string, owned: Uint8Array<ArrayBuffer>): Promise<void> {
-    const bytes = owned.byteLength;
-    this.pendingBytes += bytes;
-    const done = () => {
-      this.pendingBytes -= bytes;
-      if (this.pendingBytes <= MAX_PENDING_BYTES) this.drained.splice(0).forEach((f) => f());
-    };
-    this.call('update', { id, data: owned.buffer }, [owned.buffer]).then(done, done);
-    if (this.pendingBytes > MAX_PENDING_BYTES) await new Promise<void>((ok) => this.drained.push(ok));
+  update(id: string, slot: Slot, length: number): void {
+    const back = () => this.release(slot);
+    this.call('update', { id, slot: slot.index, length }).then(back, back);
   }
 
   /** After a write: the state is kept only if it covers exactly the `size` bytes the file has. */
@@ -88,13 +112,22 @@ export class UploadHashes {
     await w?.terminate();
   }
 
-  private call(op: Op, msg: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<unknown> {
-    const worker = this.ensureWorker();
+  private ringBuffer(): SharedArrayBuffer {
+    if (this.ring) return this.ring;
+    const ring = new SharedArrayBuffer(SLOTS * SLOT_BYTES);
+    for (let index = SLOTS - 1; index >= 0; index--) this.free.push({ index, bytes: Buffer.from(ring, index * SLOT_BYTES, SLOT_BYTES) });
+    this.ring = ring;
+    return ring;
+  }
+
+  private call(op: Op, msg: Record<string, unknown>): Promise<unknown> {
     const seq = ++this.seq;
     return new Promise((ok, fail) => {
-      this.waiting.set(seq, { ok, fail });
       try {
-        worker.postMessage({ ...msg, op, seq }, transfer);
+        // Inside the executor: a thread that cannot be started rejects (and frees a slot) too.
+        const worker = this.ensureWorker();
+        this.waiting.set(seq, { worker, ok, fail });
+        worker.postMessage({ ...msg, op, seq });
       } catch (e) {
         this.waiting.delete(seq);
         fail(e instanceof Error ? e : new Error(String(e)));
@@ -104,7 +137,7 @@ export class UploadHashes {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(HASH_WORKER_SOURCE, { eval: true });
+    const worker = new Worker(HASH_WORKER_SOURCE, { eval: true, workerData: { ring: this.ringBuffer(), slotBytes: SLOT_BYTES } });
     // Never what keeps the process alive (tests, the CLI, a server shutting down).
     worker.unref();
     worker.on('message', (m: { seq: number; result?: unknown; error?: string }) => {
@@ -113,15 +146,21 @@ export class UploadHashes {
       if (m.error !== undefined) w?.fail(new Error(m.error));
       else w?.ok(m.result);
     });
-    // A lost thread loses its states; everything still waiting fails and falls back to the file.
-    const lost = (e: unknown) => {
+    // A lost thread loses its states; its calls fail and fall back to the file. They fail only on
+    // 'exit', once the thread can no longer read a slot, and only that thread's: a replacement
+    // may already be hashing slots of its own.
+    worker.on('error', () => {
       if (this.worker === worker) this.worker = null;
-      const err = e instanceof Error ? e : new Error('the hashing thread stopped');
-      for (const w of this.waiting.values()) w.fail(err);
-      this.waiting.clear();
-    };
-    worker.on('error', lost);
-    worker.on('exit', lost);
+    });
+    worker.on('exit', () => {
+      if (this.worker === worker) this.worker = null;
+      const err = new Error('the hashing thread stopped');
+      for (const [seq, w] of this.waiting) {
+        if (w.worker !== worker) continue;
+        this.waiting.delete(seq);
+        w.fail(err);
+      }
+    });
     this.worker = worker;
     return worker;
   }

@@ -102,6 +102,32 @@ describe('the running sha256 of an upload', () => {
     expect(await storedSha(meta.videoId!)).toBe(sha256(bytes));
   });
 
+  // Batches go through a fixed ring of 16 one-MiB slots shared with the hashing thread: six 12 MiB
+  // PATCHes at once need more slots than there are (writers wait for one), and the thread is
+  // ended while bodies still arrive, so slots it held return to the ring and are refilled.
+  it('is right for more concurrent uploads than ring slots, with the hashing thread lost meanwhile', async () => {
+    const bytes = readFileSync(await mp4TwelveMegabytes());
+    let closing: Promise<void> | null = null;
+    const metas = Array.from({ length: 6 }, () => videoMetadata());
+    await Promise.all(
+      metas.map((metadata) =>
+        runUpload({
+          baseUrl: srv.url,
+          token: alice.token,
+          bytes,
+          metadata,
+          chunkSize: bytes.length,
+          onProgress: (sent) => {
+            if (!closing && sent > bytes.length / 3) closing = tusEndpointFor(t.deps).hashes.close();
+          },
+        }),
+      ),
+    );
+    expect(closing).not.toBeNull();
+    await closing;
+    for (const m of metas) expect(await storedSha(m.videoId!)).toBe(sha256(bytes));
+  });
+
   it('is right for a whole upload in one PATCH and for one in many small ones', async () => {
     const bytes = readFileSync(await mp4TwoMegabytes());
     for (const chunkSize of [bytes.length, 64 * 1024 + 7]) {
