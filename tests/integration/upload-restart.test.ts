@@ -1,21 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { createDeps } from '../../server/deps';
 import type { AppDeps } from '../../server/context';
-import { startServer, type ServerProcess } from '../helpers/server-process';
+import { freePort, startServer, type ServerProcess } from '../helpers/server-process';
 import { createUser, type TestUser } from '../helpers/users';
 import { runUpload, sha256, videoMetadata } from '../fixtures/tus-client';
 import { mp4TwelveMegabytes, mp4TwoMegabytes } from '../fixtures/videos';
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
-  const addr = s.address();
-  await new Promise<void>((ok) => s.close(() => ok()));
-  return typeof addr === 'object' && addr ? addr.port : 0;
-}
 
 // The real server as `npm start` runs it (tus routed in its node:http listener), killed mid-upload.
 describe('an upload survives a server crash and restart', () => {

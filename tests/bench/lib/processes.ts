@@ -1,19 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { PROJECT_ROOT } from '../../helpers/server-process';
 
-/** A free loopback port (the server needs it up front so PUBLIC_URL, the token issuer, matches). */
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => ok(port));
-    });
-  });
-}
+export { freePort } from '../../helpers/server-process';
 
 export interface ChildServer {
   url: string;
