@@ -1,4 +1,3 @@
-import { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { bodyLimit } from 'hono/body-limit';
@@ -35,12 +34,6 @@ const chain =
     if (res instanceof Response && !c.finalized) c.res = res;
   };
 
-/** The Origin header, read from node's parsed headers when there are some (c.req.header() would build a web Headers object). */
-const requestOrigin = (c: Context): string | undefined => {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  return incoming instanceof IncomingMessage ? incoming.headers.origin : c.req.header('origin');
-};
-
 /** JSON bodies larger than this are refused with 413 before they are parsed. */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 
@@ -68,7 +61,7 @@ export function createApp(deps: AppDeps) {
     if (!BODYLESS_METHODS.has(c.req.method) && !isPosterPath(path)) run = chain(c, jsonBodyLimit, run);
     // Requests without an Origin (same-origin GETs, native clients) need no CORS headers, and
     // Hono's cors touches c.res before the handler runs, which forces the slow streamed answer.
-    if (requestOrigin(c)) run = chain(c, corsForPublicUrl, run);
+    if (c.req.header('origin')) run = chain(c, corsForPublicUrl, run);
     return apiSecurityHeaders(c, run);
   });
   app.route('/api/videos', posterRouter());

@@ -13,20 +13,22 @@ export interface Change {
   deleted?: boolean;
 }
 
+/** The row a change becomes; also what the push's prepared insert takes (named parameters). */
+export function changeRow(change: Change, now: number) {
+  return {
+    entity: change.entity,
+    entity_id: change.entityId,
+    video_id: change.videoId ?? null,
+    user_id: change.userId ?? null,
+    deleted: change.deleted ? 1 : 0,
+    created_at: now,
+  };
+}
+
 /**
  * Appends to the change log in the caller's transaction, so a pull cursor (the log's seq) never
  * sees a change whose rows are not committed, and never misses one that is.
  */
 export async function logChange(trx: Transaction<Database> | Kysely<Database>, change: Change, now: number): Promise<void> {
-  await trx
-    .insertInto('change_log')
-    .values({
-      entity: change.entity,
-      entity_id: change.entityId,
-      video_id: change.videoId ?? null,
-      user_id: change.userId ?? null,
-      deleted: change.deleted ? 1 : 0,
-      created_at: now,
-    })
-    .execute();
+  await trx.insertInto('change_log').values(changeRow(change, now)).execute();
 }

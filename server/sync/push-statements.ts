@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { perConnection } from '../../db/per-connection';
 import type { VideoRef } from '../../sync/mutations/mutators';
+import type { changeRow } from './change-log';
 
 /**
  * Prepared statements for the push hot path (likes, the client's mutation id, the change log).
@@ -26,8 +27,8 @@ function prepare(sqlite: SQLite.Database) {
     insertLike: sqlite.prepare<[string, string, number]>('INSERT INTO likes (video_id, user_id, created_at) VALUES (?, ?, ?)'),
     deleteLike: sqlite.prepare<[string, string]>('DELETE FROM likes WHERE video_id = ? AND user_id = ?'),
     bumpLikes: sqlite.prepare<[number, string]>('UPDATE videos SET likes_count = likes_count + ? WHERE id = ?'),
-    logChange: sqlite.prepare<[string, string, string | null, string | null, number, number]>(
-      'INSERT INTO change_log (entity, entity_id, video_id, user_id, deleted, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    logChange: sqlite.prepare<[ReturnType<typeof changeRow>]>(
+      'INSERT INTO change_log (entity, entity_id, video_id, user_id, deleted, created_at) VALUES (@entity, @entity_id, @video_id, @user_id, @deleted, @created_at)',
     ),
   };
 }

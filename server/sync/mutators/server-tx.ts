@@ -4,7 +4,7 @@ import type { MutatorTx, VideoRef } from '../../../sync/mutations/mutators';
 import type { AuthUser } from '../../context';
 import { applyScoreEvent, type ScoreMemo } from '../../rewards/score-events';
 import { deleteVideoInTx } from '../../videos/delete-video';
-import { logChange } from '../change-log';
+import { changeRow, logChange } from '../change-log';
 import type { PushStatements } from '../push-statements';
 import { recordViewInTx } from './record-view';
 
@@ -56,7 +56,7 @@ export class ServerMutatorTx implements MutatorTx {
     s.insertLike.run(video.id, this.userId, this.now);
     s.bumpLikes.run(1, video.id);
     await applyScoreEvent(this.trx, { kind: 'like', actorId: this.userId, creatorId: video.user_id, delta: 1, occurredAt: this.now, at: this.now }, this.batch.scores);
-    s.logChange.run('like', `${video.id}:${this.userId}`, video.id, this.userId, 0, this.now);
+    s.logChange.run(changeRow({ entity: 'like', entityId: `${video.id}:${this.userId}`, videoId: video.id, userId: this.userId }, this.now));
     this.pokeScopes.add(`video:${video.id}`);
   }
 
@@ -65,7 +65,7 @@ export class ServerMutatorTx implements MutatorTx {
     s.deleteLike.run(video.id, this.userId);
     s.bumpLikes.run(-1, video.id);
     await applyScoreEvent(this.trx, { kind: 'like', actorId: this.userId, creatorId: video.user_id, delta: -1, occurredAt: like.created_at, at: this.now }, this.batch.scores);
-    s.logChange.run('like', `${video.id}:${this.userId}`, video.id, this.userId, 1, this.now);
+    s.logChange.run(changeRow({ entity: 'like', entityId: `${video.id}:${this.userId}`, videoId: video.id, userId: this.userId, deleted: true }, this.now));
     this.pokeScopes.add(`video:${video.id}`);
   }
 
