@@ -6,6 +6,7 @@ import type { AccessTokens } from './auth/access-tokens';
 import type { Mailer } from './mail/mailer';
 import type { Logger } from './logger';
 import type { Pokes } from './realtime/pokes';
+import type { LiveStreams } from './realtime/live-streams';
 
 /** Everything a router needs, built once at start-up and passed down (no module-level singletons). */
 export interface AppDeps {
@@ -17,6 +18,8 @@ export interface AppDeps {
   log: Logger;
   /** Live-update fan-out: notify after commit, and SSE connections pass it on. */
   pokes: Pokes;
+  /** Open event streams by member and session: bounded per member, closed when a session ends. */
+  liveStreams: LiveStreams;
   /** Milliseconds since the epoch; replaceable in tests that need to move time. */
   now: () => number;
 }
@@ -27,6 +30,8 @@ export interface AuthUser {
   email: string;
   name: string;
   isAdmin: boolean;
+  /** The session (refresh-token family) the access token belongs to, when the token names one. */
+  sessionId?: string | undefined;
 }
 
 export interface AppEnv {

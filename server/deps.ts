@@ -7,6 +7,7 @@ import { createAccessTokens } from './auth/access-tokens';
 import { createMailer } from './mail/mailer';
 import { createLogger } from './logger';
 import { createPokes } from './realtime/pokes';
+import { LiveStreams } from './realtime/live-streams';
 
 /** Opens the database (migrated), loads the signing key and builds everything the routers share. */
 export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps, 'now'>> = {}): Promise<AppDeps & { close(): Promise<void> }> {
@@ -23,6 +24,7 @@ export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps
     log,
     now,
     pokes: createPokes(),
+    liveStreams: new LiveStreams(),
     tokens: createAccessTokens(keys, config.publicUrl, now),
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir, log }),
     close,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AdsValue, EntryFeeValue, IsoDate, PaymentProvider } from '../../sync/api/settings';
+import { AdsValue, DEFAULT_LIMITS, EntryFeeValue, IsoDate, LimitsValue, PaymentProvider } from '../../sync/api/settings';
 import { ENTRY_FEE_KEY } from './entry-fee';
 import type { SettingDef } from './store';
 
@@ -34,3 +34,6 @@ export function providerConfigured(p: PaymentValue): boolean {
   if (p.provider === 'sandbox') return true;
   return p.razorpay_key_id.length > 0 && p.razorpay_key_secret.length > 0;
 }
+
+/** Viewer points per member per UTC day, and upload MiB per member per day (admin Settings tab). */
+export const limitsSetting: SettingDef<LimitsValue> = { key: 'limits', schema: LimitsValue, defaults: DEFAULT_LIMITS };

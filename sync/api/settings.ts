@@ -37,3 +37,14 @@ export const PublicSettings = z
   })
   .meta({ id: 'PublicSettings' });
 export type PublicSettings = z.infer<typeof PublicSettings>;
+
+/**
+ * The abuse and prize limits administrators can change (issue 12): the most viewer points one member
+ * earns in a UTC day, and the upload volume one member may send in a day.
+ */
+export const LimitsValue = z.object({
+  viewer_daily_points_cap: z.number().int().min(1).max(100_000),
+  upload_daily_mib: z.number().int().min(1).max(1_048_576),
+});
+export type LimitsValue = z.infer<typeof LimitsValue>;
+export const DEFAULT_LIMITS: LimitsValue = { viewer_daily_points_cap: 200, upload_daily_mib: 2048 };
