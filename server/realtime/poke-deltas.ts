@@ -1,6 +1,6 @@
 import type { AppDeps, AuthUser } from '../context';
-import { processPull } from '../sync/pull';
-import type { PokeDelta } from '../../sync/protocol/messages';
+import { personalDelta, sharedDeltasFor } from './shared-deltas';
+import type { PokeDelta, PullResponse } from '../../sync/protocol/messages';
 
 /**
  * A delta larger than this is not sent with the poke: the client pulls instead (a pull answer is
@@ -37,6 +37,22 @@ function changeLogHead(deps: AppDeps): number {
 }
 
 /**
+ * Reads the delta from `from` in one read transaction (so its rows and cursor agree): the part
+ * every connection at `from` shares is read once per change (shared-deltas.ts), the member's own
+ * part here. `delta` is null when nothing moved or a snapshot is needed (too many changes, or
+ * `from` ahead of the log after a restore): then the client pulls.
+ */
+function readDelta(deps: AppDeps, user: AuthUser, clientId: string | null, from: number): Promise<{ head: number; delta: PullResponse | null }> {
+  return deps.db.transaction().execute(async (trx) => {
+    const head = changeLogHead(deps);
+    if (head === from) return { head, delta: null };
+    const shared = await sharedDeltasFor(deps).read(trx, from, head);
+    if (!shared.changes) return { head, delta: null };
+    return { head, delta: await personalDelta(deps, trx, user, clientId, { ...shared, changes: shared.changes }) };
+  });
+}
+
+/**
  * One per live connection. It remembers up to which change-log seq its events have covered, so
  * consecutive deltas tile the log without holes: each starts where the previous event ended. A
  * client applies a delta only if its own cursor lies inside [from, cursor]; otherwise it pulls.
@@ -47,22 +63,22 @@ export function createDeltaSource(deps: AppDeps, user: AuthUser, clientId: strin
   return {
     async next() {
       const from = coveredTo;
-      let res;
+      let read;
       try {
-        res = await processPull(deps, user, { client_id: clientId ?? undefined, cursor: String(from), open_videos: [], load_comments: [] });
+        read = await readDelta(deps, user, clientId, from);
       } catch (err) {
         deps.log.error('could not read a poke delta; the client pulls instead', err);
         return { kind: 'plain' };
       }
-      const to = Number(res.cursor);
+      const to = read.head;
       // Whatever is sent, the client ends up at `to` or later (it applies the delta or pulls after
       // this event): the next delta starts there. (`to` is below `from` only after a restore: reset.)
       coveredTo = to;
       if (to === from) return { kind: 'none' };
       if (!(await allowed())) return { kind: 'plain' };
       // A snapshot (the log was restored or is far ahead) or a large delta: the client pulls.
-      if (res.reset || to < from) return { kind: 'plain' };
-      const delta: PokeDelta = { ...res, reset: false, from: String(from), client_id: clientId };
+      if (!read.delta || to < from) return { kind: 'plain' };
+      const delta: PokeDelta = { ...read.delta, reset: false, from: String(from), client_id: clientId };
       return JSON.stringify(delta).length > MAX_DELTA_BYTES ? { kind: 'plain' } : { kind: 'delta', delta };
     },
   };

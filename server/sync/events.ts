@@ -60,13 +60,18 @@ export function pokeStream(c: Context<AppEnv>) {
       }
     };
     const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => undefined), HEARTBEAT_MS);
-    await new Promise<void>((resolve) => {
-      stream.onAbort(() => resolve());
-      // The first event tells the client the stream is live, so it pulls whatever it missed.
-      void stream.writeSSE({ event: 'ready', data: JSON.stringify({ type: 'pull', scopes: ['all'] } satisfies PokeMessage) }).catch(() => resolve());
-    });
+    let end = () => {};
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    // Registered so the server can end it: a member's sixth stream closes the oldest, and a logout
+    // or suspension closes the session's or member's streams. Returning ends the response.
+    const unregister = deps.liveStreams.open({ userId: user.id, sessionId: user.sessionId, close: () => end() });
+    stream.onAbort(() => end());
+    // The first event tells the client the stream is live, so it pulls whatever it missed.
+    void stream.writeSSE({ event: 'ready', data: JSON.stringify({ type: 'pull', scopes: ['all'] } satisfies PokeMessage) }).catch(() => end());
+    await ended;
     closed = true;
     clearInterval(heartbeat);
     unsubscribe();
+    unregister();
   });
 }

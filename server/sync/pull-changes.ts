@@ -1,0 +1,73 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
+import { FEED_WINDOW } from '../../sync/protocol/messages';
+
+/** More changes than this since the cursor: a full snapshot is cheaper than replaying them. */
+export const MAX_INCREMENTAL_CHANGES = 2000;
+
+/** What a client at some cursor must re-read: the change log after it, folded per entity. */
+export interface ChangeSets {
+  /** How many change-log rows were folded (0: nothing moved). */
+  count: number;
+  changedVideos: Set<string>;
+  deletedVideos: Set<string>;
+  changedComments: Set<string>;
+  deletedComments: Set<string>;
+  renamedUsers: Set<string>;
+}
+
+/**
+ * The change log after `since` as sets of ids, or null when there are too many changes (a
+ * snapshot is cheaper). Comments are only followed for `open` videos whose list is not sent in
+ * full (`load`). Shared by pulls and by the live deltas (server/realtime/shared-deltas.ts).
+ */
+export async function readChangeSets(trx: Transaction<Database>, since: number, open: string[], load: ReadonlySet<string>): Promise<ChangeSets | null> {
+  const changes = await trx
+    .selectFrom('change_log')
+    .select(['entity', 'entity_id', 'video_id', 'user_id', 'deleted'])
+    .where('seq', '>', since)
+    .orderBy('seq')
+    .limit(MAX_INCREMENTAL_CHANGES + 1)
+    .execute();
+  if (changes.length > MAX_INCREMENTAL_CHANGES) return null;
+
+  const sets: ChangeSets = {
+    count: changes.length,
+    changedVideos: new Set(),
+    deletedVideos: new Set(),
+    changedComments: new Set(),
+    deletedComments: new Set(),
+    renamedUsers: new Set(),
+  };
+  const openSet = new Set(open);
+  for (const ch of changes) {
+    switch (ch.entity) {
+      case 'video':
+        (ch.deleted ? sets.deletedVideos : sets.changedVideos).add(ch.entity_id);
+        break;
+      case 'like':
+        if (ch.video_id) sets.changedVideos.add(ch.video_id);
+        break;
+      case 'comment':
+        if (ch.video_id) sets.changedVideos.add(ch.video_id);
+        if (ch.video_id && openSet.has(ch.video_id) && !load.has(ch.video_id)) (ch.deleted ? sets.deletedComments : sets.changedComments).add(ch.entity_id);
+        break;
+      case 'profile':
+        sets.renamedUsers.add(ch.entity_id);
+        break;
+    }
+  }
+
+  if (sets.renamedUsers.size) {
+    // A new name shows on the author's cards in the window and on their comments in open lists.
+    const ids = [...sets.renamedUsers];
+    const vids = await trx.selectFrom('videos').select('id').where('user_id', 'in', ids).orderBy('created_at', 'desc').limit(FEED_WINDOW).execute();
+    for (const v of vids) sets.changedVideos.add(v.id);
+    const toFollow = open.filter((id) => !load.has(id));
+    if (toFollow.length) {
+      const cs = await trx.selectFrom('comments').select('id').where('user_id', 'in', ids).where('video_id', 'in', toFollow).execute();
+      for (const c of cs) sets.changedComments.add(c.id);
+    }
+  }
+  return sets;
+}
