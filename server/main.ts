@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { createNodeListener } from './uploads/mount';
 import { startUploadCleanup } from './uploads/tus-server';
+import { startUnverifiedSweep } from './auth/unverified-expiry';
 import { ConfigError, loadConfig } from './config';
 import { createDeps } from './deps';
 import { createApp } from './app';
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   // /files (tus) is routed in front of Hono; see server/uploads/mount.ts.
   const server = createServer(createNodeListener(deps, app));
   const stopUploadCleanup = startUploadCleanup(deps);
+  const stopUnverifiedSweep = startUnverifiedSweep(deps);
   server.listen(config.port, config.host, () => {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
@@ -30,6 +32,7 @@ async function main(): Promise<void> {
   });
   const shutdown = () => {
     stopUploadCleanup();
+    stopUnverifiedSweep();
     server.close(() => void deps.close().then(() => process.exit(0)));
     setTimeout(() => process.exit(0), 3000).unref();
   };

@@ -9,6 +9,7 @@ import { clientIp } from '../security/client-ip';
 import { loginRoute, logoutRoute, refreshRoute, resendRoute, signupRoute, verifyRoute } from './auth-routes';
 import { consumeVerificationToken, createVerificationToken, sendVerificationMail } from './email-verification';
 import { checkLogin } from './login';
+import { addPasswordRoutes } from './password-router';
 import { revokeFamilyOfToken, rotateRefreshToken, startRefreshFamily } from './refresh-tokens';
 import { buildSession, clearRefreshCookie, presentedRefreshToken, setRefreshCookie } from './session';
 import { signUp } from './signup';
@@ -28,7 +29,7 @@ function refreshRefused(c: Context<AppEnv>, code: string, message: string): ApiE
   return new ApiError(401, code, message);
 }
 
-/** /api/auth: sign-up, e-mail verification, login, refresh-token rotation, logout. */
+/** /api/auth: sign-up, e-mail verification, login, refresh-token rotation, logout, and account recovery (password-router.ts). */
 export function authRouter() {
   const limits = createAuthLimits();
   const app = createRouter();
@@ -63,7 +64,7 @@ export function authRouter() {
 
   app.openapi(loginRoute, async (c) => {
     const { deps } = c.var;
-    const outcome = await checkLogin(deps, limits, c.req.valid('json'), clientIp(c));
+    const outcome = await checkLogin(deps, limits, c.req.valid('json'), clientIp(c), presentedRefreshToken(c, undefined));
     if (!outcome.ok) {
       const body = { ...errorBody('payment_required', 'Complete the entry fee payment to activate your account.'), user_id: outcome.paymentRequired.userId };
       return c.json(body, 403);
@@ -90,10 +91,12 @@ export function authRouter() {
   app.openapi(logoutRoute, async (c) => {
     const { deps } = c.var;
     const presented = presentedRefreshToken(c, c.req.valid('json').refresh_token);
-    if (presented) await revokeFamilyOfToken(deps.db, presented, deps.now());
+    const ended = presented ? await revokeFamilyOfToken(deps.db, presented, deps.now()) : null;
+    if (ended) deps.liveStreams.endSession(ended.userId, ended.familyId);
     clearRefreshCookie(c);
     return c.body(null, 204);
   });
 
+  addPasswordRoutes(app, limits);
   return app;
 }

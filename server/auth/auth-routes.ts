@@ -5,7 +5,7 @@ import { errorResponses } from '../http/openapi-helpers';
 
 // The OpenAPI operations of /api/auth (public: no bearer security). Handlers are in auth-router.ts.
 
-const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
+export const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
 
 export const signupRoute = createRoute({
   method: 'post',
@@ -13,11 +13,13 @@ export const signupRoute = createRoute({
   tags: ['auth'],
   summary: 'Create an account and send the verification e-mail',
   description:
-    "The account starts unverified. When an entry fee applies, it is created with account_status 'pending_payment' and is activated by the payment.",
+    "The account starts unverified. When an entry fee applies, it is created with account_status 'pending_payment' and is activated by the payment. " +
+    'A taken address gets the same answer, with an id that names no account, and its owner is mailed instead; an unverified account older than 72 h gives its address up.',
   request: { body: { required: true, content: json(SignupBody) } },
   responses: {
-    201: { description: 'Account created; verification e-mail sent.', content: json(SignupResponse) },
-    ...errorResponses(400, 409, 413, 415, 429),
+    201: { description: 'Accepted; a verification e-mail (or, for a taken address, a notice to its owner) was sent.', content: json(SignupResponse) },
+    ...errorResponses(400, 413, 415, 429),
+    503: { description: 'Too many password hashes are queued; see Retry-After (code busy).', content: json(ErrorSchema) },
   },
 });
 
@@ -56,6 +58,7 @@ export const loginRoute = createRoute({
   responses: {
     200: { description: 'The auth session.', content: json(AuthSession) },
     ...errorResponses(400, 401, 413, 415, 429),
+    503: { description: 'Too many password checks are queued; see Retry-After (code busy).', content: json(ErrorSchema) },
     403: {
       description: "Right password, but the account is suspended, unverified, or owes the entry fee ('payment_required' carries user_id).",
       content: json(z.union([PaymentRequiredError, ErrorSchema])),
@@ -80,7 +83,7 @@ export const logoutRoute = createRoute({
   method: 'post',
   path: '/logout',
   tags: ['auth'],
-  summary: 'Revoke the session family of the refresh token (body or cookie) and clear the cookie',
+  summary: 'Revoke the session family of the refresh token (body or cookie), close its event streams and clear the cookie',
   request: { body: { required: false, content: json(LogoutBody) } },
   responses: {
     204: { description: 'Signed out (also when the token was unknown).' },

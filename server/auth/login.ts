@@ -2,23 +2,31 @@ import type { LoginBody } from '../../sync/api/auth';
 import type { Profile } from '../../db/schema';
 import type { AppDeps } from '../context';
 import { ApiError, forbidden, unauthorized } from '../http/errors';
-import { refuseIfBlocked, type AuthLimits } from '../security/auth-limits';
+import { reservePasswordAttempt, type AuthLimits } from '../security/auth-limits';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password';
+import { liveSessionOfToken } from './refresh-tokens';
 
 export type LoginOutcome = { ok: true; profile: Profile } | { ok: false; paymentRequired: { userId: string } };
 
 const invalidCredentials = () => unauthorized('Invalid login credentials', 'invalid_credentials');
 
+/** Runs `check` (a password hash) under a reservation made before it; a check that never ran gives it back. */
+export async function checkedUnder(attempt: { release(now: number): void }, now: () => number, check: () => Promise<boolean>): Promise<boolean> {
+  try {
+    return await check();
+  } catch (err) {
+    attempt.release(now());
+    throw err;
+  }
+}
+
 /**
  * Checks e-mail and password under the brute-force limits. An unknown address and a wrong
  * password answer alike, after the same scrypt work; the account state (suspended, unverified,
- * unpaid) is only revealed to a caller who knows the password.
+ * unpaid) is only revealed to a caller who knows the password. `refreshToken` is the session the
+ * device already holds (cookie): when it is one of this account's, the device has its own budget.
  */
-export async function checkLogin(deps: AppDeps, limits: AuthLimits, body: LoginBody, ip: string): Promise<LoginOutcome> {
-  const now = deps.now();
-  const lockMessage = 'Too many failed sign-in attempts. Please try again later.';
-  refuseIfBlocked([limits.loginFailuresPerAccount.peek(body.email, now), limits.loginFailuresPerIp.peek(ip, now)], lockMessage);
-
+export async function checkLogin(deps: AppDeps, limits: AuthLimits, body: LoginBody, ip: string, refreshToken: string | undefined): Promise<LoginOutcome> {
   const row = await deps.db
     .selectFrom('profiles')
     .leftJoin('credentials', 'credentials.user_id', 'profiles.id')
@@ -26,14 +34,13 @@ export async function checkLogin(deps: AppDeps, limits: AuthLimits, body: LoginB
     .select('credentials.password_hash')
     .where('profiles.email', '=', body.email)
     .executeTakeFirst();
-  const passwordOk = await verifyPassword(body.password, row?.password_hash ?? DUMMY_PASSWORD_HASH);
-  if (!row || !row.password_hash || !passwordOk) {
-    const at = deps.now();
-    limits.loginFailuresPerAccount.hit(body.email, at);
-    limits.loginFailuresPerIp.hit(ip, at);
-    throw invalidCredentials();
-  }
-  limits.loginFailuresPerAccount.reset(body.email);
+  const session = row && refreshToken ? await liveSessionOfToken(deps.db, refreshToken, deps.now()) : null;
+  const deviceKey = session && session.userId === row?.id ? session.familyId : undefined;
+  // No await between the reservation and the hash's queue entry: concurrent guesses cannot all pass.
+  const attempt = reservePasswordAttempt(limits, { account: body.email, ip, deviceKey }, deps.now());
+  const passwordOk = await checkedUnder(attempt, deps.now, () => verifyPassword(body.password, row?.password_hash ?? DUMMY_PASSWORD_HASH));
+  if (!row || !row.password_hash || !passwordOk) throw invalidCredentials();
+  attempt.succeeded(deps.now());
 
   const { password_hash: _hash, ...profile } = row;
   if (!profile.is_active) throw forbidden('Your account is suspended.', 'account_suspended');

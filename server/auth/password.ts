@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { ApiError } from '../http/errors';
 
 // scrypt as decided (decisions.md: N=2^17, r=8, p=1). A hash is self-describing,
 // `scrypt$<log2 N>$<r>$<p>$<salt b64>$<key b64>`, so the cost can be raised later and old hashes
@@ -20,14 +21,29 @@ const MAX_MEM = 256 * 1024 * 1024;
  * One hash holds a libuv thread for ~300 ms and 128 MiB; the pool has 4 threads that file I/O
  * (uploads, media) also needs, so at most two hashes run at a time and the rest wait their turn.
  */
-const MAX_CONCURRENT = 2;
+export const MAX_CONCURRENT_HASHES = 2;
+/**
+ * At most this many hashes wait for a slot (~1.6 s of queue at two slots). A burst beyond it (logins
+ * for made-up addresses, say) is answered 503 at once instead of queueing a real member behind it.
+ */
+export const MAX_WAITING_HASHES = 8;
+/** Seconds a refused caller should wait: about the time the full queue takes to drain. */
+const BUSY_RETRY_AFTER_SECONDS = 2;
+
+export class HashQueueFull extends ApiError {
+  constructor() {
+    super(503, 'busy', 'The server is busy. Please try again in a moment.', { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
+  }
+}
 
 let running = 0;
 const waiting: Array<() => void> = [];
 
 async function withSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
+  if (running >= MAX_CONCURRENT_HASHES) {
+    if (waiting.length >= MAX_WAITING_HASHES) throw new HashQueueFull();
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else running++;
   try {
     return await work();
   } finally {

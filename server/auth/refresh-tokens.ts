@@ -77,13 +77,32 @@ export async function revokeFamily(db: Db, familyId: string, now: number): Promi
   await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
 }
 
-/** Logout: revokes the family of `presented`, if it is one of ours. */
-export async function revokeFamilyOfToken(db: Kysely<Database>, presented: string, now: number): Promise<void> {
-  const row = await db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', hashSecretToken(presented)).executeTakeFirst();
-  if (row) await revokeFamily(db, row.family_id, now);
+/** Logout: revokes the family of `presented`, if it is one of ours, and says whose session that was. */
+export async function revokeFamilyOfToken(db: Kysely<Database>, presented: string, now: number): Promise<{ userId: string; familyId: string } | null> {
+  const row = await db.selectFrom('refresh_tokens').select(['family_id', 'user_id']).where('token_hash', '=', hashSecretToken(presented)).executeTakeFirst();
+  if (!row) return null;
+  await revokeFamily(db, row.family_id, now);
+  return { userId: row.user_id, familyId: row.family_id };
 }
 
-/** Every session of a user (password reset by the admin CLI, suspension). */
-export async function revokeAllRefreshTokens(db: Db, userId: string, now: number): Promise<void> {
-  await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+/** The session `presented` belongs to when it is still open (not revoked, not expired), else null. */
+export async function liveSessionOfToken(db: Db, presented: string, now: number): Promise<{ userId: string; familyId: string } | null> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .select(['family_id', 'user_id'])
+    .where('token_hash', '=', hashSecretToken(presented))
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row ? { userId: row.user_id, familyId: row.family_id } : null;
+}
+
+/**
+ * Every session of a user (password reset, logout everywhere, suspension), or every one but
+ * `exceptFamilyId` (a password change keeps the session that made it).
+ */
+export async function revokeAllRefreshTokens(db: Db, userId: string, now: number, exceptFamilyId?: string): Promise<void> {
+  let q = db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (exceptFamilyId !== undefined) q = q.where('family_id', '!=', exceptFamilyId);
+  await q.execute();
 }

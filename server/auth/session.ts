@@ -23,7 +23,7 @@ export function toPublicUser(p: Profile): PublicUser {
 }
 
 export async function buildSession(deps: AppDeps, profile: Profile, refresh: IssuedRefreshToken): Promise<AuthSession> {
-  const access = await deps.tokens.issue(profile.id);
+  const access = await deps.tokens.issue(profile.id, refresh.familyId);
   return {
     access_token: access.token,
     refresh_token: refresh.token,

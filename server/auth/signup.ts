@@ -1,46 +1,66 @@
 import { randomUUID } from 'node:crypto';
 import type { SignupBody, SignupResponse } from '../../sync/api/auth';
 import type { AppDeps } from '../context';
-import { conflict } from '../http/errors';
+import { signupAttemptMail } from '../mail/account-mails';
 import { feeApplies, readEntryFee } from '../settings/entry-fee';
 import { createVerificationToken, sendVerificationMail } from './email-verification';
 import { hashPassword } from './password';
+import { expireUnverifiedAccounts } from './unverified-expiry';
 
-const emailTaken = () => conflict('An account with this email already exists.', 'email_taken');
+type AccountStatus = SignupResponse['user']['account_status'];
 
 function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && 'code' in err && String((err as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
 }
 
 /**
+ * The answer to a sign-up for a taken address: shaped exactly like a fresh account's, with an id
+ * that names no account (a decoy), so the caller cannot tell. The owner learns of it by mail.
+ */
+async function answerTaken(deps: AppDeps, body: SignupBody, status: AccountStatus): Promise<SignupResponse> {
+  const owner = await deps.db.selectFrom('profiles').select('name').where('email', '=', body.email).executeTakeFirst();
+  const base = deps.config.publicUrl;
+  let sent = true;
+  try {
+    await deps.mailer.send(signupAttemptMail({ to: body.email, name: owner?.name ?? 'there', loginLink: `${base}/login`, resetLink: `${base}/forgot-password` }));
+  } catch (err) {
+    deps.log.error(`sign-up attempt mail to ${body.email} failed`, err);
+    sent = false;
+  }
+  return { user: { id: randomUUID(), email: body.email, name: body.name, account_status: status }, verification_sent: sent };
+}
+
+/**
  * Creates the account (unverified; 'pending_payment' while an entry fee applies), its credentials
- * and a verification token in one transaction, then mails the link.
+ * and a verification token in one transaction, then mails the link. A taken address gets the same
+ * answer (see answerTaken) after the same work; an unverified account older than 72 h gives its
+ * address up to the new sign-up.
  */
 export async function signUp(deps: AppDeps, body: SignupBody): Promise<SignupResponse> {
-  const existing = await deps.db.selectFrom('profiles').select('id').where('email', '=', body.email).executeTakeFirst();
-  if (existing) throw emailTaken();
-
-  // Hashed before the transaction: ~300 ms on the thread pool must not hold the database.
+  // Hashed first, for taken addresses too (same work, same time); ~300 ms on the thread pool must not hold the database.
   const passwordHash = await hashPassword(body.password);
   const id = randomUUID();
-  let token: string;
-  let status: 'active' | 'pending_payment';
+  let created: { token: string; status: AccountStatus } | { taken: AccountStatus };
   try {
-    ({ token, status } = await deps.db.transaction().execute(async (trx) => {
+    created = await deps.db.transaction().execute(async (trx) => {
       const now = deps.now();
-      const accountStatus = feeApplies(await readEntryFee(trx)) ? ('pending_payment' as const) : ('active' as const);
+      const accountStatus: AccountStatus = feeApplies(await readEntryFee(trx)) ? 'pending_payment' : 'active';
+      await expireUnverifiedAccounts(trx, now, body.email);
+      const existing = await trx.selectFrom('profiles').select('id').where('email', '=', body.email).executeTakeFirst();
+      if (existing) return { taken: accountStatus };
       await trx
         .insertInto('profiles')
         .values({ id, email: body.email, name: body.name, is_admin: 0, is_active: 1, account_status: accountStatus, email_verified_at: null, created_at: now, updated_at: now })
         .execute();
       await trx.insertInto('credentials').values({ user_id: id, password_hash: passwordHash, updated_at: now }).execute();
       return { token: await createVerificationToken(trx, id, now), status: accountStatus };
-    }));
+    });
   } catch (err) {
-    // Two sign-ups with one address raced past the check above: the unique index decides.
-    if (isUniqueViolation(err)) throw emailTaken();
-    throw err;
+    // Two sign-ups with one address raced: the unique index decides, and the loser is told as a taken address would be.
+    if (!isUniqueViolation(err)) throw err;
+    created = { taken: feeApplies(await readEntryFee(deps.db)) ? 'pending_payment' : 'active' };
   }
-  const sent = await sendVerificationMail(deps, { email: body.email, name: body.name }, token);
-  return { user: { id, email: body.email, name: body.name, account_status: status }, verification_sent: sent };
+  if ('taken' in created) return answerTaken(deps, body, created.taken);
+  const sent = await sendVerificationMail(deps, { email: body.email, name: body.name }, created.token);
+  return { user: { id, email: body.email, name: body.name, account_status: created.status }, verification_sent: sent };
 }

@@ -1,6 +1,6 @@
 import type { OutgoingMail } from './mailer';
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
 
 /** The "confirm your address" mail sent after sign-up and on resend. */

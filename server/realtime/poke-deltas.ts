@@ -1,5 +1,6 @@
 import type { AppDeps, AuthUser } from '../context';
 import { personalDelta, sharedDeltasFor } from './shared-deltas';
+import { sessionIsLive } from '../auth/token-user';
 import type { PokeDelta, PullResponse } from '../../sync/protocol/messages';
 
 /**
@@ -26,7 +27,8 @@ export interface DeltaSource {
  * instead such a client gets plain pokes, and its pull is refused as before.
  */
 export async function mayReceiveRows(deps: AppDeps, userId: string, token: string): Promise<boolean> {
-  if ((await deps.tokens.verify(token)) !== userId) return false;
+  const claims = await deps.tokens.verifyClaims(token);
+  if (claims?.userId !== userId || !sessionIsLive(deps.sqlite, claims.sessionId)) return false;
   const p = deps.sqlite.prepare<[string], { is_active: number; account_status: string }>('SELECT is_active, account_status FROM profiles WHERE id = ?').get(userId);
   return !!p && p.is_active === 1 && p.account_status !== 'pending_payment';
 }

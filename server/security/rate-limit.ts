@@ -69,6 +69,15 @@ export class RateLimiter {
     return { ...after, blocked: false };
   }
 
+  /**
+   * Gives back one hit taken in the current window: an attempt reserved before slow work (a
+   * password hash) that turned out not to count (a success, or the work never ran).
+   */
+  release(key: string, now: number): void {
+    const w = this.current(key, now);
+    if (w && w.hits > 0) w.hits--;
+  }
+
   reset(key: string): void {
     this.windows.delete(key);
   }

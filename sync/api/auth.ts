@@ -55,6 +55,23 @@ export type LogoutBody = RefreshBody;
 export const ResendBody = z.strictObject({ email: EmailSchema });
 export type ResendBody = z.infer<typeof ResendBody>;
 
+export const ForgotPasswordBody = z.strictObject({ email: EmailSchema });
+export type ForgotPasswordBody = z.infer<typeof ForgotPasswordBody>;
+
+/** The token of the mailed reset link (32 random bytes, base64url). */
+export const ResetPasswordBody = z.strictObject({
+  token: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'This reset link is invalid. Ask for a new one.'),
+  password: PasswordSchema,
+});
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
+
+export const ChangePasswordBody = z.strictObject({ current_password: LoginPasswordSchema, new_password: PasswordSchema });
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
+/** The answer of forgot, reset and change: a sentence the client may show. */
+export const MessageResponse = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof MessageResponse>;
+
 export const ProfileUpdateBody = z.strictObject({ name: NameSchema });
 export type ProfileUpdateBody = z.infer<typeof ProfileUpdateBody>;
 
@@ -104,7 +121,6 @@ export type PaymentRequiredError = z.infer<typeof PaymentRequiredError>;
 
 /** Error codes of the accounts API the client may branch on. */
 export const AuthErrorCode = {
-  emailTaken: 'email_taken',
   invalidCredentials: 'invalid_credentials',
   emailNotVerified: 'email_not_verified',
   accountSuspended: 'account_suspended',
@@ -112,4 +128,7 @@ export const AuthErrorCode = {
   tokenReused: 'token_reused',
   invalidRefreshToken: 'invalid_refresh_token',
   rateLimited: 'rate_limited',
+  invalidResetToken: 'invalid_reset_token',
+  wrongPassword: 'wrong_password',
+  busy: 'busy',
 } as const;

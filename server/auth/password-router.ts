@@ -1,0 +1,62 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../context';
+import { ApiError } from '../http/errors';
+import { refuseIfBlocked, reservePasswordAttempt, type AuthLimits } from '../security/auth-limits';
+import { clientIp } from '../security/client-ip';
+import { checkedUnder } from './login';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password';
+import { mailResetLink, resetPassword, setPassword } from './password-reset';
+import { changePasswordRoute, forgotPasswordRoute, logoutAllRoute, resetPasswordRoute } from './password-routes';
+import { revokeAllRefreshTokens } from './refresh-tokens';
+import { clearRefreshCookie } from './session';
+
+const FORGOT_ACCEPTED = { message: 'If an account uses this address, we have sent it a link to reset the password.' };
+const PASSWORD_UPDATED = { message: 'Password updated' };
+
+/** Account recovery on /api/auth: forgot, reset, change, logout everywhere. Shares the login limits. */
+export function addPasswordRoutes(app: OpenAPIHono<AppEnv>, limits: AuthLimits): void {
+  app.openapi(forgotPasswordRoute, async (c) => {
+    const { deps } = c.var;
+    const { email } = c.req.valid('json');
+    const now = deps.now();
+    refuseIfBlocked([limits.resetRequestsPerIp.take(clientIp(c), now), limits.resetRequestsPerAddress.take(email, now)]);
+    // Not awaited: the answer leaves as fast for an unknown address as for a known one.
+    mailResetLink(deps, email).catch((err: unknown) => deps.log.error(`password reset mail to ${email} failed`, err));
+    return c.json(FORGOT_ACCEPTED, 202);
+  });
+
+  app.openapi(resetPasswordRoute, async (c) => {
+    const { deps } = c.var;
+    const { token, password } = c.req.valid('json');
+    const { userId, email } = await resetPassword(deps, token, password);
+    // The owner proved the mailbox: outsiders' failed guesses no longer lock them out.
+    limits.loginFailuresPerAccount.reset(email);
+    deps.liveStreams.endUser(userId);
+    clearRefreshCookie(c);
+    return c.json(PASSWORD_UPDATED, 200);
+  });
+
+  app.openapi(changePasswordRoute, async (c) => {
+    const { deps, user } = c.var;
+    const body = c.req.valid('json');
+    const row = await deps.db.selectFrom('credentials').select('password_hash').where('user_id', '=', user.id).executeTakeFirst();
+    // A signed-in caller guesses against their session's own budget, like a known device at login.
+    const deviceKey = user.sessionId ?? `user:${user.id}`;
+    const attempt = reservePasswordAttempt(limits, { account: user.email, ip: clientIp(c), deviceKey }, deps.now());
+    const ok = await checkedUnder(attempt, deps.now, () => verifyPassword(body.current_password, row?.password_hash ?? DUMMY_PASSWORD_HASH));
+    if (!row || !ok) throw new ApiError(403, 'wrong_password', 'Your current password is incorrect.');
+    attempt.succeeded(deps.now());
+    const passwordHash = await hashPassword(body.new_password);
+    await deps.db.transaction().execute((trx) => setPassword(trx, user.id, passwordHash, deps.now(), user.sessionId));
+    deps.liveStreams.endUser(user.id, user.sessionId);
+    return c.json(PASSWORD_UPDATED, 200);
+  });
+
+  app.openapi(logoutAllRoute, async (c) => {
+    const { deps, user } = c.var;
+    await revokeAllRefreshTokens(deps.db, user.id, deps.now());
+    deps.liveStreams.endUser(user.id);
+    clearRefreshCookie(c);
+    return c.body(null, 204);
+  });
+}
