@@ -3,7 +3,14 @@ import type { Database } from '../../db/schema';
 import { logChange } from '../sync/change-log';
 import { onUserDeleted } from '../rewards/member-status';
 import { deleteVideoInTx } from '../videos/delete-video';
-import { badRequest, notFound } from '../http/errors';
+import { badRequest, forbidden, notFound } from '../http/errors';
+
+/**
+ * Admins are changed only from the command line (`npm run admin`): one admin's stolen session must
+ * not be able to lock the others out or erase them.
+ */
+export const targetIsAdmin = (what: 'suspended' | 'deleted') =>
+  forbidden(`Administrators cannot be ${what} here; use npm run admin on the server.`, 'target_is_admin');
 
 export interface DeletedUser {
   email: string;
@@ -26,8 +33,9 @@ export interface DeletedUser {
  */
 export async function deleteUserInTx(trx: Transaction<Database>, actorId: string, userId: string, now: number): Promise<DeletedUser> {
   if (userId === actorId) throw badRequest('You cannot delete yourself.', 'cannot_target_self');
-  const user = await trx.selectFrom('profiles').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
+  const user = await trx.selectFrom('profiles').select(['id', 'email', 'is_admin']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw notFound('No such user.', 'user_not_found');
+  if (user.is_admin) throw targetIsAdmin('deleted');
 
   const scoresChanged = await onUserDeleted(trx, userId, now);
 

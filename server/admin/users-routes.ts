@@ -33,14 +33,14 @@ const statusChange = (path: string, summary: string) =>
     },
   });
 
-const suspend = statusChange('/users/{id}/suspend', 'Suspend a user: they cannot sign in and their sessions stop working');
+const suspend = statusChange('/users/{id}/suspend', 'Suspend a user: they cannot sign in and their sessions stop working (never an admin: 403 target_is_admin)');
 const reactivate = statusChange('/users/{id}/reactivate', 'Reactivate a suspended user');
 
 const remove = createRoute({
   ...adminOnly,
   method: 'delete',
   path: '/users/{id}',
-  summary: 'Delete a user with their videos, files, likes, comments, views and sessions',
+  summary: 'Delete a user with their videos, files, likes, comments, views and sessions (never an admin: 403 target_is_admin)',
   request: { params: IdParam },
   responses: { 200: { description: 'Deleted.', content: { 'application/json': { schema: Ok } } }, ...errorResponses(400, 401, 403, 404) },
 });
@@ -60,7 +60,11 @@ export function adminUsersRouter() {
         if (result.changed) await recordAudit(trx, { actorId: user.id, action: 'user.suspend', target: id, details: { email: result.email } }, now);
         return result;
       });
-      if (result.changed) deps.pokes.notify([`user:${id}`, ...(result.scoresChanged ? ['leaderboard'] : [])]);
+      if (result.changed) {
+        // Their open event streams would otherwise keep receiving pokes until they reconnect.
+        deps.liveStreams.endUser(id);
+        deps.pokes.notify([`user:${id}`, ...(result.scoresChanged ? ['leaderboard'] : [])]);
+      }
       return c.json({ user: { id, is_active: false } }, 200);
     })
     .openapi(reactivate, async (c) => {
@@ -88,6 +92,7 @@ export function adminUsersRouter() {
         );
         return result;
       });
+      deps.liveStreams.endUser(id);
       await deleteMediaFiles(deps.config.mediaDir, result.fileKeys);
       deps.pokes.notify([
         'feed',

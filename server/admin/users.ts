@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../http/errors';
 import { onUserReactivated, onUserSuspended } from '../rewards/member-status';
 import { eligibleUsers } from '../rewards/score-events';
 import { containsPattern, encodeTimeCursor, type TimeCursor } from './cursor';
+import { targetIsAdmin } from './delete-user';
 import type { AdminUser } from '../../sync/api/admin';
 
 /**
@@ -65,8 +66,9 @@ export async function setUserActive(
   now: number,
 ): Promise<{ changed: boolean; scoresChanged: boolean; email: string }> {
   if (userId === actorId) throw badRequest(active ? 'You cannot reactivate yourself.' : 'You cannot suspend yourself.', 'cannot_target_self');
-  const user = await trx.selectFrom('profiles').select(['id', 'email', 'is_active']).where('id', '=', userId).executeTakeFirst();
+  const user = await trx.selectFrom('profiles').select(['id', 'email', 'is_active', 'is_admin']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw notFound('No such user.', 'user_not_found');
+  if (!active && user.is_admin) throw targetIsAdmin('suspended');
   if ((user.is_active === 1) === active) return { changed: false, scoresChanged: false, email: user.email };
   await trx.updateTable('profiles').set({ is_active: active ? 1 : 0, updated_at: now }).where('id', '=', userId).execute();
   let scoresChanged: boolean;

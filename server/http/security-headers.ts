@@ -1,14 +1,24 @@
 import { ServerResponse } from 'node:http';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../context';
 import { secureHeaders } from 'hono/secure-headers';
+
+type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
 // The Razorpay Checkout script and the ad service are the only third parties the app loads
 // (issue 6 and spec section 1); everything else is same-origin.
 const RAZORPAY = ['https://checkout.razorpay.com', 'https://api.razorpay.com'];
 const ADS = ['https://pagead2.googlesyndication.com', 'https://googleads.g.doubleclick.net', 'https://tpc.googlesyndication.com'];
 
-/** For documents (the PWA shell, its assets, media, the API docs page): the full policy. */
-export const documentSecurityHeaders = secureHeaders({
+/**
+ * HSTS only when the public origin is https: browsers then refuse plain http to this host for a
+ * year, so a network attacker cannot strip TLS from a later visit. Over http the header would be
+ * ignored by browsers at best, and it would pin a development host at worst, so it is left out.
+ */
+export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
+const wantsHsts = (c: Context) => (c as Context<AppEnv>).var.deps?.config.publicUrl.startsWith('https:') === true;
+
+const documentPolicy: SecureHeadersOptions = {
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...RAZORPAY, ...ADS],
@@ -32,7 +42,12 @@ export const documentSecurityHeaders = secureHeaders({
   crossOriginEmbedderPolicy: false,
   crossOriginResourcePolicy: 'same-origin',
   crossOriginOpenerPolicy: 'same-origin-allow-popups',
-});
+};
+const documentHeaders = secureHeaders(documentPolicy);
+const documentHeadersWithHsts = secureHeaders({ ...documentPolicy, strictTransportSecurity: HSTS_VALUE });
+
+/** For documents (the PWA shell, its assets, media, the API docs page): the full policy. */
+export const documentSecurityHeaders: MiddlewareHandler = (c, next) => (wantsHsts(c) ? documentHeadersWithHsts(c, next) : documentHeaders(c, next));
 
 /**
  * For JSON API answers: nothing in them may run, render or be framed, so the strictest policy is
@@ -47,6 +62,7 @@ const API_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['referrer-policy', 'strict-origin-when-cross-origin'],
   ['cross-origin-resource-policy', 'same-origin'],
 ];
+const API_HEADERS_WITH_HSTS: ReadonlyArray<readonly [string, string]> = [...API_HEADERS, ['strict-transport-security', HSTS_VALUE]];
 
 /**
  * Under node:http the headers go straight onto the ServerResponse (a handler's own value for the
@@ -56,8 +72,9 @@ const API_HEADERS: ReadonlyArray<readonly [string, string]> = [
  */
 export const apiSecurityHeaders: MiddlewareHandler = async (c, next) => {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  if (outgoing instanceof ServerResponse) for (const [name, value] of API_HEADERS) outgoing.setHeader(name, value);
-  else for (const [name, value] of API_HEADERS) c.header(name, value);
+  const headers = wantsHsts(c) ? API_HEADERS_WITH_HSTS : API_HEADERS;
+  if (outgoing instanceof ServerResponse) for (const [name, value] of headers) outgoing.setHeader(name, value);
+  else for (const [name, value] of headers) c.header(name, value);
   await next();
 };
 

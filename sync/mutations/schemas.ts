@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_COMMENT_LENGTH, MAX_PROFILE_NAME_LENGTH, MAX_WATCHED_MS } from './limits';
+import { NameSchema } from '../api/auth';
+import { MAX_COMMENT_LENGTH, MAX_WATCHED_MS } from './limits';
 
 export { MAX_COMMENT_LENGTH, MAX_PROFILE_NAME_LENGTH, MAX_WATCHED_MS } from './limits';
 export { mutationVideoId } from './video-id';
@@ -24,13 +25,8 @@ export const mutationArgsSchemas = {
       .min(1, 'A comment cannot be empty.')
       .max(MAX_COMMENT_LENGTH, `A comment can have at most ${MAX_COMMENT_LENGTH} characters.`),
   }),
-  updateProfileName: z.strictObject({
-    name: z
-      .string()
-      .trim()
-      .min(1, 'Name is required.')
-      .max(MAX_PROFILE_NAME_LENGTH, `A name can have at most ${MAX_PROFILE_NAME_LENGTH} characters.`),
-  }),
+  // The same rules as PATCH /api/profile (one schema): a rename cannot slip through sync what the API refuses.
+  updateProfileName: z.strictObject({ name: NameSchema }),
   deleteVideo: z.strictObject({ videoId: IdSchema }),
   recordShare: z.strictObject({ shareId: IdSchema, videoId: IdSchema }),
   recordView: z.strictObject({ videoId: IdSchema, watchedMs: z.number().int().min(0).max(MAX_WATCHED_MS) }),

@@ -4,6 +4,7 @@ import type { MutatorTx, VideoRef } from '../../../sync/mutations/mutators';
 import type { AuthUser } from '../../context';
 import { applyScoreEvent, type ScoreMemo } from '../../rewards/score-events';
 import { deleteVideoInTx } from '../../videos/delete-video';
+import { recordAudit } from '../../admin/audit';
 import { changeRow, logChange } from '../change-log';
 import type { PushStatements } from '../push-statements';
 import { recordViewInTx } from './record-view';
@@ -111,6 +112,10 @@ export class ServerMutatorTx implements MutatorTx {
   async deleteVideo(video: VideoRef): Promise<void> {
     const deleted = await deleteVideoInTx(this.trx, video.id, this.now);
     if (!deleted) return;
+    // Another member's video goes only by an admin's hand: audited like DELETE /api/admin/videos/:id.
+    if (deleted.ownerId !== this.userId) {
+      await recordAudit(this.trx, { actorId: this.userId, action: 'video.delete', target: video.id, details: { owner_id: deleted.ownerId } }, this.now);
+    }
     this.deletedFileKeys.push(...deleted.fileKeys);
     this.pokeScopes.add('feed');
     this.pokeScopes.add('leaderboard');

@@ -104,6 +104,9 @@ export function UsersTab({ selfId }: { selfId: string }) {
                   <td className="row-actions">
                     {u.id === selfId ? (
                       <span className="muted">You</span>
+                    ) : u.is_admin ? (
+                      // The server refuses to suspend or delete an admin (only `npm run admin` changes admins).
+                      <span className="muted">Admin</span>
                     ) : (
                       <>
                         <button type="button" className="button small" disabled={working === u.id} onClick={() => void onToggle(u)}
