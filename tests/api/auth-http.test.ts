@@ -1,59 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'node:http';
 import { startServer, type ServerProcess } from '../helpers/server-process';
 import { lastMailTo } from '../helpers/mail-sink';
+import { http, refreshCookie } from './auth-http-client';
 
 // The accounts API over real HTTP against the real server process: the refresh cookie as a browser
 // would carry it, and per-IP limits keyed by the real TCP peer address (getConnInfo), which the
 // in-process tests can only simulate.
-
-interface HttpResult {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  json: any;
-}
-
-function http(server: ServerProcess, method: string, path: string, opts: { body?: unknown; cookie?: string; from?: string; forwardedFor?: string } = {}): Promise<HttpResult> {
-  const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: server.port,
-        method,
-        path,
-        // Linux routes all of 127.0.0.0/8 to loopback, so a second client address is free to use.
-        localAddress: opts.from ?? '127.0.0.1',
-        headers: {
-          ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}),
-          ...(opts.cookie ? { cookie: opts.cookie } : {}),
-          ...(opts.forwardedFor ? { 'x-forwarded-for': opts.forwardedFor } : {}),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => {
-          let json: unknown;
-          try {
-            json = text ? JSON.parse(text) : undefined;
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, json });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-const refreshCookie = (r: HttpResult) => {
-  const all = r.headers['set-cookie'] ?? [];
-  return (Array.isArray(all) ? all : [all]).find((c) => c.startsWith('vidi_refresh='));
-};
 
 describe('accounts over real HTTP', () => {
   let server: ServerProcess;
