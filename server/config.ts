@@ -23,6 +23,14 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   /** Reverse proxies in front of the server; 0 = clients connect directly (see server/security/client-ip.ts). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Pushes per member: a token bucket of this many, refilled at PUSH_RATE_PER_MINUTE (docs/sync.md). */
+  PUSH_RATE_BURST: z.coerce.number().int().min(1).max(1_000_000_000).default(120),
+  PUSH_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000_000).default(60),
+  /** Base64 of 32 random bytes: encrypts provider secrets at rest; when unset, DATA_DIR/secrets.key is generated. */
+  SECRETS_KEY: z
+    .string()
+    .refine((v) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
+    .optional(),
 });
 
 export interface Config {
@@ -38,6 +46,8 @@ export interface Config {
   clientDist: string;
   logLevel: 'silent' | 'error' | 'info' | 'debug';
   trustProxyHops: number;
+  pushRate: { burst: number; perMinute: number };
+  secretsKey: Buffer | undefined;
   mediaDir: string;
   uploadsDir: string;
   mailDir: string;
@@ -72,6 +82,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clientDist: resolve(e.CLIENT_DIST),
     logLevel: e.LOG_LEVEL,
     trustProxyHops: e.TRUST_PROXY_HOPS,
+    pushRate: { burst: e.PUSH_RATE_BURST, perMinute: e.PUSH_RATE_PER_MINUTE },
+    secretsKey: e.SECRETS_KEY ? Buffer.from(e.SECRETS_KEY, 'base64') : undefined,
     mediaDir: join(dataDir, 'media'),
     uploadsDir: join(dataDir, 'uploads'),
     mailDir: join(dataDir, 'mail'),
