@@ -34,4 +34,14 @@ describe('access tokens', () => {
     const { token } = await a.issue('user-3');
     expect(await b.verify(token)).toBeNull();
   });
+
+  it('carries the session id (sid) when issued for a session, and none otherwise', async () => {
+    const keys = await loadSigningKeys(mkdtempSync(join(tmpdir(), 'vidi-keys-')), undefined);
+    const tokens = createAccessTokens(keys, 'http://issuer.test', Date.now);
+    const withSession = await tokens.issue('user-4', 'family-1');
+    expect(await tokens.verifyClaims(withSession.token)).toEqual({ userId: 'user-4', sessionId: 'family-1' });
+    expect(await tokens.verifyClaims(withSession.token)).toEqual({ userId: 'user-4', sessionId: 'family-1' });
+    const without = await tokens.issue('user-4');
+    expect(await tokens.verifyClaims(without.token)).toEqual({ userId: 'user-4', sessionId: undefined });
+  });
 });
