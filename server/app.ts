@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { AppDeps } from './context';
 import { ApiError, errorBody } from './http/errors';
+import { bodyLimit } from './http/body-limit';
 import { createRouter } from './http/router';
 import { apiSecurityHeaders, documentSecurityHeaders, isApiPath } from './http/security-headers';
 import { systemRouter } from './http/system-routes';
@@ -45,10 +45,7 @@ export function createApp(deps: AppDeps) {
   const app = createRouter();
 
   const corsForPublicUrl = cors({ origin: deps.config.publicUrl, credentials: true, maxAge: 600 });
-  const jsonBodyLimit = bodyLimit({
-    maxSize: MAX_JSON_BODY_BYTES,
-    onError: (c) => c.json(errorBody('payload_too_large', `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`), 413),
-  });
+  const jsonBodyLimit = bodyLimit(MAX_JSON_BODY_BYTES, `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
   // One middleware for what every request needs, so the smallest answers pay one dispatch step.
   app.use('*', (c, next) => {
     c.set('deps', deps);

@@ -1,10 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from '../context';
+import type { AppDeps, AppEnv } from '../context';
 import { requireUser } from '../auth/middleware';
-import { ApiError, errorBody, forbidden, notFound } from '../http/errors';
+import { ApiError, forbidden, notFound } from '../http/errors';
+import { closingAnswer, DRAIN_BYTES, readBodyUpTo } from '../http/body-limit';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { createRouter } from '../http/router';
 import { mediaPath, posterKeysOf, writeMediaFileOnce } from '../media/storage';
@@ -15,35 +17,52 @@ import { MAX_POSTERS_PER_VIDEO, posterKey, releasePoster } from './poster-files'
 
 export const MAX_POSTER_BYTES = 512 * 1024;
 
-/** Bodies up to this much over the limit are read and dropped, so the client can read its 413. */
-const DRAIN_BYTES = 8 * 1024 * 1024;
 const posterBodies = new WeakMap<Request, Uint8Array>();
 
 /**
+ * Who may send this poster, decided before a byte of the body is read: a signed-out caller or one
+ * who is not the video's (or its uploads') owner is answered at once, with `Connection: close`
+ * (the body stays unread, so the connection cannot carry another request). Checked again when the
+ * poster is stored; this is the early refusal, that one is the rule.
+ */
+const checkCallerFirst = createMiddleware<AppEnv>(async (c, next) => {
+  const refusal = await callerRefusal(c);
+  if (refusal) return closingAnswer(c, refusal.status, refusal.code, refusal.message);
+  await next();
+});
+
+async function callerRefusal(c: Context<AppEnv>): Promise<ApiError | null> {
+  let owner = true;
+  try {
+    await requireUser(c, async () => {
+      owner = !(await ownedByAnother(c.var.deps, c.req.param('id') ?? '', c.var.user.id));
+    });
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  return owner ? null : forbidden('Only the uploader can set the poster of this video.', 'not_owner');
+}
+
+async function ownedByAnother(deps: AppDeps, videoId: string, userId: string): Promise<boolean> {
+  const video = await deps.db.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
+  if (video) return video.user_id !== userId;
+  const other = await deps.db.selectFrom('uploads').select('id').where('video_id', '=', videoId).where('user_id', '!=', userId).executeTakeFirst();
+  return !!other;
+}
+
+/**
  * Reads the image (at most 512 KiB) before anything can answer: a response sent while the client is
- * still sending makes Node close the socket, and the client would see a network error instead.
+ * still sending makes Node close the socket, and the client would see a network error instead. A
+ * larger body is drained (up to DRAIN_BYTES more) and answered 413 with `Connection: close`.
  */
 const readPosterBody = createMiddleware<AppEnv>(async (c, next) => {
-  const tooLarge = () => c.json(errorBody('payload_too_large', `The poster may be at most ${MAX_POSTER_BYTES} bytes (512 KiB).`), 413);
+  const tooLarge = () => closingAnswer(c, 413, 'payload_too_large', `The poster may be at most ${MAX_POSTER_BYTES} bytes (512 KiB).`);
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > MAX_POSTER_BYTES + DRAIN_BYTES) return tooLarge();
-  const reader = c.req.raw.body?.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (reader) {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size <= MAX_POSTER_BYTES) chunks.push(value);
-      else if (size > MAX_POSTER_BYTES + DRAIN_BYTES) {
-        await reader.cancel();
-        break;
-      }
-    }
-  }
-  if (size > MAX_POSTER_BYTES) return tooLarge();
-  posterBodies.set(c.req.raw, Buffer.concat(chunks));
+  const body = c.req.raw.body ? await readBodyUpTo(c.req.raw.body.getReader(), MAX_POSTER_BYTES) : Buffer.alloc(0);
+  if (!body) return tooLarge();
+  posterBodies.set(c.req.raw, body);
   await next();
 });
 
@@ -57,7 +76,7 @@ const putPoster = createRoute({
   description:
     'The raw image bytes (JPEG, PNG or WebP, checked by content, at most 512 KiB). Allowed before the video exists: the poster is kept with the upload and attached when the upload finishes. Owner only. Idempotent: the poster URL is derived from the bytes, so sending the same image again changes nothing and returns the same URL; different bytes get a new URL, and the replaced poster stays served until the video is deleted (at most 5 posters per video, then 409).',
   security: bearerSecurity,
-  middleware: [readPosterBody, requireUser] as const,
+  middleware: [checkCallerFirst, readPosterBody] as const,
   request: {
     params: z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' }, description: 'The video id chosen by the client.' }) }),
     body: {
