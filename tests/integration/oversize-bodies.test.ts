@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { listen, type LoopbackServer } from '../fixtures/tus-client';
+import { insertVideo } from './sync-harness';
 import { MAX_JSON_BODY_BYTES } from '../../server/app';
 import { MAX_POSTER_BYTES } from '../../server/uploads/poster-routes';
 
@@ -132,28 +133,7 @@ describe('oversize and unwanted bodies', () => {
     });
 
     it("403 for someone else's video, without reading the body", async () => {
-      const videoId = randomUUID();
-      const now = t.deps.now();
-      await t.deps.db
-        .insertInto('videos')
-        .values({
-          id: videoId,
-          user_id: bob.id,
-          title: 'Bob',
-          description: '',
-          file_key: `${bob.id}/${now}-clip.mp4`,
-          mime_type: 'video/mp4',
-          size_bytes: 1000,
-          duration_ms: 1000,
-          sha256: '0'.repeat(64),
-          poster_key: null,
-          created_at: now,
-          likes_count: 0,
-          comments_count: 0,
-          shares_count: 0,
-          views_count: 0,
-        })
-        .execute();
+      const videoId = await insertVideo(t.deps, bob.id);
       const { answer, read } = await partialPut(videoId, alice.token);
       expect(answer.status).toBe(403);
       expect(answer.headers.connection).toBe('close');
