@@ -133,6 +133,31 @@ export interface ScoresTable {
   viewer_reached_at: number;
 }
 
+/** A member's counted viewer actions on one UTC day of the current period (the daily cap applies to these). */
+export interface ViewerDaysTable {
+  user_id: string;
+  /** floor(created_at / 86 400 000): the UTC day. */
+  day: number;
+  actions: number;
+}
+
+/** A member's credited watch time (migration 0007, server/rewards/view-rules.ts). */
+export interface ViewCreditsTable {
+  user_id: string;
+  /** Server time of their previous credited push of views. */
+  credited_at: number;
+  /** Where their credited watches, laid end to end, end (at most credited_at + the allowance). */
+  credited_until: number;
+}
+
+/** A member an admin took out of one scoring period (migration 0007). */
+export interface RewardVoidsTable {
+  period_start: number;
+  user_id: string;
+  created_at: number;
+  created_by: string;
+}
+
 export interface DistributionsTable {
   id: string;
   /** Start of the scoring period this distribution closes; unique, so a period is never distributed twice. */
@@ -216,6 +241,9 @@ export interface Database {
   settings: SettingsTable;
   prizes: PrizesTable;
   scores: ScoresTable;
+  viewer_days: ViewerDaysTable;
+  view_credits: ViewCreditsTable;
+  reward_voids: RewardVoidsTable;
   distributions: DistributionsTable;
   distribution_winners: DistributionWinnersTable;
   payments: PaymentsTable;

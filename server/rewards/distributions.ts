@@ -40,6 +40,7 @@ export async function recordDistribution(db: Kysely<Database>, input: { adminId:
     if (winners.length) await trx.insertInto('distribution_winners').values(winners).execute();
     // Actions up to now belong to the closed period (created_at <= createdAt); nothing counts yet.
     await trx.deleteFrom('scores').execute();
+    await trx.deleteFrom('viewer_days').execute();
     await trx
       .insertInto('audit_log')
       .values({

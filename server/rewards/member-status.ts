@@ -1,69 +1,94 @@
 import { sql } from 'kysely';
 import { logChange } from '../sync/change-log';
-import { addPointsMany, currentPeriodStart, eligibleUsers, ensureScoreRows, subtractPointsMany, type Db, type Exclusion } from './score-events';
+import { DAY_MS, currentPeriodStart, eligibleP, eligibleUsers, readViewerCap, type Db } from './eligibility';
+import type { Exclusion } from './newest-counted';
+import { addPointsMany, ensureScoreRows, subtractPointsMany } from './score-writes';
+import { applyViewerDays, type DaysChange } from './viewer-days';
 
 /*
- * Suspended and deleted members neither appear nor count: when a member stops being eligible, every
- * counted action between them and others is taken off the others' counters and their own row goes;
- * on reactivation it all comes back, computed from the rows. Each function runs in the caller's
- * transaction and is idempotent (the member's `scores` row is the marker of "currently counted").
+ * Suspended, voided and deleted members neither appear nor count: when a member stops being
+ * eligible, every counted action between them and others is taken off the others' counters and
+ * their own rows go; on reactivation it all comes back, computed from the rows. Each function runs
+ * in the caller's transaction and is idempotent (the member's `scores` row is the marker of
+ * "currently counted").
  */
 
-interface Tally {
-  other: string;
-  /** Likes + comments: the points that also move the creator board. */
+interface Tally extends DaysChange {
+  /** The other member. */
+  userId: string;
+  /** Likes + comment pairs: the actions that also move the creator board. */
   engagements: number;
-  /** Views: viewer board only. */
-  views: number;
   newestEngagement: number;
+}
+
+interface TallyRow {
+  other: string;
+  kind: string;
+  day: number;
+  n: number;
   newest: number;
 }
 
-const ELIGIBLE_P = sql`p.is_active = 1 AND p.account_status = 'active'`;
-
-/** The member's counted actions on other eligible members' videos, per video owner. */
+/** The member's counted actions (likes, comment pairs, views) on other eligible members' videos, per video owner and day. */
 async function given(db: Db, userId: string, ps: number): Promise<Tally[]> {
-  const { rows } = await sql<{ other: string; kind: string; n: number; newest: number }>`
-    SELECT v.user_id AS other, x.kind AS kind, count(*) AS n, max(x.t) AS newest FROM (
+  const { rows } = await sql<TallyRow>`
+    SELECT v.user_id AS other, x.kind AS kind, x.t / ${sql.lit(DAY_MS)} AS day, count(*) AS n, max(x.t) AS newest FROM (
       SELECT video_id, created_at AS t, 'e' AS kind FROM likes WHERE user_id = ${userId} AND created_at > ${ps}
-      UNION ALL SELECT video_id, created_at, 'e' FROM comments WHERE user_id = ${userId} AND created_at > ${ps}
+      UNION ALL SELECT video_id, min(created_at), 'e' FROM comments WHERE user_id = ${userId} AND created_at > ${ps} GROUP BY video_id
       UNION ALL SELECT video_id, created_at, 'v' FROM views WHERE user_id = ${userId} AND created_at > ${ps}
     ) x JOIN videos v ON v.id = x.video_id JOIN profiles p ON p.id = v.user_id
-    WHERE v.user_id <> ${userId} AND ${ELIGIBLE_P}
-    GROUP BY v.user_id, x.kind`.execute(db);
+    WHERE v.user_id <> ${userId} AND ${eligibleP(ps)}
+    GROUP BY 1, 2, 3`.execute(db);
   return merge(rows);
 }
 
-/** Other eligible members' counted actions on this member's videos, per actor. */
+/** Other eligible members' counted actions on this member's videos, per actor and day. */
 async function received(db: Db, userId: string, ps: number): Promise<Tally[]> {
-  const { rows } = await sql<{ other: string; kind: string; n: number; newest: number }>`
-    SELECT x.user_id AS other, x.kind AS kind, count(*) AS n, max(x.t) AS newest FROM (
+  const { rows } = await sql<TallyRow>`
+    SELECT x.user_id AS other, x.kind AS kind, x.t / ${sql.lit(DAY_MS)} AS day, count(*) AS n, max(x.t) AS newest FROM (
       SELECT l.user_id, l.created_at AS t, 'e' AS kind FROM videos v JOIN likes l ON l.video_id = v.id WHERE v.user_id = ${userId} AND l.created_at > ${ps}
-      UNION ALL SELECT c.user_id, c.created_at, 'e' FROM videos v JOIN comments c ON c.video_id = v.id WHERE v.user_id = ${userId} AND c.created_at > ${ps}
+      UNION ALL SELECT c.user_id, min(c.created_at), 'e' FROM videos v JOIN comments c ON c.video_id = v.id
+        WHERE v.user_id = ${userId} AND c.created_at > ${ps} GROUP BY c.video_id, c.user_id
       UNION ALL SELECT w.user_id, w.created_at, 'v' FROM videos v JOIN views w ON w.video_id = v.id WHERE v.user_id = ${userId} AND w.created_at > ${ps}
     ) x JOIN profiles p ON p.id = x.user_id
-    WHERE x.user_id <> ${userId} AND ${ELIGIBLE_P}
-    GROUP BY x.user_id, x.kind`.execute(db);
+    WHERE x.user_id <> ${userId} AND ${eligibleP(ps)}
+    GROUP BY 1, 2, 3`.execute(db);
   return merge(rows);
 }
 
-function merge(rows: Array<{ other: string; kind: string; n: number; newest: number }>): Tally[] {
+function merge(rows: TallyRow[]): Tally[] {
   const by = new Map<string, Tally>();
   for (const r of rows) {
-    const t = by.get(r.other) ?? { other: r.other, engagements: 0, views: 0, newestEngagement: 0, newest: 0 };
+    let t = by.get(r.other);
+    if (!t) {
+      t = { userId: r.other, engagements: 0, newestEngagement: 0, newest: 0, days: new Map() };
+      by.set(r.other, t);
+    }
     const n = Number(r.n);
     const newest = Number(r.newest);
     if (r.kind === 'e') {
       t.engagements += n;
       t.newestEngagement = Math.max(t.newestEngagement, newest);
-    } else {
-      t.views += n;
     }
+    t.days.set(Number(r.day), (t.days.get(Number(r.day)) ?? 0) + n);
     t.newest = Math.max(t.newest, newest);
-    by.set(r.other, t);
   }
   return [...by.values()];
 }
+
+/** All of a member's tallies as one: their own totals on the other side. */
+function total(userId: string, tallies: Tally[]): Tally {
+  const all: Tally = { userId, engagements: 0, newestEngagement: 0, newest: 0, days: new Map() };
+  for (const t of tallies) {
+    all.engagements += t.engagements;
+    all.newestEngagement = Math.max(all.newestEngagement, t.newestEngagement);
+    all.newest = Math.max(all.newest, t.newest);
+    for (const [d, n] of t.days) all.days.set(d, (all.days.get(d) ?? 0) + n);
+  }
+  return all;
+}
+
+const creatorChange = (t: Tally) => ({ userId: t.userId, n: t.engagements, newest: t.newestEngagement });
 
 async function hasRow(db: Db, userId: string): Promise<boolean> {
   return !!(await db.selectFrom('scores').select('user_id').where('user_id', '=', userId).executeTakeFirst());
@@ -72,14 +97,13 @@ async function hasRow(db: Db, userId: string): Promise<boolean> {
 async function withRows(db: Db, ids: string[]): Promise<Set<string>> {
   const out = new Set<string>();
   for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const rows = await db.selectFrom('scores').select('user_id').where('user_id', 'in', chunk).execute();
+    const rows = await db.selectFrom('scores').select('user_id').where('user_id', 'in', ids.slice(i, i + 500)).execute();
     for (const r of rows) out.add(r.user_id);
   }
   return out;
 }
 
-/** Takes the member's counted actions off everyone else and drops their row. */
+/** Takes the member's counted actions off everyone else and drops their rows. */
 async function removeContributions(db: Db, userId: string, now: number): Promise<boolean> {
   if (!(await hasRow(db, userId))) return false;
   const ps = await currentPeriodStart(db);
@@ -87,19 +111,18 @@ async function removeContributions(db: Db, userId: string, now: number): Promise
   const inc = await received(db, userId, ps);
   // The member may still be eligible (deletion): leave their rows out of every reach-time lookup.
   const exclude: Exclusion = { userId };
-  const counted = await withRows(db, [...new Set([...out, ...inc].map((t) => t.other))]);
-  const creators = out.filter((t) => counted.has(t.other)).map((t) => ({ userId: t.other, n: t.engagements, newest: t.newestEngagement }));
-  const viewers = inc.filter((t) => counted.has(t.other)).map((t) => ({ userId: t.other, n: t.engagements + t.views, newest: t.newest }));
-  await subtractPointsMany(db, 'creator', creators, ps, exclude);
-  await subtractPointsMany(db, 'viewer', viewers, ps, exclude);
+  const counted = await withRows(db, [...new Set([...out, ...inc].map((t) => t.userId))]);
+  await subtractPointsMany(db, 'creator', out.filter((t) => counted.has(t.userId)).map(creatorChange), ps, exclude);
+  await applyViewerDays(db, inc.filter((t) => counted.has(t.userId)), -1, ps, exclude, await readViewerCap(db));
+  await db.deleteFrom('viewer_days').where('user_id', '=', userId).execute();
   await db.deleteFrom('scores').where('user_id', '=', userId).execute();
   await logChange(db, { entity: 'leaderboard', entityId: 'all' }, now);
   return true;
 }
 
 /**
- * Call in the transaction that suspends a member (is_active = 0), after the profile update.
- * Returns whether the leaderboards changed (a 'leaderboard' change is logged; poke 'leaderboard').
+ * Call in the transaction that suspends a member (is_active = 0) or voids their period, after that
+ * write. Returns whether the leaderboards changed (a 'leaderboard' change is logged; poke 'leaderboard').
  */
 export async function onUserSuspended(db: Db, userId: string, now: number): Promise<boolean> {
   if ((await eligibleUsers(db, [userId])).size) throw new Error('onUserSuspended: call it after the profile is suspended');
@@ -126,21 +149,10 @@ export async function onUserReactivated(db: Db, userId: string, now: number): Pr
   const ps = await currentPeriodStart(db);
   const out = await given(db, userId, ps);
   const inc = await received(db, userId, ps);
-  await ensureScoreRows(db, [userId, ...new Set([...out, ...inc].map((t) => t.other))]);
-  let viewer = 0;
-  let viewerNewest = 0;
-  for (const t of out) {
-    viewer += t.engagements + t.views;
-    viewerNewest = Math.max(viewerNewest, t.newest);
-  }
-  let creator = 0;
-  let creatorNewest = 0;
-  for (const t of inc) {
-    creator += t.engagements;
-    creatorNewest = Math.max(creatorNewest, t.newestEngagement);
-  }
-  await addPointsMany(db, 'creator', [...out.map((t) => ({ userId: t.other, n: t.engagements, newest: t.newestEngagement })), { userId, n: creator, newest: creatorNewest }]);
-  await addPointsMany(db, 'viewer', [...inc.map((t) => ({ userId: t.other, n: t.engagements + t.views, newest: t.newest })), { userId, n: viewer, newest: viewerNewest }]);
+  await ensureScoreRows(db, [userId, ...new Set([...out, ...inc].map((t) => t.userId))]);
+  const cap = await readViewerCap(db);
+  await addPointsMany(db, 'creator', [...out.map(creatorChange), creatorChange(total(userId, inc))]);
+  await applyViewerDays(db, [...inc, total(userId, out)], 1, ps, {}, cap);
   const changed = out.length > 0 || inc.length > 0;
   if (changed) await logChange(db, { entity: 'leaderboard', entityId: 'all' }, now);
   return changed;
@@ -148,9 +160,9 @@ export async function onUserReactivated(db: Db, userId: string, now: number): Pr
 
 /**
  * Call in the transaction that deletes a video, before the video row is deleted: takes the
- * video's counted likes, comments and views off the owner and the actors, reading the rows once,
- * and deletes those likes, comments and views (so nothing can undo them a second time). Returns
- * whether points moved.
+ * video's counted likes, comment pairs and views off the owner and the actors, reading the rows
+ * once, and deletes those likes, comments and views (so nothing can undo them a second time).
+ * Returns whether points moved.
  */
 export async function onVideoDeleted(db: Db, videoId: string, now: number): Promise<boolean> {
   const video = await db.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
@@ -161,26 +173,20 @@ export async function onVideoDeleted(db: Db, videoId: string, now: number): Prom
     return false;
   }
   const ps = await currentPeriodStart(db);
-  const { rows } = await sql<{ other: string; kind: string; n: number; newest: number }>`
-    SELECT x.user_id AS other, x.kind AS kind, count(*) AS n, max(x.t) AS newest FROM (
+  const { rows } = await sql<TallyRow>`
+    SELECT x.user_id AS other, x.kind AS kind, x.t / ${sql.lit(DAY_MS)} AS day, count(*) AS n, max(x.t) AS newest FROM (
       SELECT user_id, created_at AS t, 'e' AS kind FROM likes WHERE video_id = ${videoId} AND created_at > ${ps}
-      UNION ALL SELECT user_id, created_at, 'e' FROM comments WHERE video_id = ${videoId} AND created_at > ${ps}
+      UNION ALL SELECT user_id, min(created_at), 'e' FROM comments WHERE video_id = ${videoId} AND created_at > ${ps} GROUP BY user_id
       UNION ALL SELECT user_id, created_at, 'v' FROM views WHERE video_id = ${videoId} AND created_at > ${ps}
     ) x JOIN profiles p ON p.id = x.user_id JOIN scores s ON s.user_id = x.user_id
-    WHERE x.user_id <> ${owner} AND ${ELIGIBLE_P}
-    GROUP BY x.user_id, x.kind`.execute(db);
+    WHERE x.user_id <> ${owner} AND ${eligibleP(ps)}
+    GROUP BY 1, 2, 3`.execute(db);
   const tallies = merge(rows);
   await removeVideoActions(db, videoId);
   if (!tallies.length) return false;
   const exclude: Exclusion = { videoId };
-  let engagements = 0;
-  let newestEngagement = 0;
-  for (const t of tallies) {
-    engagements += t.engagements;
-    newestEngagement = Math.max(newestEngagement, t.newestEngagement);
-  }
-  await subtractPointsMany(db, 'viewer', tallies.map((t) => ({ userId: t.other, n: t.engagements + t.views, newest: t.newest })), ps, exclude);
-  await subtractPointsMany(db, 'creator', [{ userId: owner, n: engagements, newest: newestEngagement }], ps, exclude);
+  await applyViewerDays(db, tallies, -1, ps, exclude, await readViewerCap(db));
+  await subtractPointsMany(db, 'creator', [creatorChange(total(owner, tallies))], ps, exclude);
   await logChange(db, { entity: 'leaderboard', entityId: 'all' }, now);
   return true;
 }

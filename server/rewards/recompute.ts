@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { currentPeriodStart, type Db } from './score-events';
+import { DAY_MS, currentPeriodStart, readViewerCap, type Db } from './eligibility';
 
 export interface ScoreRow {
   user_id: string;
@@ -9,14 +9,34 @@ export interface ScoreRow {
   viewer_reached_at: number;
 }
 
+export interface ViewerDayRow {
+  user_id: string;
+  day: number;
+  actions: number;
+}
+
+/** The counted actions of the period as (actor, owner, time): likes, comment pairs (earliest comment), views. */
+const SOURCES = (ps: number) => ({
+  likes: sql`SELECT a.user_id AS actor, v.user_id AS owner, a.created_at AS t FROM likes a NOT INDEXED JOIN videos v ON v.id = a.video_id WHERE a.created_at > ${ps}`,
+  pairs: sql`SELECT a.user_id AS actor, v.user_id AS owner, min(a.created_at) AS t FROM comments a NOT INDEXED JOIN videos v ON v.id = a.video_id
+    WHERE a.created_at > ${ps} GROUP BY a.user_id, a.video_id`,
+  views: sql`SELECT a.user_id AS actor, v.user_id AS owner, a.created_at AS t FROM views a NOT INDEXED JOIN videos v ON v.id = a.video_id WHERE a.created_at > ${ps}`,
+});
+
+/** Members who may not score in the period: inactive, unpaid, or voided for it. */
+const BAD = (ps: number) => sql`bad AS (SELECT id FROM profiles WHERE NOT (is_active = 1 AND account_status = 'active')
+  UNION SELECT user_id FROM reward_voids WHERE period_start = ${ps})`;
+
 /**
- * The scores computed from scratch from likes, comments, views, videos, profiles and distributions
- * (the rule in score-events.ts). One row per eligible member involved in a counted action, even when
- * their points on both boards are 0 (the owner of a video that was only watched). Sorted by user id.
- * Tests compare it with the maintained counters; rebuildScores() writes it.
+ * The scores and viewer day counts computed from scratch from likes, comments, views, videos,
+ * profiles, voids, distributions and the cap (the rule in score-events.ts). One score row per
+ * eligible member involved in a counted action, even when their points on both boards are 0 (the
+ * owner of a video that was only watched). Sorted by user id (days by user id, day). Tests compare
+ * it with the maintained counters; rebuildScores() writes it.
  */
-export async function recomputeScores(db: Db): Promise<ScoreRow[]> {
+export async function recomputeAll(db: Db): Promise<{ scores: ScoreRow[]; days: ViewerDayRow[] }> {
   const ps = await currentPeriodStart(db);
+  const cap = await readViewerCap(db);
   const by = new Map<string, ScoreRow>();
   const rowOf = (id: string) => {
     let row = by.get(id);
@@ -26,43 +46,51 @@ export async function recomputeScores(db: Db): Promise<ScoreRow[]> {
     }
     return row;
   };
-  // One grouped pass per table and side (cheaper than one big union); the few ineligible members as
-  // a set (an ephemeral index), instead of two profile lookups per action.
-  for (const table of ['likes', 'comments', 'views'] as const) {
-    for (const side of ['creator', 'actor'] as const) {
-      // The actor side reads the table in storage order and sorts: walking a (user_id, …) index would
-      // fetch every row at random.
-      const from = side === 'actor' ? sql`${sql.table(table)} a NOT INDEXED` : sql`${sql.table(table)} a`;
-      const key = side === 'creator' ? sql`v.user_id` : sql`a.user_id`;
-      const { rows } = await sql<{ user_id: string; n: number; newest: number }>`
-        WITH bad AS (SELECT id FROM profiles WHERE NOT (is_active = 1 AND account_status = 'active'))
-        SELECT ${key} AS user_id, count(*) AS n, max(a.created_at) AS newest
-        FROM ${from} JOIN videos v ON v.id = a.video_id
-        WHERE a.created_at > ${ps} AND a.user_id <> v.user_id AND a.user_id NOT IN bad AND v.user_id NOT IN bad
-        GROUP BY ${key}`.execute(db);
-      for (const r of rows) {
-        const row = rowOf(r.user_id);
-        const n = Number(r.n);
-        const newest = Number(r.newest);
-        if (side === 'actor') {
-          row.viewer_points += n;
-          row.viewer_reached_at = Math.max(row.viewer_reached_at, newest);
-        } else if (table !== 'views') {
-          row.creator_points += n;
-          row.creator_reached_at = Math.max(row.creator_reached_at, newest);
-        }
+  const dayCounts = new Map<string, number>();
+  for (const [name, source] of Object.entries(SOURCES(ps))) {
+    // One grouped pass per source and side; the few ineligible members as a set (an ephemeral index).
+    const { rows } = await sql<{ actor: string; owner: string; day: number; n: number; newest: number }>`
+      WITH ${BAD(ps)}, x AS (${source})
+      SELECT actor, owner, t / ${sql.lit(DAY_MS)} AS day, count(*) AS n, max(t) AS newest FROM x
+      WHERE actor <> owner AND actor NOT IN bad AND owner NOT IN bad
+      GROUP BY actor, owner, day`.execute(db);
+    for (const r of rows) {
+      const n = Number(r.n);
+      const newest = Number(r.newest);
+      const viewer = rowOf(r.actor);
+      viewer.viewer_reached_at = Math.max(viewer.viewer_reached_at, newest);
+      const key = `${r.actor}\n${Number(r.day)}`;
+      dayCounts.set(key, (dayCounts.get(key) ?? 0) + n);
+      const creator = rowOf(r.owner);
+      if (name !== 'views') {
+        creator.creator_points += n;
+        creator.creator_reached_at = Math.max(creator.creator_reached_at, newest);
       }
     }
   }
-  return [...by.values()].sort((a, b) => (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0));
+  const days: ViewerDayRow[] = [];
+  for (const [key, actions] of dayCounts) {
+    const [userId, day] = key.split('\n') as [string, string];
+    days.push({ user_id: userId, day: Number(day), actions });
+    rowOf(userId).viewer_points += Math.min(cap, actions);
+  }
+  const byId = (a: { user_id: string }, b: { user_id: string }) => (a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0);
+  return { scores: [...by.values()].sort(byId), days: days.sort((a, b) => byId(a, b) || a.day - b.day) };
 }
 
-/** Replaces the counters with a full recomputation (after a bulk import or seed). */
+/** The scores computed from scratch (see recomputeAll). */
+export async function recomputeScores(db: Db): Promise<ScoreRow[]> {
+  return (await recomputeAll(db)).scores;
+}
+
+/** Replaces the counters with a full recomputation (after a bulk import, a seed or migration 0007). */
 export async function rebuildScores(db: Db): Promise<number> {
-  const rows = await recomputeScores(db);
+  const { scores, days } = await recomputeAll(db);
   await db.deleteFrom('scores').execute();
-  for (let i = 0; i < rows.length; i += 1000) await db.insertInto('scores').values(rows.slice(i, i + 1000)).execute();
-  return rows.length;
+  await db.deleteFrom('viewer_days').execute();
+  for (let i = 0; i < scores.length; i += 1000) await db.insertInto('scores').values(scores.slice(i, i + 1000)).execute();
+  for (let i = 0; i < days.length; i += 1000) await db.insertInto('viewer_days').values(days.slice(i, i + 1000)).execute();
+  return scores.length;
 }
 
 /**
@@ -80,4 +108,10 @@ export function standingsOf(rows: ScoreRow[]): Array<[string, number, number, nu
       r.viewer_points ? Number(r.viewer_reached_at) : 0,
     ])
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** The maintained day counts in recomputeAll's order, without the zero rows a removal may leave. */
+export async function maintainedDays(db: Db): Promise<ViewerDayRow[]> {
+  const rows = await db.selectFrom('viewer_days').select(['user_id', 'day', 'actions']).where('actions', '>', 0).orderBy('user_id').orderBy('day').execute();
+  return rows.map((r) => ({ user_id: r.user_id, day: Number(r.day), actions: Number(r.actions) }));
 }

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import { applyScoreEvent } from './score-events';
+import { applyScoreEvent, type ScoreMemo } from './score-events';
 
 /** decisions.md: a view counts after 3 s of watching, or when a shorter video was watched to its end. */
 export const QUALIFYING_WATCH_MS = 3000;
@@ -11,19 +11,17 @@ export const QUALIFYING_WATCH_MS = 3000;
  */
 export const END_TOLERANCE_MS = 600;
 export const OVERRUN_TOLERANCE_MS = 1000;
-/** Slack on wall-clock spacing between two counted views (event timing, clock granularity). */
-export const SPACING_TOLERANCE_MS = 250;
+/**
+ * How far a viewer's credited watch time may run ahead of the server's clock: covers the gap between
+ * a watch ending and its push leaving the device, and clock granularity. Spent once, not per push.
+ */
+export const WATCH_ALLOWANCE_MS = 10_000;
 
 export type ViewRefusal = 'video_not_found' | 'own_video' | 'already_viewed' | 'too_short' | 'longer_than_video' | 'too_fast';
 
 /** How long a viewer must have watched this video for the view to count. */
 export function requiredWatchMs(durationMs: number): number {
   return Math.max(0, Math.min(QUALIFYING_WATCH_MS, durationMs - END_TOLERANCE_MS));
-}
-
-/** The wall-clock time a qualifying watch of this video takes at the least: counted views are at least this far apart. */
-export function minimumPlayMs(durationMs: number): number {
-  return Math.max(0, Math.min(QUALIFYING_WATCH_MS, durationMs) - SPACING_TOLERANCE_MS);
 }
 
 /**
@@ -39,11 +37,12 @@ export function viewQualifies(v: { watchedMs: number; durationMs: number }): { o
 
 /**
  * When the watch ended: the client's time if it sent one (views are queued offline and arrive in
- * bursts), never in the future and never before the video existed.
+ * bursts), but never before the earliest end the credited timeline allows (`earliest`), never
+ * before the video existed and never in the future. So it lies within [previous credited push, now].
  */
-export function viewTime(v: { clientTime?: number | undefined; now: number; videoCreatedAt: number }): number {
+export function viewTime(v: { clientTime?: number | undefined; now: number; videoCreatedAt: number; earliest: number }): number {
   const claimed = v.clientTime ?? v.now;
-  return Math.min(v.now, Math.max(v.videoCreatedAt, claimed));
+  return Math.min(v.now, Math.max(v.earliest, v.videoCreatedAt, claimed));
 }
 
 export interface RecordViewInput {
@@ -53,9 +52,29 @@ export interface RecordViewInput {
   /** The mutation's client_time, when the client sent one. */
   clientTime?: number | undefined;
   now: number;
+  /** The push batch's facts; its viewWindows make the views of one push share one window. Without it, each call is a push of its own. */
+  memo?: ScoreMemo;
 }
 
 export type RecordViewResult = { counted: true; creatorId: string; scored: boolean } | { counted: false; reason: ViewRefusal };
+
+/**
+ * The viewer's watch-time window for this push. Credited watches are laid end to end on a timeline
+ * that starts at the server time of their previous credited push, or where their credited watches
+ * already end if that is later (the allowance is spent once, not per push); for a first view ever,
+ * when the account was created. `used` is the watch time credited in this push so far.
+ */
+async function windowOf(trx: Transaction<Database>, viewerId: string, memo: ScoreMemo | undefined): Promise<{ start: number; used: number }> {
+  const known = memo?.viewWindows.get(viewerId);
+  if (known) return known;
+  const row = await trx.selectFrom('view_credits').select(['credited_at', 'credited_until']).where('user_id', '=', viewerId).executeTakeFirst();
+  const start = row
+    ? Math.max(Number(row.credited_at), Number(row.credited_until))
+    : Number((await trx.selectFrom('profiles').select('created_at').where('id', '=', viewerId).executeTakeFirst())?.created_at ?? 0);
+  const w = { start, used: 0 };
+  memo?.viewWindows.set(viewerId, w);
+  return w;
+}
 
 /**
  * The whole server side of "a viewer watched a video", in the caller's transaction: checks the
@@ -63,8 +82,10 @@ export type RecordViewResult = { counted: true; creatorId: string; scored: boole
  * A view that does not count changes nothing and is not an error (the outbox must not retry it).
  *
  * Anti-cheat: one view per viewer and video ever (views primary key); no views of deleted videos;
- * no more watch time than the video has; and a viewer's counted views never overlap in time: each
- * needs the play time of a qualifying watch in wall clock after the previous one, and before the next one.
+ * no more watch time than the video has; and the watch time credited in a push never exceeds the
+ * server time elapsed since the viewer's previous credited push plus WATCH_ALLOWANCE_MS. The
+ * client's clock decides nothing: a backdated batch buys nothing, and an offline session of any
+ * length is covered by the time that really passed.
  */
 export async function recordQualifyingView(trx: Transaction<Database>, input: RecordViewInput): Promise<RecordViewResult> {
   const video = await trx.selectFrom('videos').select(['id', 'user_id', 'duration_ms', 'created_at']).where('id', '=', input.videoId).executeTakeFirst();
@@ -75,30 +96,21 @@ export async function recordQualifyingView(trx: Transaction<Database>, input: Re
   const seen = await trx.selectFrom('views').select('user_id').where('video_id', '=', input.videoId).where('user_id', '=', input.viewerId).executeTakeFirst();
   if (seen) return { counted: false, reason: 'already_viewed' };
 
-  const t = viewTime({ clientTime: input.clientTime, now: input.now, videoCreatedAt: Number(video.created_at) });
-  const need = minimumPlayMs(video.duration_ms);
-  const before = await trx
-    .selectFrom('views')
-    .select('created_at')
-    .where('user_id', '=', input.viewerId)
-    .where('created_at', '<=', t)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (before && t - Number(before.created_at) < need) return { counted: false, reason: 'too_fast' };
-  const after = await trx
-    .selectFrom('views')
-    .innerJoin('videos', 'videos.id', 'views.video_id')
-    .select(['views.created_at', 'videos.duration_ms'])
-    .where('views.user_id', '=', input.viewerId)
-    .where('views.created_at', '>', t)
-    .orderBy('views.created_at', 'asc')
-    .limit(1)
-    .executeTakeFirst();
-  if (after && Number(after.created_at) - t < minimumPlayMs(after.duration_ms)) return { counted: false, reason: 'too_fast' };
+  const window = await windowOf(trx, input.viewerId, input.memo);
+  // The credited watches laid end to end from the window's start: this one ends at `earliest`.
+  const earliest = window.start + window.used + input.watchedMs;
+  if (earliest > input.now + WATCH_ALLOWANCE_MS) return { counted: false, reason: 'too_fast' };
+  window.used += input.watchedMs;
+  const credit = { credited_at: input.now, credited_until: earliest };
+  await trx
+    .insertInto('view_credits')
+    .values({ user_id: input.viewerId, ...credit })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(credit))
+    .execute();
 
+  const t = viewTime({ clientTime: input.clientTime, now: input.now, videoCreatedAt: Number(video.created_at), earliest });
   await trx.insertInto('views').values({ video_id: input.videoId, user_id: input.viewerId, watched_ms: input.watchedMs, created_at: t }).execute();
   await trx.updateTable('videos').set((eb) => ({ views_count: eb('views_count', '+', 1) })).where('id', '=', input.videoId).execute();
-  const scored = await applyScoreEvent(trx, { kind: 'view', actorId: input.viewerId, creatorId: video.user_id, delta: 1, occurredAt: t, at: input.now });
+  const scored = await applyScoreEvent(trx, { kind: 'view', actorId: input.viewerId, creatorId: video.user_id, delta: 1, occurredAt: t, at: input.now }, input.memo);
   return { counted: true, creatorId: video.user_id, scored };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../server/context';
 import { applyScoreEvent } from '../../server/rewards/score-events';
+import { commentAdded, commentRemoved, startsPair } from '../../server/rewards/comment-pairs';
 import { onUserDeleted, onUserReactivated, onUserSuspended } from '../../server/rewards/member-status';
 import { recordQualifyingView, type RecordViewResult } from '../../server/rewards/view-rules';
 import { recomputeScores, standingsOf } from '../../server/rewards/recompute';
@@ -86,14 +87,16 @@ export function rewardsWorld(deps: AppDeps) {
       return db.transaction().execute(async (trx) => {
         const video = await trx.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
         if (!video) return null;
+        const first = await startsPair(trx, actorId, videoId);
         await trx.insertInto('comments').values({ id, video_id: videoId, user_id: actorId, content: 'nice', created_at: at }).execute();
-        await applyScoreEvent(trx, { kind: 'comment', actorId, creatorId: video.user_id, delta: 1, occurredAt: at, at });
+        await trx.updateTable('videos').set((eb) => ({ comments_count: eb('comments_count', '+', 1) })).where('id', '=', videoId).execute();
+        if (first) await commentAdded(trx, { userId: actorId, creatorId: video.user_id, createdAt: at });
         return id;
       });
     },
-    /** Removal before the row is gone, naming the row: the other supported order. */
+    /** As a comment deletion would do it: the row goes, then the pair rule decides what moves. */
     async deleteComment(commentId: string): Promise<boolean> {
-      const at = tick();
+      tick();
       return db.transaction().execute(async (trx) => {
         const c = await trx
           .selectFrom('comments')
@@ -102,8 +105,9 @@ export function rewardsWorld(deps: AppDeps) {
           .where('comments.id', '=', commentId)
           .executeTakeFirst();
         if (!c) return false;
-        await applyScoreEvent(trx, { kind: 'comment', actorId: c.user_id, creatorId: c.owner, delta: -1, occurredAt: Number(c.created_at), at, videoId: c.video_id, commentId });
         await trx.deleteFrom('comments').where('id', '=', commentId).execute();
+        await trx.updateTable('videos').set((eb) => ({ comments_count: eb('comments_count', '-', 1) })).where('id', '=', c.video_id).execute();
+        await commentRemoved(trx, { userId: c.user_id, videoId: c.video_id, creatorId: c.owner, createdAt: Number(c.created_at) });
         return true;
       });
     },

@@ -3,6 +3,7 @@ import type { Database } from '../../../db/schema';
 import type { MutatorTx, VideoRef } from '../../../sync/mutations/mutators';
 import type { AuthUser } from '../../context';
 import { applyScoreEvent, type ScoreMemo } from '../../rewards/score-events';
+import { commentAdded, startsPair } from '../../rewards/comment-pairs';
 import { deleteVideoInTx } from '../../videos/delete-video';
 import { recordAudit } from '../../admin/audit';
 import { changeRow, logChange } from '../change-log';
@@ -75,12 +76,14 @@ export class ServerMutatorTx implements MutatorTx {
   }
 
   async addComment(video: VideoRef, comment: { id: string; content: string }): Promise<void> {
+    // Every comment counts in comments_count; only a member's first on the video in the period scores.
+    const first = await startsPair(this.trx, this.userId, video.id, this.batch.scores);
     await this.trx
       .insertInto('comments')
       .values({ id: comment.id, video_id: video.id, user_id: this.userId, content: comment.content, created_at: this.now })
       .execute();
     await this.bump(video.id, 'comments_count', 1);
-    await applyScoreEvent(this.trx, { kind: 'comment', actorId: this.userId, creatorId: video.user_id, delta: 1, occurredAt: this.now, at: this.now }, this.batch.scores);
+    if (first) await commentAdded(this.trx, { userId: this.userId, creatorId: video.user_id, createdAt: this.now }, this.batch.scores);
     await logChange(this.trx, { entity: 'comment', entityId: comment.id, videoId: video.id, userId: this.userId }, this.now);
     this.pokeScopes.add(`video:${video.id}`);
   }
@@ -90,14 +93,21 @@ export class ServerMutatorTx implements MutatorTx {
   }
 
   async addShare(video: VideoRef, shareId: string): Promise<void> {
-    await this.trx.insertInto('shares').values({ id: shareId, video_id: video.id, user_id: this.userId, created_at: this.now }).execute();
+    // One share per member and video (UNIQUE shares_user_video): a member's later shares of it are
+    // accepted and change nothing, so shares_count counts members.
+    const r = await this.trx
+      .insertInto('shares')
+      .values({ id: shareId, video_id: video.id, user_id: this.userId, created_at: this.now })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    if (!Number(r.numInsertedOrUpdatedRows)) return;
     await this.bump(video.id, 'shares_count', 1);
     await logChange(this.trx, { entity: 'video', entityId: video.id, videoId: video.id }, this.now);
     this.pokeScopes.add(`video:${video.id}`);
   }
 
   async recordView(video: VideoRef, watchedMs: number): Promise<void> {
-    if (await recordViewInTx(this.trx, { video, userId: this.userId, watchedMs, clientTime: this.clientTime, now: this.now })) {
+    if (await recordViewInTx(this.trx, { video, userId: this.userId, watchedMs, clientTime: this.clientTime, now: this.now, memo: this.batch.scores })) {
       this.pokeScopes.add(`video:${video.id}`);
     }
   }

@@ -1,0 +1,60 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../schema';
+import { rebuildScores } from '../../server/rewards/recompute';
+
+// Issue 12, "prizes that cannot be farmed" (docs/rewards.md, docs/decisions/0001):
+// - viewer_days: a member's counted viewer actions per UTC day (the daily cap is applied to these);
+// - view_credits: the server time of a member's previous credited push of views (watch time is
+//   credited only as fast as the server's clock runs);
+// - reward_voids: members an admin took out of a period's scoring;
+// - one share row per member and video (the UNIQUE index), so shares_count counts members;
+// - comments_user_video: "has this member already commented on this video in the period" is one
+//   index probe on every comment. comments_user (user_id) is a prefix of it and only cost writes.
+// The counters are then rebuilt under the new rules (distinct commenters, the cap).
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('viewer_days')
+    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('day', 'integer', (c) => c.notNull())
+    .addColumn('actions', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('viewer_days_pk', ['user_id', 'day'])
+    .execute();
+  await db.schema
+    .createTable('view_credits')
+    .addColumn('user_id', 'text', (c) => c.primaryKey().references('profiles.id').onDelete('cascade'))
+    .addColumn('credited_at', 'bigint', (c) => c.notNull())
+    .addColumn('credited_until', 'bigint', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('reward_voids')
+    .addColumn('period_start', 'bigint', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('created_by', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('reward_voids_pk', ['period_start', 'user_id'])
+    .execute();
+
+  await db.schema.createIndex('comments_user_video').on('comments').columns(['user_id', 'video_id', 'created_at']).execute();
+  await db.schema.dropIndex('comments_user').ifExists().execute();
+
+  // Keep each member's first share of a video, count members.
+  await sql`DELETE FROM shares WHERE rowid NOT IN (
+      SELECT (SELECT s2.rowid FROM shares s2 WHERE s2.user_id = s.user_id AND s2.video_id = s.video_id ORDER BY s2.created_at, s2.id LIMIT 1)
+      FROM shares s GROUP BY s.user_id, s.video_id)`.execute(db);
+  await sql`UPDATE videos SET shares_count = (SELECT count(*) FROM shares WHERE shares.video_id = videos.id)`.execute(db);
+  await db.schema.createIndex('shares_user_video').unique().on('shares').columns(['user_id', 'video_id']).execute();
+  await db.schema.dropIndex('shares_user').ifExists().execute();
+
+  // Views credited so far: the next push may credit the time since the member's newest view.
+  await sql`INSERT INTO view_credits (user_id, credited_at, credited_until) SELECT user_id, max(created_at), max(created_at) FROM views GROUP BY user_id`.execute(db);
+  await (db as unknown as Kysely<Database>).transaction().execute((trx) => rebuildScores(trx).then(() => undefined));
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.createIndex('shares_user').ifNotExists().on('shares').column('user_id').execute();
+  await db.schema.dropIndex('shares_user_video').ifExists().execute();
+  await db.schema.createIndex('comments_user').ifNotExists().on('comments').column('user_id').execute();
+  await db.schema.dropIndex('comments_user_video').ifExists().execute();
+  for (const t of ['reward_voids', 'view_credits', 'viewer_days']) await db.schema.dropTable(t).ifExists().execute();
+}

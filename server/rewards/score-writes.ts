@@ -1,0 +1,106 @@
+import { sql } from 'kysely';
+import type { Board, Db } from './eligibility';
+import { newestCounted, type Exclusion } from './newest-counted';
+
+// The writes to `scores`: one row per member, points and reach time per board (score-events.ts
+// has the rule).
+
+export const cols = (board: Board) =>
+  board === 'creator' ? ({ points: 'creator_points', reached: 'creator_reached_at' } as const) : ({ points: 'viewer_points', reached: 'viewer_reached_at' } as const);
+
+export async function ensureScoreRows(db: Db, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await db
+    .insertInto('scores')
+    .values(ids.map((id) => ({ user_id: id, creator_points: 0, viewer_points: 0, creator_reached_at: 0, viewer_reached_at: 0 })))
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute();
+}
+
+/**
+ * ensureScoreRows plus adding points, in one statement: creates the member's row if needed, then adds n
+ * points and moves the reach time to `newest` if that is later (n = 0 with newest = 0 only makes
+ * sure the row exists). The hot path of every like, comment and view.
+ */
+export async function upsertPoints(db: Db, userId: string, board: Board, n: number, newest: number): Promise<void> {
+  const { points, reached } = cols(board);
+  const creator = board === 'creator';
+  await sql`INSERT INTO scores (user_id, creator_points, viewer_points, creator_reached_at, viewer_reached_at)
+    VALUES (${userId}, ${creator ? n : 0}, ${creator ? 0 : n}, ${creator ? newest : 0}, ${creator ? 0 : newest})
+    ON CONFLICT (user_id) DO UPDATE SET ${sql.ref(points)} = ${sql.ref(points)} + excluded.${sql.ref(points)},
+      ${sql.ref(reached)} = max(${sql.ref(reached)}, excluded.${sql.ref(reached)})`.execute(db);
+}
+
+/**
+ * Takes n points off (n may be 0: an action over the daily cap) for an action at `newestRemoved`;
+ * when that could have been the reach time, looks the new one up (ignoring `exclude`, rows still
+ * present but going away).
+ */
+export async function subtractPoints(db: Db, userId: string, board: Board, n: number, newestRemoved: number, ps: number, exclude: Exclusion): Promise<void> {
+  const { points, reached } = cols(board);
+  const row = (await sql<{ p: number; r: number }>`SELECT ${sql.ref(points)} AS p, ${sql.ref(reached)} AS r FROM scores WHERE user_id = ${userId}`.execute(db)).rows[0];
+  if (!row) return;
+  const current = Number(row.r);
+  if (n === 0 && newestRemoved < current) return;
+  const left = Number(row.p) - n;
+  const newReach = left <= 0 ? 0 : newestRemoved >= current ? await newestCounted(db, userId, board, ps, exclude) : current;
+  await sql`UPDATE scores SET ${sql.ref(points)} = ${sql.ref(points)} - ${n}, ${sql.ref(reached)} = ${newReach} WHERE user_id = ${userId}`.execute(db);
+}
+
+/** Points moving for one member on one board, with the newest action among them. */
+export interface PointsChange {
+  userId: string;
+  n: number;
+  newest: number;
+}
+
+const CHUNK = 300;
+
+/** Writes (points delta, reach time) for many members in one statement per chunk. */
+export async function writeMany(db: Db, board: Board, rows: Array<{ userId: string; delta: number; reach: number | null }>): Promise<void> {
+  const { points, reached } = cols(board);
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const values = sql.join(rows.slice(i, i + CHUNK).map((r) => sql`(${r.userId}, ${r.delta}, ${r.reach})`));
+    await sql`UPDATE scores SET ${sql.ref(points)} = ${sql.ref(points)} + t.delta,
+        ${sql.ref(reached)} = coalesce(t.reach, ${sql.ref(reached)})
+      FROM (SELECT column1 AS user_id, column2 AS delta, column3 AS reach FROM (VALUES ${values})) AS t
+      WHERE scores.user_id = t.user_id`.execute(db);
+  }
+}
+
+/** Adds points for many members (their rows must exist). */
+export async function addPointsMany(db: Db, board: Board, changes: PointsChange[]): Promise<void> {
+  const { reached } = cols(board);
+  const live = changes.filter((c) => c.n !== 0);
+  for (let i = 0; i < live.length; i += CHUNK) {
+    const chunk = live.slice(i, i + CHUNK);
+    const current = await db.selectFrom('scores').select(['user_id', reached]).where('user_id', 'in', chunk.map((c) => c.userId)).execute();
+    const reach = new Map(current.map((r) => [r.user_id, Number((r as Record<string, unknown>)[reached])]));
+    await writeMany(db, board, chunk.map((c) => ({ userId: c.userId, delta: c.n, reach: Math.max(reach.get(c.userId) ?? 0, c.newest) })));
+  }
+}
+
+/**
+ * subtractPoints for many members: one read and one write per chunk, and the reach-time lookup only
+ * for members whose newest counted action may be among the removed ones. Members without a row are
+ * skipped.
+ */
+export async function subtractPointsMany(db: Db, board: Board, changes: PointsChange[], ps: number, exclude: Exclusion): Promise<void> {
+  const { points, reached } = cols(board);
+  const live = changes.filter((c) => c.n !== 0);
+  for (let i = 0; i < live.length; i += CHUNK) {
+    const chunk = live.slice(i, i + CHUNK);
+    const current = await db.selectFrom('scores').select(['user_id', points, reached]).where('user_id', 'in', chunk.map((c) => c.userId)).execute();
+    const byId = new Map(current.map((r) => [r.user_id, r as Record<string, unknown>]));
+    const rows = [];
+    for (const c of chunk) {
+      const row = byId.get(c.userId);
+      if (!row) continue;
+      const was = Number(row[reached]);
+      const left = Number(row[points]) - c.n;
+      const reach = left <= 0 ? 0 : c.newest >= was ? await newestCounted(db, c.userId, board, ps, exclude) : was;
+      rows.push({ userId: c.userId, delta: -c.n, reach });
+    }
+    await writeMany(db, board, rows);
+  }
+}
