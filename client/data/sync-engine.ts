@@ -13,6 +13,7 @@ import { withSyncLock } from './flush-lock';
 import { followStream, type StreamFollower } from './events-stream';
 import { createStatusStore, type EngineStatus, type StatusStore } from './status';
 import { trace } from './trace';
+import { retryAfterMs } from './retry-after';
 
 /** Flush retry delay: 200 ms times the attempt, capped (spec: retry backoff 200 ms x attempt). */
 export const RETRY_STEP_MS = 200;
@@ -41,13 +42,20 @@ export interface SyncOptions {
   browserEvents?: boolean;
 }
 
-/** A network failure, 5xx or 429: retried with backoff. */
+/** A network failure or 5xx: retried with backoff. */
 class TemporaryError extends Error {
   constructor(
     message: string,
     readonly offline = false,
   ) {
     super(message);
+  }
+}
+
+/** 429: the server asked the device to wait (Retry-After) before it sends again. Nothing was applied. */
+class RateLimitedError extends TemporaryError {
+  constructor(readonly waitMs: number) {
+    super(`rate limited for ${waitMs} ms`);
   }
 }
 
@@ -106,6 +114,8 @@ export class SyncEngine {
   private lastOk = true;
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Until when (Date.now()) a 429's Retry-After holds every round back; 0 when none does. */
+  private holdUntil = 0;
   private batchSize = MAX_PUSH_BATCH;
   private stopped = false;
   private started: Promise<void> | null = null;
@@ -257,6 +267,9 @@ export class SyncEngine {
     if (push) this.needPush = true;
     if (pull) this.needPull = true;
     if (this.retryTimer) {
+      // The server asked for a pause: a new action or poke waits for its timer too (the flags above
+      // are kept), or each would be refused again. The queue itself is untouched, so order holds.
+      if (Date.now() < this.holdUntil) return;
       clearTimeout(this.retryTimer);
       this.retryTimer = null;
     }
@@ -301,10 +314,14 @@ export class SyncEngine {
         } else {
           this.attempt += 1;
           const offline = err instanceof TemporaryError && err.offline;
-          this.status.set({ online: !offline, failing: !offline });
-          const delay = Math.min(RETRY_STEP_MS * this.attempt, RETRY_CAP_MS);
+          const held = err instanceof RateLimitedError ? err.waitMs : 0;
+          // Being asked to wait is not a failure to report.
+          this.status.set({ online: !offline, failing: !offline && !held });
+          const delay = Math.max(held, Math.min(RETRY_STEP_MS * this.attempt, RETRY_CAP_MS));
+          this.holdUntil = held ? Date.now() + delay : 0;
           this.retryTimer = setTimeout(() => {
             this.retryTimer = null;
+            this.holdUntil = 0;
             this.schedule(false, false);
           }, delay);
         }
@@ -362,7 +379,8 @@ export class SyncEngine {
       res = await this.send(path, init, token, signal);
       if (res.status === 401) throw new PausedError('signed_out');
     }
-    if (res.status >= 500 || res.status === 429) throw new TemporaryError(`server answered ${res.status}`);
+    if (res.status === 429) throw new RateLimitedError(retryAfterMs(res.headers.get('retry-after')));
+    if (res.status >= 500) throw new TemporaryError(`server answered ${res.status}`);
     if (res.status === 403) {
       const { code } = await errorCode(res);
       if (code === 'client_id_taken') return res;

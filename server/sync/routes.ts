@@ -5,6 +5,7 @@ import { requireUser } from '../auth/middleware';
 import { PullRequestSchema, PullResponseSchema, PushRequestSchema, PushResponseSchema } from '../../sync/protocol/messages';
 import { MutationIdGapError } from './push';
 import { processPush } from './push-group';
+import { limitPushes } from './push-rate-limit';
 import { processPull } from './pull';
 import { pokeStream } from './events';
 
@@ -23,13 +24,14 @@ const pushRoute = createRoute({
   description:
     'Each mutation is applied atomically (its own savepoint in one transaction per batch) together with the client\'s last_mutation_id. Ids at or below it are answered "duplicate"; ' +
     'permanent refusals are "rejected" with a reason and still advance the id. A gap answers 409 mutation_id_gap with last_mutation_id; ' +
-    'a client id of another user answers 403 client_id_taken.',
+    'a client id of another user answers 403 client_id_taken. Pushes are rate-limited per member (token bucket, docs/sync.md): 429 rate_limited with Retry-After, nothing applied.',
   security: bearerSecurity,
-  middleware: [requireUser] as const,
+  // The limit is taken before the body is read: a throttled caller costs no parsing.
+  middleware: [requireUser, limitPushes] as const,
   request: { body: { required: true, content: json(PushRequestSchema) } },
   responses: {
     200: { description: 'Per-mutation results (a prefix of the batch if the server stopped early).', content: json(PushResponseSchema) },
-    ...errorResponses(400, 401, 403, 413),
+    ...errorResponses(400, 401, 403, 413, 429),
     409: { description: 'A gapped mutation id; renumber from last_mutation_id + 1.', content: json(GapErrorSchema) },
   },
 });

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { startServer, type ServerProcess } from '../helpers/server-process';
+import { tokenMinter } from '../bench/lib/context';
+
+export interface RealServer {
+  server: ServerProcess;
+  dbPath: string;
+  /** A verified, active member (or admin, or unpaid account) written into the server's database, with an access token. */
+  member(opts?: { isAdmin?: boolean; status?: 'active' | 'pending_payment' }): Promise<{ id: string; email: string; token: string }>;
+  /** Reads the server's database (WAL: every committed write is visible). */
+  read<T>(fn: (db: Database.Database) => T): T;
+  json(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; headers: Headers; json: any }>;
+  stop(): Promise<void>;
+}
+
+/** The real server (spawned like `npm start`) on a fresh DATA_DIR, for tests that need real HTTP and real concurrency. */
+export async function realServer(env: Record<string, string> = {}): Promise<RealServer> {
+  const server = await startServer({ env: { LOG_LEVEL: 'error', ...env } });
+  const dbPath = join(server.dataDir, 'vidi.sqlite');
+  const mint = await tokenMinter(server.dataDir, server.url);
+  const read = <T>(fn: (db: Database.Database) => T): T => {
+    const db = new Database(dbPath);
+    try {
+      return fn(db);
+    } finally {
+      db.close();
+    }
+  };
+  return {
+    server,
+    dbPath,
+    read,
+    async member(opts = {}) {
+      const id = randomUUID();
+      const email = `m-${id.slice(0, 8)}@example.test`;
+      const now = Date.now();
+      read((db) =>
+        db
+          .prepare(
+            `INSERT INTO profiles (id, email, name, is_admin, is_active, account_status, email_verified_at, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)`,
+          )
+          .run(id, email, `Member ${id.slice(0, 4)}`, opts.isAdmin ? 1 : 0, opts.status ?? 'active', now, now, now),
+      );
+      return { id, email, token: await mint(id) };
+    },
+    async json(method, path, body, token) {
+      const headers: Record<string, string> = {};
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      if (token) headers.authorization = `Bearer ${token}`;
+      const res = await fetch(`${server.url}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      const text = await res.text();
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, headers: res.headers, json };
+    },
+    stop: () => server.stop(),
+  };
+}
