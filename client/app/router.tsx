@@ -10,7 +10,7 @@ const rootRoute = createRootRoute({ component: RootLayout });
 
 const landingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: LandingPage });
 
-/** /login and /signup: public, but a signed-in visitor is sent to /home. */
+/** /login, /signup and /forgot-password: public, but a signed-in visitor is sent to /home. */
 const guestRoute = createRoute({ getParentRoute: () => rootRoute, id: 'guest', component: GuestOnly });
 const loginRoute = createRoute({
   getParentRoute: () => guestRoute,
@@ -23,6 +23,19 @@ const signupRoute = createRoute({
   getParentRoute: () => guestRoute,
   path: '/signup',
   component: lazyRouteComponent(() => import('../features/auth/SignupPage'), 'SignupPage'),
+});
+
+const forgotPasswordRoute = createRoute({
+  getParentRoute: () => guestRoute,
+  path: '/forgot-password',
+  component: lazyRouteComponent(() => import('../features/auth/ForgotPasswordPage'), 'ForgotPasswordPage'),
+});
+/** The mailed reset link: public, also for a visitor signed in on this device (the reset ends that session too). */
+const resetPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reset-password',
+  validateSearch: (search: Record<string, unknown>): { token?: string } => (typeof search.token === 'string' ? { token: search.token } : {}),
+  component: lazyRouteComponent(() => import('../features/auth/ResetPasswordPage'), 'ResetPasswordPage'),
 });
 
 /** /home, /rewards, /profile: signed-in members only, inside the member layout. */
@@ -69,9 +82,10 @@ const adminRoute = createRoute({
 const routeTree = rootRoute.addChildren([
   landingRoute,
   paymentRoute,
+  resetPasswordRoute,
   adminLoginRoute,
   adminRoute,
-  guestRoute.addChildren([loginRoute, signupRoute]),
+  guestRoute.addChildren([loginRoute, signupRoute, forgotPasswordRoute]),
   memberRoute.addChildren([homeRoute, rewardsRoute, profileRoute]),
 ]);
 

@@ -6,6 +6,7 @@ import { AuthCard } from './AuthCard';
 import { PasswordField } from '../../ui/PasswordField';
 import { TextField } from '../../ui/TextField';
 import { useSubmitOnce } from '../../ui/useSubmitOnce';
+import './auth.css';
 
 export function LoginPage() {
   const navigate = useNavigate();
@@ -50,6 +51,9 @@ export function LoginPage() {
       <form onSubmit={onSubmit} className="form" aria-label="Sign in">
         <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={setEmail} />
         <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={setPassword} />
+        <p className="forgot-link">
+          <Link to="/forgot-password">Forgot password?</Link>
+        </p>
         <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
           {busy ? 'Signing in...' : 'Sign In'}
         </button>

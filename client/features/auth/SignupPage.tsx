@@ -3,12 +3,11 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { AuthError, rememberPendingPayment, signUp } from './api';
 import { AuthCard } from './AuthCard';
+import { acceptNewPassword } from './error-message';
 import { entryFeeOf, usePublicSettings } from '../../app/public-settings';
 import { PasswordField } from '../../ui/PasswordField';
 import { TextField } from '../../ui/TextField';
 import { useSubmitOnce } from '../../ui/useSubmitOnce';
-
-const PASSWORD_MIN = 6;
 
 export function SignupPage() {
   const navigate = useNavigate();
@@ -19,14 +18,7 @@ export function SignupPage() {
   const [confirm, setConfirm] = useState('');
 
   const { busy, run } = useSubmitOnce(async () => {
-    if (password !== confirm) {
-      toast.error('Password mismatch', { description: 'Passwords do not match' });
-      return;
-    }
-    if (password.length < PASSWORD_MIN) {
-      toast.error('Weak password', { description: 'Password must be at least 6 characters long' });
-      return;
-    }
+    if (!acceptNewPassword(password, confirm)) return;
     try {
       const result = await signUp(name.trim(), email, password);
       if (result.user.account_status === 'pending_payment') {

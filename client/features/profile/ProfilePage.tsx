@@ -4,6 +4,7 @@ import { Spinner } from '../../ui/Spinner';
 import { TextField } from '../../ui/TextField';
 import { useSubmitOnce } from '../../ui/useSubmitOnce';
 import { updateSessionUser } from '../auth/api';
+import { ChangePasswordForm, SignOutEverywhere } from './AccountSecurity';
 import { useProfileData, useSaveProfileName } from './profile-data';
 
 export function ProfilePage() {
@@ -53,6 +54,8 @@ export function ProfilePage() {
           {busy ? 'Saving...' : 'Save Changes'}
         </button>
       </form>
+      <ChangePasswordForm />
+      <SignOutEverywhere />
     </section>
   );
 }

@@ -16,3 +16,5 @@ export type { SessionEvents, SignOutReason, SignUpResult } from './session';
 export type { AuthSession, SessionState, SessionUser } from './session-types';
 export { useSession } from './useSession';
 export { clearPendingPayment, rememberPendingPayment } from './pending-payment';
+export { changePassword, requestPasswordReset, resetPassword, signOutEverywhere } from './password';
+export { NetworkError } from './http';

@@ -1,0 +1,64 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { toast } from 'sonner';
+import { AuthError, currentUser, resetPassword, signOut } from './api';
+import { AuthCard } from './AuthCard';
+import { authErrorMessage, acceptNewPassword } from './error-message';
+import { PasswordField } from '../../ui/PasswordField';
+import { useSubmitOnce } from '../../ui/useSubmitOnce';
+
+function InvalidLink() {
+  return (
+    <AuthCard title="Reset Password" subtitle="Choose a new password for your account">
+      <p className="notice error" role="alert">This reset link is invalid or has expired.</p>
+      <p className="switch">
+        <Link to="/forgot-password">Send a new link</Link>
+      </p>
+    </AuthCard>
+  );
+}
+
+/** /reset-password?token=…: the page the mailed link opens. Success ends every session, so it leads to /login. */
+export function ResetPasswordPage() {
+  const navigate = useNavigate();
+  const { token } = useSearch({ strict: false }) as { token?: string };
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [linkDead, setLinkDead] = useState(false);
+
+  const { busy, run } = useSubmitOnce(async () => {
+    if (!acceptNewPassword(password, confirm)) return;
+    try {
+      await resetPassword(token ?? '', password);
+      // The server ended every session of the account, this device's included.
+      if (currentUser()) await signOut();
+      toast.success('Password updated', { description: 'You can now sign in with your new password.' });
+      await navigate({ to: '/login', replace: true });
+    } catch (e) {
+      if (e instanceof AuthError && e.code === 'invalid_reset_token') setLinkDead(true);
+      toast.error('Reset Failed', { description: authErrorMessage(e) });
+    }
+  });
+
+  if (!token || linkDead) return <InvalidLink />;
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    void run();
+  };
+
+  return (
+    <AuthCard title="Reset Password" subtitle="Choose a new password for your account">
+      <form onSubmit={onSubmit} className="form" aria-label="Reset password">
+        <PasswordField label="New Password" name="password" autoComplete="new-password" value={password} onChange={setPassword} />
+        <PasswordField label="Confirm Password" name="confirm" autoComplete="new-password" value={confirm} onChange={setConfirm} />
+        <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
+          {busy ? 'Updating...' : 'Update Password'}
+        </button>
+      </form>
+      <p className="switch">
+        <Link to="/login">Back to Sign In</Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import { readMailSink } from '../helpers/mail-sink';
+import type { ServerProcess } from '../helpers/server-process';
+import { logInThroughUi, PASSWORD, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { closeToast, toastText } from './toasts';
+
+// Issue 12: the whole forgot -> mail -> reset -> sign-in path in Chromium, and the profile's
+// "Change password" and "Sign out everywhere".
+
+const NEW_PASSWORD = 'a brand new passphrase';
+const NEWER_PASSWORD = 'an even newer passphrase';
+
+/** The reset link of the newest reset mail to `email` (the forgot answer does not wait for the mail). */
+async function resetLinkFor(server: ServerProcess, email: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const mail = readMailSink(server.dataDir).filter((m) => m.to.includes(email) && m.subject === 'Reset your Vidi password').at(-1);
+    const link = mail?.links.find((l) => l.includes('/reset-password?token='));
+    if (link) return link;
+    await sleep(50);
+  }
+  throw new Error(`no reset mail to ${email}`);
+}
+
+async function apiLogin(server: ServerProcess, email: string, password: string) {
+  const res = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  return { status: res.status, json: (await res.json().catch(() => null)) as any };
+}
+
+async function signInThroughUi(page: Page, server: ServerProcess, email: string, password: string): Promise<void> {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+describe.skipIf(!hasChromium)('account recovery in the browser (issue 12)', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const email = uniqueEmail('forgot');
+
+  beforeAll(async () => {
+    server = await startPwaServer();
+    browser = await launchChromium();
+    context = await browser.newContext();
+    page = await context.newPage();
+    await signUpVerified(server, 'Forgetful Member', email);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('forgot -> "Check your email" -> mailed link -> new password -> "Password updated" -> sign in with it; the old one is refused', async () => {
+    // A session from elsewhere, opened before the reset, ends with it.
+    const elsewhere = await apiLogin(server, email, PASSWORD);
+    expect(elsewhere.status).toBe(200);
+
+    await page.goto(`${server.url}/login`);
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL('**/forgot-password');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    await page.getByText(`If an account uses ${email}, we have sent it a link to reset the password.`, { exact: false }).waitFor();
+    await saveScreenshot(page, 'forgot-password-sent');
+
+    const link = await resetLinkFor(server, email);
+    expect(link.startsWith(`${server.url}/reset-password?token=`)).toBe(true);
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Reset Password' }).waitFor();
+    await page.getByLabel('New Password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Confirm Password', { exact: true }).fill('something else');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await toastText(page, 'Passwords do not match');
+    await closeToast(page);
+    await page.getByLabel('Confirm Password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await toastText(page, 'Password updated');
+    await page.waitForURL('**/login');
+    await closeToast(page);
+
+    const me = await fetch(`${server.url}/api/profile`, { headers: { authorization: `Bearer ${elsewhere.json.access_token}` } });
+    expect(me.status).toBe(401);
+
+    await signInThroughUi(page, server, email, PASSWORD);
+    await toastText(page, 'Invalid login credentials');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await closeToast(page);
+
+    await signInThroughUi(page, server, email, NEW_PASSWORD);
+    await page.waitForURL('**/home');
+
+    // The link was single-use.
+    await page.goto(link);
+    await page.getByLabel('New Password', { exact: true }).fill(NEWER_PASSWORD);
+    await page.getByLabel('Confirm Password', { exact: true }).fill(NEWER_PASSWORD);
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await page.getByText('This reset link is invalid or has expired.').waitFor();
+  });
+
+  it('/profile: "Change password" keeps this session, then "Sign out everywhere" ends it', async () => {
+    const other = await apiLogin(server, email, NEW_PASSWORD);
+    await logInThroughUi(page, server, email, NEW_PASSWORD);
+    await page.goto(`${server.url}/profile`);
+    await page.getByRole('heading', { name: 'Change password' }).waitFor();
+    await page.getByLabel('Current Password', { exact: true }).fill('not my password');
+    await page.getByLabel('New Password', { exact: true }).fill(NEWER_PASSWORD);
+    await page.getByLabel('Confirm New Password', { exact: true }).fill(NEWER_PASSWORD);
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await toastText(page, 'Your current password is incorrect.');
+    await closeToast(page);
+
+    await page.getByLabel('Current Password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await toastText(page, 'Password updated');
+    await closeToast(page);
+    await saveScreenshot(page, 'profile-password');
+    // The other session ended; this one goes on.
+    expect((await fetch(`${server.url}/api/profile`, { headers: { authorization: `Bearer ${other.json.access_token}` } })).status).toBe(401);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Change password' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/profile');
+
+    await page.getByRole('button', { name: 'End All Sessions' }).click();
+    await page.waitForURL('**/login');
+    await page.goto(`${server.url}/profile`);
+    await page.waitForURL('**/login');
+    await signInThroughUi(page, server, email, NEWER_PASSWORD);
+    await page.waitForURL('**/home');
+  });
+});
