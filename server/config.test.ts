@@ -22,6 +22,12 @@ describe('configuration', () => {
     }
   });
 
+  it('reads the upload free-space floor in MiB (default 2 GiB) and refuses a bad one', () => {
+    expect(loadConfig({}).uploadMinFreeBytes).toBe(2048 * 1024 * 1024);
+    expect(loadConfig({ UPLOAD_MIN_FREE_MIB: '0' }).uploadMinFreeBytes).toBe(0);
+    for (const bad of ['-1', '1.5', 'lots']) expect(() => loadConfig({ UPLOAD_MIN_FREE_MIB: bad })).toThrow(/UPLOAD_MIN_FREE_MIB/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '' }).port).toBe(8080);
   });

@@ -31,6 +31,8 @@ const EnvSchema = z.object({
     .string()
     .refine((v) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
     .optional(),
+  /** New uploads are refused (507) when they would leave less free space than this under DATA_DIR (MiB; 0 turns it off). */
+  UPLOAD_MIN_FREE_MIB: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(2048),
 });
 
 export interface Config {
@@ -48,6 +50,8 @@ export interface Config {
   trustProxyHops: number;
   pushRate: { burst: number; perMinute: number };
   secretsKey: Buffer | undefined;
+  /** UPLOAD_MIN_FREE_MIB in bytes. */
+  uploadMinFreeBytes: number;
   mediaDir: string;
   uploadsDir: string;
   mailDir: string;
@@ -82,6 +86,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clientDist: resolve(e.CLIENT_DIST),
     logLevel: e.LOG_LEVEL,
     trustProxyHops: e.TRUST_PROXY_HOPS,
+    uploadMinFreeBytes: e.UPLOAD_MIN_FREE_MIB * 1024 * 1024,
     pushRate: { burst: e.PUSH_RATE_BURST, perMinute: e.PUSH_RATE_PER_MINUTE },
     secretsKey: e.SECRETS_KEY ? Buffer.from(e.SECRETS_KEY, 'base64') : undefined,
     mediaDir: join(dataDir, 'media'),

@@ -9,9 +9,10 @@ import { HashingFileStore } from './hashing-store';
 import type { UploadHashes } from './upload-hashes';
 import { MAX_UPLOAD_BYTES, parseUploadMetadata } from './metadata';
 import { releasePoster } from './poster-files';
+import { quotaRefusal, storageRefusal, UPLOAD_WINDOW_MS } from './quotas';
 
 export const TUS_PATH = '/files';
-export const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000;
+export const UPLOAD_EXPIRY_MS = UPLOAD_WINDOW_MS;
 /** Upload ids are ours (namingFunction): 32 hex digits, so nothing encoded, no `..`, no separators. */
 const UPLOAD_ID_RE = /^[0-9a-f]{32}$/;
 
@@ -47,6 +48,8 @@ const hookError = (status: number, code: string, message: string) => ({ status_c
 export function createTusServer(deps: AppDeps): TusEndpoint {
   const { config, db, log } = deps;
   const users = new WeakMap<Request, AuthUser>();
+  /** Retry-After of a creation the hook refused (tus hooks cannot set headers). */
+  const retryAfter = new WeakMap<Request, number>();
   const datastore = new HashingFileStore({ directory: config.uploadsDir, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
   // The length must be known up front: 120 MiB is checked at creation, before any byte.
   datastore.extensions = datastore.extensions.filter((e) => e !== 'creation-defer-length');
@@ -76,24 +79,35 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
         .executeTakeFirst();
       if ((owner && owner.user_id !== user.id) || otherUpload) throw hookError(409, 'video_id_taken', 'This video id belongs to another upload.');
       const now = deps.now();
-      await db
-        .insertInto('uploads')
-        .values({
-          id: upload.id,
-          user_id: user.id,
-          video_id: meta.value.videoId,
-          title: meta.value.title,
-          description: meta.value.description,
-          filename: meta.value.filename,
-          filetype: meta.value.filetype,
-          size_bytes: upload.size,
-          status: 'uploading',
-          reason: null,
-          poster_key: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      const size = upload.size;
+      // The limits are read in the transaction that takes the slot: concurrent creations queue on it.
+      const refusal = await db.transaction().execute(async (trx) => {
+        const over = await quotaRefusal(trx, user.id, size, now);
+        if (over) return over;
+        await trx
+          .insertInto('uploads')
+          .values({
+            id: upload.id,
+            user_id: user.id,
+            video_id: meta.value.videoId,
+            title: meta.value.title,
+            description: meta.value.description,
+            filename: meta.value.filename,
+            filetype: meta.value.filetype,
+            size_bytes: upload.size,
+            status: 'uploading',
+            reason: null,
+            poster_key: null,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        return null;
+      });
+      if (refusal) {
+        if (refusal.retryAfter) retryAfter.set(req, refusal.retryAfter);
+        throw hookError(refusal.status, refusal.code, refusal.message);
+      }
       return {};
     },
     async onUploadFinish(_req: Request, upload: Upload) {
@@ -153,8 +167,13 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
     if (method === 'POST') {
       if (path !== TUS_PATH && path !== `${TUS_PATH}/`) return json(404, 'not_found', 'Uploads are created at /files/.');
       if (request.headers.has('upload-defer-length')) return json(400, 'length_required', 'Upload-Length is required: the size must be known before the upload starts.');
+      const refusal = await storageRefusal(deps, Number(request.headers.get('upload-length')) || 0);
+      if (refusal) return json(refusal.status, refusal.code, refusal.message, { 'Retry-After': String(refusal.retryAfter) });
       users.set(request, user);
-      return asJsonError(await tus.handleWeb(request), method);
+      const res = await asJsonError(await tus.handleWeb(request), method);
+      const wait = retryAfter.get(request);
+      if (wait) res.headers.set('Retry-After', String(wait));
+      return res;
     }
     if (!['HEAD', 'PATCH', 'DELETE'].includes(method)) return json(405, 'method_not_allowed', `${method} is not supported on uploads.`, { Allow: 'OPTIONS, POST, HEAD, PATCH, DELETE' });
 

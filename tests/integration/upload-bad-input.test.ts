@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { createUploadRaw, encodeMetadata, listen, rawRequest, runUpload, serverError, videoMetadata, type LoopbackServer } from '../fixtures/tus-client';
+import { createUploadRaw, encodeMetadata, listen, rawRequest, runUpload, serverError, videoMetadata, type LoopbackServer, terminateUnfinished } from '../fixtures/tus-client';
 import { hugeBoxMp4, matroska, mp4Faststart, mp4ThreeMinutes, oversized, posterJpeg, textAsMp4, truncatedMp4, zeroTimescaleMp4 } from '../fixtures/videos';
 import { cleanUpExpiredUploads } from '../../server/uploads/tus-server';
 
@@ -24,6 +24,8 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
     await srv?.close();
     await t?.close();
   });
+  // Frees the slots (3 uploads in progress per member) that a test's unfinished uploads hold.
+  afterEach(() => terminateUnfinished(t, srv.url));
 
   const tus = (token: string | null, extra: Record<string, string> = {}) => ({
     'Tus-Resumable': '1.0.0',

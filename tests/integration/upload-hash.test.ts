@@ -1,9 +1,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { listen, rawRequest, runUpload, sha256, videoMetadata, type LoopbackServer } from '../fixtures/tus-client';
+import { listen, rawRequest, runUpload, sha256, videoMetadata, type LoopbackServer, terminateUnfinished } from '../fixtures/tus-client';
 import { mp4TwelveMegabytes, mp4TwoMegabytes } from '../fixtures/videos';
 import { tusEndpointFor } from '../../server/uploads/tus-server';
 import { startFaultProxy } from '../faults/fault-proxy';
@@ -25,6 +25,8 @@ describe('the running sha256 of an upload', () => {
     await srv?.close();
     await t?.close();
   });
+  // Frees the slots (3 uploads in progress per member) that a test's unfinished uploads hold.
+  afterEach(() => terminateUnfinished(t, srv.url));
 
   const storedSha = async (videoId: string) =>
     (await t.deps.db.selectFrom('videos').select('sha256').where('id', '=', videoId).executeTakeFirstOrThrow()).sha256;
@@ -109,11 +111,13 @@ describe('the running sha256 of an upload', () => {
     const bytes = readFileSync(await mp4TwelveMegabytes());
     let closing: Promise<void> | null = null;
     const metas = Array.from({ length: 6 }, () => videoMetadata());
+    // Two members: each may have 3 uploads in progress.
+    const uploaders = [alice, await createUser(t.deps, { name: 'Alma' })];
     await Promise.all(
-      metas.map((metadata) =>
+      metas.map((metadata, i) =>
         runUpload({
           baseUrl: srv.url,
-          token: alice.token,
+          token: uploaders[i % 2]!.token,
           bytes,
           metadata,
           chunkSize: bytes.length,

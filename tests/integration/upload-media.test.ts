@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, call, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { createUploadRaw, listen, rawRequest, runUpload, sha256, videoMetadata, type LoopbackServer } from '../fixtures/tus-client';
+import { createUploadRaw, listen, rawRequest, runUpload, sha256, videoMetadata, type LoopbackServer, terminateUnfinished } from '../fixtures/tus-client';
 import { mp4Faststart, posterJpeg, webm } from '../fixtures/videos';
 import { deleteVideoInTx } from '../../server/videos/delete-video';
 import { deleteMediaFiles } from '../../server/media/storage';
@@ -33,6 +33,8 @@ describe('media delivery and posters', () => {
     await srv?.close();
     await t?.close();
   });
+  // Frees the slots (3 uploads in progress per member) that a test's unfinished uploads hold.
+  afterEach(() => terminateUnfinished(t, srv.url));
 
   const putPoster = (id: string, body: Buffer<ArrayBuffer>, token: string, type = 'image/jpeg') =>
     fetch(`${srv.url}/api/videos/${id}/poster`, { method: 'PUT', body, headers: { Authorization: `Bearer ${token}`, 'Content-Type': type } });

@@ -1,10 +1,10 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { listen, sha256, type LoopbackServer } from '../fixtures/tus-client';
+import { createUploadRaw, listen, sha256, terminateUnfinished, type LoopbackServer } from '../fixtures/tus-client';
 import { mp4Faststart, mp4TwoMegabytes, posterJpeg, textAsMp4 } from '../fixtures/videos';
 import { UploadsDb, type UploadRecord } from '../../client/features/upload/api/upload-db';
 import { UploadQueue, type NewUpload, type UploadQueueOptions } from '../../client/features/upload/api/upload-queue';
@@ -41,6 +41,7 @@ describe('the client upload queue against the real server', () => {
     await srv?.close();
     await t?.close();
   });
+  afterEach(() => terminateUnfinished(t, srv.url));
 
   /** Every poster PUT the queues made (video ids), and a hook that runs before each one is sent. */
   const posterPuts: string[] = [];
@@ -200,6 +201,39 @@ describe('the client upload queue against the real server', () => {
     expect(settled[0]).toMatchObject({ ok: false });
     expect(settled[0]?.reason).toMatch(/not a supported video/);
     expect(await db.uploads.get(item.videoId)).toMatchObject({ status: 'failed', error: settled[0]?.reason });
+    queue.stop();
+  });
+
+  it('reports a creation refused for the limits (429 slots, 507 disk) as failed with the reason, keeping the file', async () => {
+    const db = new UploadsDb(`q-${randomUUID()}`);
+    const { queue, settled, next } = makeQueue(db);
+    // Three uploads in progress elsewhere (another device) take the member's slots.
+    const token = (await t.deps.tokens.issue(user.id)).token;
+    for (let i = 0; i < 3; i++) await createUploadRaw(srv.url, token, 1024);
+    const first = await input(await mp4Faststart(), { posterBlob: null });
+    let done = next();
+    await queue.enqueue(first);
+    await done;
+    expect(settled[0]).toMatchObject({ ok: false });
+    expect(settled[0]?.reason).toMatch(/3 uploads in progress/);
+    expect(await db.uploads.get(first.videoId)).toMatchObject({ status: 'failed', error: settled[0]?.reason, size: first.file.size });
+    await terminateUnfinished(t, srv.url);
+
+    // The server is short of disk: no retries in the background, the user is told.
+    const config = t.deps.config as { uploadMinFreeBytes: number };
+    const floor = config.uploadMinFreeBytes;
+    config.uploadMinFreeBytes = Number.MAX_SAFE_INTEGER;
+    try {
+      const second = await input(await mp4Faststart(), { posterBlob: null });
+      done = next();
+      await queue.enqueue(second);
+      await done;
+      expect(settled[1]).toMatchObject({ ok: false });
+      expect(settled[1]?.reason).toMatch(/storage space/);
+      expect(await db.uploads.get(second.videoId)).toMatchObject({ status: 'failed' });
+    } finally {
+      config.uploadMinFreeBytes = floor;
+    }
     queue.stop();
   });
 

@@ -1,4 +1,4 @@
-import { Upload, type DetailedError } from 'tus-js-client';
+import { defaultOptions, Upload, type DetailedError } from 'tus-js-client';
 import type { UploadRecord, UploadsDb } from './upload-db';
 
 /**
@@ -48,6 +48,19 @@ function serverRefusal(err: unknown): { status: number; code: string; message: s
     message = '';
   }
   return { status, code, message };
+}
+
+/**
+ * 507 (the server is short of disk space) is a server-side status but no passing fault: it is
+ * reported like a refusal (the record stays, marked failed with the reason, for the user to retry)
+ * instead of being retried in the background without the user knowing. 429 (too many uploads in
+ * progress, the daily volume) is a refusal already.
+ */
+const INSUFFICIENT_STORAGE = 507;
+
+/** Worth retrying without the user: server faults, a token refresh race, a locked or conflicting upload. */
+function isTransient(status: number): boolean {
+  return (status >= 500 && status !== INSUFFICIENT_STORAGE) || status === 401 || status === 423 || status === 409;
 }
 
 /**
@@ -216,6 +229,8 @@ export class UploadQueue {
         retryDelays: RETRY_DELAYS,
         storeFingerprintForResuming: false,
         removeFingerprintOnSuccess: false,
+        // tus-js-client retries 5xx itself; a 507 goes straight to onError (reported, see above).
+        onShouldRetry: (err, attempt, options) => serverRefusal(err)?.status !== INSUFFICIENT_STORAGE && !!defaultOptions.onShouldRetry?.(err, attempt, options),
         metadata: { videoId: rec.videoId, title: rec.title, description: rec.description, filename: rec.fileName, filetype: rec.fileType },
         onBeforeRequest: (req) => this.authorize(req),
         onUploadUrlAvailable: () => {
@@ -247,7 +262,7 @@ export class UploadQueue {
           void (async () => {
             if (!this.active.has(rec.videoId)) return finish('next'); // cancelled
             const refusal = serverRefusal(err);
-            if (!refusal || refusal.status >= 500 || refusal.status === 401 || refusal.status === 423 || refusal.status === 409 || !this.isOnline()) {
+            if (!refusal || isTransient(refusal.status) || !this.isOnline()) {
               await db.uploads.update(rec.videoId, { status: 'paused' });
               this.scheduleRetry();
               return finish('stopped');
