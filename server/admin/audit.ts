@@ -8,6 +8,7 @@ export type AuditAction =
   | 'user.delete'
   | 'video.delete'
   | 'rewards.update'
+  | 'rewards.void'
   | 'settings.update';
 
 /** Written in the same transaction as the action, so the log never claims something that rolled back. */

@@ -10,6 +10,7 @@ import { PageQuery } from './schemas';
 import { adminUsersRouter } from './users-routes';
 import { adminVideosRouter } from './videos-routes';
 import { adminSettingsRouter } from './settings-routes';
+import { adminRewardsAuditRouter } from './rewards-audit-routes';
 
 const stats = createRoute({
   ...adminOnly,
@@ -38,5 +39,6 @@ export function adminRouter() {
     })
     .route('/', adminUsersRouter())
     .route('/', adminVideosRouter())
-    .route('/', adminSettingsRouter());
+    .route('/', adminSettingsRouter())
+    .route('/', adminRewardsAuditRouter());
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AdsValue, EntryFeeValue, IsoDate, PaymentProvider, PRIZE_SLOTS, Rupees } from './settings';
+import { AdsValue, EntryFeeValue, IsoDate, LimitsValue, PaymentProvider, PRIZE_SLOTS, Rupees } from './settings';
 
 // The /api/admin bodies and answers, shared by the server (validation, OpenAPI) and the admin screens.
 
@@ -78,6 +78,8 @@ export const AdminSettings = z
       razorpay_webhook_secret_set: z.boolean(),
     }),
     ads: AdsValue,
+    /** Viewer points per member per UTC day, upload MiB per member per day (issue 12). */
+    limits: LimitsValue,
   })
   .meta({ id: 'AdminSettings' });
 export type AdminSettings = z.infer<typeof AdminSettings>;
@@ -105,6 +107,10 @@ export const AdminSettingsUpdate = z
       razorpay_webhook_secret: Secret,
     }),
     ads: z.strictObject({ client_id: AdsValue.shape.client_id, slot_id: AdsValue.shape.slot_id }),
+    limits: z
+      .strictObject({ viewer_daily_points_cap: LimitsValue.shape.viewer_daily_points_cap, upload_daily_mib: LimitsValue.shape.upload_daily_mib })
+      .optional()
+      .meta({ description: 'Omitted: unchanged.' }),
   })
   .meta({ id: 'AdminSettingsUpdate' });
 export type AdminSettingsUpdate = z.infer<typeof AdminSettingsUpdate>;
@@ -126,3 +132,41 @@ export type AuditPage = z.infer<typeof AuditPage>;
 
 export const Ok = z.object({ ok: z.literal(true) });
 export type Ok = z.infer<typeof Ok>;
+
+/** GET /api/admin/rewards/breakdown: each leader's points of the current period by source. */
+export const RewardsBreakdownEntry = z
+  .object({
+    user_id: z.string(),
+    user_name: z.string(),
+    creator: z.object({ rank: z.number().int().nullable(), points: z.number().int(), likes_received: z.number().int(), commenters: z.number().int() }),
+    viewer: z.object({
+      rank: z.number().int().nullable(),
+      points: z.number().int(),
+      likes_given: z.number().int(),
+      comments_given: z.number().int(),
+      views: z.number().int(),
+      /** Viewer actions that counted but earned no point: over the daily cap. */
+      capped: z.number().int(),
+    }),
+  })
+  .meta({ id: 'RewardsBreakdownEntry' });
+export type RewardsBreakdownEntry = z.infer<typeof RewardsBreakdownEntry>;
+export const RewardsBreakdown = z
+  .object({
+    period_start: z.number().int(),
+    viewer_daily_points_cap: z.number().int(),
+    leaders: z.array(RewardsBreakdownEntry),
+    voided: z.array(z.object({ user_id: z.string(), user_name: z.string(), created_at: z.number().int() })),
+  })
+  .meta({ id: 'RewardsBreakdown' });
+export type RewardsBreakdown = z.infer<typeof RewardsBreakdown>;
+
+/** POST /api/admin/rewards/voids: take a member out of the current period's scoring. */
+export const VoidRequest = z
+  .strictObject({ user_id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Not a user id.') })
+  .meta({ id: 'RewardsVoidRequest' });
+export type VoidRequest = z.infer<typeof VoidRequest>;
+export const VoidResult = z
+  .object({ user_id: z.string(), period_start: z.number().int(), created: z.boolean() })
+  .meta({ id: 'RewardsVoidResult' });
+export type VoidResult = z.infer<typeof VoidResult>;
