@@ -44,7 +44,7 @@ export function addPasswordRoutes(app: OpenAPIHono<AppEnv>, limits: AuthLimits):
     const deviceKey = user.sessionId ?? `user:${user.id}`;
     const attempt = reservePasswordAttempt(limits, { account: user.email, ip: clientIp(c), deviceKey }, deps.now());
     const ok = await checkedUnder(attempt, deps.now, () => verifyPassword(body.current_password, row?.password_hash ?? DUMMY_PASSWORD_HASH));
-    if (!row || !ok) throw new ApiError(403, 'wrong_password', 'Your current password is incorrect.');
+    if (!row || !ok) throw new ApiError(400, 'wrong_password', 'Your current password is incorrect.');
     attempt.succeeded(deps.now());
     const passwordHash = await hashPassword(body.new_password);
     await deps.db.transaction().execute((trx) => setPassword(trx, user.id, passwordHash, deps.now(), user.sessionId));

@@ -42,7 +42,7 @@ export const changePasswordRoute = createRoute({
   path: '/password/change',
   tags: ['auth'],
   summary: 'Change the signed-in member’s password',
-  description: 'Needs the current password (403 wrong_password, counted against the session’s budget: 429 after 5 in 15 minutes). Ends every other session.',
+  description: 'Needs the current password (400 wrong_password, counted against the session’s budget: 429 after 5 in 15 minutes). Ends every other session.',
   security: bearerSecurity,
   middleware: [requireUser] as const,
   request: { body: { required: true, content: json(ChangePasswordBody) } },

@@ -12,8 +12,18 @@ const sessionExpired = () => unauthorized('Your session has expired. Please sign
  */
 export function sessionIsLive(sqlite: SQLite.Database, sessionId: string | undefined): boolean {
   if (sessionId === undefined) return true;
-  const row = sqlite.prepare<[string], { live: number }>('SELECT 1 AS live FROM refresh_tokens WHERE family_id = ? AND revoked_at IS NULL LIMIT 1').get(sessionId);
-  return row !== undefined;
+  return liveSessionStatement(sqlite).get(sessionId) !== undefined;
+}
+
+// Runs on every authenticated request: prepared once per connection.
+const statements = new WeakMap<SQLite.Database, SQLite.Statement<[string], { live: number }>>();
+function liveSessionStatement(sqlite: SQLite.Database): SQLite.Statement<[string], { live: number }> {
+  let stmt = statements.get(sqlite);
+  if (!stmt) {
+    stmt = sqlite.prepare<[string], { live: number }>('SELECT 1 AS live FROM refresh_tokens WHERE family_id = ? AND revoked_at IS NULL LIMIT 1');
+    statements.set(sqlite, stmt);
+  }
+  return stmt;
 }
 
 /**

@@ -149,15 +149,15 @@ describe('change password and sign out everywhere', () => {
     expect((await login(t, 'changer@example.test', 'password-two')).status).toBe(200);
   });
 
-  it('refuses a wrong current password with 403 (not 401: the session is fine), counted: the 6th try in 15 min gets 429', async () => {
+  it('refuses a wrong current password with 400 wrong_password (not 401: the session is fine), counted: the 6th try in 15 min gets 429', async () => {
     const s = await login(t, 'changer@example.test', 'password-two');
     const attempts = await Promise.all(
       Array.from({ length: 7 }, (_, i) => call(t.app, 'POST', '/api/auth/password/change', { current_password: `nope-${i}`, new_password: 'password-three' }, s.json.access_token)),
     );
     const statuses = attempts.map((r) => r.status);
-    expect(statuses.filter((x) => x === 403)).toHaveLength(5);
+    expect(statuses.filter((x) => x === 400)).toHaveLength(5);
     expect(statuses.filter((x) => x === 429)).toHaveLength(2);
-    expect(attempts.find((r) => r.status === 403)?.json.error.code).toBe('wrong_password');
+    expect(attempts.filter((r) => r.status === 400).every((r) => r.json.error.code === 'wrong_password')).toBe(true);
     expect((await login(t, 'changer@example.test', 'password-two')).status).toBe(200);
     expect((await call(t.app, 'POST', '/api/auth/password/change', { current_password: 'password-two', new_password: '12' }, s.json.access_token)).status).toBe(400);
     expect((await call(t.app, 'POST', '/api/auth/password/change', { current_password: 'password-two', new_password: 'password-three' })).status).toBe(401);
