@@ -7,6 +7,7 @@ import type { Mailer } from './mail/mailer';
 import type { Logger } from './logger';
 import type { Pokes } from './realtime/pokes';
 import type { LiveStreams } from './realtime/live-streams';
+import type { SecretBox } from './settings/secret-box';
 
 /** Everything a router needs, built once at start-up and passed down (no module-level singletons). */
 export interface AppDeps {
@@ -20,6 +21,8 @@ export interface AppDeps {
   pokes: Pokes;
   /** Open event streams by member and session: bounded per member, closed when a session ends. */
   liveStreams: LiveStreams;
+  /** Encrypts provider secrets at rest (key from SECRETS_KEY or DATA_DIR/secrets.key, never the database). */
+  secrets: SecretBox;
   /** Milliseconds since the epoch; replaceable in tests that need to move time. */
   now: () => number;
 }

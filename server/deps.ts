@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import type { Config } from './config';
 import type { AppDeps } from './context';
 import { migrateToLatest, openDatabase, sqlitePathFromUrl } from '../db/connect';
@@ -8,15 +8,23 @@ import { createMailer } from './mail/mailer';
 import { createLogger } from './logger';
 import { createPokes } from './realtime/pokes';
 import { LiveStreams } from './realtime/live-streams';
+import { loadSecretBox } from './settings/secret-box';
+import { sealStoredSecrets } from './settings/payment-secrets';
 
 /** Opens the database (migrated), loads the signing key and builds everything the routers share. */
 export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps, 'now'>> = {}): Promise<AppDeps & { close(): Promise<void> }> {
-  for (const dir of [config.dataDir, config.mediaDir, config.uploadsDir]) mkdirSync(dir, { recursive: true });
+  // Created owner-only (0700): the database, keys and mail (live links) live here. An existing
+  // DATA_DIR is the operator's to set; the mail folder of an older version is tightened. umask is
+  // not used: it is process-wide, and refused in worker threads.
+  for (const dir of [config.dataDir, config.mediaDir, config.uploadsDir]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (existsSync(config.mailDir)) chmodSync(config.mailDir, 0o700);
   const log = createLogger(config.logLevel);
   const { db, sqlite, close } = openDatabase(sqlitePathFromUrl(config.databaseUrl));
   await migrateToLatest(db);
   const now = overrides.now ?? Date.now;
   const keys = await loadSigningKeys(config.dataDir, config.jwtPrivateKey);
+  const secrets = loadSecretBox(config.dataDir, config.secretsKey);
+  await sealStoredSecrets(db, secrets, now(), log);
   return {
     config,
     db,
@@ -25,6 +33,7 @@ export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps
     now,
     pokes: createPokes(),
     liveStreams: new LiveStreams(),
+    secrets,
     tokens: createAccessTokens(keys, config.publicUrl, now),
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir, log }),
     close,

@@ -1,12 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import { adsSetting, entryFeeSetting, paymentSetting, providerConfigured, type PaymentValue } from '../settings/definitions';
+import { adsSetting, entryFeeSetting, providerConfigured, type PaymentValue } from '../settings/definitions';
 import type { AdminSettings, AdminSettingsUpdate } from '../../sync/api/admin';
 import { readSetting, writeSetting } from '../settings/store';
+import { readPaymentSetting, writePaymentSetting } from '../settings/payment-secrets';
+import type { SecretBox } from '../settings/secret-box';
 import { badRequest } from '../http/errors';
 
-export async function readAdminSettings(db: Kysely<Database> | Transaction<Database>): Promise<AdminSettings> {
-  const [fee, payment, ads] = await Promise.all([readSetting(db, entryFeeSetting), readSetting(db, paymentSetting), readSetting(db, adsSetting)]);
+export async function readAdminSettings(db: Kysely<Database> | Transaction<Database>, secrets: SecretBox): Promise<AdminSettings> {
+  const [fee, payment, ads] = await Promise.all([readSetting(db, entryFeeSetting), readPaymentSetting(db, secrets), readSetting(db, adsSetting)]);
   return {
     entry_fee: fee,
     payment: {
@@ -26,8 +28,8 @@ const merge = (current: string, next: string | null | undefined) => (next === un
  * audit, never their values). A secret that is omitted stays as it is; null clears it; a string
  * replaces it, so the form never needs to know a secret to save the other fields.
  */
-export async function saveAdminSettings(trx: Transaction<Database>, update: AdminSettingsUpdate, now: number) {
-  const current = await readSetting(trx, paymentSetting);
+export async function saveAdminSettings(trx: Transaction<Database>, secrets: SecretBox, update: AdminSettingsUpdate, now: number) {
+  const current = await readPaymentSetting(trx, secrets);
   const payment: PaymentValue = {
     provider: update.payment.provider,
     razorpay_key_id: update.payment.razorpay_key_id.trim(),
@@ -41,7 +43,8 @@ export async function saveAdminSettings(trx: Transaction<Database>, update: Admi
     );
   }
   await writeSetting(trx, entryFeeSetting, update.entry_fee, now);
-  await writeSetting(trx, paymentSetting, payment, now);
+  // Encrypted at rest (settings/secret-box.ts).
+  await writePaymentSetting(trx, secrets, payment, now);
   await writeSetting(trx, adsSetting, update.ads, now);
   return {
     secretsChanged: {

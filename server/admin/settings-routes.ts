@@ -69,14 +69,14 @@ export function adminSettingsRouter() {
       deps.pokes.notify(['leaderboard', 'settings']);
       return c.json(body, 200);
     })
-    .openapi(getSettings, async (c) => c.json(await readAdminSettings(c.var.deps.db), 200))
+    .openapi(getSettings, async (c) => c.json(await readAdminSettings(c.var.deps.db, c.var.deps.secrets), 200))
     .openapi(putSettings, async (c) => {
       const body = c.req.valid('json');
       const { deps, user } = c.var;
       const now = deps.now();
       const view = await deps.db.transaction().execute(async (trx) => {
-        const { secretsChanged } = await saveAdminSettings(trx, body, now);
-        const view = await readAdminSettings(trx);
+        const { secretsChanged } = await saveAdminSettings(trx, deps.secrets, body, now);
+        const view = await readAdminSettings(trx, deps.secrets);
         // The audit keeps what changed, but never a secret: only whether each is set and whether it changed.
         await recordAudit(trx, { actorId: user.id, action: 'settings.update', target: 'settings', details: { ...view, secrets_changed: secretsChanged } }, now);
         await logChange(trx, { entity: 'settings', entityId: 'public' }, now);

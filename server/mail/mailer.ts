@@ -34,9 +34,10 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string; 
   return {
     async send(mail) {
       const info = await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-      await mkdir(opts.mailDir, { recursive: true });
+      // The messages hold live sign-in and reset links: owner-only, like the database.
+      await mkdir(opts.mailDir, { recursive: true, mode: 0o700 });
       const file = join(opts.mailDir, `${Date.now()}-${randomUUID()}.eml`);
-      await writeFile(file, info.message as Buffer);
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
       opts.log.info(`mail to ${mail.to} written to ${file}${mail.link ? `; link: ${mail.link}` : ''}`);
     },
   };

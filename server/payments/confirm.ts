@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../context';
 import { badRequest, conflict } from '../http/errors';
-import { paymentSetting } from '../settings/definitions';
-import { readSetting } from '../settings/store';
+import { readPaymentSetting } from '../settings/payment-secrets';
 import { captureAndActivate } from './capture';
 import { findPendingAccount, paymentNotConfigured } from './pending-account';
 import { paymentSignatureValid } from './signatures';
@@ -34,7 +33,7 @@ export async function verifyRazorpayPayment(
 ): Promise<PaymentConfirmed> {
   const payment = await orderOf(deps, body.order_id, body.user_id);
   if (payment.provider !== 'razorpay') throw notYourOrder();
-  const settings = await readSetting(deps.db, paymentSetting);
+  const settings = await readPaymentSetting(deps.db, deps.secrets);
   if (!settings.razorpay_key_secret) throw paymentNotConfigured();
   if (!paymentSignatureValid(payment.order_id, body.payment_id, body.signature, settings.razorpay_key_secret)) {
     throw badRequest('The payment signature is not valid.', 'invalid_signature');
@@ -62,7 +61,7 @@ export async function completeSandboxPayment(deps: AppDeps, body: SandboxComplet
   if (payment.status === 'captured') return done;
   await findPendingAccount(deps.db, body.user_id, body.email);
   if (payment.provider !== 'sandbox') throw notYourOrder();
-  const settings = await readSetting(deps.db, paymentSetting);
+  const settings = await readPaymentSetting(deps.db, deps.secrets);
   if (settings.provider !== 'sandbox') throw paymentNotConfigured();
   const now = deps.now();
   await deps.db.transaction().execute((trx) => captureAndActivate(trx, payment, `sandbox_pay_${randomUUID().replaceAll('-', '')}`, now));

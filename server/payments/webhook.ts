@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { AppDeps } from '../context';
 import { badRequest } from '../http/errors';
-import { paymentSetting } from '../settings/definitions';
-import { readSetting } from '../settings/store';
+import { readPaymentSetting } from '../settings/payment-secrets';
 import { captureAndActivate } from './capture';
 import { paymentNotConfigured } from './pending-account';
 import { webhookSignatureValid } from './signatures';
@@ -27,7 +26,7 @@ export type WebhookOutcome = 'captured' | 'already_captured' | 'failed_recorded'
  * Events may arrive in any order; a payment once captured stays captured.
  */
 export async function handleRazorpayWebhook(deps: AppDeps, rawBody: Buffer, headers: { signature?: string | undefined; eventId?: string | undefined }): Promise<WebhookOutcome> {
-  const settings = await readSetting(deps.db, paymentSetting);
+  const settings = await readPaymentSetting(deps.db, deps.secrets);
   if (!settings.razorpay_webhook_secret) throw paymentNotConfigured();
   if (!headers.signature || !webhookSignatureValid(rawBody, headers.signature, settings.razorpay_webhook_secret)) {
     throw badRequest('The webhook signature is not valid.', 'invalid_signature');

@@ -15,9 +15,9 @@ export interface RealServer {
   stop(): Promise<void>;
 }
 
-/** The real server (spawned like `npm start`) on a fresh DATA_DIR, for tests that need real HTTP and real concurrency. */
-export async function realServer(env: Record<string, string> = {}): Promise<RealServer> {
-  const server = await startServer({ env: { LOG_LEVEL: 'error', ...env } });
+/** The real server (spawned like `npm start`) on a fresh DATA_DIR (made by the helper, or by the server when `dataDir` does not exist yet), for tests that need real HTTP and real concurrency. */
+export async function realServer(env: Record<string, string> = {}, dataDir?: string): Promise<RealServer> {
+  const server = await startServer({ env: { LOG_LEVEL: 'error', ...env }, ...(dataDir ? { dataDir } : {}) });
   const dbPath = join(server.dataDir, 'vidi.sqlite');
   const mint = await tokenMinter(server.dataDir, server.url);
   const read = <T>(fn: (db: Database.Database) => T): T => {
