@@ -74,6 +74,25 @@ describe('repetitions on one video count once', () => {
     await expectConsistent();
   });
 
+  it('removing the earliest of several comments moves the pair to the next one, and its viewer point to that day', async () => {
+    const ana = await w.user('Ana');
+    const bob = await w.user('Bob');
+    const v = await w.video(ana);
+    const other = await w.video(ana);
+    await w.setCap(1);
+    const first = (await w.comment(bob, v))!;
+    w.tick(86_400_000);
+    await w.like(bob, other);
+    await w.comment(bob, v);
+    // Day 1: the pair; day 2: the like (the second comment adds nothing).
+    expect(await w.points(bob)).toEqual({ creator: 0, viewer: 2 });
+    await w.deleteComment(first);
+    // The pair now dates from day 2, which is already at its cap of 1.
+    expect(await w.points(bob)).toEqual({ creator: 0, viewer: 1 });
+    expect(await w.points(ana)).toEqual({ creator: 2, viewer: 0 });
+    await expectConsistent();
+  });
+
   it('100 recordShare mutations raise shares_count by 1; concurrent pushes from several devices too', async () => {
     const ana = await createUser(t.deps, { name: 'Ana' });
     const bob = await createUser(t.deps, { name: 'Bob' });

@@ -2,12 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { readLeaderboards, BEST_USERS, BEST_VIEWERS } from '../../server/rewards/leaderboards';
-import { recomputeScores, type ScoreRow } from '../../server/rewards/recompute';
+import { sql } from 'kysely';
+import { maintainedDays, recomputeAll, recomputeScores, type ScoreRow } from '../../server/rewards/recompute';
 import { recordDistribution } from '../../server/rewards/distributions';
 import { rewardsWorld, type RewardsWorld } from './rewards-world';
 
 type Command =
-  | { op: 'like' | 'unlike' | 'comment'; user: number; video: number }
+  | { op: 'like' | 'unlike' | 'comment' | 'share'; user: number; video: number }
+  | { op: 'setCap'; cap: number }
+  | { op: 'void'; user: number }
+  | { op: 'wait'; hours: number }
   | { op: 'view'; user: number; video: number; watched: number; claimedAgo: number | null }
   | { op: 'deleteComment'; pick: number }
   | { op: 'newVideo'; user: number }
@@ -21,7 +25,13 @@ const user = fc.nat({ max: USERS - 1 });
 const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ op: fc.constant('like' as const), user, video: idx }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('unlike' as const), user, video: idx }) },
+  // Few videos per member make repeated comments and shares on one video common.
   { weight: 4, arbitrary: fc.record({ op: fc.constant('comment' as const), user, video: idx }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('share' as const), user, video: idx }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('setCap' as const), cap: fc.integer({ min: 1, max: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('void' as const), user }) },
+  // Crosses UTC days (the cap is per day) and gives views watch time to spend.
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('wait' as const), hours: fc.constantFrom(1, 6, 20) }) },
   { weight: 4, arbitrary: fc.record({
       op: fc.constant('view' as const),
       user,
@@ -60,7 +70,7 @@ describe('rewards counters under random histories', () => {
   afterAll(() => t?.close());
 
   async function reset(): Promise<RewardsWorld> {
-    for (const table of ['distribution_winners', 'distributions', 'scores', 'prizes', 'audit_log', 'views', 'likes', 'comments', 'videos', 'profiles'] as const) {
+    for (const table of ['distribution_winners', 'distributions', 'scores', 'viewer_days', 'view_credits', 'reward_voids', 'settings', 'prizes', 'audit_log', 'views', 'likes', 'comments', 'shares', 'videos', 'profiles'] as const) {
       await t.deps.db.deleteFrom(table).execute();
     }
     await t.deps.db
@@ -82,6 +92,7 @@ describe('rewards counters under random histories', () => {
         case 'like':
         case 'unlike':
         case 'comment':
+        case 'share':
         case 'view': {
           const u = users[c.user]!;
           const v = at(videos, c.video);
@@ -89,6 +100,7 @@ describe('rewards counters under random histories', () => {
           if (c.op === 'like') await w.like(u, v);
           else if (c.op === 'unlike') await w.unlike(u, v);
           else if (c.op === 'comment') await w.comment(u, v);
+          else if (c.op === 'share') await w.share(u, v);
           else if (c.op === 'view') await w.view(u, v, c.watched, c.claimedAgo === null ? {} : { clientTime: w.now() - c.claimedAgo });
           break;
         }
@@ -127,6 +139,15 @@ describe('rewards counters under random histories', () => {
         case 'distribute':
           await w.distribute(admin);
           break;
+        case 'setCap':
+          await w.setCap(c.cap);
+          break;
+        case 'void':
+          if (!gone.has(users[c.user]!)) await w.voidPoints(users[c.user]!, admin);
+          break;
+        case 'wait':
+          w.tick(c.hours * 3_600_000);
+          break;
       }
     }
     return gone;
@@ -143,6 +164,13 @@ describe('rewards counters under random histories', () => {
         const gone = await run(w, admin, users, videos, commands);
 
         expect(await w.counters()).toEqual(await w.recomputed());
+        expect(await maintainedDays(w.db)).toEqual((await recomputeAll(w.db)).days);
+        // shares_count counts members, whatever they repeated.
+        const shares = await w.db
+          .selectFrom('videos')
+          .select(['shares_count', (eb) => eb.selectFrom('shares').select((e) => e.fn.count<number>(sql`DISTINCT user_id`).as('n')).whereRef('shares.video_id', '=', 'videos.id').as('members')])
+          .execute();
+        for (const r of shares) expect(Number(r.shares_count)).toBe(Number(r.members));
 
         const scratch = await recomputeScores(w.db);
         const creators = ranked(scratch, 'creator');
@@ -179,7 +207,7 @@ describe('rewards counters under random histories', () => {
         expect(await w.counters()).toEqual([]);
         expect(await w.recomputed()).toEqual([]);
       }),
-      { numRuns: 60 },
+      { numRuns: 100 },
     );
   });
 });

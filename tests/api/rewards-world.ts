@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../server/context';
-import { applyScoreEvent } from '../../server/rewards/score-events';
-import { commentAdded, commentRemoved, startsPair } from '../../server/rewards/comment-pairs';
+import { applyScoreEvent, newScoreMemo } from '../../server/rewards/score-events';
+import { commentRemoved } from '../../server/rewards/comment-pairs';
+import { voidMember } from '../../server/rewards/breakdown';
+import { applyCapChange } from '../../server/rewards/viewer-days';
+import { limitsSetting } from '../../server/settings/definitions';
+import { writeSetting } from '../../server/settings/store';
+import { ServerMutatorTx } from '../../server/sync/mutators/server-tx';
+import { pushStatements } from '../../server/sync/push-statements';
+import { runMutator } from '../../sync/mutations/mutators';
+import type { AnyMutation } from '../../sync/mutations/schemas';
+import { MutationError } from '../../sync/protocol/error-codes';
 import { onUserDeleted, onUserReactivated, onUserSuspended } from '../../server/rewards/member-status';
 import { recordQualifyingView, type RecordViewResult } from '../../server/rewards/view-rules';
 import { recomputeScores, standingsOf } from '../../server/rewards/recompute';
@@ -11,13 +20,28 @@ import { ApiError } from '../../server/http/errors';
 
 /**
  * Builds rewards scenarios on the real database through the same write paths the app uses: the
- * row plus applyScoreEvent in one transaction (as the sync mutators do), recordQualifyingView,
+ * sync mutators themselves (ServerMutatorTx), recordQualifyingView,
  * deleteVideoInTx, and the member-status hooks the admin area calls. Time is explicit.
  */
 export function rewardsWorld(deps: AppDeps) {
   const db = deps.db;
   let clock = 1_800_000_000_000;
   const tick = (ms = 1000) => (clock += ms);
+
+  /** One mutation in a transaction of its own, as a push of one would apply it; false when refused. */
+  async function mutate(actorId: string, mutation: { name: string; args: unknown }, at: number): Promise<boolean> {
+    try {
+      await db.transaction().execute(async (trx) => {
+        const batch = { statements: pushStatements(deps.sqlite), scores: newScoreMemo() };
+        const tx = new ServerMutatorTx(trx, { id: actorId, email: '', name: '', isAdmin: false }, at, undefined, batch);
+        await runMutator(tx, mutation as AnyMutation);
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof MutationError) return false;
+      throw e;
+    }
+  }
 
   return {
     db,
@@ -58,41 +82,19 @@ export function rewardsWorld(deps: AppDeps) {
     async ownerOf(videoId: string): Promise<string> {
       return (await db.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirstOrThrow()).user_id;
     },
-    /** Liking twice is a no-op, as in the like mutator. */
+    /** Likes, unlikes, comments and shares run the real sync mutators (ServerMutatorTx) at the world's time. */
     async like(actorId: string, videoId: string): Promise<boolean> {
-      const at = tick();
-      return db.transaction().execute(async (trx) => {
-        const video = await trx.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
-        if (!video) return false;
-        const r = await trx.insertInto('likes').values({ video_id: videoId, user_id: actorId, created_at: at }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
-        if (!Number(r.numInsertedOrUpdatedRows)) return false;
-        await applyScoreEvent(trx, { kind: 'like', actorId, creatorId: video.user_id, delta: 1, occurredAt: at, at });
-        return true;
-      });
+      return mutate(actorId, { name: 'like', args: { videoId } }, tick());
     },
     async unlike(actorId: string, videoId: string): Promise<boolean> {
-      const at = tick();
-      return db.transaction().execute(async (trx) => {
-        const video = await trx.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
-        const like = await trx.selectFrom('likes').select('created_at').where('video_id', '=', videoId).where('user_id', '=', actorId).executeTakeFirst();
-        if (!video || !like) return false;
-        await trx.deleteFrom('likes').where('video_id', '=', videoId).where('user_id', '=', actorId).execute();
-        await applyScoreEvent(trx, { kind: 'like', actorId, creatorId: video.user_id, delta: -1, occurredAt: Number(like.created_at), at });
-        return true;
-      });
+      return mutate(actorId, { name: 'unlike', args: { videoId } }, tick());
     },
     async comment(actorId: string, videoId: string): Promise<string | null> {
-      const at = tick();
-      const id = randomUUID();
-      return db.transaction().execute(async (trx) => {
-        const video = await trx.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
-        if (!video) return null;
-        const first = await startsPair(trx, actorId, videoId);
-        await trx.insertInto('comments').values({ id, video_id: videoId, user_id: actorId, content: 'nice', created_at: at }).execute();
-        await trx.updateTable('videos').set((eb) => ({ comments_count: eb('comments_count', '+', 1) })).where('id', '=', videoId).execute();
-        if (first) await commentAdded(trx, { userId: actorId, creatorId: video.user_id, createdAt: at });
-        return id;
-      });
+      const commentId = randomUUID();
+      return (await mutate(actorId, { name: 'addComment', args: { commentId, videoId, content: 'nice' } }, tick())) ? commentId : null;
+    },
+    async share(actorId: string, videoId: string): Promise<boolean> {
+      return mutate(actorId, { name: 'recordShare', args: { shareId: randomUUID(), videoId } }, tick());
     },
     /** As a comment deletion would do it: the row goes, then the pair rule decides what moves. */
     async deleteComment(commentId: string): Promise<boolean> {
@@ -148,6 +150,9 @@ export function rewardsWorld(deps: AppDeps) {
           .execute();
         // Undoing them one by one after the hook must move nothing.
         for (const l of likes) await applyScoreEvent(trx, { kind: 'like', actorId: userId, creatorId: l.owner, delta: -1, occurredAt: Number(l.created_at), at });
+        // As delete-user.ts does: each of their shares leaves its video's shares_count.
+        const shares = await trx.selectFrom('shares').select('video_id').where('user_id', '=', userId).execute();
+        for (const sh of shares) await trx.updateTable('videos').set((eb) => ({ shares_count: eb('shares_count', '-', 1) })).where('id', '=', sh.video_id).execute();
         await trx.deleteFrom('profiles').where('id', '=', userId).execute();
       });
     },
@@ -160,6 +165,17 @@ export function rewardsWorld(deps: AppDeps) {
         if (e instanceof ApiError && e.code === 'nothing_to_distribute') return null;
         throw e;
       }
+    },
+    /** As the admin Settings tab saves it: the setting, then the boards under the new cap. */
+    async setCap(cap: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await writeSetting(trx, limitsSetting, { viewer_daily_points_cap: cap, upload_daily_mib: 2048 }, tick());
+        await applyCapChange(trx, cap);
+      });
+    },
+    async voidPoints(userId: string, adminId: string) {
+      const at = tick();
+      return db.transaction().execute((trx) => voidMember(trx, { userId, adminId, now: at }));
     },
     async counters() {
       return standingsOf((await db.selectFrom('scores').selectAll().execute()).map((r) => ({ ...r })));
