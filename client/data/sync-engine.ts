@@ -314,11 +314,11 @@ export class SyncEngine {
         } else {
           this.attempt += 1;
           const offline = err instanceof TemporaryError && err.offline;
-          const held = err instanceof RateLimitedError ? err.waitMs : 0;
+          const limited = err instanceof RateLimitedError;
           // Being asked to wait is not a failure to report.
-          this.status.set({ online: !offline, failing: !offline && !held });
-          const delay = Math.max(held, Math.min(RETRY_STEP_MS * this.attempt, RETRY_CAP_MS));
-          this.holdUntil = held ? Date.now() + delay : 0;
+          this.status.set({ online: !offline, failing: !offline && !limited });
+          const delay = Math.max(limited ? err.waitMs : 0, Math.min(RETRY_STEP_MS * this.attempt, RETRY_CAP_MS));
+          this.holdUntil = limited ? Date.now() + delay : 0;
           this.retryTimer = setTimeout(() => {
             this.retryTimer = null;
             this.holdUntil = 0;
