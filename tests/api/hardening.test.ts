@@ -107,6 +107,19 @@ describe('admins cannot suspend or delete admins', () => {
     expect((await call(t.app, 'DELETE', `/api/admin/users/${deleted.id}`, undefined, admin.token)).status).toBe(200);
     expect(closed).toEqual([suspended.id, deleted.id]);
   });
+
+  it("a suspended member's open event stream ends at once", async () => {
+    const member = await createUser(t.deps);
+    const res = await t.app.request('/api/sync/events', { headers: { authorization: `Bearer ${member.token}` } });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('event: ready');
+    expect((await call(t.app, 'POST', `/api/admin/users/${member.id}/suspend`, undefined, admin.token)).status).toBe(200);
+    // Without the fix this read waits for the next heartbeat forever (the test times out).
+    for (let r = await reader.read(); !r.done; r = await reader.read()) expect(new TextDecoder().decode(r.value)).not.toContain('event: poke');
+    expect(t.deps.liveStreams.count(member.id)).toBe(0);
+  });
 });
 
 describe('HSTS', () => {
