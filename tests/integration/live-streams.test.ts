@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
+import { signUpVerified } from '../helpers/auth-flow';
 import { insertVideo, useSyncServer } from './sync-harness';
 import { MAX_STREAMS_PER_MEMBER } from '../../server/realtime/live-streams';
 import { processPull } from '../../server/sync/pull';
@@ -80,7 +81,7 @@ describe('event streams per member', () => {
     await sixth.nextEvent('ready');
     // The oldest response ends (the server closed it), not by a reset.
     expect(await streams[0]!.ended).toBe('ended');
-    for (const st of [...streams.slice(1), sixth]) expect(await stillOpen(st)).toBe('open');
+    expect(await Promise.all([...streams.slice(1), sixth].map(stillOpen))).toEqual(Array(MAX_STREAMS_PER_MEMBER).fill('open'));
     expect(s.t.deps.liveStreams.count(member.id)).toBe(MAX_STREAMS_PER_MEMBER);
     // The five still open get the next poke.
     await insertVideo(s.t.deps, s.bob.id);
@@ -88,16 +89,42 @@ describe('event streams per member', () => {
     for (const st of [...streams, sixth]) st.close();
   });
 
-  it("ends every stream of a member when the account is closed for them (endUser), and not another member's", async () => {
+  it("ends every stream of a member an admin suspends, and not another member's", async () => {
     const member = await createUser(s.t.deps, { name: 'Suspended Soon' });
+    const admin = await createUser(s.t.deps, { name: 'Admin', isAdmin: true });
     const other = await openStream(s.alice);
     const mine = await Promise.all([openStream(member), openStream(member), openStream(member)]);
     await Promise.all([other, ...mine].map((st) => st.nextEvent('ready')));
-    s.t.deps.liveStreams.endUser(member.id);
+    const res = await fetch(`${s.http.url}/api/admin/users/${member.id}/suspend`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+    expect(res.status).toBe(200);
     expect(await Promise.all(mine.map((st) => st.ended))).toEqual(['ended', 'ended', 'ended']);
     expect(s.t.deps.liveStreams.count(member.id)).toBe(0);
     expect(await stillOpen(other)).toBe('open');
     other.close();
+  });
+
+  it('ends the streams of a session that logs out, and only those', async () => {
+    const email = `streams-${randomUUID().slice(0, 8)}@example.test`;
+    const password = 'a long enough passphrase';
+    const member = await signUpVerified(s.t, { name: 'Two Devices', email, password });
+    const signIn = async () => {
+      const res = await fetch(`${s.http.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { access_token: string; refresh_token: string };
+      return { user: { ...member, token: body.access_token }, refresh: body.refresh_token };
+    };
+    const phone = await signIn();
+    const laptop = await signIn();
+    const phoneStreams = await Promise.all([openStream(phone.user), openStream(phone.user)]);
+    const laptopStream = await openStream(laptop.user);
+    await Promise.all([...phoneStreams, laptopStream].map((st) => st.nextEvent('ready')));
+
+    const out = await fetch(`${s.http.url}/api/auth/logout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: phone.refresh }) });
+    expect(out.status).toBe(204);
+    expect(await Promise.all(phoneStreams.map((st) => st.ended))).toEqual(['ended', 'ended']);
+    expect(await stillOpen(laptopStream)).toBe('open');
+    expect(s.t.deps.liveStreams.count(member.id)).toBe(1);
+    laptopStream.close();
   });
 
   it('unregisters a stream its client closed', async () => {
