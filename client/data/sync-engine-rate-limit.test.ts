@@ -79,6 +79,48 @@ describe('sync engine and 429', () => {
   });
 });
 
+describe('an honest device under the default limit', () => {
+  it('flushes a long offline queue without meeting the limit (the outbox batches 100 a push)', async () => {
+    const prod = await createTestApp();
+    const server = await listen(prod.app.fetch);
+    const member = await createUser(prod.deps);
+    const owner = await createUser(prod.deps);
+    let device: SyncEngine | undefined;
+    try {
+      const videoIds = await Promise.all(Array.from({ length: 10 }, () => insertVideo(prod.deps, owner.id)));
+      const db = newDevice().db;
+      const net = new Network();
+      const statuses: number[] = [];
+      const recording: typeof fetch = async (input, init) => {
+        const res = await net.fetch(input, init);
+        if (String(input).endsWith('/api/sync/push')) statuses.push(res.status);
+        return res;
+      };
+      device = engineFor(db, member, server.url, net, { fetch: recording }).engine;
+      await device.start();
+      expect(await device.sync()).toBe(true);
+      net.offline = true;
+      const QUEUED = 1_000;
+      for (let i = 0; i < QUEUED; i++) {
+        await device.mutate('addComment', { commentId: randomUUID(), videoId: videoIds[i % videoIds.length]!, content: `offline ${i}` });
+      }
+      net.offline = false;
+      // The browser's `online` event does this: send now rather than at the next backoff step.
+      await device.sync();
+      await vi.waitFor(async () => expect(await db.outbox.count()).toBe(0), { timeout: 20_000, interval: 100 });
+      expect(statuses.filter((s) => s === 429)).toEqual([]);
+      // 1,000 mutations in about 10 pushes (100 each): a queue 12 times longer would still fit the burst of 120.
+      expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(QUEUED / 100 + 2);
+      const n = await prod.deps.db.selectFrom('comments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      expect(Number(n.n)).toBe(QUEUED);
+    } finally {
+      await device?.stop();
+      await server.close();
+      await prod.close();
+    }
+  });
+});
+
 describe('retryAfterMs', () => {
   const now = Date.parse('2026-11-23T20:00:00Z');
   it('reads delay-seconds and HTTP dates, clamped', () => {
