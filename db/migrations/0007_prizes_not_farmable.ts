@@ -7,7 +7,7 @@ import { rebuildScores } from '../../server/rewards/recompute';
 // - view_credits: the server time of a member's previous credited push of views (watch time is
 //   credited only as fast as the server's clock runs);
 // - reward_voids: members an admin took out of a period's scoring;
-// - one share row per member and video (the UNIQUE index), so shares_count counts members;
+// - shares_count counts members (each share row is still stored: its id makes replays harmless);
 // - comments_user_video: "has this member already commented on this video in the period" is one
 //   index probe on every comment. comments_user (user_id) is a prefix of it and only cost writes.
 // The counters are then rebuilt under the new rules (distinct commenters, the cap).
@@ -38,12 +38,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('comments_user_video').on('comments').columns(['user_id', 'video_id', 'created_at']).execute();
   await db.schema.dropIndex('comments_user').ifExists().execute();
 
-  // Keep each member's first share of a video, count members.
-  await sql`DELETE FROM shares WHERE rowid NOT IN (
-      SELECT (SELECT s2.rowid FROM shares s2 WHERE s2.user_id = s.user_id AND s2.video_id = s.video_id ORDER BY s2.created_at, s2.id LIMIT 1)
-      FROM shares s GROUP BY s.user_id, s.video_id)`.execute(db);
-  await sql`UPDATE videos SET shares_count = (SELECT count(*) FROM shares WHERE shares.video_id = videos.id)`.execute(db);
-  await db.schema.createIndex('shares_user_video').unique().on('shares').columns(['user_id', 'video_id']).execute();
+  // shares_count counts members; shares_user_video answers "has this member shared it before".
+  await sql`UPDATE videos SET shares_count = (SELECT count(DISTINCT user_id) FROM shares WHERE shares.video_id = videos.id)`.execute(db);
+  await db.schema.createIndex('shares_user_video').on('shares').columns(['user_id', 'video_id']).execute();
   await db.schema.dropIndex('shares_user').ifExists().execute();
 
   // Views credited so far: the next push may credit the time since the member's newest view.

@@ -90,7 +90,8 @@ export async function deleteUserInTx(trx: Transaction<Database>, actorId: string
   }
   await trx.deleteFrom('views').where('user_id', '=', userId).execute();
 
-  const shares = await trx.selectFrom('shares').select(['video_id']).where('user_id', '=', userId).execute();
+  // shares_count counts members (rewards, issue 12): one decrement per video they shared.
+  const shares = await trx.selectFrom('shares').select(['video_id']).distinct().where('user_id', '=', userId).execute();
   for (const s of shares) {
     await trx.updateTable('videos').set((eb) => ({ shares_count: eb('shares_count', '-', 1) })).where('id', '=', s.video_id).execute();
     touched.add(s.video_id);

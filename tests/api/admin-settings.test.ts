@@ -45,6 +45,7 @@ describe('admin settings', () => {
       entry_fee: { enabled: false, amount_rupees: 0 },
       payment: { provider: 'razorpay', razorpay_key_id: '', razorpay_key_secret_set: false, razorpay_webhook_secret_set: false },
       ads: { client_id: '', slot_id: '' },
+      limits: { viewer_daily_points_cap: 200, upload_daily_mib: 2048 },
     });
   });
 

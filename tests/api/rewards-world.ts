@@ -150,8 +150,8 @@ export function rewardsWorld(deps: AppDeps) {
           .execute();
         // Undoing them one by one after the hook must move nothing.
         for (const l of likes) await applyScoreEvent(trx, { kind: 'like', actorId: userId, creatorId: l.owner, delta: -1, occurredAt: Number(l.created_at), at });
-        // As delete-user.ts does: each of their shares leaves its video's shares_count.
-        const shares = await trx.selectFrom('shares').select('video_id').where('user_id', '=', userId).execute();
+        // As delete-user.ts does: they leave the shares_count of each video they shared.
+        const shares = await trx.selectFrom('shares').select('video_id').distinct().where('user_id', '=', userId).execute();
         for (const sh of shares) await trx.updateTable('videos').set((eb) => ({ shares_count: eb('shares_count', '-', 1) })).where('id', '=', sh.video_id).execute();
         await trx.deleteFrom('profiles').where('id', '=', userId).execute();
       });

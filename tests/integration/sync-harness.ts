@@ -61,6 +61,10 @@ export async function videoTruth(deps: AppDeps, videoId: string) {
     likes: await count('likes'),
     comments: await count('comments'),
     shares: await count('shares'),
+    /** shares_count counts members, not share rows (rewards, issue 12). */
+    sharers: Number(
+      (await deps.db.selectFrom('shares').select((eb) => eb.fn.count('user_id').distinct().as('n')).where('video_id', '=', videoId).executeTakeFirstOrThrow()).n,
+    ),
     views: await count('views'),
   };
 }

@@ -153,7 +153,7 @@ async function run(actions: Action[], seed: number): Promise<void> {
       // Counters always equal their rows.
       expect(truth.likes_count).toBe(truth.likes);
       expect(truth.comments_count).toBe(truth.comments);
-      expect(truth.shares_count).toBe(truth.shares);
+      expect(truth.shares_count).toBe(truth.sharers);
       expect(truth.views_count).toBe(truth.views);
       if (!truth.exists) {
         for (const s of sides) expect(await s.db.videos.get(videoId)).toBeUndefined();

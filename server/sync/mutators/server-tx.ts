@@ -93,15 +93,12 @@ export class ServerMutatorTx implements MutatorTx {
   }
 
   async addShare(video: VideoRef, shareId: string): Promise<void> {
-    // One share per member and video (UNIQUE shares_user_video): a member's later shares of it are
-    // accepted and change nothing, so shares_count counts members.
-    const r = await this.trx
-      .insertInto('shares')
-      .values({ id: shareId, video_id: video.id, user_id: this.userId, created_at: this.now })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    if (!Number(r.numInsertedOrUpdatedRows)) return;
-    await this.bump(video.id, 'shares_count', 1);
+    // shares_count counts members: every share is stored (its id makes replays harmless), but only
+    // a member's first share of the video moves the counter (one probe of shares_user_video).
+    const again = await this.trx.selectFrom('shares').select('id').where('user_id', '=', this.userId).where('video_id', '=', video.id).limit(1).executeTakeFirst();
+    await this.trx.insertInto('shares').values({ id: shareId, video_id: video.id, user_id: this.userId, created_at: this.now }).execute();
+    if (!again) await this.bump(video.id, 'shares_count', 1);
+    // Logged either way: the sharing device counted it optimistically and must pull the real count.
     await logChange(this.trx, { entity: 'video', entityId: video.id, videoId: video.id }, this.now);
     this.pokeScopes.add(`video:${video.id}`);
   }
