@@ -39,6 +39,29 @@ export async function storageRefusal(deps: AppDeps, uploadLength: number): Promi
 }
 
 /**
+ * A new creation for a video the member is already uploading replaces the unfinished upload(s) of
+ * it: the app uploads a video through one upload at a time, so an earlier one is one whose creation
+ * answer was lost (a cut connection; tus-js-client then creates again) or that the app gave up on.
+ * Without this, each lost answer would hold a slot for 24 hours, and three would lock an honest
+ * member on a bad network out of uploading. Their declared lengths still count toward the volume.
+ * Returns the replaced upload ids.
+ */
+export async function replaceEarlierUploads(trx: Transaction<Database>, userId: string, videoId: string, now: number): Promise<string[]> {
+  const earlier = await trx.selectFrom('uploads').select('id').where('user_id', '=', userId).where('video_id', '=', videoId).where('status', '=', 'uploading').execute();
+  if (!earlier.length) return [];
+  const ids = earlier.map((u) => u.id);
+  await trx.updateTable('uploads').set({ status: 'cancelled', reason: 'Replaced by a newer upload of the same video.', updated_at: now }).where('id', 'in', ids).execute();
+  return ids;
+}
+
+/** Thrown inside the creating transaction so a refused creation changes nothing. */
+export class UploadRefused extends Error {
+  constructor(readonly refusal: UploadRefusal) {
+    super(refusal.message);
+  }
+}
+
+/**
  * The member's limits, read in the transaction that inserts the upload row, so concurrent
  * creations cannot both take the last slot or the last MiB (the single connection runs one
  * transaction at a time). An upload counts toward the volume with its declared length, whatever

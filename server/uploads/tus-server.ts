@@ -9,7 +9,7 @@ import { HashingFileStore } from './hashing-store';
 import type { UploadHashes } from './upload-hashes';
 import { MAX_UPLOAD_BYTES, parseUploadMetadata } from './metadata';
 import { releasePoster } from './poster-files';
-import { quotaRefusal, storageRefusal, UPLOAD_WINDOW_MS } from './quotas';
+import { quotaRefusal, replaceEarlierUploads, storageRefusal, UPLOAD_WINDOW_MS, UploadRefused } from './quotas';
 
 export const TUS_PATH = '/files';
 export const UPLOAD_EXPIRY_MS = UPLOAD_WINDOW_MS;
@@ -81,33 +81,38 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
       const now = deps.now();
       const size = upload.size;
       // The limits are read in the transaction that takes the slot: concurrent creations queue on it.
-      const refusal = await db.transaction().execute(async (trx) => {
-        const over = await quotaRefusal(trx, user.id, size, now);
-        if (over) return over;
-        await trx
-          .insertInto('uploads')
-          .values({
-            id: upload.id,
-            user_id: user.id,
-            video_id: meta.value.videoId,
-            title: meta.value.title,
-            description: meta.value.description,
-            filename: meta.value.filename,
-            filetype: meta.value.filetype,
-            size_bytes: upload.size,
-            status: 'uploading',
-            reason: null,
-            poster_key: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
-        return null;
-      });
-      if (refusal) {
-        if (refusal.retryAfter) retryAfter.set(req, refusal.retryAfter);
-        throw hookError(refusal.status, refusal.code, refusal.message);
+      let replaced: string[];
+      try {
+        replaced = await db.transaction().execute(async (trx) => {
+          const earlier = await replaceEarlierUploads(trx, user.id, meta.value.videoId, now);
+          const over = await quotaRefusal(trx, user.id, size, now);
+          if (over) throw new UploadRefused(over);
+          await trx
+            .insertInto('uploads')
+            .values({
+              id: upload.id,
+              user_id: user.id,
+              video_id: meta.value.videoId,
+              title: meta.value.title,
+              description: meta.value.description,
+              filename: meta.value.filename,
+              filetype: meta.value.filetype,
+              size_bytes: upload.size,
+              status: 'uploading',
+              reason: null,
+              poster_key: null,
+              created_at: now,
+              updated_at: now,
+            })
+            .execute();
+          return earlier;
+        });
+      } catch (e) {
+        if (!(e instanceof UploadRefused)) throw e;
+        if (e.refusal.retryAfter) retryAfter.set(req, e.refusal.retryAfter);
+        throw hookError(e.refusal.status, e.refusal.code, e.refusal.message);
       }
+      for (const id of replaced) datastore.hashes.forget(id);
       return {};
     },
     async onUploadFinish(_req: Request, upload: Upload) {

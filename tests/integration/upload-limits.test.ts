@@ -13,10 +13,10 @@ import { writeSetting } from '../../server/settings/store';
 const MIB = 1024 * 1024;
 
 /** A tus creation with a plain POST: status, JSON body and Retry-After. */
-async function create(baseUrl: string, token: string, size: number) {
+async function create(baseUrl: string, token: string, size: number, metadata = videoMetadata()) {
   const res = await fetch(`${baseUrl}/files/`, {
     method: 'POST',
-    headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(size), 'Upload-Metadata': encodeMetadata(videoMetadata()), Authorization: `Bearer ${token}` },
+    headers: { 'Tus-Resumable': '1.0.0', 'Upload-Length': String(size), 'Upload-Metadata': encodeMetadata(metadata), Authorization: `Bearer ${token}` },
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, retryAfter: res.headers.get('retry-after'), location: res.headers.get('location') };
@@ -83,6 +83,22 @@ describe('per-member upload limits', () => {
     expect((await create(srv.url, await tokenOf(member), MIB)).status).toBe(201);
   });
 
+  it('lets a new creation for the same video replace the unfinished one (a lost creation answer holds no slot)', async () => {
+    const member = await createUser(t.deps, { name: 'Bad Network' });
+    const token = await tokenOf(member);
+    const meta = videoMetadata();
+    // Three creations of one video whose answers were lost, as tus-js-client retries them.
+    const paths = [];
+    for (let i = 0; i < 3; i++) paths.push(await createUploadRaw(srv.url, token, MIB, meta));
+    expect((await rows(member.id)).map((r) => r.status).sort()).toEqual(['cancelled', 'cancelled', 'uploading']);
+    // Two more videos still fit; the replaced upload answers like an expired one.
+    expect((await create(srv.url, token, MIB)).status).toBe(201);
+    expect((await create(srv.url, token, MIB)).status).toBe(201);
+    expect((await create(srv.url, token, MIB)).status).toBe(429);
+    const head = await fetch(`${srv.url}${paths[0]}`, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` } });
+    expect(head.status).toBe(410);
+  });
+
   describe('daily volume (limits.upload_daily_mib)', () => {
     beforeAll(async () => {
       await writeSetting(t.deps.db, limitsSetting, { viewer_daily_points_cap: 200, upload_daily_mib: 3 }, t.deps.now());
@@ -113,6 +129,17 @@ describe('per-member upload limits', () => {
 
       t.advance(UPLOAD_WINDOW_MS);
       expect((await create(srv.url, await tokenOf(member), 2 * MIB)).status).toBe(201);
+    });
+
+    it('keeps the earlier upload of a video when its new creation is refused (a refusal changes nothing)', async () => {
+      const member = await createUser(t.deps, { name: 'Kept' });
+      const token = await tokenOf(member);
+      const meta = videoMetadata();
+      const first = await createUploadRaw(srv.url, token, 2 * MIB, meta);
+      expect((await create(srv.url, token, 2 * MIB, meta)).status).toBe(429);
+      expect((await rows(member.id)).map((r) => r.status)).toEqual(['uploading']);
+      const head = await fetch(`${srv.url}${first}`, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` } });
+      expect(head.status).toBe(200);
     });
 
     it('does not let concurrent creations share out more than the volume', async () => {
