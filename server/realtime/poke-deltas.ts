@@ -1,4 +1,5 @@
 import type { AppDeps, AuthUser } from '../context';
+import { perConnection } from '../../db/per-connection';
 import { personalDelta, sharedDeltasFor } from './shared-deltas';
 import { sessionIsLive } from '../auth/token-user';
 import type { PokeDelta, PullResponse } from '../../sync/protocol/messages';
@@ -20,6 +21,12 @@ export interface DeltaSource {
   next(): Promise<NextEvent>;
 }
 
+// Run for every connection on every poke: compiled once per connection, not per call.
+const statements = perConnection((sqlite) => ({
+  standing: sqlite.prepare<[string], { is_active: number; account_status: string }>('SELECT is_active, account_status FROM profiles WHERE id = ?'),
+  head: sqlite.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM change_log'),
+}));
+
 /**
  * Whether the connection may still receive rows: its access token is still valid and the account
  * still active and paid up. The stream was authorised once, when it opened; a pull is authorised
@@ -29,12 +36,12 @@ export interface DeltaSource {
 export async function mayReceiveRows(deps: AppDeps, userId: string, token: string): Promise<boolean> {
   const claims = await deps.tokens.verifyClaims(token);
   if (claims?.userId !== userId || !sessionIsLive(deps.sqlite, claims.sessionId)) return false;
-  const p = deps.sqlite.prepare<[string], { is_active: number; account_status: string }>('SELECT is_active, account_status FROM profiles WHERE id = ?').get(userId);
+  const p = statements(deps.sqlite).standing.get(userId);
   return !!p && p.is_active === 1 && p.account_status !== 'pending_payment';
 }
 
 function changeLogHead(deps: AppDeps): number {
-  const row = deps.sqlite.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM change_log').get();
+  const row = statements(deps.sqlite).head.get();
   return Number(row?.seq ?? 0);
 }
 

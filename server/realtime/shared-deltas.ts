@@ -99,9 +99,7 @@ export async function personalDelta(
 ): Promise<PullResponse> {
   const { changes } = shared;
   const liked = likedAmong(deps, user.id, changes.videos.map((v) => v.id));
-  const lastMutationId = clientId
-    ? ((await trx.selectFrom('sync_clients').select('last_mutation_id').where('client_id', '=', clientId).where('user_id', '=', user.id).executeTakeFirst())?.last_mutation_id ?? 0)
-    : 0;
+  const lastMutationId = clientId ? (ownStatements(deps.sqlite).lastMutation.get(clientId, user.id)?.last_mutation_id ?? 0) : 0;
   const boards = changes.leaderboards;
   return {
     cursor: String(shared.head),
@@ -121,13 +119,16 @@ export async function personalDelta(
   };
 }
 
-const likedStatement = perConnection((sqlite) =>
-  sqlite.prepare<[string, string], { video_id: string }>('SELECT video_id FROM likes WHERE user_id = ? AND video_id IN (SELECT value FROM json_each(?))'),
-);
+// Run for every connection on every change: compiled once per connection, not per call. Read while
+// the delta's transaction holds the connection.
+const ownStatements = perConnection((sqlite) => ({
+  liked: sqlite.prepare<[string, string], { video_id: string }>('SELECT video_id FROM likes WHERE user_id = ? AND video_id IN (SELECT value FROM json_each(?))'),
+  lastMutation: sqlite.prepare<[string, string], { last_mutation_id: number }>('SELECT last_mutation_id FROM sync_clients WHERE client_id = ? AND user_id = ?'),
+}));
 
 /** Which of `videoIds` the member likes: one primary-key lookup per video. */
 function likedAmong(deps: AppDeps, userId: string, videoIds: string[]): Set<string> {
   if (!videoIds.length) return new Set();
-  const rows = likedStatement(deps.sqlite).all(userId, JSON.stringify(videoIds));
+  const rows = ownStatements(deps.sqlite).liked.all(userId, JSON.stringify(videoIds));
   return new Set(rows.map((r) => r.video_id));
 }
