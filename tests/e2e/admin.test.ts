@@ -153,6 +153,34 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium (issue 6)', () => {
     await viewers.getByRole('row', { name: /Bala Viewer/ }).getByText('₹777').waitFor();
   });
 
+  it('shows each leader\'s points by source and voids a member\'s points after a confirmation, from the keyboard', async () => {
+    await admin.goto(`${server.url}/admin`);
+    await admin.getByRole('tab', { name: 'Rewards' }).click();
+    const breakdown = admin.getByRole('region', { name: 'Points by source' });
+    const asha = breakdown.getByRole('row', { name: /Asha Uploader/ });
+    await asha.waitFor();
+    // Asha: 1 like received; Bala: 1 like given.
+    expect((await asha.getByRole('cell').allTextContents()).slice(0, 3)).toEqual(['#1 · 1', '1', '0']);
+    await breakdown.getByText('capped at 200 per member per day', { exact: false }).waitFor();
+    await saveScreenshot(admin, 'admin-rewards-breakdown');
+
+    admin.removeAllListeners('dialog');
+    const messages: string[] = [];
+    admin.once('dialog', (d) => {
+      messages.push(d.message());
+      void d.accept();
+    });
+    await breakdown.getByRole('button', { name: "Void Bala Viewer's points" }).focus();
+    await admin.keyboard.press('Enter');
+    await toastText(admin, 'Points voided');
+    expect(messages[0]).toMatch(/^Void Bala Viewer's points for this period\?/);
+    // Bala's like no longer counts for anyone: nobody has points left.
+    await breakdown.getByText('Nobody has points in this period yet.').waitFor();
+    await breakdown.getByRole('listitem').filter({ hasText: 'Bala Viewer' }).waitFor();
+    await closeToast(admin);
+    admin.on('dialog', (d) => void d.dismiss());
+  });
+
   it('deletes the video: it leaves the list and its file answers 404', async () => {
     const videoUrl = (await api('GET', '/api/videos?limit=10', (await loginApi(adminEmail)).access_token)).json.items[0].video_url as string;
     expect((await fetch(server.url + videoUrl)).status).toBe(200);
@@ -195,6 +223,23 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium (issue 6)', () => {
     expect(await admin.content()).not.toContain('e2e-secret-value');
     const pub = await api('GET', '/api/settings/public');
     expect(pub.json.entry_fee).toEqual({ enabled: true, amount: 99 });
+
+    // The daily viewer points cap: out of range the browser refuses to submit (min 1), empty the
+    // form explains; in range it is saved.
+    await closeToast(admin);
+    const cap = form.getByLabel('Viewer points per member per day');
+    await cap.fill('0');
+    expect(await cap.evaluate((el) => (el as HTMLInputElement).validity.valid)).toBe(false);
+    await cap.fill('');
+    await form.getByRole('button', { name: 'Save Settings' }).click();
+    await toastText(admin, 'Update Failed');
+    await admin.getByText('The viewer points cap must be a whole number from 1 to 100000.').waitFor();
+    await closeToast(admin);
+    await cap.fill('50');
+    await form.getByRole('button', { name: 'Save Settings' }).click();
+    await toastText(admin, 'Settings updated');
+    const token = (await loginApi(adminEmail)).access_token;
+    expect((await api('GET', '/api/admin/settings', token)).json.limits).toEqual({ viewer_daily_points_cap: 50, upload_daily_mib: 2048 });
     await saveScreenshot(admin, 'admin-settings');
   });
 
@@ -219,7 +264,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium (issue 6)', () => {
     await rows.nth(1).getByText('Deleted a user').waitFor();
     await rows.nth(1).getByText(viewerEmail).waitFor();
     await rows.nth(1).getByText('Root Admin').waitFor();
-    for (const what of ['Updated the settings', 'Deleted a video', 'Updated the rewards', 'Reactivated a user', 'Suspended a user']) {
+    for (const what of ['Updated the settings', 'Deleted a video', "Voided a member's points", 'Updated the rewards', 'Reactivated a user', 'Suspended a user']) {
       await audit.getByText(what, { exact: true }).first().waitFor();
     }
   });

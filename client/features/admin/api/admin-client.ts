@@ -1,5 +1,5 @@
 import { authFetch } from '../../auth/api';
-import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUserPage, AdminVideoPage, AuditPage, RewardsSettings } from '../../../../sync/api/admin';
+import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUserPage, AdminVideoPage, AuditPage, RewardsBreakdown, RewardsSettings, VoidResult } from '../../../../sync/api/admin';
 
 /** An /api/admin call that did not succeed; `message` is the server's sentence, ready for a toast. */
 export class AdminApiError extends Error {
@@ -57,4 +57,6 @@ export const adminApi = {
   saveRewards: (body: RewardsSettings) => request<RewardsSettings>('PUT', '/api/admin/rewards', body),
   settings: () => request<AdminSettings>('GET', '/api/admin/settings'),
   saveSettings: (body: AdminSettingsUpdate) => request<AdminSettings>('PUT', '/api/admin/settings', body),
+  rewardsBreakdown: () => request<RewardsBreakdown>('GET', '/api/admin/rewards/breakdown'),
+  voidPoints: (userId: string) => request<VoidResult>('POST', '/api/admin/rewards/voids', { user_id: userId }),
 };

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { adminApi, AdminApiError } from './admin-client';
 import { adminDataChanged, useAdminDataVersion } from './data-version';
-import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, AuditEntry, Page, RewardsSettings } from '../../../../sync/api/admin';
+import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, AuditEntry, Page, RewardsBreakdown, RewardsSettings } from '../../../../sync/api/admin';
 
 export interface Resource<T> {
   data: T | null;
@@ -87,6 +87,11 @@ export function useRewardsSettings(): Resource<RewardsSettings> {
   return useResource(() => adminApi.rewards(), 'rewards');
 }
 
+/** Each leader's points by source; reloads after any admin write (a void, a new cap). */
+export function useRewardsBreakdown(): Resource<RewardsBreakdown> {
+  return useResource(() => adminApi.rewardsBreakdown(), 'rewards-breakdown');
+}
+
 export function useAdminSettings(): Resource<AdminSettings> {
   return useResource(() => adminApi.settings(), 'settings');
 }
@@ -105,9 +110,10 @@ export function useAdminActions() {
     deleteVideo: (id: string) => after(adminApi.deleteVideo(id)),
     saveRewards: (body: RewardsSettings) => after(adminApi.saveRewards(body)),
     saveSettings: (body: AdminSettingsUpdate) => after(adminApi.saveSettings(body)),
+    voidPoints: (userId: string) => after(adminApi.voidPoints(userId)),
   };
 }
 
 export { AdminApiError } from './admin-client';
-export type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, AuditEntry, Page, RewardsSettings } from '../../../../sync/api/admin';
+export type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, AuditEntry, Page, RewardsBreakdown, RewardsBreakdownEntry, RewardsSettings } from '../../../../sync/api/admin';
 export type { PaymentProvider } from '../../../../sync/api/settings';

@@ -8,6 +8,7 @@ const ACTIONS: Record<string, string> = {
   'user.delete': 'Deleted a user',
   'video.delete': 'Deleted a video',
   'rewards.update': 'Updated the rewards',
+  'rewards.void': "Voided a member's points",
   'settings.update': 'Updated the settings',
   'rewards.distribute': 'Recorded a distribution',
 };

@@ -3,6 +3,7 @@ import { toast } from 'sonner';
 import { AdminApiError, useAdminActions, useRewardsSettings, type RewardsSettings } from '../api';
 import { useSubmitOnce } from '../../../ui/useSubmitOnce';
 import { Spinner } from '../../../ui/Spinner';
+import { RewardsBreakdown } from './RewardsBreakdown';
 
 interface Form {
   bestUser: string[];
@@ -40,8 +41,9 @@ function PrizeInputs({ legend, board, prefix, values, onChange }: { legend: stri
 }
 
 /**
- * Prizes for the 20 best users and 3 best viewers, and the next distribution date. `children` is the
- * slot for the rewards feature's own admin actions (recording a distribution).
+ * Prizes for the 20 best users and 3 best viewers, the next distribution date, and each leader's
+ * points by source with a way to void them. `children` is the slot for the rewards feature's own
+ * admin actions (recording a distribution).
  */
 export function RewardsTab({ children }: { children?: ReactNode }) {
   const settings = useRewardsSettings();
@@ -96,6 +98,7 @@ export function RewardsTab({ children }: { children?: ReactNode }) {
           {busy ? 'Saving...' : 'Save Rewards'}
         </button>
       </form>
+      <RewardsBreakdown />
       {children ? <div className="admin-slot rewards-distribution">{children}</div> : null}
     </section>
   );

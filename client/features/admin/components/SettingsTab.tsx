@@ -15,6 +15,8 @@ interface Form {
   clearWebhookSecret: boolean;
   adClient: string;
   adSlot: string;
+  viewerCap: string;
+  uploadMib: string;
 }
 
 const toForm = (s: AdminSettings): Form => ({
@@ -28,7 +30,17 @@ const toForm = (s: AdminSettings): Form => ({
   clearWebhookSecret: false,
   adClient: s.ads.client_id,
   adSlot: s.ads.slot_id,
+  viewerCap: String(s.limits.viewer_daily_points_cap),
+  uploadMib: String(s.limits.upload_daily_mib),
 });
+
+/** A whole number within [min, max], or null (the server checks the same bounds). */
+function parseLimit(text: string, max: number): number | null {
+  const t = text.trim();
+  if (!/^\d{1,7}$/.test(t)) return null;
+  const n = Number(t);
+  return n >= 1 && n <= max ? n : null;
+}
 
 /** A secret is never shown: only whether it is set. Typing replaces it; "Clear" removes it; empty keeps it. */
 function SecretField({ label, isSet, value, onChange, clear, onClear }: { label: string; isSet: boolean; value: string; onChange(v: string): void; clear: boolean; onClear(v: boolean): void }) {
@@ -68,6 +80,14 @@ export function SettingsTab() {
       toast.error('Update Failed', { description: 'The entry fee must be a whole number of rupees, 0 or more.' });
       return;
     }
+    const viewerCap = parseLimit(form.viewerCap, 100_000);
+    const uploadMib = parseLimit(form.uploadMib, 1_048_576);
+    if (viewerCap === null || uploadMib === null) {
+      toast.error('Update Failed', {
+        description: viewerCap === null ? 'The viewer points cap must be a whole number from 1 to 100000.' : 'The upload limit must be a whole number of MiB from 1 to 1048576.',
+      });
+      return;
+    }
     const secret = (typed: string, clear: boolean) => (clear ? { value: null } : typed.trim() ? { value: typed.trim() } : null);
     const keySecret = secret(form.keySecret, form.clearKeySecret);
     const webhookSecret = secret(form.webhookSecret, form.clearWebhookSecret);
@@ -80,6 +100,7 @@ export function SettingsTab() {
         ...(webhookSecret ? { razorpay_webhook_secret: webhookSecret.value } : {}),
       },
       ads: { client_id: form.adClient.trim(), slot_id: form.adSlot.trim() },
+      limits: { viewer_daily_points_cap: viewerCap, upload_daily_mib: uploadMib },
     };
     try {
       const saved = await actions.saveSettings(body);
@@ -140,6 +161,20 @@ export function SettingsTab() {
           <div className="field">
             <label htmlFor="ad-slot-id">Ad slot id</label>
             <input id="ad-slot-id" type="text" autoComplete="off" value={form.adSlot} onChange={(e) => setForm({ ...form, adSlot: e.target.value })} />
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Limits</legend>
+          <div className="field">
+            <label htmlFor="viewer-daily-points-cap">Viewer points per member per day</label>
+            <input id="viewer-daily-points-cap" type="number" inputMode="numeric" min={1} max={100000} step={1} value={form.viewerCap}
+              onChange={(e) => setForm({ ...form, viewerCap: e.target.value })} aria-describedby="viewer-daily-points-cap-hint" />
+            <p id="viewer-daily-points-cap-hint" className="hint">Best Viewers points one member can earn in a day (UTC). A change applies to the whole current period.</p>
+          </div>
+          <div className="field">
+            <label htmlFor="upload-daily-mib">Upload volume per member per day (MiB)</label>
+            <input id="upload-daily-mib" type="number" inputMode="numeric" min={1} max={1048576} step={1} value={form.uploadMib}
+              onChange={(e) => setForm({ ...form, uploadMib: e.target.value })} />
           </div>
         </fieldset>
         <button type="submit" className="button primary" disabled={busy} aria-busy={busy}>
