@@ -8,6 +8,7 @@ import { readSetting, writeSetting } from '../settings/store';
 import { adminOnly } from './guard';
 import { recordAudit } from './audit';
 import { readAdminSettings, saveAdminSettings } from './admin-settings';
+import { applyCapChange } from '../rewards/viewer-days';
 import { AdminSettings, AdminSettingsUpdate, RewardsSettings } from '../../sync/api/admin';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
@@ -33,7 +34,7 @@ const getSettings = createRoute({
   ...adminOnly,
   method: 'get',
   path: '/settings',
-  summary: 'Entry fee, payment provider and ad settings (secrets only as set / not set)',
+  summary: 'Entry fee, payment provider, ad settings and limits (secrets only as set / not set)',
   responses: { 200: { description: 'The settings.', content: json(AdminSettings) }, ...errorResponses(401, 403) },
 });
 
@@ -42,7 +43,9 @@ const putSettings = createRoute({
   method: 'put',
   path: '/settings',
   summary: 'Save the Settings tab in one go',
-  description: 'A secret left out stays unchanged; null clears it. The fee cannot be enabled while the chosen provider lacks its keys.',
+  description:
+    'A secret left out stays unchanged; null clears it; limits left out stay unchanged. The fee cannot be enabled while the chosen provider lacks its keys. ' +
+    'A new viewer points cap applies to the whole current period at once.',
   request: { body: { required: true, content: json(AdminSettingsUpdate) } },
   responses: { 200: { description: 'Saved.', content: json(AdminSettings) }, ...errorResponses(400, 401, 403) },
 });
@@ -74,15 +77,19 @@ export function adminSettingsRouter() {
       const body = c.req.valid('json');
       const { deps, user } = c.var;
       const now = deps.now();
-      const view = await deps.db.transaction().execute(async (trx) => {
-        const { secretsChanged } = await saveAdminSettings(trx, deps.secrets, body, now);
+      const { view, capChanged } = await deps.db.transaction().execute(async (trx) => {
+        const { secretsChanged, capChanged } = await saveAdminSettings(trx, deps.secrets, body, now);
         const view = await readAdminSettings(trx, deps.secrets);
         // The audit keeps what changed, but never a secret: only whether each is set and whether it changed.
         await recordAudit(trx, { actorId: user.id, action: 'settings.update', target: 'settings', details: { ...view, secrets_changed: secretsChanged } }, now);
         await logChange(trx, { entity: 'settings', entityId: 'public' }, now);
-        return view;
+        if (capChanged) {
+          await applyCapChange(trx, view.limits.viewer_daily_points_cap);
+          await logChange(trx, { entity: 'leaderboard', entityId: 'all' }, now);
+        }
+        return { view, capChanged };
       });
-      deps.pokes.notify(['settings']);
+      deps.pokes.notify(capChanged ? ['settings', 'leaderboard'] : ['settings']);
       return c.json(view, 200);
     });
 }
