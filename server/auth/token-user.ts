@@ -33,7 +33,7 @@ function liveSessionStatement(sqlite: SQLite.Database): SQLite.Statement<[string
  */
 export async function userOfAccessToken(deps: AppDeps, token: string): Promise<AuthUser> {
   const claims = await deps.tokens.verifyClaims(token);
-  if (!claims || !sessionIsLive(deps.sqlite, claims.sessionId)) throw sessionExpired();
+  if (!claims) throw sessionExpired();
   const profile = await deps.db
     .selectFrom('profiles')
     .select(['id', 'email', 'name', 'is_admin', 'is_active', 'account_status'])
@@ -42,5 +42,7 @@ export async function userOfAccessToken(deps: AppDeps, token: string): Promise<A
   if (!profile) throw sessionExpired();
   if (!profile.is_active) throw forbidden('Your account is suspended.', 'account_suspended');
   if (profile.account_status === 'pending_payment') throw forbidden('Complete the entry fee payment first.', 'payment_required');
+  // After the account checks: a suspension also revokes the sessions, and the member should hear why.
+  if (!sessionIsLive(deps.sqlite, claims.sessionId)) throw sessionExpired();
   return { id: profile.id, email: profile.email, name: profile.name, isAdmin: profile.is_admin === 1, sessionId: claims.sessionId };
 }
