@@ -1,5 +1,4 @@
-import { sql, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import { sql } from 'kysely';
 import { currentPeriodStart, dayOf, eligibleUsers, readViewerCap, type Db } from './eligibility';
 import { subtractPoints, upsertPoints } from './score-writes';
 import { bumpViewerDay } from './viewer-days';
@@ -87,7 +86,7 @@ export async function bothCounted(trx: Db, a: string, b: string): Promise<boolea
 }
 
 /** Applies one added or removed action; returns whether it counts (points or reach may have moved). */
-export async function applyScoreEvent(trx: Db | Transaction<Database>, e: ScoreEvent, memo?: ScoreMemo): Promise<boolean> {
+export async function applyScoreEvent(trx: Db, e: ScoreEvent, memo?: ScoreMemo): Promise<boolean> {
   // Own videos never score (spec section 9, decisions.md), and only this period's actions count.
   if (e.actorId === e.creatorId) return false;
   const ps = await periodOf(trx, memo);
