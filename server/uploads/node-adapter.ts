@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorBody } from '../http/errors';
+import { DRAIN_BYTES } from '../http/body-limit';
 
 /**
  * Request bodies are buffered up to this much before the socket is paused. @hono/node-server's
@@ -10,13 +11,22 @@ const BODY_BUFFER_BYTES = 1 << 20;
 
 /**
  * An upload body as a web stream, read from the socket without stopping it at every chunk, and a
- * `discard` for what the handler did not read (a refused PATCH): drained, so the connection can
- * be reused, and not buffered.
+ * `discard` for what the handler did not read (a refused PATCH): drained up to DRAIN_BYTES, so the
+ * connection can be reused, and not buffered.
  */
-function bodyStream(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; discard(): void } {
+function bodyStream(req: IncomingMessage): { stream: ReadableStream<Uint8Array>; received(): number; discard(): void } {
   let settled = false;
+  let received = 0;
+  req.on('data', (chunk: Buffer) => (received += chunk.length));
   const discard = () => {
+    if (settled) return;
     settled = true;
+    // Read and dropped up to DRAIN_BYTES; a sender of more is cut off (it was told Connection: close).
+    let left = DRAIN_BYTES;
+    req.on('data', (chunk: Buffer) => {
+      left -= chunk.length;
+      if (left < 0) req.destroy();
+    });
     req.resume();
   };
   const stream = new ReadableStream<Uint8Array>(
@@ -51,7 +61,13 @@ function bodyStream(req: IncomingMessage): { stream: ReadableStream<Uint8Array>;
     },
     new ByteLengthQueuingStrategy({ highWaterMark: BODY_BUFFER_BYTES }),
   );
-  return { stream, discard };
+  return { stream, received: () => received, discard };
+}
+
+/** What is left of a body to read: its declared length minus what arrived; unknown (chunked) counts as more than any bound. */
+function unreadBytes(req: IncomingMessage, received: number): number {
+  const declared = Number(req.headers['content-length']);
+  return Number.isFinite(declared) && req.headers['content-length'] !== undefined ? declared - received : Infinity;
 }
 
 function sendJsonError(res: ServerResponse, status: number, code: string, message: string): void {
@@ -87,6 +103,8 @@ export function webToNodeListener(handle: (request: Request) => Promise<Response
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => (headers[name] = value));
       const payload = request.method === 'HEAD' || !response.body ? undefined : Buffer.from(await response.arrayBuffer());
+      // More unread body than the drain takes: this connection cannot carry another request.
+      if (body && !req.complete && unreadBytes(req, body.received()) > DRAIN_BYTES) headers.connection = 'close';
       res.writeHead(response.status, headers);
       res.end(payload);
     } catch (e) {

@@ -313,6 +313,30 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
       }
     });
 
+    it('closes the connection after refusing a PATCH whose unread body is larger than the drain bound', async () => {
+      const aliceToken = await token();
+      const path = await createUploadRaw(srv.url, aliceToken, 32 * 1024 * 1024);
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        // 16 MiB declared, 1 MiB sent: the refusal does not wait for the rest, and says so.
+        const refused = await new Promise<{ status: number; connection: string | undefined }>((ok, fail) => {
+          const headers = tus(aliceToken, { 'Upload-Offset': '0', 'Content-Type': 'application/octet-stream', 'Content-Length': String(16 * 1024 * 1024) });
+          const req = httpRequest(`${srv.url}${path}`, { method: 'PATCH', headers, agent }, (res) => {
+            res.resume();
+            res.on('end', () => ok({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+          });
+          req.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : fail(e)));
+          req.write(Buffer.alloc(1024 * 1024, 7));
+        });
+        expect(refused).toEqual({ status: 415, connection: 'close' });
+        // The agent knows not to reuse that connection: the next request is answered on a new one.
+        const head = await onAgent(agent, 'HEAD', path, tus(aliceToken));
+        expect(head).toMatchObject({ status: 200, reused: false });
+      } finally {
+        agent.destroy();
+      }
+    });
+
     it('refuses a Host header that makes no URL with 400 JSON', async () => {
       const aliceToken = await token();
       const r = await rawRequest(srv.url, 'HEAD', '/files/0123456789abcdef0123456789abcdef', { ...tus(aliceToken), Host: '[not-a-host' });
