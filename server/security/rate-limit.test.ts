@@ -22,6 +22,17 @@ describe('RateLimiter', () => {
     expect(rl.take('k', 1000).blocked).toBe(false);
   });
 
+  it('release() gives one hit back within the window, and nothing once the window ended', () => {
+    const rl = new RateLimiter({ limit: 2, windowMs: 1000 });
+    rl.take('k', 0);
+    rl.take('k', 1);
+    expect(rl.take('k', 2).blocked).toBe(true);
+    rl.release('k', 3);
+    expect(rl.take('k', 4).blocked).toBe(false);
+    rl.release('k', 1500);
+    expect(rl.peek('k', 1500).remaining).toBe(2);
+  });
+
   it('reset() clears a key', () => {
     const rl = new RateLimiter({ limit: 1, windowMs: 1000 });
     rl.hit('k', 0);
