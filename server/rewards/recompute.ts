@@ -15,13 +15,19 @@ export interface ViewerDayRow {
   actions: number;
 }
 
-/** The counted actions of the period as (actor, owner, time): likes, comment pairs (earliest comment), views. */
-const SOURCES = (ps: number) => ({
-  likes: sql`SELECT a.user_id AS actor, v.user_id AS owner, a.created_at AS t FROM likes a NOT INDEXED JOIN videos v ON v.id = a.video_id WHERE a.created_at > ${ps}`,
-  pairs: sql`SELECT a.user_id AS actor, v.user_id AS owner, min(a.created_at) AS t FROM comments a NOT INDEXED JOIN videos v ON v.id = a.video_id
-    WHERE a.created_at > ${ps} GROUP BY a.user_id, a.video_id`,
-  views: sql`SELECT a.user_id AS actor, v.user_id AS owner, a.created_at AS t FROM views a NOT INDEXED JOIN videos v ON v.id = a.video_id WHERE a.created_at > ${ps}`,
-});
+/**
+ * The counted actions of the period as (actor, owner, time): likes, comment pairs (earliest comment),
+ * views. The actor side reads the table in storage order and sorts: walking a (user_id, …) index
+ * would fetch every row at random.
+ */
+const source = (name: 'likes' | 'pairs' | 'views', ps: number, side: 'creator' | 'actor') => {
+  const table = sql.table(name === 'pairs' ? 'comments' : name);
+  const from = side === 'actor' ? sql`${table} a NOT INDEXED` : sql`${table} a`;
+  return name === 'pairs'
+    ? sql`SELECT a.user_id AS actor, v.user_id AS owner, min(a.created_at) AS t FROM ${from} JOIN videos v ON v.id = a.video_id
+        WHERE a.created_at > ${ps} GROUP BY a.user_id, a.video_id`
+    : sql`SELECT a.user_id AS actor, v.user_id AS owner, a.created_at AS t FROM ${from} JOIN videos v ON v.id = a.video_id WHERE a.created_at > ${ps}`;
+};
 
 /** Members who may not score in the period: inactive, unpaid, or voided for it. */
 const BAD = (ps: number) => sql`bad AS (SELECT id FROM profiles WHERE NOT (is_active = 1 AND account_status = 'active')
@@ -47,25 +53,29 @@ export async function recomputeAll(db: Db): Promise<{ scores: ScoreRow[]; days: 
     return row;
   };
   const dayCounts = new Map<string, number>();
-  for (const [name, source] of Object.entries(SOURCES(ps))) {
-    // One grouped pass per source and side; the few ineligible members as a set (an ephemeral index).
-    const { rows } = await sql<{ actor: string; owner: string; day: number; n: number; newest: number }>`
-      WITH ${BAD(ps)}, x AS (${source})
-      SELECT actor, owner, t / ${sql.lit(DAY_MS)} AS day, count(*) AS n, max(t) AS newest FROM x
-      WHERE actor <> owner AND actor NOT IN bad AND owner NOT IN bad
-      GROUP BY actor, owner, day`.execute(db);
-    for (const r of rows) {
-      const n = Number(r.n);
-      const newest = Number(r.newest);
-      const viewer = rowOf(r.actor);
-      viewer.viewer_reached_at = Math.max(viewer.viewer_reached_at, newest);
-      const key = `${r.actor}\n${Number(r.day)}`;
-      dayCounts.set(key, (dayCounts.get(key) ?? 0) + n);
-      const creator = rowOf(r.owner);
-      if (name !== 'views') {
-        creator.creator_points += n;
-        creator.creator_reached_at = Math.max(creator.creator_reached_at, newest);
-      }
+  // Per source, one grouped pass per side (creators by owner, viewers by actor and day); the few
+  // ineligible members as a set (an ephemeral index).
+  for (const name of ['likes', 'pairs', 'views'] as const) {
+    const creators = await sql<{ id: string; n: number; newest: number }>`
+      WITH ${BAD(ps)}, x AS (${source(name, ps, 'creator')})
+      SELECT owner AS id, count(*) AS n, max(t) AS newest FROM x
+      WHERE actor <> owner AND actor NOT IN bad AND owner NOT IN bad GROUP BY owner`.execute(db);
+    for (const r of creators.rows) {
+      // A video that was only watched still gives its owner a (zero-point) row.
+      const row = rowOf(r.id);
+      if (name === 'views') continue;
+      row.creator_points += Number(r.n);
+      row.creator_reached_at = Math.max(row.creator_reached_at, Number(r.newest));
+    }
+    const viewers = await sql<{ id: string; day: number; n: number; newest: number }>`
+      WITH ${BAD(ps)}, x AS (${source(name, ps, 'actor')})
+      SELECT actor AS id, t / ${sql.lit(DAY_MS)} AS day, count(*) AS n, max(t) AS newest FROM x
+      WHERE actor <> owner AND actor NOT IN bad AND owner NOT IN bad GROUP BY actor, day`.execute(db);
+    for (const r of viewers.rows) {
+      const row = rowOf(r.id);
+      row.viewer_reached_at = Math.max(row.viewer_reached_at, Number(r.newest));
+      const key = `${r.id}\n${Number(r.day)}`;
+      dayCounts.set(key, (dayCounts.get(key) ?? 0) + Number(r.n));
     }
   }
   const days: ViewerDayRow[] = [];

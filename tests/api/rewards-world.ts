@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../../server/context';
-import { applyScoreEvent, newScoreMemo } from '../../server/rewards/score-events';
+import { applyScoreEvent, eligibleUsers, newScoreMemo } from '../../server/rewards/score-events';
 import { commentRemoved } from '../../server/rewards/comment-pairs';
 import { voidMember } from '../../server/rewards/breakdown';
 import { applyCapChange } from '../../server/rewards/viewer-days';
@@ -132,7 +132,8 @@ export function rewardsWorld(deps: AppDeps) {
       const at = tick();
       await db.transaction().execute(async (trx) => {
         const r = await trx.updateTable('profiles').set({ is_active: 1 }).where('id', '=', userId).where('is_active', '=', 0).executeTakeFirst();
-        if (Number(r.numUpdatedRows)) await onUserReactivated(trx, userId, at);
+        // As the admin area does it: a member voided for the period stays out of it.
+        if (Number(r.numUpdatedRows) && (await eligibleUsers(trx, [userId])).size) await onUserReactivated(trx, userId, at);
       });
     },
     /** As the admin area does it: the hook first, then everything of theirs, then the profile. */
