@@ -17,6 +17,9 @@ export const OVERRUN_TOLERANCE_MS = 1000;
  */
 export const WATCH_ALLOWANCE_MS = 10_000;
 
+/** The least watch time a credited view costs: a video of a split second still takes time to play. */
+export const MIN_VIEW_CHARGE_MS = 250;
+
 export type ViewRefusal = 'video_not_found' | 'own_video' | 'already_viewed' | 'too_short' | 'longer_than_video' | 'too_fast';
 
 /** How long a viewer must have watched this video for the view to count. */
@@ -98,9 +101,10 @@ export async function recordQualifyingView(trx: Transaction<Database>, input: Re
 
   const window = await windowOf(trx, input.viewerId, input.memo);
   // The credited watches laid end to end from the window's start: this one ends at `earliest`.
-  const earliest = window.start + window.used + input.watchedMs;
+  const charge = Math.max(input.watchedMs, requiredWatchMs(video.duration_ms), MIN_VIEW_CHARGE_MS);
+  const earliest = window.start + window.used + charge;
   if (earliest > input.now + WATCH_ALLOWANCE_MS) return { counted: false, reason: 'too_fast' };
-  window.used += input.watchedMs;
+  window.used += charge;
   const credit = { credited_at: input.now, credited_until: earliest };
   await trx
     .insertInto('view_credits')

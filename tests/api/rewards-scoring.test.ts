@@ -155,6 +155,18 @@ describe('views', () => {
     await expectConsistent();
   });
 
+  it('a view costs at least 250 ms of watch time, so split-second videos cannot be farmed', async () => {
+    const ana = await w.user('Ana');
+    const bob = await w.user('Bob');
+    const videos = [];
+    for (let i = 0; i < 100; i++) videos.push(await w.video(ana, 500));
+    const results = [];
+    for (const v of videos) results.push(await w.view(bob, v, 0, { advance: 1 }));
+    // 10 s of allowance plus 100 ms of server time, at 250 ms a view: 40.
+    expect(results.filter((r) => r.counted)).toHaveLength(40);
+    await expectConsistent();
+  });
+
   it('an offline burst spaced like real watching counts in full', async () => {
     const ana = await w.user('Ana');
     const bob = await w.user('Bob');
