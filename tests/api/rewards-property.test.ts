@@ -206,6 +206,7 @@ describe('rewards counters under random histories', () => {
         expect(winners).toHaveLength(Math.min(creators.length, BEST_USERS) + Math.min(viewers.length, BEST_VIEWERS));
         expect(await w.counters()).toEqual([]);
         expect(await w.recomputed()).toEqual([]);
+        expect(await maintainedDays(w.db)).toEqual([]);
       }),
       { numRuns: 100 },
     );
