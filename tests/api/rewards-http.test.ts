@@ -99,4 +99,35 @@ describe('farming over real HTTP, from several devices at once', () => {
     expect(points(bob.id)).toEqual({ creator: 0, viewer: views.length });
     await expectConsistent();
   });
+
+  it('the daily cap and a void, as an admin does them over HTTP; members are refused', async () => {
+    const admin = await s.member({ isAdmin: true });
+    const ana = await s.member();
+    const bob = await s.member();
+    const videos = Array.from({ length: 4 }, () => insertVideo(ana.id));
+    const settings = (cap: unknown) => ({
+      entry_fee: { enabled: false, amount_rupees: 0 },
+      payment: { provider: 'razorpay', razorpay_key_id: '' },
+      ads: { client_id: '', slot_id: '' },
+      limits: { viewer_daily_points_cap: cap, upload_daily_mib: 2048 },
+    });
+    expect((await s.json('PUT', '/api/admin/settings', settings(2), bob.token)).status).toBe(403);
+    expect((await s.json('PUT', '/api/admin/settings', settings(0), admin.token)).status).toBe(400);
+    expect((await s.json('PUT', '/api/admin/settings', settings(2), admin.token)).status).toBe(200);
+    const liked = await s.json('POST', '/api/sync/push', { client_id: randomUUID(), mutations: videos.map((videoId, i) => ({ id: i + 1, name: 'like', args: { videoId } })) }, bob.token);
+    expect(liked.status).toBe(200);
+    expect(points(bob.id)).toEqual({ creator: 0, viewer: 2 });
+    expect(points(ana.id)).toEqual({ creator: 4, viewer: 0 });
+
+    expect((await s.json('POST', '/api/admin/rewards/voids', { user_id: bob.id }, bob.token)).status).toBe(403);
+    const voided = await s.json('POST', '/api/admin/rewards/voids', { user_id: bob.id }, admin.token);
+    expect(voided.status).toBe(201);
+    expect(points(bob.id)).toEqual({ creator: 0, viewer: 0 });
+    expect(points(ana.id)).toEqual({ creator: 0, viewer: 0 });
+    const audit = s.read((db) => db.prepare<[string], { actor_id: string }>("SELECT actor_id FROM audit_log WHERE action = 'rewards.void' AND target = ?").all(bob.id));
+    expect(audit).toEqual([{ actor_id: admin.id }]);
+    await expectConsistent();
+    // Put the default back for the other tests of this server.
+    expect((await s.json('PUT', '/api/admin/settings', settings(200), admin.token)).status).toBe(200);
+  });
 });
