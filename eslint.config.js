@@ -34,4 +34,12 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/db/**', '**/client/**'], message: 'sync/ is shared: it imports neither client/ nor server/' }] }],
     },
   },
+  {
+    // The server builds on db/, never the other way: a migration that needs server logic leaves a marker.
+    files: ['db/**/*.ts'],
+    ignores: ['db/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/client/**'], message: 'db/ imports neither server/ nor client/' }] }],
+    },
+  },
 );

@@ -7,6 +7,7 @@ import { createAccessTokens } from './auth/access-tokens';
 import { createMailer } from './mail/mailer';
 import { createLogger } from './logger';
 import { createPokes } from './realtime/pokes';
+import { rebuildScoresIfMarked } from './rewards/recompute';
 import { LiveStreams } from './realtime/live-streams';
 import { loadSecretBox } from './settings/secret-box';
 import { sealStoredSecrets } from './settings/payment-secrets';
@@ -21,6 +22,7 @@ export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps
   const log = createLogger(config.logLevel);
   const { db, sqlite, close } = openDatabase(sqlitePathFromUrl(config.databaseUrl));
   await migrateToLatest(db);
+  if (await rebuildScoresIfMarked(db)) log.info('leaderboard counters rebuilt under the current rules');
   const now = overrides.now ?? Date.now;
   const keys = await loadSigningKeys(config.dataDir, config.jwtPrivateKey);
   const secrets = loadSecretBox(config.dataDir, config.secretsKey);

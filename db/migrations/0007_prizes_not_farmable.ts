@@ -1,6 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../schema';
-import { rebuildScores } from '../../server/rewards/recompute';
 
 // Issue 12, "prizes that cannot be farmed" (docs/rewards.md, docs/decisions/0001):
 // - viewer_days: a member's counted viewer actions per UTC day (the daily cap is applied to these);
@@ -10,7 +8,9 @@ import { rebuildScores } from '../../server/rewards/recompute';
 // - shares_count counts members (each share row is still stored: its id makes replays harmless);
 // - comments_user_video: "has this member already commented on this video in the period" is one
 //   index probe on every comment. comments_user (user_id) is a prefix of it and only cost writes.
-// The counters are then rebuilt under the new rules (distinct commenters, the cap).
+// The counters must then be rebuilt under the new rules (distinct commenters, the cap). That is
+// server code, which db/ does not import: the migration leaves a marker row in `settings`, and the
+// server rebuilds and removes it at start-up (rebuildScoresIfMarked in server/rewards/recompute.ts).
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -45,7 +45,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   // Views credited so far: the next push may credit the time since the member's newest view.
   await sql`INSERT INTO view_credits (user_id, credited_at, credited_until) SELECT user_id, max(created_at), max(created_at) FROM views GROUP BY user_id`.execute(db);
-  await (db as unknown as Kysely<Database>).transaction().execute((trx) => rebuildScores(trx).then(() => undefined));
+  await sql`INSERT INTO settings (key, value, updated_at) VALUES ('scores_rebuild_pending', '"0007"', 0) ON CONFLICT (key) DO NOTHING`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

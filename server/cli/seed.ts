@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type SQLite from 'better-sqlite3';
 import { ConfigError, loadConfig } from '../config';
 import { migrateToLatest, openDatabase, sqlitePathFromUrl } from '../../db/connect';
-import { rebuildScores } from '../rewards/recompute';
+import { rebuildScores, rebuildScoresIfMarked } from '../rewards/recompute';
 import { hashPassword } from '../auth/password';
 
 // `npm run seed -- --users N --videos N --likes N --comments N [--views N] [--password P]`
@@ -363,6 +363,8 @@ async function main(): Promise<void> {
   const handle = openDatabase(sqlitePathFromUrl(config.databaseUrl));
   try {
     await migrateToLatest(handle.db);
+    // The seed rebuilds the counters itself: a migration's rebuild marker has nothing left to do.
+    await rebuildScoresIfMarked(handle.db);
     const s = await seedDatabase(handle, config.mediaDir, o);
     const problems = checkCounters(handle.sqlite);
     const total = (performance.now() - started) / 1000;

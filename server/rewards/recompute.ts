@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
 import { DAY_MS, currentPeriodStart, readViewerCap, type Db } from './eligibility';
 
 export interface ScoreRow {
@@ -101,6 +102,19 @@ export async function rebuildScores(db: Db): Promise<number> {
   for (let i = 0; i < scores.length; i += 1000) await db.insertInto('scores').values(scores.slice(i, i + 1000)).execute();
   for (let i = 0; i < days.length; i += 1000) await db.insertInto('viewer_days').values(days.slice(i, i + 1000)).execute();
   return scores.length;
+}
+
+/** The settings row a migration leaves when the counters must be rebuilt under changed rules. */
+export const SCORES_REBUILD_MARKER = 'scores_rebuild_pending';
+
+/** Rebuilds the counters once after a migration asked for it (the marker goes in the same transaction). */
+export async function rebuildScoresIfMarked(db: Kysely<Database>): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const marker = await trx.deleteFrom('settings').where('key', '=', SCORES_REBUILD_MARKER).executeTakeFirst();
+    if (Number(marker.numDeletedRows) === 0) return false;
+    await rebuildScores(trx);
+    return true;
+  });
 }
 
 /**

@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)('account recovery in the browser (issue 12)', () =
     await page.getByRole('heading', { name: 'Change password' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/profile');
 
-    await page.getByRole('button', { name: 'End All Sessions' }).click();
+    await page.getByRole('button', { name: 'Sign Out Everywhere' }).click();
     await page.waitForURL('**/login');
     await page.goto(`${server.url}/profile`);
     await page.waitForURL('**/login');

@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium)('route guards (spec section 2)', () => {
     await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
     expect(path(page.url())).toBe('/profile');
 
-    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
     await page.waitForURL('**/login');
     await page.goto(server.url + '/home');
     await page.waitForURL('**/login');
@@ -222,7 +222,7 @@ describe.skipIf(!hasChromium)('route guards (spec section 2)', () => {
     const page = await context.newPage();
     await logInThroughUi(page, server, email);
     await page.getByRole('heading', { level: 1, name: 'Welcome, Guard Member!' }).waitFor();
-    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
     await page.waitForURL('**/login');
 
     await logInThroughUi(page, server, second);
@@ -244,7 +244,7 @@ describe.skipIf(!hasChromium)('route guards (spec section 2)', () => {
     await second.goto(server.url + '/profile');
     await second.getByRole('button', { name: 'Save Changes' }).waitFor();
 
-    await first.getByRole('button', { name: 'Sign Out' }).click();
+    await first.getByRole('button', { name: 'Sign Out', exact: true }).click();
     await first.waitForURL('**/login');
     await second.waitForURL('**/login');
 

