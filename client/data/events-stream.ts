@@ -1,5 +1,10 @@
 /** Reconnect delays of the live-update stream (spec: 1 s, 2 s, 5 s, 10 s, then 10 s). */
 export const RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10000] as const;
+/**
+ * After the server closed this stream because the member opened a newer one elsewhere (at most 5
+ * are kept): reconnecting at once would close another tab's stream, and so on around the tabs.
+ */
+export const REPLACED_RECONNECT_MS = 5 * 60_000;
 /** Two missed heartbeats (25 s each) and the connection is treated as dead. */
 export const STREAM_IDLE_MS = 60_000;
 
@@ -51,7 +56,8 @@ export interface StreamFollower {
 /**
  * Keeps an SSE stream open: `open` makes the request (with the caller's auth); 60 s without a byte
  * counts as a dead connection; after a drop it reconnects after 1 s, 2 s, 5 s, 10 s, 10 s ...
- * (back to 1 s once a stream was live).
+ * (back to 1 s once a stream was live); after 5 minutes when a newer stream replaced it. wake()
+ * (the network came back, the app was opened again) reconnects at once.
  */
 export function followStream(opts: {
   open(signal: AbortSignal): Promise<Response>;
@@ -64,6 +70,7 @@ export function followStream(opts: {
   void (async () => {
     let failures = 0;
     while (!stopped) {
+      let replaced = false;
       const ctl = new AbortController();
       abort = ctl;
       let idle: ReturnType<typeof setTimeout> | null = null;
@@ -77,7 +84,14 @@ export function followStream(opts: {
           failures = 0;
           opts.onLive(true);
           bump();
-          await readSse(res.body, opts.onEvent, bump);
+          await readSse(
+            res.body,
+            (e) => {
+              if (e.event === 'replaced') replaced = true;
+              else opts.onEvent(e);
+            },
+            bump,
+          );
         } else {
           await res.body?.cancel().catch(() => undefined);
         }
@@ -88,7 +102,7 @@ export function followStream(opts: {
         opts.onLive(false);
       }
       if (stopped) break;
-      const delay = RECONNECT_DELAYS_MS[Math.min(failures, RECONNECT_DELAYS_MS.length - 1)]!;
+      const delay = replaced ? REPLACED_RECONNECT_MS : RECONNECT_DELAYS_MS[Math.min(failures, RECONNECT_DELAYS_MS.length - 1)]!;
       failures += 1;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, delay);

@@ -516,7 +516,10 @@ export class SyncEngine {
     };
     const onOffline = () => this.status.set({ online: false });
     const onVisible = () => {
-      if (document.visibilityState === 'visible') this.schedule(true, true);
+      if (document.visibilityState !== 'visible') return;
+      // A tab the member comes back to takes a live stream again, even one a newer tab replaced.
+      this.live?.wake();
+      this.schedule(true, true);
     };
     w.addEventListener('online', onOnline);
     w.addEventListener('offline', onOffline);

@@ -4,12 +4,18 @@
  * and close a stream the moment its session ends: logout, logout everywhere, a password reset or
  * change, a suspension or a deletion.
  */
+export type StreamCloseReason = 'replaced' | 'ended';
+
 export interface LiveStream {
   userId: string;
   /** The session (refresh family) of the access token that opened it; undefined for older tokens. */
   sessionId: string | undefined;
-  /** Ends the stream; safe to call more than once. */
-  close(): void;
+  /**
+   * Ends the stream; safe to call more than once. 'replaced': a newer stream of the member took its
+   * place (the client then waits long before reconnecting, or tabs would keep replacing each other);
+   * 'ended': its session or account ended.
+   */
+  close(reason: StreamCloseReason): void;
 }
 
 /** At most this many streams per member: the oldest is closed when one more opens. */
@@ -24,18 +30,18 @@ export class LiveStreams {
     const list = this.byUser.get(stream.userId) ?? [];
     list.push(stream);
     this.byUser.set(stream.userId, list);
-    while (list.length > MAX_STREAMS_PER_MEMBER) list.shift()?.close();
+    while (list.length > MAX_STREAMS_PER_MEMBER) list.shift()?.close('replaced');
     return () => this.remove(stream);
   }
 
   /** Closes every stream of one session (logout). */
   endSession(userId: string, sessionId: string): void {
-    for (const s of [...(this.byUser.get(userId) ?? [])]) if (s.sessionId === sessionId) s.close();
+    for (const s of [...(this.byUser.get(userId) ?? [])]) if (s.sessionId === sessionId) s.close('ended');
   }
 
   /** Closes every stream of a member, or all but one session's (password change keeps the caller's). */
   endUser(userId: string, exceptSessionId?: string): void {
-    for (const s of [...(this.byUser.get(userId) ?? [])]) if (exceptSessionId === undefined || s.sessionId !== exceptSessionId) s.close();
+    for (const s of [...(this.byUser.get(userId) ?? [])]) if (exceptSessionId === undefined || s.sessionId !== exceptSessionId) s.close('ended');
   }
 
   count(userId: string): number {

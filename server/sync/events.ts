@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 import type { PokeMessage } from '../../sync/protocol/messages';
 import { createDeltaSource, mayReceiveRows } from '../realtime/poke-deltas';
+import type { StreamCloseReason } from '../realtime/live-streams';
 
 /** A comment line this often keeps proxies and the client's reader from timing out (spec: 25 s). */
 export const HEARTBEAT_MS = 25_000;
@@ -64,7 +65,12 @@ export function pokeStream(c: Context<AppEnv>) {
     const ended = new Promise<void>((resolve) => (end = resolve));
     // Registered so the server can end it: a member's sixth stream closes the oldest, and a logout
     // or suspension closes the session's or member's streams. Returning ends the response.
-    const unregister = deps.liveStreams.open({ userId: user.id, sessionId: user.sessionId, close: () => end() });
+    const close = (reason: StreamCloseReason) => {
+      // Told before it ends, so the client does not reconnect at once and replace another tab's stream.
+      if (reason === 'replaced') void stream.writeSSE({ event: 'replaced', data: '{}' }).catch(() => undefined).finally(() => end());
+      else end();
+    };
+    const unregister = deps.liveStreams.open({ userId: user.id, sessionId: user.sessionId, close });
     stream.onAbort(() => end());
     // The first event tells the client the stream is live, so it pulls whatever it missed.
     void stream.writeSSE({ event: 'ready', data: JSON.stringify({ type: 'pull', scopes: ['all'] } satisfies PokeMessage) }).catch(() => end());

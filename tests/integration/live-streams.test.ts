@@ -81,6 +81,8 @@ describe('event streams per member', () => {
     await sixth.nextEvent('ready');
     // The oldest response ends (the server closed it), not by a reset.
     expect(await streams[0]!.ended).toBe('ended');
+    // It was told why, so its client waits before reconnecting instead of replacing another tab.
+    expect(streams[0]!.events.at(-1)?.event).toBe('replaced');
     expect(await Promise.all([...streams.slice(1), sixth].map(stillOpen))).toEqual(Array(MAX_STREAMS_PER_MEMBER).fill('open'));
     expect(s.t.deps.liveStreams.count(member.id)).toBe(MAX_STREAMS_PER_MEMBER);
     // The five still open get the next poke.
@@ -98,6 +100,7 @@ describe('event streams per member', () => {
     const res = await fetch(`${s.http.url}/api/admin/users/${member.id}/suspend`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
     expect(res.status).toBe(200);
     expect(await Promise.all(mine.map((st) => st.ended))).toEqual(['ended', 'ended', 'ended']);
+    expect(mine.flatMap((st) => st.events).some((e) => e.event === 'replaced')).toBe(false);
     expect(s.t.deps.liveStreams.count(member.id)).toBe(0);
     expect(await stillOpen(other)).toBe('open');
     other.close();
