@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../server/config';
-import { PushRateLimiter } from '../../server/sync/push-rate-limit';
+import { TokenBucketLimiter } from '../../server/security/token-bucket';
 import { realServer, type RealServer } from './hardening-server';
 
 // Issue 12: pushes are rate-limited per member (429 + Retry-After). Before, 1000 pushes in a loop
@@ -59,7 +59,7 @@ describe('the limit itself', () => {
   });
 
   it('earns pushes back at the refill rate, never above the burst', () => {
-    const l = new PushRateLimiter({ burst: 3, perMinute: 60 });
+    const l = new TokenBucketLimiter({ burst: 3, perMinute: 60 });
     const t0 = 1_000_000;
     expect([l.take('m', t0), l.take('m', t0), l.take('m', t0)]).toEqual([0, 0, 0]);
     expect(l.take('m', t0)).toBe(1000);
