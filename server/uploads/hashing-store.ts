@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -102,3 +103,13 @@ export class HashingFileStore extends FileStore {
     await super.remove(id);
   }
 }
+
+// @tus/file-store's constructor starts an fs.mkdir that nobody can await and that throws from its
+// callback when the folder vanished meanwhile (a test removing DATA_DIR right after the app closes).
+// The folder is made synchronously instead, so it exists once the constructor returns. The method
+// is private in the library's types, hence the prototype assignment rather than an override.
+Object.defineProperty(HashingFileStore.prototype, 'checkOrCreateDirectory', {
+  value(this: HashingFileStore) {
+    mkdirSync(this.directory, { recursive: true, mode: 0o777 });
+  },
+});

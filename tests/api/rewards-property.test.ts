@@ -63,9 +63,6 @@ describe('rewards counters under random histories', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
-    // These tests never yield to the event loop (SQLite calls are synchronous): let the tus file
-    // store finish creating its folder first, or it fails after close() removed DATA_DIR.
-    await new Promise((ok) => setTimeout(ok, 200));
   });
   afterAll(() => t?.close());
 

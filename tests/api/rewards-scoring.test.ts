@@ -14,9 +14,6 @@ let w: RewardsWorld;
 
 beforeAll(async () => {
   t = await createTestApp();
-  // These tests never yield to the event loop (SQLite calls are synchronous): let the tus file
-  // store finish creating its folder first, or it fails after close() removed DATA_DIR.
-  await new Promise((ok) => setTimeout(ok, 200));
 });
 // An empty database per scenario: nobody scored, no period closed.
 beforeEach(async () => {

@@ -33,9 +33,6 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       offset += ms;
     },
     close: async () => {
-      // @tus/file-store's constructor starts an fs.mkdir it never lets anyone await, and throws from
-      // its callback if the folder vanished meanwhile: let that call land before removing DATA_DIR.
-      await new Promise((ok) => setTimeout(ok, 25));
       await deps.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
