@@ -81,73 +81,70 @@ describe('rewards counters under random histories', () => {
     return rewardsWorld(t.deps);
   }
 
+  /** The world a history runs in: members (gone once deleted) and the videos still there. */
+  interface History {
+    w: RewardsWorld;
+    admin: string;
+    users: string[];
+    videos: string[];
+    gone: Set<string>;
+  }
+  const at = <T>(list: T[], i: number) => (list.length ? list[i % list.length] : undefined);
+
+  async function engage(h: History, c: Extract<Command, { op: 'like' | 'unlike' | 'comment' | 'share' | 'view' }>) {
+    const { w } = h;
+    const u = h.users[c.user]!;
+    const v = at(h.videos, c.video);
+    if (h.gone.has(u) || !v) return;
+    if (c.op === 'view') return w.view(u, v, c.watched, c.claimedAgo === null ? {} : { clientTime: w.now() - c.claimedAgo });
+    await { like: () => w.like(u, v), unlike: () => w.unlike(u, v), comment: () => w.comment(u, v), share: () => w.share(u, v) }[c.op]();
+  }
+
+  async function account(h: History, c: Extract<Command, { op: 'suspend' | 'reactivate' | 'deleteUser' }>) {
+    const u = h.users[c.user]!;
+    if (h.gone.has(u)) return;
+    if (c.op === 'suspend') return h.w.suspend(u);
+    if (c.op === 'reactivate') return h.w.reactivate(u);
+    const owned = await h.w.db.selectFrom('videos').select('id').where('user_id', '=', u).execute();
+    await h.w.deleteUser(u);
+    h.gone.add(u);
+    for (const o of owned) h.videos.splice(h.videos.indexOf(o.id), 1);
+  }
+
+  async function removeVideo(h: History, index: number) {
+    const v = at(h.videos, index);
+    if (!v) return;
+    await h.w.deleteVideo(v);
+    h.videos.splice(h.videos.indexOf(v), 1);
+  }
+
+  const present = (h: History, user: number) => !h.gone.has(h.users[user]!);
+  type Step<K extends Command['op']> = (h: History, c: Extract<Command, { op: K }>) => unknown;
+  const steps: { [K in Command['op']]: Step<K> } = {
+    like: engage,
+    unlike: engage,
+    comment: engage,
+    share: engage,
+    view: engage,
+    deleteComment: async (h, c) => {
+      const pick = at(await h.w.db.selectFrom('comments').select('id').orderBy('id').execute(), c.pick);
+      if (pick) await h.w.deleteComment(pick.id);
+    },
+    newVideo: async (h, c) => present(h, c.user) && h.videos.push(await h.w.video(h.users[c.user]!)),
+    deleteVideo: (h, c) => removeVideo(h, c.video),
+    suspend: account,
+    reactivate: account,
+    deleteUser: account,
+    distribute: (h) => h.w.distribute(h.admin),
+    setCap: (h, c) => h.w.setCap(c.cap),
+    void: (h, c) => present(h, c.user) && h.w.voidPoints(h.users[c.user]!, h.admin),
+    wait: (h, c) => h.w.tick(c.hours * 3_600_000),
+  };
+
   async function run(w: RewardsWorld, admin: string, users: string[], videos: string[], commands: Command[]) {
-    const gone = new Set<string>();
-    const at = <T>(list: T[], i: number) => (list.length ? list[i % list.length] : undefined);
-    for (const c of commands) {
-      switch (c.op) {
-        case 'like':
-        case 'unlike':
-        case 'comment':
-        case 'share':
-        case 'view': {
-          const u = users[c.user]!;
-          const v = at(videos, c.video);
-          if (gone.has(u) || !v) break;
-          if (c.op === 'like') await w.like(u, v);
-          else if (c.op === 'unlike') await w.unlike(u, v);
-          else if (c.op === 'comment') await w.comment(u, v);
-          else if (c.op === 'share') await w.share(u, v);
-          else if (c.op === 'view') await w.view(u, v, c.watched, c.claimedAgo === null ? {} : { clientTime: w.now() - c.claimedAgo });
-          break;
-        }
-        case 'deleteComment': {
-          const all = await w.db.selectFrom('comments').select('id').orderBy('id').execute();
-          const pick = at(all, c.pick);
-          if (pick) await w.deleteComment(pick.id);
-          break;
-        }
-        case 'newVideo':
-          if (!gone.has(users[c.user]!)) videos.push(await w.video(users[c.user]!));
-          break;
-        case 'deleteVideo': {
-          const v = at(videos, c.video);
-          if (v) {
-            await w.deleteVideo(v);
-            videos.splice(videos.indexOf(v), 1);
-          }
-          break;
-        }
-        case 'suspend':
-        case 'reactivate':
-        case 'deleteUser': {
-          const u = users[c.user]!;
-          if (gone.has(u)) break;
-          if (c.op === 'suspend') await w.suspend(u);
-          else if (c.op === 'reactivate') await w.reactivate(u);
-          else {
-            const owned = await w.db.selectFrom('videos').select('id').where('user_id', '=', u).execute();
-            await w.deleteUser(u);
-            gone.add(u);
-            for (const o of owned) videos.splice(videos.indexOf(o.id), 1);
-          }
-          break;
-        }
-        case 'distribute':
-          await w.distribute(admin);
-          break;
-        case 'setCap':
-          await w.setCap(c.cap);
-          break;
-        case 'void':
-          if (!gone.has(users[c.user]!)) await w.voidPoints(users[c.user]!, admin);
-          break;
-        case 'wait':
-          w.tick(c.hours * 3_600_000);
-          break;
-      }
-    }
-    return gone;
+    const h: History = { w, admin, users, videos, gone: new Set() };
+    for (const c of commands) await (steps[c.op] as Step<typeof c.op>)(h, c as never);
+    return h.gone;
   }
 
   it('counters equal a full recomputation, and the leaderboards equal boards computed from scratch', async () => {
