@@ -74,6 +74,20 @@ function branch(s: JsonSchema): JsonSchema {
   return s;
 }
 
+const EXAMPLE_FORMATS = new Map([
+  ['email', 'probe@example.test'],
+  ['uuid', '00000000-0000-4000-8000-000000000000'],
+  ['uri', 'https://example.test/'],
+  ['url', 'https://example.test/'],
+  ['date-time', '2030-01-01T00:00:00.000Z'],
+  ['date', '2030-01-01'],
+]);
+
+function exampleNumber(s: JsonSchema): number {
+  const min = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : 1);
+  return s.maximum !== undefined ? Math.min(min, s.maximum) : min;
+}
+
 /**
  * A minimal value that satisfies `schema` as far as a JSON Schema can tell (formats, lengths,
  * bounds, enums): the valid base that the bad-input suite breaks one way at a time.
@@ -84,6 +98,10 @@ export function exampleFor(schema: JsonSchema | undefined): unknown {
   if (s.const !== undefined) return s.const;
   if (s.enum?.length) return s.enum[0];
   if (s.default !== undefined) return s.default;
+  return exampleOfType(s);
+}
+
+function exampleOfType(s: JsonSchema): unknown {
   switch (typeOf(s)) {
     case 'object': {
       const out: Record<string, unknown> = {};
@@ -93,20 +111,12 @@ export function exampleFor(schema: JsonSchema | undefined): unknown {
     case 'array':
       return Array.from({ length: s.minItems ?? 0 }, () => exampleFor(s.items));
     case 'integer':
-    case 'number': {
-      const min = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : 1);
-      return s.maximum !== undefined ? Math.min(min, s.maximum) : min;
-    }
+    case 'number':
+      return exampleNumber(s);
     case 'boolean':
       return true;
-    case 'string': {
-      if (s.format === 'email') return 'probe@example.test';
-      if (s.format === 'uuid') return '00000000-0000-4000-8000-000000000000';
-      if (s.format === 'uri' || s.format === 'url') return 'https://example.test/';
-      if (s.format === 'date-time') return '2030-01-01T00:00:00.000Z';
-      if (s.format === 'date') return '2030-01-01';
-      return 'x'.repeat(Math.max(1, s.minLength ?? 1));
-    }
+    case 'string':
+      return EXAMPLE_FORMATS.get(s.format ?? '') ?? 'x'.repeat(Math.max(1, s.minLength ?? 1));
     default:
       return 'x';
   }
@@ -130,6 +140,11 @@ export function wrongTypeFor(schema: JsonSchema | undefined): unknown {
     default:
       return undefined;
   }
+}
+
+/** Whether `body` has the API's error shape, {"error":{"code","message"}}. */
+export function isErrorBody(body: any): boolean {
+  return typeof body?.error?.code === 'string' && typeof body?.error?.message === 'string';
 }
 
 export interface OperationOutcome {
