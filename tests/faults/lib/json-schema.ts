@@ -38,39 +38,48 @@ export function mightConform(s: Schema | undefined, v: unknown): boolean {
   if (s.anyOf || s.oneOf) return (s.anyOf ?? s.oneOf)!.some((x) => mightConform(x, v));
   if ('const' in s) return v === s.const;
   if (s.enum) return s.enum.includes(v);
-  if (s.type) {
-    const types = Array.isArray(s.type) ? s.type : [s.type];
-    const t = typeOf(v);
-    if (!types.includes(t) && !(t === 'integer' && types.includes('number'))) return false;
-  }
-  if (typeof v === 'string') {
-    if (s.minLength !== undefined && v.length < s.minLength) return false;
-    if (s.maxLength !== undefined && v.length > s.maxLength) return false;
-    if (s.format === 'uuid' && !/^[0-9a-f-]{36}$/i.test(v)) return false;
-    if (s.format === 'email' && !v.includes('@')) return false;
-    // Patterns are not checked: regex dialects differ (the generated doc even carries JS flags,
-    // e.g. "^[^\\p{Cc}]*$/u"), and a wrong "surely invalid" would send a valid request.
-  }
-  if (typeof v === 'number') {
-    if (s.minimum !== undefined && v < s.minimum) return false;
-    if (s.maximum !== undefined && v > s.maximum) return false;
-    if (s.exclusiveMinimum !== undefined && v <= s.exclusiveMinimum) return false;
-    if (s.exclusiveMaximum !== undefined && v >= s.exclusiveMaximum) return false;
-  }
-  if (Array.isArray(v)) {
-    if (s.minItems !== undefined && v.length < s.minItems) return false;
-    if (s.maxItems !== undefined && v.length > s.maxItems) return false;
-    if (s.items && !v.every((x) => mightConform(s.items, x))) return false;
-  }
-  if (v && typeof v === 'object' && !Array.isArray(v)) {
-    const o = v as Record<string, unknown>;
-    for (const r of s.required ?? []) if (!(r in o)) return false;
-    for (const [k, x] of Object.entries(o)) {
-      const ps = s.properties?.[k];
-      if (ps) {
-        if (!mightConform(ps, x)) return false;
-      } else if (s.additionalProperties === false) return false;
-    }
+  if (!typeFits(s, v)) return false;
+  if (typeof v === 'string') return stringFits(s, v);
+  if (typeof v === 'number') return numberFits(s, v);
+  if (Array.isArray(v)) return arrayFits(s, v);
+  if (v && typeof v === 'object') return objectFits(s, v as Record<string, unknown>);
+  return true;
+}
+
+function typeFits(s: Schema, v: unknown): boolean {
+  if (!s.type) return true;
+  const types = Array.isArray(s.type) ? s.type : [s.type];
+  const t = typeOf(v);
+  return types.includes(t) || (t === 'integer' && types.includes('number'));
+}
+
+/** Outside [min, max] (either bound optional)? */
+const outside = (n: number, min: number | undefined, max: number | undefined) => (min !== undefined && n < min) || (max !== undefined && n > max);
+
+function stringFits(s: Schema, v: string): boolean {
+  if (outside(v.length, s.minLength, s.maxLength)) return false;
+  if (s.format === 'uuid' && !/^[0-9a-f-]{36}$/i.test(v)) return false;
+  // Patterns are not checked: regex dialects differ (the generated doc even carries JS flags,
+  // e.g. "^[^\\p{Cc}]*$/u"), and a wrong "surely invalid" would send a valid request.
+  return s.format !== 'email' || v.includes('@');
+}
+
+function numberFits(s: Schema, v: number): boolean {
+  if (outside(v, s.minimum, s.maximum)) return false;
+  if (s.exclusiveMinimum !== undefined && v <= s.exclusiveMinimum) return false;
+  return s.exclusiveMaximum === undefined || v < s.exclusiveMaximum;
+}
+
+function arrayFits(s: Schema, v: unknown[]): boolean {
+  if (outside(v.length, s.minItems, s.maxItems)) return false;
+  return !s.items || v.every((x) => mightConform(s.items, x));
+}
+
+function objectFits(s: Schema, o: Record<string, unknown>): boolean {
+  for (const r of s.required ?? []) if (!(r in o)) return false;
+  for (const [k, x] of Object.entries(o)) {
+    const ps = s.properties?.[k];
+    if (ps ? !mightConform(ps, x) : s.additionalProperties === false) return false;
   }
   return true;
 }
@@ -82,12 +91,19 @@ export function sampleValid(s: Schema | undefined): unknown {
   if (s.enum) return s.enum[0];
   if (s.default !== undefined) return s.default;
   if (s.anyOf || s.oneOf) return sampleValid((s.anyOf ?? s.oneOf)![0]);
-  const t = Array.isArray(s.type) ? s.type[0] : s.type;
-  switch (t) {
+  return sampleOfType(s);
+}
+
+function sampleString(s: Schema): string {
+  if (s.format === 'uuid') return randomUUID();
+  if (s.format === 'email') return `fuzz-${randomUUID().slice(0, 8)}@example.test`;
+  return 'a'.repeat(Math.max(s.minLength ?? 1, 1));
+}
+
+function sampleOfType(s: Schema): unknown {
+  switch (firstType(s)) {
     case 'string':
-      if (s.format === 'uuid') return randomUUID();
-      if (s.format === 'email') return `fuzz-${randomUUID().slice(0, 8)}@example.test`;
-      return 'a'.repeat(Math.max(s.minLength ?? 1, 1));
+      return sampleString(s);
     case 'integer':
     case 'number':
       return s.minimum ?? 1;
@@ -105,29 +121,33 @@ export function sampleValid(s: Schema | undefined): unknown {
   }
 }
 
+const firstType = (s: Schema) => (Array.isArray(s.type) ? s.type[0] : s.type);
+
+/** Per JSON type: values of the wrong kind or out of bounds. */
+const BAD_VALUES: Record<string, (s: Schema) => unknown[]> = {
+  string: (s) => [
+    12345,
+    true,
+    [],
+    'x'.repeat((s.maxLength ?? 10_000) + 1),
+    ...((s.minLength ?? 0) > 0 ? [''] : []),
+    ...(s.format ? ['not-a-' + s.format] : []),
+    '\u0000\ud800',
+    "' OR 1=1 --",
+    '../../etc/passwd',
+  ],
+  number: (s) => ['12', 1.5, -1e308, 1e308, Number.MAX_SAFE_INTEGER + 2, ...(s.minimum !== undefined ? [s.minimum - 1] : []), ...(s.maximum !== undefined ? [s.maximum + 1] : [])],
+  boolean: () => ['true', 1, 0],
+  array: (s) => [{}, 'list', Array.from({ length: (s.maxItems ?? 1000) + 1 }, () => sampleValid(s.items)), ...(s.items ? [[badValuesFor(s.items)[2]]] : [])],
+  object: () => [[], 'object', 42],
+};
+BAD_VALUES.integer = BAD_VALUES.number!;
+
 /** Values of the wrong kind or out of bounds for one schema. */
 function badValuesFor(s: Schema): unknown[] {
-  const t = Array.isArray(s.type) ? s.type[0] : s.type;
-  const out: unknown[] = [null, { nested: { deeper: [1, 2, 3] } }];
-  if (t === 'string') {
-    out.push(12345, true, [], 'x'.repeat((s.maxLength ?? 10_000) + 1));
-    if ((s.minLength ?? 0) > 0) out.push('');
-    if (s.format) out.push('not-a-' + s.format);
-    out.push('\u0000\ud800', "' OR 1=1 --", '../../etc/passwd');
-  } else if (t === 'integer' || t === 'number') {
-    out.push('12', 1.5, -1e308, 1e308, Number.MAX_SAFE_INTEGER + 2);
-    if (s.minimum !== undefined) out.push(s.minimum - 1);
-    if (s.maximum !== undefined) out.push(s.maximum + 1);
-  } else if (t === 'boolean') {
-    out.push('true', 1, 0);
-  } else if (t === 'array') {
-    out.push({}, 'list', Array.from({ length: (s.maxItems ?? 1000) + 1 }, () => sampleValid(s.items)));
-    if (s.items) out.push([badValuesFor(s.items)[2]]);
-  } else if (t === 'object') {
-    out.push([], 'object', 42);
-  }
-  if (s.enum) out.push('not-one-of-them');
-  return out;
+  const t = firstType(s);
+  const byType = t !== undefined && Object.hasOwn(BAD_VALUES, t) ? BAD_VALUES[t]!(s) : [];
+  return [null, { nested: { deeper: [1, 2, 3] } }, ...byType, ...(s.enum ? ['not-one-of-them'] : [])];
 }
 
 /**

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { invalidBodies, mightConform, sampleValid, type Schema } from '../lib/json-schema';
 import { rowCounts, type SeededServer } from '../lib/seeded-server';
+import { brokenTusRequests, type Sent } from './bad-input-tus';
 
 interface Operation {
   method: string;
@@ -15,16 +16,6 @@ interface Operation {
   pathParams: string[];
   queryParams: Array<{ name: string; schema: Schema }>;
   streaming: boolean;
-}
-
-interface Sent {
-  op: string;
-  method: string;
-  url: string;
-  status: number;
-  body: string;
-  /** The start of what was sent, to reproduce a finding. */
-  request?: string;
 }
 
 export interface BadInputReport {
@@ -64,38 +55,20 @@ function operations(doc: any): Operation[] {
   return ops;
 }
 
-/**
- * Malformed requests to every operation of /api/openapi.json: schema-driven invalid bodies, bad
- * path ids and query values, wrong content types, broken JSON, oversized bodies, bad tokens, and a
- * fast-check run of arbitrary values the schema surely refuses; plus broken tus requests to /files
- * (not in the document). Nothing may answer 5xx, and the
- * row count of every table must be the same afterwards.
- */
-export async function fuzzEveryOperation(s: SeededServer, o: { fastCheckRuns: number; seed?: number }): Promise<BadInputReport> {
-  const admin = s.users[s.users.length - 1]!;
-  const member = s.users[0]!;
-  {
-    const db = new Database(s.dbPath);
-    db.pragma('busy_timeout = 5000');
-    db.prepare('UPDATE profiles SET is_admin = 1 WHERE id = ?').run(admin);
-    db.close();
-  }
-  const tokens: Array<string | null> = [null, 'not-a-token', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', await s.token(member), await s.token(admin)];
-  const doc = await (await fetch(`${s.server.url}/api/openapi.json`)).json();
-  const ops = operations(doc);
-  const before = s.read(rowCounts);
-  const sent: Sent[] = [];
+type Send = (op: Operation, url: string, init: { body?: string | Buffer; contentType?: string; token?: string | null; oversize?: boolean }) => Promise<number>;
+
+/** Sends one request and records its answer in `sent`; without a token given, it cycles through `tokens`. */
+function sender(s: SeededServer, tokens: Array<string | null>, sent: Sent[]): Send {
   let k = 0;
   const nextToken = (op: Operation) => (op.secured ? tokens[k++ % tokens.length]! : tokens[k++ % 2 === 0 ? 3 : 0]!);
-
-  const send = async (op: Operation, url: string, init: { body?: string | Buffer; contentType?: string; token?: string | null; oversize?: boolean }) => {
+  return async (op, url, init) => {
     const headers: Record<string, string> = {};
     if (init.contentType) headers['content-type'] = init.contentType;
     const token = init.token === undefined ? nextToken(op) : init.token;
     if (token) headers.authorization = `Bearer ${token}`;
+    if (init.oversize) return sendOversize(s, sent, op, url, headers, init.body ?? '');
     const ctrl = new AbortController();
     const timer = setTimeout(() => ctrl.abort(), 15_000);
-    if (init.oversize) return sendOversize(op, url, headers, init.body ?? '');
     let res: Response;
     try {
       res = await fetch(`${s.server.url}${url}`, {
@@ -121,157 +94,149 @@ export async function fuzzEveryOperation(s: SeededServer, o: { fastCheckRuns: nu
       clearTimeout(timer);
     }
   };
+}
 
-  /**
-   * An oversized body on a connection of its own: refusing it, the server may close the connection
-   * before the client has sent it all, which must not spoil the next request's kept-alive socket.
-   */
-  const sendOversize = (op: Operation, url: string, headers: Record<string, string>, body: string | Buffer) =>
-    new Promise<number>((ok) => {
-      let answered = false;
-      const req = httpRequest(`${s.server.url}${url}`, { method: op.method, headers, agent: false }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => {
-          answered = true;
-          sent.push({ op: `${op.method} ${op.path}`, method: op.method, url, status: res.statusCode ?? 0, body: text.slice(0, 300) });
-          ok(res.statusCode ?? 0);
-        });
+/**
+ * An oversized body on a connection of its own: refusing it, the server may close the connection
+ * before the client has sent it all, which must not spoil the next request's kept-alive socket.
+ */
+const sendOversize = (s: SeededServer, sent: Sent[], op: Operation, url: string, headers: Record<string, string>, body: string | Buffer) =>
+  new Promise<number>((ok) => {
+    let answered = false;
+    const req = httpRequest(`${s.server.url}${url}`, { method: op.method, headers, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => {
+        answered = true;
+        sent.push({ op: `${op.method} ${op.path}`, method: op.method, url, status: res.statusCode ?? 0, body: text.slice(0, 300) });
+        ok(res.statusCode ?? 0);
       });
-      // EPIPE/ECONNRESET while still writing: the answer (if any) arrived above; otherwise count a 413 refusal.
-      req.on('error', () => {
-        if (!answered) sent.push({ op: `${op.method} ${op.path}`, method: op.method, url, status: 413, body: 'closed while sending an oversized body' });
-        ok(413);
-      });
-      req.end(body);
     });
+    // EPIPE/ECONNRESET while still writing: the answer (if any) arrived above; otherwise count a 413 refusal.
+    req.on('error', () => {
+      if (!answered) sent.push({ op: `${op.method} ${op.path}`, method: op.method, url, status: 413, body: 'closed while sending an oversized body' });
+      ok(413);
+    });
+    req.end(body);
+  });
 
-  const fillPath = (op: Operation, value?: string) => op.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(value ?? randomUUID()).replace(/%25/g, '%'));
-  let schemaDriven = 0;
+const fillPath = (op: Operation, value?: string) => op.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(value ?? randomUUID()).replace(/%25/g, '%'));
+const jsonOrNothing = (op: Operation) => (op.jsonBody ? { body: '{}', contentType: 'application/json' } : {});
 
-  for (const op of ops) {
-    const url = fillPath(op);
-    // Bad tokens, on every operation.
-    // Bad tokens on every operation; on a protected one with an otherwise valid body, which only
-    // the token check may stop.
-    for (const t of tokens.slice(0, 3)) {
-      const body = op.secured && op.jsonBody ? { body: JSON.stringify(sampleValid(op.jsonBody)), contentType: 'application/json' } : {};
-      await send(op, url, { token: t, ...body });
-      schemaDriven++;
-    }
-    if (op.jsonBody) {
-      for (const b of invalidBodies(op.jsonBody)) {
-        await send(op, url, { body: JSON.stringify(b), contentType: 'application/json' });
-        schemaDriven++;
-      }
-      const raw: Array<[string, string]> = [
-        ['{"unterminated": ', 'application/json'],
-        ['not json at all', 'application/json'],
-        [JSON.stringify(sampleValid(op.jsonBody)), 'text/plain'],
-        [JSON.stringify(sampleValid(op.jsonBody)), 'application/x-www-form-urlencoded'],
-        ['', 'application/json'],
-      ];
-      for (const [body, contentType] of raw) {
-        await send(op, url, { body, contentType });
-        schemaDriven++;
-      }
-      await send(op, url, { body: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }), contentType: 'application/json', oversize: true });
-      schemaDriven++;
-    }
-    for (const type of op.otherBodyTypes) {
-      for (const body of [randomBytes(2048), Buffer.from('GIF89a'), Buffer.alloc(0)]) {
-        await send(op, url, { body, contentType: type });
-        schemaDriven++;
-      }
-      await send(op, url, { body: randomBytes(1024), contentType: 'application/octet-stream' });
-      schemaDriven++;
-    }
-    for (const bad of op.pathParams.length ? BAD_IDS : []) {
-      await send(op, fillPath(op, bad), op.jsonBody ? { body: '{}', contentType: 'application/json' } : {});
-      schemaDriven++;
-    }
-    for (const q of op.queryParams) {
-      for (const bad of BAD_QUERY) {
-        if (mightConform(q.schema, bad)) continue;
-        await send(op, `${url}?${q.name}=${encodeURIComponent(bad)}`, {});
-        schemaDriven++;
-      }
+/** The fixed malformed requests to one operation; returns how many were sent. */
+async function fixedCases(op: Operation, tokens: Array<string | null>, send: Send): Promise<number> {
+  const url = fillPath(op);
+  let n = 0;
+  // Bad tokens on every operation; on a protected one with an otherwise valid body, which only
+  // the token check may stop.
+  for (const t of tokens.slice(0, 3)) {
+    const body = op.secured && op.jsonBody ? { body: JSON.stringify(sampleValid(op.jsonBody)), contentType: 'application/json' } : {};
+    await send(op, url, { token: t, ...body });
+    n++;
+  }
+  if (op.jsonBody) n += await jsonBodyCases(op, op.jsonBody, url, send);
+  for (const type of op.otherBodyTypes) {
+    for (const body of [randomBytes(2048), Buffer.from('GIF89a'), Buffer.alloc(0)]) await send(op, url, { body, contentType: type });
+    await send(op, url, { body: randomBytes(1024), contentType: 'application/octet-stream' });
+    n += 4;
+  }
+  for (const bad of op.pathParams.length ? BAD_IDS : []) {
+    await send(op, fillPath(op, bad), jsonOrNothing(op));
+    n++;
+  }
+  for (const q of op.queryParams) {
+    for (const bad of BAD_QUERY.filter((v) => !mightConform(q.schema, v))) {
+      await send(op, `${url}?${q.name}=${encodeURIComponent(bad)}`, {});
+      n++;
     }
   }
+  return n;
+}
 
+async function jsonBodyCases(op: Operation, schema: Schema, url: string, send: Send): Promise<number> {
+  let n = 0;
+  for (const b of invalidBodies(schema)) {
+    await send(op, url, { body: JSON.stringify(b), contentType: 'application/json' });
+    n++;
+  }
+  const raw: Array<[string, string]> = [
+    ['{"unterminated": ', 'application/json'],
+    ['not json at all', 'application/json'],
+    [JSON.stringify(sampleValid(schema)), 'text/plain'],
+    [JSON.stringify(sampleValid(schema)), 'application/x-www-form-urlencoded'],
+    ['', 'application/json'],
+  ];
+  for (const [body, contentType] of raw) {
+    await send(op, url, { body, contentType });
+    n++;
+  }
+  await send(op, url, { body: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }), contentType: 'application/json', oversize: true });
+  return n + 1;
+}
+
+/** fast-check runs against one operation; returns how many requests they sent. */
+async function fuzzedCases(op: Operation, send: Send, o: { fastCheckRuns: number; seed?: number }): Promise<number> {
+  let n = 0;
+  const seed = o.seed ?? 42;
+  if (op.jsonBody) {
+    const schema = op.jsonBody;
+    // Sample, then keep what the schema surely refuses (a filtered arbitrary would spin forever
+    // on a schema that accepts almost anything).
+    const values = fc.sample(fc.jsonValue(), { numRuns: o.fastCheckRuns * 10, seed }).filter((v) => !mightConform(schema, v)).slice(0, o.fastCheckRuns);
+    for (const v of values) {
+      n++;
+      await send(op, fillPath(op), { body: JSON.stringify(v), contentType: 'application/json' });
+    }
+  }
+  if (op.pathParams.length) {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 80, unit: 'binary' }), async (seg) => {
+        n++;
+        return (await send(op, fillPath(op, seg), jsonOrNothing(op))) < 500;
+      }),
+      { numRuns: o.fastCheckRuns, seed },
+    );
+  }
+  if (op.queryParams.length && op.method === 'GET') {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...op.queryParams.map((q) => q.name)), fc.string({ maxLength: 200, unit: 'binary' }), async (name, value) => {
+        n++;
+        return (await send(op, `${fillPath(op)}?${name}=${encodeURIComponent(value)}`, {})) < 500;
+      }),
+      { numRuns: o.fastCheckRuns, seed },
+    );
+  }
+  return n;
+}
+
+/**
+ * Malformed requests to every operation of /api/openapi.json: schema-driven invalid bodies, bad
+ * path ids and query values, wrong content types, broken JSON, oversized bodies, bad tokens, and a
+ * fast-check run of arbitrary values the schema surely refuses; plus broken tus requests to /files
+ * (not in the document). Nothing may answer 5xx, and the
+ * row count of every table must be the same afterwards.
+ */
+export async function fuzzEveryOperation(s: SeededServer, o: { fastCheckRuns: number; seed?: number }): Promise<BadInputReport> {
+  const admin = s.users[s.users.length - 1]!;
+  const member = s.users[0]!;
+  {
+    const db = new Database(s.dbPath);
+    db.pragma('busy_timeout = 5000');
+    db.prepare('UPDATE profiles SET is_admin = 1 WHERE id = ?').run(admin);
+    db.close();
+  }
+  const tokens: Array<string | null> = [null, 'not-a-token', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', await s.token(member), await s.token(admin)];
+  const doc = await (await fetch(`${s.server.url}/api/openapi.json`)).json();
+  const ops = operations(doc);
+  const before = s.read(rowCounts);
+  const sent: Sent[] = [];
+  const send = sender(s, tokens, sent);
+  let schemaDriven = 0;
+  for (const op of ops) schemaDriven += await fixedCases(op, tokens, send);
   // fast-check: arbitrary JSON values the schema refuses, arbitrary path segments and query strings.
   let fastCheck = 0;
-  for (const op of ops) {
-    if (op.jsonBody) {
-      const schema = op.jsonBody;
-      // Sample, then keep what the schema surely refuses (a filtered arbitrary would spin forever
-      // on a schema that accepts almost anything).
-      const values = fc.sample(fc.jsonValue(), { numRuns: o.fastCheckRuns * 10, seed: o.seed ?? 42 }).filter((v) => !mightConform(schema, v)).slice(0, o.fastCheckRuns);
-      for (const v of values) {
-        fastCheck++;
-        await send(op, fillPath(op), { body: JSON.stringify(v), contentType: 'application/json' });
-      }
-    }
-    if (op.pathParams.length) {
-      await fc.assert(
-        fc.asyncProperty(fc.string({ minLength: 1, maxLength: 80, unit: 'binary' }), async (seg) => {
-          fastCheck++;
-          const status = await send(op, fillPath(op, seg), op.jsonBody ? { body: '{}', contentType: 'application/json' } : {});
-          return status < 500;
-        }),
-        { numRuns: o.fastCheckRuns, seed: o.seed ?? 42 },
-      );
-    }
-    if (op.queryParams.length && op.method === 'GET') {
-      await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...op.queryParams.map((q) => q.name)), fc.string({ maxLength: 200, unit: 'binary' }), async (name, value) => {
-          fastCheck++;
-          const status = await send(op, `${fillPath(op)}?${name}=${encodeURIComponent(value)}`, {});
-          return status < 500;
-        }),
-        { numRuns: o.fastCheckRuns, seed: o.seed ?? 42 },
-      );
-    }
-  }
-
-  // tus is not in the OpenAPI document (it is its own protocol): a fixed set of broken requests.
-  const memberToken = tokens[3]!;
-  const b64 = (v: string) => Buffer.from(v).toString('base64');
-  const goodMeta = `videoId ${b64(randomUUID())},title ${b64('Fuzz')},filename ${b64('f.mp4')},filetype ${b64('video/mp4')}`;
-  const tusCases: Array<{ method: string; path: string; headers: Record<string, string>; body?: string }> = [
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-metadata': goodMeta } },
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': '-1', 'upload-metadata': goodMeta } },
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': '999999999999', 'upload-metadata': goodMeta } },
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': 'abc', 'upload-metadata': goodMeta } },
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': '0', 'upload-metadata': goodMeta } },
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': 'title !!!not-base64' } },
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': `videoId ${b64(randomUUID())}` } },
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': `videoId ${b64('not-a-uuid')},title ${b64('x')}` } },
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': `videoId ${b64(randomUUID())},title ${b64('x')},filetype ${b64('image/png')}` } },
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-defer-length': '1', 'upload-metadata': goodMeta } },
-    { method: 'POST', path: '/files/', headers: { 'upload-length': '100', 'upload-metadata': goodMeta } },
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '0.2.2', 'upload-length': '100', 'upload-metadata': goodMeta } },
-    { method: 'PATCH', path: `/files/${'0'.repeat(32)}`, headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: 'xxxx' },
-    { method: 'PATCH', path: '/files/..%2F..%2Fetc%2Fpasswd', headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: 'xxxx' },
-    { method: 'PATCH', path: `/files/${'0'.repeat(32)}`, headers: { 'tus-resumable': '1.0.0', 'upload-offset': '-5', 'content-type': 'text/plain' }, body: 'xxxx' },
-    { method: 'HEAD', path: '/files/%00', headers: { 'tus-resumable': '1.0.0' } },
-    { method: 'DELETE', path: `/files/${'f'.repeat(32)}`, headers: { 'tus-resumable': '1.0.0' } },
-  ];
-  for (const [i, c] of tusCases.entries()) {
-    // Every third case without the token, the rest as a signed-in member.
-    const headers = i % 3 === 2 ? c.headers : { ...c.headers, authorization: `Bearer ${memberToken}` };
-    let status = 0;
-    let text = '';
-    try {
-      const res = await fetch(`${s.server.url}${c.path}`, { method: c.method, headers, ...(c.body !== undefined ? { body: c.body } : {}) });
-      status = res.status;
-      text = await res.text();
-    } catch (e) {
-      text = `connection failed: ${(e as Error).message}`;
-    }
-    schemaDriven++;
-    sent.push({ op: `${c.method} /files (tus)`, method: c.method, url: c.path, status, body: text.slice(0, 300), request: JSON.stringify(c.headers).slice(0, 300) });
-  }
+  for (const op of ops) fastCheck += await fuzzedCases(op, send, o);
+  schemaDriven += await brokenTusRequests(s, tokens[3]!, sent);
 
   const after = s.read(rowCounts);
   const stateChanges = Object.keys({ ...before, ...after })
