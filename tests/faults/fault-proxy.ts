@@ -75,6 +75,31 @@ export async function startFaultProxy(targetPort: number, initial: FaultOptions 
     return rand() < rate ? start + lo + Math.floor(rand() * (hi - lo + 1)) : Infinity;
   };
 
+  /**
+   * The cuts of one direction of one connection: a point rolled per window of cutBetween's upper
+   * bound, or the one-off cut once cutAtTotalUp bytes went up (on all connections). For a chunk
+   * arriving after `seen` bytes: how many of its bytes to forward, and whether to cut after them.
+   */
+  const cutter = (dir: 'up' | 'down') => {
+    const windowSize = Math.max(1, (options.cutBetween ?? [0, 64 * 1024])[1]);
+    let windowStart = 0;
+    let cutAt = rollCut(dir, 0);
+    return (seen: number, length: number): { keep: number; cut: boolean } => {
+      while (cutAt === Infinity && seen + length >= windowStart + windowSize) {
+        windowStart += windowSize;
+        cutAt = rollCut(dir, windowStart);
+      }
+      const once = options.cutAtTotalUp;
+      if (dir === 'up' && once !== undefined && stats.bytesUp + length >= once) {
+        const { cutAtTotalUp: _spent, ...rest } = options;
+        options = rest;
+        return { keep: Math.max(0, once - stats.bytesUp), cut: true };
+      }
+      if (seen + length >= cutAt) return { keep: Math.max(0, cutAt - seen), cut: true };
+      return { keep: length, cut: false };
+    };
+  };
+
   // Half-open allowed: a client's FIN must not drop bytes the proxy still holds (stalled or throttled).
   const server: Server = createServer({ allowHalfOpen: true }, (client) => {
     stats.connections++;
@@ -102,9 +127,7 @@ export async function startFaultProxy(targetPort: number, initial: FaultOptions 
     const pump = async (src: Socket, dst: Socket, dir: 'up' | 'down') => {
       let seen = 0;
       let stalled = false;
-      const windowSize = Math.max(1, (options.cutBetween ?? [0, 64 * 1024])[1]);
-      let windowStart = 0;
-      let cutAt = rollCut(dir, 0);
+      const cutPoint = cutter(dir);
       try {
         // destroyOnReturn false: the end of one direction must not destroy the socket the other still uses.
         for await (const raw of src.iterator({ destroyOnReturn: false })) {
@@ -116,21 +139,8 @@ export async function startFaultProxy(targetPort: number, initial: FaultOptions 
             await sleep(stallMs);
             if (dead) return;
           }
-          while (cutAt === Infinity && seen + chunk.length >= windowStart + windowSize) {
-            windowStart += windowSize;
-            cutAt = rollCut(dir, windowStart);
-          }
-          let cutNow = false;
-          const once = options.cutAtTotalUp;
-          if (dir === 'up' && once !== undefined && stats.bytesUp + chunk.length >= once) {
-            chunk = chunk.subarray(0, Math.max(0, once - stats.bytesUp));
-            const { cutAtTotalUp: _spent, ...rest } = options;
-            options = rest;
-            cutNow = true;
-          } else if (seen + chunk.length >= cutAt) {
-            chunk = chunk.subarray(0, Math.max(0, cutAt - seen));
-            cutNow = true;
-          }
+          const { keep, cut: cutNow } = cutPoint(seen, chunk.length);
+          chunk = chunk.subarray(0, keep);
           seen += chunk.length;
           if (dir === 'up') stats.bytesUp += chunk.length;
           else stats.bytesDown += chunk.length;
