@@ -60,44 +60,49 @@ export function machine() {
   };
 }
 
-async function main(): Promise<void> {
+/** The run's settings from the command line; --quick changes the defaults, explicit flags win. */
+function settings() {
   const quick = values.quick;
   const seedSize = (values['seed-size'] ?? (quick ? 'small' : 'full')) as 'full' | 'small';
   if (!(seedSize in SEEDS)) throw new Error(`--seed-size must be full or small`);
   const only = values.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((id) => !ALL.some((b) => b.id === id));
   if (unknown?.length) throw new Error(`--only: unknown benchmark(s) ${unknown.join(', ')}; known: ${ALL.map((b) => b.id).join(', ')}`);
-  const rounds = Number(values.rounds ?? (quick ? 2 : 5));
-  const seconds = Number(values.seconds ?? (quick ? 2 : 5));
-  const tmpDir = mkdtempSync(join(tmpdir(), 'vidi-bench-'));
-  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : join(tmpDir, 'data');
-  const dbPath = join(dataDir, 'vidi.sqlite');
-  const info = machine();
-  console.log(`Vidi benchmarks: ${info.nproc} cores (${info.cpu}), ${info.memory_gib} GiB, Node ${info.node}, load ${info.loadavg_at_start.join(' ')}`);
-  console.log(`rounds ${rounds} x ${seconds} s per side, seed ${seedSize}, DATA_DIR ${dataDir}`);
+  return { quick, seedSize, only, rounds: Number(values.rounds ?? (quick ? 2 : 5)), seconds: Number(values.seconds ?? (quick ? 2 : 5)) };
+}
 
-  if (!existsSync(dbPath)) {
-    const n = SEEDS[seedSize];
-    const args = ['--users', n.users, '--videos', n.videos, '--likes', n.likes, '--comments', n.comments, '--views', n.views].map(String);
-    console.log(`seeding: ${args.join(' ')}`);
-    mkdirSync(dataDir, { recursive: true });
-    execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/seed.ts', ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
-      stdio: 'inherit',
-    });
-  } else {
+function seedIfMissing(dataDir: string, dbPath: string, seedSize: keyof typeof SEEDS): void {
+  if (existsSync(dbPath)) {
     console.log('reusing the seeded database');
+    return;
   }
+  const n = SEEDS[seedSize];
+  const args = ['--users', n.users, '--videos', n.videos, '--likes', n.likes, '--comments', n.comments, '--views', n.views].map(String);
+  console.log(`seeding: ${args.join(' ')}`);
+  mkdirSync(dataDir, { recursive: true });
+  execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/seed.ts', ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+    stdio: 'inherit',
+  });
+}
+
+/** The member the benchmarks act as: one who has liked something, else any active member. */
+function pickViewer(dbPath: string): string {
   const db = new Database(dbPath, { readonly: true });
   const viewer = db.prepare<[], { user_id: string }>('SELECT user_id FROM likes ORDER BY rowid LIMIT 1').get();
   const anyUser = db.prepare<[], { id: string }>('SELECT id FROM profiles WHERE is_active = 1 LIMIT 1').get();
   db.close();
   const viewerId = viewer?.user_id ?? anyUser?.id;
   if (!viewerId) throw new Error('the seeded database has no member');
+  return viewerId;
+}
 
-  // The browser benchmarks need the built client. A private copy, so a rebuild of dist/ by someone
-  // else during the run cannot swap the app (and its service worker) under a measurement.
+/**
+ * The browser benchmarks need the built client. A private copy, so a rebuild of dist/ by someone
+ * else during the run cannot swap the app (and its service worker) under a measurement.
+ */
+function privateClientCopy(tmpDir: string): string {
   const dist = join(PROJECT_ROOT, 'dist/client');
   if (!existsSync(join(dist, 'index.html'))) {
     console.log('building the client (dist/client is missing)');
@@ -105,6 +110,44 @@ async function main(): Promise<void> {
   }
   const clientDist = join(tmpDir, 'client');
   cpSync(dist, clientDist, { recursive: true });
+  return clientDist;
+}
+
+async function runBenchmarks(ctx: BenchContext, only: string[] | undefined): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  for (const b of ALL) {
+    if (only && !only.includes(b.id)) continue;
+    // Each benchmark starts from a quiet disk and a collected heap in this process (which also
+    // runs the clients): after the push benchmark, collecting its garbage during the upload
+    // benchmark slowed tus-js-client (our side's client) to 0.61x; with a gc() first, 1.1x.
+    // `npm run bench` passes --expose-gc.
+    execFileSync('sync');
+    (globalThis as { gc?: () => void }).gc?.();
+    const t0 = performance.now();
+    console.log(`> ${b.title}`);
+    try {
+      rows.push(...(await b.run(ctx)));
+    } catch (e) {
+      rows.push(failed(b.title, '', '', e));
+      console.error(e);
+    }
+    console.log(`  (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const { quick, seedSize, only, rounds, seconds } = settings();
+  const tmpDir = mkdtempSync(join(tmpdir(), 'vidi-bench-'));
+  const dataDir = values['data-dir'] ? resolve(values['data-dir']) : join(tmpDir, 'data');
+  const dbPath = join(dataDir, 'vidi.sqlite');
+  const info = machine();
+  console.log(`Vidi benchmarks: ${info.nproc} cores (${info.cpu}), ${info.memory_gib} GiB, Node ${info.node}, load ${info.loadavg_at_start.join(' ')}`);
+  console.log(`rounds ${rounds} x ${seconds} s per side, seed ${seedSize}, DATA_DIR ${dataDir}`);
+
+  seedIfMissing(dataDir, dbPath, seedSize);
+  const viewerId = pickViewer(dbPath);
+  const clientDist = privateClientCopy(tmpDir);
 
   const port = await freePort();
   // The push benchmark is one member pushing as fast as the server answers: a bot by the production
@@ -126,27 +169,10 @@ async function main(): Promise<void> {
     log: (m) => console.log(`  ${m}`),
   };
 
-  const rows: BenchRow[] = [];
   const started = performance.now();
+  let rows: BenchRow[];
   try {
-    for (const b of ALL) {
-      if (only && !only.includes(b.id)) continue;
-      // Each benchmark starts from a quiet disk and a collected heap in this process (which also
-      // runs the clients): after the push benchmark, collecting its garbage during the upload
-      // benchmark slowed tus-js-client (our side's client) to 0.61x; with a gc() first, 1.1x.
-      // `npm run bench` passes --expose-gc.
-      execFileSync('sync');
-      (globalThis as { gc?: () => void }).gc?.();
-      const t0 = performance.now();
-      console.log(`> ${b.title}`);
-      try {
-        rows.push(...(await b.run(ctx)));
-      } catch (e) {
-        rows.push(failed(b.title, '', '', e));
-        console.error(e);
-      }
-      console.log(`  (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
-    }
+    rows = await runBenchmarks(ctx, only);
   } finally {
     await server.stop();
     rmSync(tmpDir, { recursive: true, force: true });
