@@ -15,7 +15,7 @@ const run = promisify(execFile);
 const CONFIRM_USER = 'Are you sure you want to delete this user? This action cannot be undone.';
 const CONFIRM_VIDEO = 'Are you sure you want to delete this video? This action cannot be undone.';
 
-describe.skipIf(!hasChromium)('admin dashboard in Chromium (issue 6)', () => {
+describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
   let server: ServerProcess;
   let browser: Browser;
   let adminCtx: BrowserContext;
@@ -41,7 +41,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium (issue 6)', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    // Administrators come from the command line (decisions.md), against the server's DATA_DIR.
+    // Administrators come from the command line (server/cli/admin.ts, docs/admin-payments.md), against the server's DATA_DIR.
     await run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', '--email', adminEmail, '--password', PASSWORD, '--name', 'Root Admin'], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'error' },
