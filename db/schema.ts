@@ -9,7 +9,7 @@ export interface ProfilesTable {
   name: string;
   is_admin: number;
   is_active: number;
-  /** 'active' | 'pending_payment' (decisions.md: the fee is paid before the account is usable). */
+  /** 'active' | 'pending_payment' (the fee is paid before the account is usable: docs/decisions/0007-entry-fee-razorpay-and-sandbox.md). */
   account_status: string;
   email_verified_at: number | null;
   created_at: number;

@@ -56,7 +56,7 @@ export function usePublicSettings(): PublicSettings | null {
   return useSyncExternalStore(subscribe, snapshot, snapshot);
 }
 
-/** The fee applies when enabled and above 0 (spec section 4). */
+/** The fee applies when enabled and above 0 (docs/admin-payments.md, "Entry fee"). */
 export function entryFeeOf(s: PublicSettings | null): number | null {
   return s && s.entry_fee.enabled && s.entry_fee.amount > 0 ? s.entry_fee.amount : null;
 }

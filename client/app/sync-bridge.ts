@@ -2,7 +2,7 @@ import { toast } from '../ui/toast';
 import { getAccessToken, onSessionEvents, refreshSession } from '../features/auth/api';
 import type { Rejection } from '../data/outbox';
 
-/** Toast titles of spec section 8 for a change the server refused for good (it was rolled back). */
+/** Toast titles (the product's copy) for a change the server refused for good (it was rolled back). */
 const REJECTED_TITLES: Record<string, string> = {
   addComment: 'Comment Failed',
   deleteVideo: 'Delete Failed',

@@ -9,7 +9,7 @@ interface Props {
   name: string;
 }
 
-/** A password input with the show/hide toggle of spec section 2. */
+/** A password input with the show/hide toggle of the product's copy. */
 export function PasswordField({ label, value, onChange, autoComplete, name }: Props) {
   const id = useId();
   const [shown, setShown] = useState(false);

@@ -90,7 +90,7 @@ export async function deleteUserInTx(trx: Transaction<Database>, actorId: string
   }
   await trx.deleteFrom('views').where('user_id', '=', userId).execute();
 
-  // shares_count counts members (rewards, issue 12): one decrement per video they shared.
+  // shares_count counts members (docs/decisions/0001-prizes-that-cannot-be-farmed.md): one decrement per video they shared.
   const shares = await trx.selectFrom('shares').select(['video_id']).distinct().where('user_id', '=', userId).execute();
   for (const s of shares) {
     await trx.updateTable('videos').set((eb) => ({ shares_count: eb('shares_count', '-', 1) })).where('id', '=', s.video_id).execute();

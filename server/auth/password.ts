@@ -1,7 +1,7 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { ApiError } from '../http/errors';
 
-// scrypt as decided (decisions.md: N=2^17, r=8, p=1). A hash is self-describing,
+// scrypt, N=2^17, r=8, p=1 (docs/decisions/0005-password-hashing-with-scrypt.md). A hash is self-describing,
 // `scrypt$<log2 N>$<r>$<p>$<salt b64>$<key b64>`, so the cost can be raised later and old hashes
 // still verify.
 

@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-/** Every error the API returns has this shape (architecture.md). */
+/** Every error the API returns has this shape (docs/layout.md, "Conventions"). */
 export interface ErrorBody {
   error: { code: string; message: string };
 }

@@ -6,7 +6,7 @@ import { secureHeaders } from 'hono/secure-headers';
 type SecureHeadersOptions = NonNullable<Parameters<typeof secureHeaders>[0]>;
 
 // The Razorpay Checkout script and the ad service are the only third parties the app loads
-// (issue 6 and spec section 1); everything else is same-origin.
+// (docs/admin-payments.md, "Entry fee"; docs/pwa.md, "Ads"); everything else is same-origin.
 const RAZORPAY = ['https://checkout.razorpay.com', 'https://api.razorpay.com'];
 const ADS = ['https://pagead2.googlesyndication.com', 'https://googleads.g.doubleclick.net', 'https://tpc.googlesyndication.com'];
 

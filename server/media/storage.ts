@@ -3,7 +3,7 @@ import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, normalize, sep } from 'node:path';
 
 /**
- * Media files live under DATA_DIR/media/{userId}/{timestamp}-{safe name} (spec section 7). Keys are
+ * Media files live under DATA_DIR/media/{userId}/{timestamp}-{safe name} (docs/uploads.md, "Storage layout"). Keys are
  * relative paths; this is the only place that turns one into a file path, and it refuses any key
  * that would escape the media folder.
  */

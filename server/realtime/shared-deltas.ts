@@ -31,7 +31,7 @@ const MAX_ENTRIES = 32;
 /**
  * One per process (per deps): before it, each open stream ran a whole pull per poke, so 300
  * streams read the same leaderboards and video rows 300 times after every push and the event loop
- * stalled (issue 12: /api/health at 150-840 ms). Entries are kept for the change-log head they
+ * stalled (/api/health at 150-840 ms; docs/decisions/0003-abuse-limits.md). Entries are kept for the change-log head they
  * were read at and dropped as soon as it moves.
  */
 export class SharedDeltas {

@@ -87,7 +87,7 @@ export async function bothCounted(trx: Db, a: string, b: string): Promise<boolea
 
 /** Applies one added or removed action; returns whether it counts (points or reach may have moved). */
 export async function applyScoreEvent(trx: Db, e: ScoreEvent, memo?: ScoreMemo): Promise<boolean> {
-  // Own videos never score (spec section 9, decisions.md), and only this period's actions count.
+  // Own videos never score (docs/decisions/0009-scoring-rules.md), and only this period's actions count.
   if (e.actorId === e.creatorId) return false;
   const ps = await periodOf(trx, memo);
   if (!(e.occurredAt > ps)) return false;

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import { applyScoreEvent, type ScoreMemo } from './score-events';
 
-/** decisions.md: a view counts after 3 s of watching, or when a shorter video was watched to its end. */
+/** docs/decisions/0008-the-view-rule.md: a view counts after 3 s of watching, or when a shorter video was watched to its end. */
 export const QUALIFYING_WATCH_MS = 3000;
 /**
  * Players measure less than the container's duration for a video watched to its end (time-update

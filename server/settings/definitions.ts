@@ -9,7 +9,7 @@ export const entryFeeSetting: SettingDef<EntryFeeValue> = {
   defaults: { enabled: false, amount_rupees: 0 },
 };
 
-/** The secrets are stored here and never leave the server (decisions.md "Security"). */
+/** The secrets are stored here and never leave the server (docs/decisions/0004-secrets-at-rest-and-server-hardening.md). */
 export const PaymentValue = z.object({
   provider: PaymentProvider,
   razorpay_key_id: z.string(),

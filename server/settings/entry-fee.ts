@@ -7,7 +7,7 @@ export interface EntryFee {
   amountRupees: number;
 }
 
-/** The settings row that holds the entry fee, as JSON {enabled, amount_rupees}. Default: off and 0 (spec section 1). */
+/** The settings row that holds the entry fee, as JSON {enabled, amount_rupees}. Default: off and 0 (docs/admin-payments.md). */
 export const ENTRY_FEE_KEY = 'entry_fee';
 
 export async function readEntryFee(db: Kysely<Database> | Transaction<Database>): Promise<EntryFee> {
@@ -17,7 +17,7 @@ export async function readEntryFee(db: Kysely<Database> | Transaction<Database>)
   return { enabled: v.enabled === true, amountRupees: typeof v.amount_rupees === 'number' ? v.amount_rupees : 0 };
 }
 
-/** A fee applies at sign-up only when it is enabled and above 0 (spec section 4). */
+/** A fee applies at sign-up only when it is enabled and above 0 (docs/decisions/0007-entry-fee-razorpay-and-sandbox.md). */
 export function feeApplies(fee: EntryFee): boolean {
   return fee.enabled && fee.amountRupees > 0;
 }

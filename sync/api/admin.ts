@@ -12,7 +12,7 @@ export const AdminStats = z
     total_users: z.number().int(),
     total_videos: z.number().int(),
     active_users: z.number().int(),
-    /** decisions.md: the sum of captured payments (real ones, not sandbox), not users x fee. */
+    /** docs/decisions/0007-entry-fee-razorpay-and-sandbox.md: the sum of captured payments (real ones, not sandbox), not users x fee. */
     revenue_rupees: z.number().int(),
   })
   .meta({ id: 'AdminStats' });
@@ -67,7 +67,7 @@ export const RewardsSettings = z
   .meta({ id: 'AdminRewardsSettings' });
 export type RewardsSettings = z.infer<typeof RewardsSettings>;
 
-/** What an admin sees: the secrets only as "set" or "not set" (decisions.md "Security"). */
+/** What an admin sees: the secrets only as "set" or "not set" (docs/decisions/0004-secrets-at-rest-and-server-hardening.md). */
 export const AdminSettings = z
   .object({
     entry_fee: EntryFeeValue,
@@ -78,7 +78,7 @@ export const AdminSettings = z
       razorpay_webhook_secret_set: z.boolean(),
     }),
     ads: AdsValue,
-    /** Viewer points per member per UTC day, upload MiB per member per day (issue 12). */
+    /** Viewer points per member per UTC day, upload MiB per member per day (docs/decisions/0001-prizes-that-cannot-be-farmed.md, docs/decisions/0003-abuse-limits.md). */
     limits: LimitsValue,
   })
   .meta({ id: 'AdminSettings' });

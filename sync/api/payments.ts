@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PaymentProvider } from './settings';
 
 // The /api/payments bodies and answers. An unpaid account cannot sign in, so its account id and
-// e-mail identify it (decisions.md "Payments").
+// e-mail identify it (docs/decisions/0007-entry-fee-razorpay-and-sandbox.md).
 
 const AccountId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Not an account id.');
 const Email = z.string().trim().min(3).max(254);

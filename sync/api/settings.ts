@@ -3,7 +3,7 @@ import { z } from 'zod';
 // The settings values the API shows and accepts, shared by the server (storage, validation, OpenAPI)
 // and the client (types). Secrets have no schema here: they never leave the server.
 
-/** Whole rupees, never negative (spec section 5: the fee is parsed as an integer). */
+/** Whole rupees, never negative (the admin form takes the fee as a whole number). */
 export const Rupees = z.number().int().min(0).max(10_000_000);
 
 export const EntryFeeValue = z.object({ enabled: z.boolean(), amount_rupees: Rupees });
@@ -39,7 +39,7 @@ export const PublicSettings = z
 export type PublicSettings = z.infer<typeof PublicSettings>;
 
 /**
- * The abuse and prize limits administrators can change (issue 12): the most viewer points one member
+ * The abuse and prize limits administrators can change (docs/decisions/0003-abuse-limits.md): the most viewer points one member
  * earns in a UTC day, and the upload volume one member may send in a day.
  */
 export const LimitsValue = z.object({

@@ -2,7 +2,7 @@ import { Navigate, Outlet } from '@tanstack/react-router';
 import { useSession } from '../../features/auth/api';
 import { Spinner } from '../../ui/Spinner';
 
-/** /login and /signup: a signed-in visitor goes to /home (spec section 2). */
+/** /login and /signup: a signed-in visitor goes to /home (docs/pwa.md, "Routes"). */
 export function GuestOnly() {
   const session = useSession();
   if (session.status === 'loading') return <Spinner fullScreen label="Loading your session" />;

@@ -7,7 +7,7 @@ import { TextField } from '../../ui/TextField';
 import { useSubmitOnce } from '../../ui/useSubmitOnce';
 import { ShieldIcon } from '../../ui/icons';
 
-/** /admin/login (spec sections 2 and 4): signs in, then lets only administrators through. */
+/** /admin/login (docs/admin-payments.md, "Screens"): signs in, then lets only administrators through. */
 export function AdminLoginPage() {
   const session = useSession();
   const navigate = useNavigate();

@@ -23,7 +23,7 @@ const TABS: Array<TabDef<TabKey>> = [
   { key: 'settings', label: 'Settings' },
 ];
 
-/** /admin (spec sections 2 and 6): no profile -> /admin/login, not an admin -> /home. */
+/** /admin (docs/pwa.md, "Routes"; docs/admin-payments.md): no profile -> /admin/login, not an admin -> /home. */
 export function AdminPage() {
   const session = useSession();
   if (session.status === 'loading') return <Spinner fullScreen label="Loading your session" />;

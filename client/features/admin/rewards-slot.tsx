@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { RecordDistributionButton } from '../rewards/RecordDistributionButton';
 
 /**
- * SLOT for the rewards feature (issue 7): its admin action ('Record distribution') renders at the
+ * SLOT for the rewards feature (docs/rewards.md, "Distributions"): its admin action ('Record distribution') renders at the
  * bottom of the Rewards tab. Return it from here, e.g. `return <RecordDistribution />;` imported
  * from client/features/rewards/. Nothing renders while this returns null.
  */

@@ -4,7 +4,7 @@ import { useOnline } from '../../app/useOnline';
 import { loadAdScript, pushAd } from './ad-script';
 
 /**
- * The third-party ad slot of spec section 1. Renders the ad tag only when an ad client id and slot id are
+ * The third-party ad slot (docs/pwa.md, "Ads"). Renders the ad tag only when an ad client id and slot id are
  * configured and the browser is online; otherwise it keeps its space, silently.
  */
 export function AdSlot({ placement }: { placement: 'auth' | 'home' }) {

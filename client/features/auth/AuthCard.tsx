@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { AdSlot } from '../ads/AdSlot';
 
-/** The frame shared by /login and /signup: brand, title, the form, and the ad slot of spec section 1. */
+/** The frame shared by /login and /signup: brand, title, the form, and the ad slot (docs/pwa.md, "Ads"). */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
   return (
     <main className="auth-page" id="main">

@@ -9,7 +9,7 @@ export function authErrorMessage(e: unknown): string {
 const PASSWORD_MIN = 6;
 
 /**
- * The sign-up form's checks (spec section 5), shared by every form that sets a password: shows the
+ * The sign-up form's checks (docs/accounts.md; the messages are the product's copy), shared by every form that sets a password: shows the
  * toast and returns false when the new password cannot be sent.
  */
 export function acceptNewPassword(password: string, confirm: string): boolean {

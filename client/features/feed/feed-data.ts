@@ -28,7 +28,7 @@ export function useFeedMutations(): FeedMutations {
   const a = useFeedActions();
   return useMemo(
     () => ({
-      // Like errors are only logged (spec section 8); a refusal by the server is announced by the sync bridge.
+      // Like errors are only logged (the product's copy has no toast for them); a refusal by the server is announced by the sync bridge.
       toggleLike: (id: string) => void a.toggleLike(id).catch((e: unknown) => console.warn('like failed', e)),
       shareVideo: (id: string) => void a.shareVideo(id).catch((e: unknown) => console.warn('share not recorded', e)),
       deleteVideo: (id: string) => a.deleteVideo(id),

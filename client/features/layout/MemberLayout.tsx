@@ -12,7 +12,7 @@ import { useSubmitOnce } from '../../ui/useSubmitOnce';
 // The upload dialog pulls in tus-js-client: load it only when someone opens it.
 const UploadDialog = lazy(() => import('./upload-dialog-entry'));
 
-/** The signed-in layout of spec section 2: sticky header, content, bottom navigation on small screens. */
+/** The signed-in layout (docs/pwa.md, "Routes"): sticky header, content, bottom navigation on small screens. */
 export function MemberLayout() {
   const gate = useMemberGate();
   const session = useSession();

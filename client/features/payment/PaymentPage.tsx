@@ -10,7 +10,7 @@ import './payment.css';
 const PERKS = ['Upload unlimited short videos', 'Connect with millions of creators', 'Like, comment and share videos'];
 const NOT_CONFIGURED = 'Payments are not set up on this server yet. Please try again later.';
 
-/** /payment (spec sections 2 and 4, decisions.md "Payments"): the entry fee of an account created as unpaid. */
+/** /payment (docs/decisions/0007-entry-fee-razorpay-and-sandbox.md): the entry fee of an account created as unpaid. */
 export function PaymentPage() {
   const [account] = useState(readPendingPayment);
   if (!account) return <Navigate to="/signup" replace />;

@@ -8,7 +8,7 @@ import { MyStanding } from './components/MyStanding';
 import { formatAsOf, formatDistributionDate } from './format';
 import './rewards.css';
 
-/** /rewards (spec section 2): the next date, both leaderboards with prizes, the member's own place, the last winners. */
+/** /rewards (docs/rewards.md, "Reading"): the next date, both leaderboards with prizes, the member's own place, the last winners. */
 export function RewardsPage() {
   const navigate = useNavigate();
   const online = useOnline();

@@ -28,7 +28,7 @@ function UploadState({ upload }: { upload: NonNullable<FeedVideo['upload']> }) {
   );
 }
 
-/** A feed card (spec section 2): author, date, player, title, description, like / comment / share, views. */
+/** A feed card (docs/pwa.md, "Feed"): author, date, player, title, description, like / comment / share, views. */
 export const VideoCard = memo(function VideoCard({ video, index, near, own, actions }: Props) {
   const author = video.user_name?.trim() || 'Unknown User';
   const titleId = `video-title-${video.id}`;

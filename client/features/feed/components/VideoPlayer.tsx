@@ -3,7 +3,7 @@ import { PauseIcon, PlayIcon, VideoIcon } from '../../../ui/icons';
 import { claimPlayback, releasePlayback } from './playback';
 import { keepMediaForOffline } from '../../../app/service-worker';
 
-/** A view counts once the viewer watched 3 s, or a shorter video to its end (decisions.md, rewards). */
+/** A view counts once the viewer watched 3 s, or a shorter video to its end (docs/decisions/0008-the-view-rule.md). */
 export const VIEW_THRESHOLD_MS = 3000;
 
 interface Props {

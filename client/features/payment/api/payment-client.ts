@@ -1,5 +1,5 @@
 // The payment calls of an unpaid account: no bearer token (it cannot sign in yet); the account id and
-// e-mail remembered after sign-up identify it (decisions.md "Payments").
+// e-mail remembered after sign-up identify it (docs/decisions/0007-entry-fee-razorpay-and-sandbox.md).
 
 import type { PaymentOrder, PaymentOrderRequest, PaymentSummary, PaymentVerifyRequest } from '../../../../sync/api/payments';
 
