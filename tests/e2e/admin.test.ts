@@ -1,33 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
 import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
+import { signedInPage, type SignedInPage } from '../helpers/signed-in-page';
 import { mp4Faststart } from '../fixtures/videos';
 import { runUpload, videoMetadata } from '../fixtures/tus-client';
-import { logInThroughUi, PASSWORD, signUpVerified, uniqueEmail } from './member-session';
+import { PASSWORD, signUpVerified, uniqueEmail } from './member-session';
 import { toastText, closeToast } from './toasts';
 
 const run = promisify(execFile);
 const CONFIRM_USER = 'Are you sure you want to delete this user? This action cannot be undone.';
 const CONFIRM_VIDEO = 'Are you sure you want to delete this video? This action cannot be undone.';
 
+// Each test signs in its own browser contexts (tests/helpers/signed-in-page.ts) and acts on members
+// and videos it made itself, so any one of them runs alone (`-t`). The shared world, made once: an
+// admin, Asha's video, and Bala's like of it.
 describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
   let server: ServerProcess;
   let browser: Browser;
-  let adminCtx: BrowserContext;
-  let viewerCtx: BrowserContext;
-  let admin: Page;
-  let viewer: Page;
   const adminEmail = uniqueEmail('admin');
   const uploaderEmail = uniqueEmail('uploader');
   const viewerEmail = uniqueEmail('viewer');
   const title = 'Sunset over the test pattern';
-  let videoId = '';
-  let viewerToken = '';
+  const sessions: SignedInPage[] = [];
 
   const api = async (method: string, path: string, token?: string, body?: unknown) => {
     const res = await fetch(server.url + path, {
@@ -38,6 +37,41 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     return { status: res.status, json: (await res.json().catch(() => null)) as any };
   };
   const loginApi = async (email: string) => (await api('POST', '/api/auth/login', undefined, { email, password: PASSWORD })).json;
+  const upload = async (videoTitle: string) => {
+    const meta = videoMetadata({ title: videoTitle });
+    await runUpload({ baseUrl: server.url, token: (await loginApi(uploaderEmail)).access_token, bytes: readFileSync(await mp4Faststart()), metadata: meta });
+    return meta.videoId!;
+  };
+  /** A member of this test only, so what it does to them changes no other test. */
+  const newMember = async (name: string) => {
+    const email = uniqueEmail(name.split(' ')[0]!.toLowerCase());
+    await signUpVerified(server, name, email);
+    return email;
+  };
+  const signIn = async (email: string) => {
+    const s = await signedInPage(browser, server.url, email, PASSWORD);
+    sessions.push(s);
+    return s;
+  };
+  /** The admin, signed in, on /admin. */
+  const adminPage = async (): Promise<Page> => {
+    const { page } = await signIn(adminEmail);
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    return page;
+  };
+  const expectAudited = (page: Page, what: string) => page.getByRole('region', { name: 'Audit log' }).getByText(what, { exact: true }).first().waitFor();
+  /** Accepts the next confirmation dialog (instead of dismissing it) and keeps its message. */
+  const acceptNextDialog = (page: Page) => {
+    const messages: string[] = [];
+    page.removeAllListeners('dialog');
+    page.once('dialog', (d) => {
+      messages.push(d.message());
+      void d.accept();
+      page.on('dialog', (next) => void next.dismiss());
+    });
+    return messages;
+  };
 
   beforeAll(async () => {
     server = await startServer();
@@ -48,23 +82,18 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     });
     await signUpVerified(server, 'Asha Uploader', uploaderEmail);
     await signUpVerified(server, 'Bala Viewer', viewerEmail);
-    // The uploader's video goes in through the real tus endpoint.
-    const uploader = await loginApi(uploaderEmail);
-    const meta = videoMetadata({ title });
-    videoId = meta.videoId!;
-    await runUpload({ baseUrl: server.url, token: uploader.access_token, bytes: readFileSync(await mp4Faststart()), metadata: meta });
-    viewerToken = (await loginApi(viewerEmail)).access_token;
-
+    // The uploader's video goes in through the real tus endpoint, Bala's like through the real sync
+    // push (the feed's own like button is the PWA tests' subject).
+    const videoId = await upload(title);
+    const push = await api('POST', '/api/sync/push', (await loginApi(viewerEmail)).access_token, { client_id: randomUUID(), mutations: [{ id: 1, name: 'like', args: { videoId } }] });
+    expect(push.status).toBe(200);
+    expect(push.json.results[0].status).toBe('applied');
     browser = await launchChromium();
-    adminCtx = await browser.newContext();
-    viewerCtx = await browser.newContext();
-    admin = await adminCtx.newPage();
-    viewer = await viewerCtx.newPage();
-    for (const p of [admin, viewer]) p.on('dialog', (d) => void d.dismiss());
+  });
+  afterEach(async () => {
+    for (const s of sessions.splice(0)) await s.close();
   });
   afterAll(async () => {
-    await adminCtx?.close();
-    await viewerCtx?.close();
     await browser?.close();
     await server?.stop();
   });
@@ -84,18 +113,12 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     // Signed in as a member, /admin leads to the feed.
     await page.goto(`${server.url}/admin`);
     await page.waitForURL('**/home');
-    await page.close();
-  });
-
-  it('the viewer signs in and likes the video', async () => {
-    await logInThroughUi(viewer, server, viewerEmail);
-    // The like goes through the real sync push (the feed's own like button is the PWA tests' subject).
-    const push = await api('POST', '/api/sync/push', viewerToken, { client_id: randomUUID(), mutations: [{ id: 1, name: 'like', args: { videoId } }] });
-    expect(push.status).toBe(200);
-    expect(push.json.results[0].status).toBe('applied');
+    await page.context().close();
   });
 
   it('an admin signs in and sees the stat cards and the Users tab', async () => {
+    const context = await browser.newContext();
+    const admin = await context.newPage();
     await admin.goto(`${server.url}/admin/login`);
     await admin.getByLabel('Email').fill(adminEmail);
     await admin.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -103,6 +126,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await toastText(admin, 'Admin Access Granted');
     await admin.getByText('Welcome, administrator!').waitFor();
     await admin.waitForURL('**/admin');
+    // The shared world only (the admin, Asha and Bala; Asha's video): the tests before this one add nothing.
     const stats = admin.getByRole('region', { name: 'Statistics' });
     for (const label of ['Total Users', 'Total Videos', 'Active Users', 'Revenue (₹)']) await stats.getByRole('heading', { name: label }).waitFor();
     await expect.poll(() => stats.locator('.stat-card').nth(0).locator('.stat-value').textContent()).toBe('3');
@@ -113,23 +137,36 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await admin.getByRole('button', { name: 'Logout' }).waitFor();
     await admin.getByRole('row', { name: /Bala Viewer/ }).getByText('Active', { exact: true }).waitFor();
     await saveScreenshot(admin, 'admin-users');
+    await context.close();
   });
 
-  it('suspends the viewer: their session is refused at once and they end up at /login', async () => {
-    await admin.getByLabel('Search users').fill('bala');
+  it('suspends a member: their session is refused at once and they end up at /login; reactivated, they may sign in again', async () => {
+    const email = await newMember('Chandra Suspended');
+    const member = await signIn(email);
+    await member.page.goto(`${server.url}/home`);
+    await member.page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    const admin = await adminPage();
+    await admin.getByLabel('Search users').fill('chandra');
     await expect.poll(() => admin.getByRole('row').count()).toBe(2);
-    await admin.getByRole('button', { name: 'Suspend Bala Viewer' }).click();
-    await admin.getByRole('row', { name: /Bala Viewer/ }).getByText('Suspended', { exact: true }).waitFor();
+    await admin.getByRole('button', { name: 'Suspend Chandra Suspended' }).click();
+    await admin.getByRole('row', { name: /Chandra Suspended/ }).getByText('Suspended', { exact: true }).waitFor();
 
-    const refused = await api('GET', '/api/profile', viewerToken);
+    const refused = await api('GET', '/api/profile', member.token);
     expect(refused.status).toBe(403);
     expect(refused.json.error.code).toBe('account_suspended');
-    expect((await api('POST', '/api/auth/login', undefined, { email: viewerEmail, password: PASSWORD })).status).toBe(403);
-    await viewer.reload();
-    await viewer.waitForURL('**/login');
+    expect((await api('POST', '/api/auth/login', undefined, { email, password: PASSWORD })).status).toBe(403);
+    await member.page.reload();
+    await member.page.waitForURL('**/login');
+    await expectAudited(admin, 'Suspended a user');
+
+    await admin.getByRole('button', { name: 'Reactivate Chandra Suspended' }).click();
+    await admin.getByRole('row', { name: /Chandra Suspended/ }).getByText('Active', { exact: true }).waitFor();
+    expect((await api('POST', '/api/auth/login', undefined, { email, password: PASSWORD })).status).toBe(200);
+    await expectAudited(admin, 'Reactivated a user');
   });
 
   it('changes the prizes and the date, and /rewards shows them', async () => {
+    const admin = await adminPage();
     await admin.getByRole('tab', { name: 'Rewards' }).click();
     await admin.getByLabel('Best Users prize #1 (₹)').fill('5000');
     await admin.getByLabel('Best Viewers prize #1 (₹)').fill('777');
@@ -138,12 +175,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await toastText(admin, 'Settings updated');
     await admin.getByText('Admin settings have been saved successfully').waitFor();
     await saveScreenshot(admin, 'admin-rewards');
-
-    // Reactivate the viewer so both appear on the leaderboards again.
-    await admin.getByRole('tab', { name: 'Users' }).click();
-    await admin.getByLabel('Search users').fill('bala');
-    await admin.getByRole('button', { name: 'Reactivate Bala Viewer' }).click();
-    await admin.getByRole('row', { name: /Bala Viewer/ }).getByText('Active', { exact: true }).waitFor();
+    await expectAudited(admin, 'Updated the rewards');
 
     await admin.goto(`${server.url}/rewards`);
     await admin.getByTestId('distribution-date').getByText('December 31, 2026').waitFor();
@@ -154,7 +186,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
   });
 
   it('shows each leader\'s points by source and voids a member\'s points after a confirmation, from the keyboard', async () => {
-    await admin.goto(`${server.url}/admin`);
+    const admin = await adminPage();
     await admin.getByRole('tab', { name: 'Rewards' }).click();
     const breakdown = admin.getByRole('region', { name: 'Points by source' });
     const asha = breakdown.getByRole('row', { name: /Asha Uploader/ });
@@ -164,12 +196,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await breakdown.getByText('capped at 200 per member per day', { exact: false }).waitFor();
     await saveScreenshot(admin, 'admin-rewards-breakdown');
 
-    admin.removeAllListeners('dialog');
-    const messages: string[] = [];
-    admin.once('dialog', (d) => {
-      messages.push(d.message());
-      void d.accept();
-    });
+    const messages = acceptNextDialog(admin);
     await breakdown.getByRole('button', { name: "Void Bala Viewer's points" }).focus();
     await admin.keyboard.press('Enter');
     await toastText(admin, 'Points voided');
@@ -178,32 +205,31 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await breakdown.getByText('Nobody has points in this period yet.').waitFor();
     await breakdown.getByRole('listitem').filter({ hasText: 'Bala Viewer' }).waitFor();
     await closeToast(admin);
-    admin.on('dialog', (d) => void d.dismiss());
+    await expectAudited(admin, "Voided a member's points");
   });
 
-  it('deletes the video: it leaves the list and its file answers 404', async () => {
-    const videoUrl = (await api('GET', '/api/videos?limit=10', (await loginApi(adminEmail)).access_token)).json.items[0].video_url as string;
+  it('deletes a video: it leaves the list and its file answers 404', async () => {
+    const doomed = 'A clip to delete';
+    const videoId = await upload(doomed);
+    const items = (await api('GET', '/api/videos?limit=50', (await loginApi(adminEmail)).access_token)).json.items as Array<{ id: string; video_url: string }>;
+    const videoUrl = items.find((v) => v.id === videoId)!.video_url;
     expect((await fetch(server.url + videoUrl)).status).toBe(200);
-    await admin.goto(`${server.url}/admin`);
+    const admin = await adminPage();
     await admin.getByRole('tab', { name: 'Videos' }).click();
     const item = admin.locator(`[data-video-id="${videoId}"]`);
-    await item.getByText(title).waitFor();
-    admin.removeAllListeners('dialog');
-    const messages: string[] = [];
-    admin.once('dialog', (d) => {
-      messages.push(d.message());
-      void d.accept();
-    });
-    await admin.getByRole('button', { name: `Delete ${title}` }).click();
+    await item.getByText(doomed).waitFor();
+    const messages = acceptNextDialog(admin);
+    await admin.getByRole('button', { name: `Delete ${doomed}` }).click();
     await toastText(admin, 'Video deleted');
     await admin.getByText('Video has been removed from the platform').waitFor();
     expect(messages).toEqual([CONFIRM_VIDEO]);
     await item.waitFor({ state: 'detached' });
-    await admin.getByText('No videos yet').waitFor();
     expect((await fetch(server.url + videoUrl)).status).toBe(404);
+    await expectAudited(admin, 'Deleted a video');
   });
 
   it('saves the settings together; secrets show only as set / not set', async () => {
+    const admin = await adminPage();
     await admin.getByRole('tab', { name: 'Settings' }).click();
     const form = admin.getByRole('form', { name: 'Admin settings' });
     await form.getByText('(not set)').first().waitFor();
@@ -241,35 +267,30 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     const token = (await loginApi(adminEmail)).access_token;
     expect((await api('GET', '/api/admin/settings', token)).json.limits).toEqual({ viewer_daily_points_cap: 50, upload_daily_mib: 2048 });
     await saveScreenshot(admin, 'admin-settings');
+    await expectAudited(admin, 'Updated the settings');
   });
 
   it('deletes a user after the confirmation', async () => {
-    await admin.getByRole('tab', { name: 'Users' }).click();
-    await admin.getByLabel('Search users').fill('bala');
-    const messages: string[] = [];
-    admin.once('dialog', (d) => {
-      messages.push(d.message());
-      void d.accept();
-    });
-    await admin.getByRole('button', { name: 'Delete Bala Viewer' }).click();
+    const email = await newMember('Dev Deleted');
+    const admin = await adminPage();
+    await admin.getByLabel('Search users').fill('dev deleted');
+    const messages = acceptNextDialog(admin);
+    await admin.getByRole('button', { name: 'Delete Dev Deleted' }).click();
     await toastText(admin, 'User deleted');
     await admin.getByText('User has been removed from the platform').waitFor();
     expect(messages).toEqual([CONFIRM_USER]);
     await admin.getByText('No users match this search.').waitFor();
-    expect((await api('POST', '/api/auth/login', undefined, { email: viewerEmail, password: PASSWORD })).status).toBe(401);
+    expect((await api('POST', '/api/auth/login', undefined, { email, password: PASSWORD })).status).toBe(401);
 
-    // Every action above is in the audit log, newest first, with who did it.
-    const audit = admin.getByRole('region', { name: 'Audit log' });
-    const rows = audit.getByRole('row');
+    // The newest row of the audit log, with who did it.
+    const rows = admin.getByRole('region', { name: 'Audit log' }).getByRole('row');
     await rows.nth(1).getByText('Deleted a user').waitFor();
-    await rows.nth(1).getByText(viewerEmail).waitFor();
+    await rows.nth(1).getByText(email).waitFor();
     await rows.nth(1).getByText('Root Admin').waitFor();
-    for (const what of ['Updated the settings', 'Deleted a video', "Voided a member's points", 'Updated the rewards', 'Reactivated a user', 'Suspended a user']) {
-      await audit.getByText(what, { exact: true }).first().waitFor();
-    }
   });
 
   it('Logout leads back to /admin/login', async () => {
+    const admin = await adminPage();
     await admin.getByRole('button', { name: 'Logout' }).click();
     await admin.waitForURL('**/admin/login');
   });
