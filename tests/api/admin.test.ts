@@ -92,7 +92,7 @@ async function points(userId: string) {
   return { creator: row?.creator_points ?? 0, viewer: row?.viewer_points ?? 0 };
 }
 
-/** Points recomputed from the rows themselves (decisions.md "Rewards"), to compare with the maintained counters. */
+/** Points recomputed from the rows themselves (docs/rewards.md, "The rule"), to compare with the maintained counters. */
 async function recomputedPoints(userId: string) {
   const db = t.deps.db;
   const received = await db

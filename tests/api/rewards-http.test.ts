@@ -4,7 +4,7 @@ import { openDatabase } from '../../db/connect';
 import { maintainedDays, recomputeAll, standingsOf } from '../../server/rewards/recompute';
 import { realServer, type RealServer } from './hardening-server';
 
-// The farming attempts of issue 12 against a real server (spawned like `npm start`), with the
+// The farming attempts of docs/decisions/0001-prizes-that-cannot-be-farmed.md against a real server (spawned like `npm start`), with the
 // pushes of several devices of one member really in flight at once (Promise.all over HTTP).
 
 let s: RealServer;

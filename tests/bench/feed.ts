@@ -16,7 +16,7 @@ export const feed: Benchmark = {
     const path = '/api/videos?limit=20';
     const p = await probe(`${ctx.server.url}${path}`, { headers: auth });
     if (p.status !== 200) {
-      const why = `GET ${path} answered ${p.status}${p.status === 404 ? ' (feed route not mounted yet, issue 3)' : ''}`;
+      const why = `GET ${path} answered ${p.status}${p.status === 404 ? ' (feed route not mounted)' : ''}`;
       return [unavailable('Feed: GET /api/videos?limit=20', 'req/s', '>= 0.6x', why), unavailable('Feed: p99 latency', 'ms', '<= 2x', why)];
     }
     const base = await startBaseline('feed', { BENCH_DB: ctx.dbPath, BENCH_VIEWER: ctx.viewerId });

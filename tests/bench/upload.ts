@@ -35,7 +35,7 @@ export const upload: Benchmark = {
     const name = `Upload: ${size / MiB} MiB tus vs raw PUT`;
     const token = await ctx.token();
     const p = await probe(`${ctx.server.url}/files/`, { method: 'OPTIONS', headers: { 'tus-resumable': '1.0.0' } });
-    if (p.status === 404) return [unavailable(name, 'MB/s', '>= 0.8x', 'no tus endpoint at /files/ (issue 4)')];
+    if (p.status === 404) return [unavailable(name, 'MB/s', '>= 0.8x', 'no tus endpoint at /files/')];
     const video = paddedMp4(join(ctx.tmpDir, `upload-${size}.mp4`), size);
     const data = readFileSync(video.file);
     const putDir = join(ctx.tmpDir, 'raw-put');

@@ -36,7 +36,7 @@ async function signInThroughUi(page: Page, server: ServerProcess, email: string,
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
-describe.skipIf(!hasChromium)('account recovery in the browser (issue 12)', () => {
+describe.skipIf(!hasChromium)('account recovery in the browser', () => {
   let server: ServerProcess;
   let browser: Browser;
   let context: BrowserContext;

@@ -19,7 +19,7 @@ const LOCAL_PROFILE_COUNT = `window.localProfileCount = () => new Promise((ok) =
   };
 });`;
 
-describe.skipIf(!hasChromium)('route guards (spec section 2)', () => {
+describe.skipIf(!hasChromium)('route guards', () => {
   let server: ServerProcess;
   let browser: Browser;
   const email = uniqueEmail('guard');

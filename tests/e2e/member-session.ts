@@ -4,7 +4,7 @@ import { lastMailTo } from '../helpers/mail-sink';
 import { join } from 'node:path';
 import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
 
-// Shared steps of the PWA browser tests (issue 5): a real sign-up over HTTP, the mailed link, a UI login.
+// Shared steps of the PWA browser tests (docs/pwa.md, "Tests"): a real sign-up over HTTP, the mailed link, a UI login.
 
 /**
  * The client build under test: dist/client (built by the e2e global setup), or VIDI_CLIENT_DIST to test a

@@ -7,8 +7,8 @@ import { mp4Faststart } from '../fixtures/videos';
 import { PASSWORD, startPwaServer, uniqueEmail } from './member-session';
 import { toastText } from './toasts';
 
-/** The toast region holds one toast at a time (spec section 9); wait for a text in it. */
-describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", () => {
+/** The toast region holds one toast at a time (the product's toast rules, client/ui/toaster-entry.tsx); wait for a text in it. */
+describe.skipIf(!hasChromium)("a visitor's path to member and back", () => {
   let server: ServerProcess;
   let browser: Browser;
   let context: BrowserContext;
@@ -162,7 +162,7 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await toastText(page, 'Profile Updated');
     await page.getByText('Your profile has been successfully updated.').waitFor();
-    // F8 moves keyboard focus into the toast region (spec section 9).
+    // F8 moves keyboard focus into the toast region (the product's toast rules, client/ui/toaster-entry.tsx).
     await page.keyboard.press('F8');
     await expect
       .poll(() => page.evaluate(() => !!document.activeElement?.closest('section[aria-label^="Notifications"]')))
@@ -201,7 +201,7 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back (issue 5)", (
 
   it('logged no errors or warnings on the way', () => {
     // The one expected exception: a poster or video request of the just-deleted video that was still
-    // in flight when the server removed its files answers 404 (issue 4 requires that 404).
+    // in flight when the server removed its files answers 404 (docs/uploads.md, "Media delivery": deleted files answer 404).
     const racedDeletion = (line: string, i: number) =>
       i >= problemsBeforeDelete && line.includes('status of 404') && deletedMedia.some((u) => line.includes(u));
     expect(consoleProblems.filter((line, i) => !racedDeletion(line, i))).toEqual([]);

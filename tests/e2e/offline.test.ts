@@ -22,7 +22,7 @@ async function upload(page: Page, title: string, file: string): Promise<void> {
   await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
 }
 
-describe.skipIf(!hasChromium)('the same member offline (issue 5)', () => {
+describe.skipIf(!hasChromium)('the same member offline', () => {
   let server: ServerProcess;
   let browser: Browser;
   let context: BrowserContext;

@@ -33,7 +33,7 @@ window.Razorpay = class {
   }
 };`;
 
-describe.skipIf(!hasChromium)('entry fee through Razorpay Checkout (issue 6)', () => {
+describe.skipIf(!hasChromium)('entry fee through Razorpay Checkout', () => {
   let rzp: RazorpayStandIn;
   let server: ServerProcess;
   let browser: Browser;

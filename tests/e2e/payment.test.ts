@@ -13,7 +13,7 @@ import { toastText } from './toasts';
 const run = promisify(execFile);
 const FEE = 99;
 
-describe.skipIf(!hasChromium)('sign-up with the entry fee in sandbox mode (issue 6)', () => {
+describe.skipIf(!hasChromium)('sign-up with the entry fee in sandbox mode', () => {
   let server: ServerProcess;
   let browser: Browser;
   let context: BrowserContext;

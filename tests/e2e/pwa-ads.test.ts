@@ -20,7 +20,7 @@ function collectErrors(page: Page): string[] {
   return errors;
 }
 
-describe.skipIf(!hasChromium)('the ad slot (spec section 1)', () => {
+describe.skipIf(!hasChromium)('the ad slot', () => {
   let server: ServerProcess;
   let browser: Browser;
   let adminToken = '';

@@ -80,7 +80,7 @@ async function rowsOf(page: Page, board: string): Promise<string[][]> {
   return table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
 }
 
-describe.skipIf(!hasChromium)('the rewards page in Chromium (issue 7)', () => {
+describe.skipIf(!hasChromium)('the rewards page in Chromium', () => {
   let server: ServerProcess;
   let browser: Browser;
   const memberEmail = uniqueEmail('rewards');

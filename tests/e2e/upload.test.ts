@@ -15,7 +15,7 @@ async function openDialog(page: Page) {
   return dialog;
 }
 
-describe.skipIf(!hasChromium)('uploading from the browser (issue 4)', () => {
+describe.skipIf(!hasChromium)('uploading from the browser', () => {
   let server: ServerProcess;
   let browser: Browser;
   let context: BrowserContext;

@@ -205,7 +205,7 @@ describe('tabs, rejections, identities', () => {
     expect(ids).toEqual([]);
     const t0 = await videoTruth(t.deps, videos[0]!);
     const t1 = await videoTruth(t.deps, videos[1]!);
-    // Ten shares by one member: all kept, counted once (shares_count counts members, issue 12).
+    // Ten shares by one member: all kept, counted once (shares_count counts members: docs/rewards.md, "The rule").
     expect(t0).toMatchObject({ comments: 5, comments_count: 5, shares: 10, shares_count: 1 });
     expect(t1).toMatchObject({ comments: 5, comments_count: 5 });
     // Both tabs read the same rows.
@@ -278,7 +278,7 @@ describe('tabs, rejections, identities', () => {
     expect(engine.status.get()).toMatchObject({ online: true, failing: false });
     expect(rejections.map((r) => r.error.code)).toEqual(['invalid_request']);
     expect(await device.db.outbox.count()).toBe(0);
-    // Both shares arrived; one member's shares count once in shares_count (issue 12).
+    // Both shares arrived; one member's shares count once in shares_count (docs/rewards.md, "The rule").
     expect(await videoTruth(t.deps, videoId)).toMatchObject({ shares: 2, shares_count: 1 });
     expect((await device.db.videos.get(videoId))?.shares_count).toBe(1);
   });

@@ -61,7 +61,7 @@ export async function videoTruth(deps: AppDeps, videoId: string) {
     likes: await count('likes'),
     comments: await count('comments'),
     shares: await count('shares'),
-    /** shares_count counts members, not share rows (rewards, issue 12). */
+    /** shares_count counts members, not share rows (docs/rewards.md, "The rule"). */
     sharers: Number(
       (await deps.db.selectFrom('shares').select((eb) => eb.fn.count('user_id').distinct().as('n')).where('video_id', '=', videoId).executeTakeFirstOrThrow()).n,
     ),

@@ -75,7 +75,7 @@ describe('server restarted mid-batch', () => {
     const comments = videos.map(() => 0);
     for (let i = 0; i < TOTAL; i++) (i % 3 === 0 ? shares : comments)[i % 2]! += 1;
     for (const [i, id] of videos.entries()) {
-      // One member shared: every share is kept, shares_count counts the member once (issue 12).
+      // One member shared: every share is kept, shares_count counts the member once (docs/rewards.md, "The rule").
       const sharers = shares[i]! > 0 ? 1 : 0;
       expect(await videoTruth(deps, id)).toMatchObject({ shares: shares[i], shares_count: sharers, comments: comments[i], comments_count: comments[i] });
       expect(await device.db.videos.get(id)).toMatchObject({ shares_count: sharers, comments_count: comments[i] });
