@@ -32,7 +32,7 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-/** Opens (creating if needed) the SQLite database at `file` with the durability settings of the foundation issue. */
+/** Opens (creating if needed) the SQLite database at `file` with the durability settings of docs/decisions/0011-sqlite-first.md. */
 export function openDatabase(file: string): DbHandle {
   if (file !== ':memory:') ownerOnlyFile(file);
   const sqlite = new SQLite(file);

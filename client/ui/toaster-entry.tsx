@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Toaster } from 'sonner';
 import { toasterReady } from './toast';
 
-/** Spec sections 4 and 9: one toast at a time, 5 s, swipe to dismiss, F8 focuses the toast region. */
+/** The product's toast rules: one toast at a time, 5 s, swipe to dismiss, F8 focuses the toast region. */
 export default function AppToasterChunk() {
   return (
     <>

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Issue 12, "prizes that cannot be farmed" (docs/rewards.md, docs/decisions/0001):
+// Prizes that cannot be farmed (docs/rewards.md, docs/decisions/0001-prizes-that-cannot-be-farmed.md):
 // - viewer_days: a member's counted viewer actions per UTC day (the daily cap is applied to these);
 // - view_credits: the server time of a member's previous credited push of views (watch time is
 //   credited only as fast as the server's clock runs);

@@ -3,7 +3,7 @@ import { readPrizes, type Prizes } from '../settings/prizes';
 import type { Board, Db } from './score-events';
 import type { DistributionSummary, LeaderboardEntry, Leaderboards, OwnStanding } from '../../sync/api/rewards';
 
-/** Spec section 2 / 9: Best Users top 20, Best Viewers top 3. */
+/** Best Users top 20, Best Viewers top 3 (docs/decisions/0009-scoring-rules.md). */
 export const BEST_USERS = 20;
 export const BEST_VIEWERS = 3;
 

@@ -24,7 +24,7 @@ export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the format Y
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }, 'Not a real calendar date.');
 
-/** Spec section 9: 20 best-user and 3 best-viewer prize slots, in rupees, default 0. */
+/** As in the product (docs/decisions/0009-scoring-rules.md): 20 best-user and 3 best-viewer prize slots, in rupees, default 0. */
 export const PRIZE_SLOTS = { best_user: 20, best_viewer: 3 } as const;
 
 /** GET /api/settings/public: what any visitor may know (no key ids, no secrets). */

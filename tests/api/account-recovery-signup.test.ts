@@ -9,7 +9,7 @@ import { loadSigningKeys } from '../../server/auth/keys';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../server/auth/access-tokens';
 import { startUnverifiedSweep } from '../../server/auth/unverified-expiry';
 
-// Issue 12: sign-up that does not reveal taken addresses, the 72 h expiry of unverified accounts,
+// docs/decisions/0002-account-recovery-and-brute-force.md: sign-up that does not reveal taken addresses, the 72 h expiry of unverified accounts,
 // and access tokens whose claims were not issued as ours are.
 
 const HOUR = 60 * 60_000;

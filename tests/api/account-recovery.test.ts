@@ -7,7 +7,7 @@ import { readMailSink, type SunkMail } from '../helpers/mail-sink';
 import { startServer, type ServerProcess } from '../helpers/server-process';
 import { http, signUpVerifiedHttp } from './auth-http-client';
 
-// Issue 12 "account recovery": forgot -> mailed link -> reset, change password, logout everywhere,
+// docs/decisions/0002-account-recovery-and-brute-force.md (account recovery): forgot -> mailed link -> reset, change password, logout everywhere,
 // and the access tokens and event streams of ended sessions.
 
 const HOUR = 60 * 60_000;

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startServer, type ServerProcess } from '../helpers/server-process';
 import { http, refreshCookie, signUpVerifiedHttp, type HttpResult } from './auth-http-client';
 
-// Issue 12 "brute force done right", over real HTTP against the real server process, with the
+// docs/decisions/0002-account-recovery-and-brute-force.md (brute force), over real HTTP against the real server process, with the
 // bursts really concurrent (Promise.all). Distinct client IPs are distinct loopback source
 // addresses (127.x.y.z), so the per-IP limit is keyed by the real TCP peer as in production.
 

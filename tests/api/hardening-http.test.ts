@@ -7,7 +7,7 @@ import { startRazorpayStandIn, razorpayWebhook, type RazorpayStandIn } from '../
 import { MAX_ORDERS_PER_HOUR } from '../../server/payments/orders';
 import { realServer, type RealServer } from './hardening-server';
 
-// Issue 12 over real HTTP on a server started like `npm start`: file modes of a fresh DATA_DIR,
+// docs/decisions/0004-secrets-at-rest-and-server-hardening.md over real HTTP on a server started like `npm start`: file modes of a fresh DATA_DIR,
 // provider secrets encrypted at rest, and the payment-order limit under a concurrent burst.
 
 const KEY_SECRET_MARK = 'rzp-key-secret-';

@@ -4,7 +4,7 @@ import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { HSTS_VALUE } from '../../server/http/security-headers';
 
-// Issue 12, "the rest of the findings": each case below failed on the code before it.
+// docs/decisions/0004-secrets-at-rest-and-server-hardening.md and docs/reliability.md: each case below failed on the code before it.
 
 let t: TestApp;
 let admin: TestUser;

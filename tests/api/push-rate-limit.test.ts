@@ -4,7 +4,7 @@ import { loadConfig } from '../../server/config';
 import { TokenBucketLimiter } from '../../server/security/token-bucket';
 import { realServer, type RealServer } from './hardening-server';
 
-// Issue 12: pushes are rate-limited per member (429 + Retry-After). Before, 1000 pushes in a loop
+// docs/decisions/0004-secrets-at-rest-and-server-hardening.md: pushes are rate-limited per member (429 + Retry-After). Before, 1000 pushes in a loop
 // were all applied.
 
 const BURST = 20;

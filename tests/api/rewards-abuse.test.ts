@@ -5,7 +5,7 @@ import { createUser, type TestUser } from '../helpers/users';
 import { maintainedDays, recomputeAll, standingsOf } from '../../server/rewards/recompute';
 import { rewardsWorld, type RewardsWorld } from './rewards-world';
 
-// Issue 12, "prizes that cannot be farmed", over the real app (app.request): what one member can
+// docs/decisions/0001-prizes-that-cannot-be-farmed.md, over the real app (app.request): what one member can
 // repeat, backdate or send in bulk earns once, and the maintained boards equal a recomputation.
 
 let t: TestApp;

@@ -7,7 +7,7 @@ import type { ServerProcess } from '../helpers/server-process';
 import { PASSWORD, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
 import { closeToast, toastText } from './toasts';
 
-// Issue 12: the whole forgot -> mail -> reset -> sign-in path in Chromium, and the profile's
+// docs/decisions/0002-account-recovery-and-brute-force.md: the whole forgot -> mail -> reset -> sign-in path in Chromium, and the profile's
 // "Change password" and "Sign out everywhere".
 
 const NEW_PASSWORD = 'a brand new passphrase';

@@ -36,7 +36,7 @@ export function FeedPage() {
     void loadShareLink().catch(() => undefined);
   }, []);
 
-  // Spec section 8: 'Error' / 'Could not fetch videos.' — once per failure, not on every retry.
+  // The product's copy: 'Error' / 'Could not fetch videos.' — once per failure, not on every retry.
   useEffect(() => {
     if (feed.error) toast.error('Error', { id: 'feed-error', description: 'Could not fetch videos.' });
   }, [feed.error]);

@@ -11,7 +11,7 @@ export function videoLink(videoId: string): string {
   return `${location.origin}/home#video-${encodeURIComponent(videoId)}`;
 }
 
-/** Spec section 2: the device share sheet when there is one, otherwise the link goes to the clipboard. */
+/** As the product's copy describes it: the device share sheet when there is one, otherwise the link goes to the clipboard. */
 export async function shareOrCopy(video: Shareable): Promise<ShareOutcome> {
   const url = videoLink(video.id);
   const data: ShareData = { title: video.title, text: video.description ?? video.title, url };

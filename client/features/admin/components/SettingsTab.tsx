@@ -74,7 +74,7 @@ export function SettingsTab() {
   const { busy, run } = useSubmitOnce(async () => {
     if (!form) return;
     const amountText = form.feeAmount.trim();
-    // Spec section 5: the fee is parsed as an integer, default 0.
+    // As in the product: the fee is parsed as a whole number of rupees, default 0 (docs/admin-payments.md).
     const amount = amountText === '' ? 0 : /^\d{1,8}$/.test(amountText) ? Number(amountText) : null;
     if (amount === null) {
       toast.error('Update Failed', { description: 'The entry fee must be a whole number of rupees, 0 or more.' });

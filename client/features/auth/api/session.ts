@@ -2,7 +2,7 @@ import { errorOf, NetworkError, requestJson } from './http';
 import { readCachedUser, SESSION_USER_KEY, writeCachedUser } from './session-cache';
 import { expiryMs, isAuthSession, type AuthSession, type SessionState, type SessionUser } from './session-types';
 
-/** Spec section 4: a tick every 30 s; refresh when within 3 ticks of expiry. */
+/** docs/pwa.md, "Session": a tick every 30 s; refresh when within 3 ticks of expiry. */
 export const REFRESH_TICK_MS = 30_000;
 export const REFRESH_THRESHOLD_TICKS = 3;
 

@@ -11,7 +11,7 @@ interface Props {
   onClose(): void;
 }
 
-/** Spec section 2: the comments of one video, newest first, and a box to add one (blank text ignored). */
+/** The comments dialog of the product's copy: the comments of one video, newest first, and a box to add one (blank text ignored). */
 export function CommentsDialog({ video, onClose }: Props) {
   const open = video !== null;
   // Opened from a card's button, not a Radix Trigger: remember it so focus goes back there on close.

@@ -26,7 +26,7 @@ function subscribeOnline(l: () => void): () => void {
 }
 
 /**
- * Spec section 2's upload dialog: Title, Description (optional), a video picker (max 2 minutes),
+ * The upload dialog of the product's copy: Title, Description (optional), a video picker (max 2 minutes),
  * a progress bar, Cancel, and Upload reading 'Uploading... N%'. The upload itself runs in the
  * queue, so closing the dialog (or losing the network, or reloading) does not stop it.
  */
