@@ -55,7 +55,10 @@ export async function verifyRazorpayPayment(
   return done;
 }
 
-/** Test mode (docs/decisions/0007-entry-fee-razorpay-and-sandbox.md): completes a sandbox order without money, only while the sandbox is the chosen provider. */
+/**
+ * Test mode (docs/decisions/0007-entry-fee-razorpay-and-sandbox.md): completes a sandbox order without money, only while
+ * the sandbox is the chosen provider.
+ */
 export async function completeSandboxPayment(deps: AppDeps, body: SandboxCompleteRequest): Promise<PaymentConfirmed> {
   const payment = await orderOf(deps, body.order_id, body.user_id);
   if (payment.status === 'captured') return done;

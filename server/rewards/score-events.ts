@@ -5,7 +5,7 @@ import { bumpViewerDay } from './viewer-days';
 
 /*
  * The maintained leaderboard counters (`scores`, `viewer_days`). The rule they keep, and that
- * recomputeScores() checks from the rows (docs/rewards.md, docs/decisions/0001):
+ * recomputeScores() checks from the rows (docs/rewards.md, docs/decisions/0001-prizes-that-cannot-be-farmed.md):
  *
  *   an action COUNTS when it was made after the newest distribution (created_at > period start),
  *   the actor is not the video's owner, and both are eligible (is_active = 1, account_status =

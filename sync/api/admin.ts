@@ -78,7 +78,10 @@ export const AdminSettings = z
       razorpay_webhook_secret_set: z.boolean(),
     }),
     ads: AdsValue,
-    /** Viewer points per member per UTC day, upload MiB per member per day (docs/decisions/0001-prizes-that-cannot-be-farmed.md, docs/decisions/0003-abuse-limits.md). */
+    /**
+     * Viewer points per member per UTC day, upload MiB per member per day
+     * (docs/decisions/0001-prizes-that-cannot-be-farmed.md, docs/decisions/0003-abuse-limits.md).
+     */
     limits: LimitsValue,
   })
   .meta({ id: 'AdminSettings' });
