@@ -33,7 +33,7 @@ export function useVideoComments(videoId: string | null): VideoComments {
   return { comments: data?.comments ?? [], status: ready ? 'ready' : 'loading' };
 }
 
-/** Adds a comment (queued, shown at once). Blank text is ignored, as in the spec. */
+/** Adds a comment (queued, shown at once). Blank text is ignored, as in the product's copy. */
 export function useAddComment(): (videoId: string, content: string) => Promise<void> {
   const engine = useSyncEngine();
   return useCallback(

@@ -11,7 +11,7 @@ interface Props {
   pointsLabel?: string;
 }
 
-/** One board: rank, name, points and prize per row, or the spec's empty text. */
+/** One board: rank, name, points and prize per row, or the empty text of the product's copy. */
 export function LeaderboardTable({ title, entries, emptyText, meId, pointsLabel = 'Points' }: Props) {
   const headingId = useId();
   return (
