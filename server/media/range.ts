@@ -17,13 +17,18 @@ export function parseRange(header: string | null | undefined, size: number): Ran
   if (spec.includes(',')) return { kind: 'unsatisfiable', reason: 'Only one range per request is supported.' };
   const r = /^(\d*)-(\d*)$/.exec(spec);
   if (!r || (r[1] === '' && r[2] === '')) return { kind: 'unsatisfiable', reason: 'Malformed Range header.' };
-  if (r[1] === '') {
-    const suffix = Number(r[2]);
-    if (suffix === 0 || size === 0) return { kind: 'unsatisfiable', reason: 'The requested range is empty.' };
-    return { kind: 'partial', start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(r[1]);
-  const end = r[2] === '' ? size - 1 : Math.min(Number(r[2]), size - 1);
+  return r[1] === '' ? suffixRange(Number(r[2]), size) : boundedRange(Number(r[1]), r[2] ?? '', size);
+}
+
+/** `-n`: the last n bytes (all of them when n is more than the size). */
+function suffixRange(suffix: number, size: number): RangeResult {
+  if (suffix === 0 || size === 0) return { kind: 'unsatisfiable', reason: 'The requested range is empty.' };
+  return { kind: 'partial', start: Math.max(0, size - suffix), end: size - 1 };
+}
+
+/** `a-b` or `a-`: an end past the file is cut to its last byte. */
+function boundedRange(start: number, last: string, size: number): RangeResult {
+  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
   if (!Number.isSafeInteger(start) || start >= size) return { kind: 'unsatisfiable', reason: 'The requested range starts past the end of the file.' };
   if (end < start) return { kind: 'unsatisfiable', reason: 'The requested range ends before it starts.' };
   return { kind: 'partial', start, end };

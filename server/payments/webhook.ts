@@ -1,4 +1,6 @@
+import type { Transaction } from 'kysely';
 import { z } from 'zod';
+import type { Database } from '../../db/schema';
 import type { AppDeps } from '../context';
 import { badRequest } from '../http/errors';
 import { readPaymentSetting } from '../settings/payment-secrets';
@@ -70,13 +72,7 @@ export async function handleRazorpayWebhook(deps: AppDeps, rawBody: Buffer, head
         deps.log.error(`razorpay webhook ${eventId}: amount ${paymentEntity.amount} does not match order ${orderId}`);
         return 'ignored';
       }
-      if (payment.status === 'captured') {
-        // The account may still need activating if an earlier attempt was interrupted; harmless otherwise.
-        await captureAndActivate(trx, payment, paymentEntity.id, now);
-        return 'already_captured';
-      }
-      await captureAndActivate(trx, payment, paymentEntity.id, now);
-      return 'captured';
+      return capture(trx, payment, paymentEntity.id, now);
     }
     if (event.event === 'payment.failed') {
       // Only an open order is marked failed; a later success (another attempt) still captures it.
@@ -85,4 +81,10 @@ export async function handleRazorpayWebhook(deps: AppDeps, rawBody: Buffer, head
     }
     return 'ignored';
   });
+}
+
+async function capture(trx: Transaction<Database>, payment: { id: string; user_id: string; status: string }, paymentId: string, now: number): Promise<WebhookOutcome> {
+  // Captured before: the account may still need activating if an earlier attempt was interrupted; harmless otherwise.
+  await captureAndActivate(trx, payment, paymentId, now);
+  return payment.status === 'captured' ? 'already_captured' : 'captured';
 }
