@@ -19,7 +19,7 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      // One-way dependencies (architecture.md): the client never reaches into the server or the database.
+      // One-way dependencies (docs/layout.md): the client never reaches into the server or the database.
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/db/**'], message: 'client/ may import sync/ only' }] }],
     },
   },
