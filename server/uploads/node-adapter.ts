@@ -79,39 +79,47 @@ function sendJsonError(res: ServerResponse, status: number, code: string, messag
   res.end(JSON.stringify(errorBody(code, message)));
 }
 
+/** The web Request for a node one; only POST and PATCH, the methods tus reads, get a body. */
+function toWebRequest(req: IncomingMessage): { request: Request; body: ReturnType<typeof bodyStream> | null } {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '');
+  const method = req.method ?? 'GET';
+  const body = method === 'POST' || method === 'PATCH' ? bodyStream(req) : null;
+  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+  const request = new Request(url, body ? ({ method, headers, body: body.stream, duplex: 'half' } as RequestInit) : { method, headers });
+  return { request, body };
+}
+
+async function sendResponse(req: IncomingMessage, res: ServerResponse, request: Request, response: Response, body: ReturnType<typeof bodyStream> | null): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  const payload = request.method === 'HEAD' || !response.body ? undefined : Buffer.from(await response.arrayBuffer());
+  // More unread body than the drain takes: this connection cannot carry another request.
+  if (body && !req.complete && unreadBytes(req, body.received()) > DRAIN_BYTES) headers.connection = 'close';
+  res.writeHead(response.status, headers);
+  res.end(payload);
+}
+
 /**
  * A node:http listener around a web handler, for the tus endpoint only (everything else goes
- * through Hono's adapter). Bodies are only read for POST and PATCH, the methods tus reads.
+ * through Hono's adapter).
  */
 export function webToNodeListener(handle: (request: Request) => Promise<Response>, onError: (e: unknown) => void) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let request: Request;
-    let body: ReturnType<typeof bodyStream> | null = null;
+    let web: ReturnType<typeof toWebRequest>;
     try {
-      const headers = new Headers();
-      for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i] ?? '', req.rawHeaders[i + 1] ?? '');
-      const method = req.method ?? 'GET';
-      body = method === 'POST' || method === 'PATCH' ? bodyStream(req) : null;
-      const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
-      request = new Request(url, body ? ({ method, headers, body: body.stream, duplex: 'half' } as RequestInit) : { method, headers });
+      web = toWebRequest(req);
     } catch {
       sendJsonError(res, 400, 'bad_request', 'The request line or its headers could not be read.');
       return;
     }
     try {
-      const response = await handle(request);
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => (headers[name] = value));
-      const payload = request.method === 'HEAD' || !response.body ? undefined : Buffer.from(await response.arrayBuffer());
-      // More unread body than the drain takes: this connection cannot carry another request.
-      if (body && !req.complete && unreadBytes(req, body.received()) > DRAIN_BYTES) headers.connection = 'close';
-      res.writeHead(response.status, headers);
-      res.end(payload);
+      await sendResponse(req, res, web.request, await handle(web.request), web.body);
     } catch (e) {
       onError(e);
       sendJsonError(res, 500, 'internal', 'Something went wrong. Please try again.');
     } finally {
-      if (!req.complete) body?.discard();
+      if (!req.complete) web.body?.discard();
     }
   };
 }
