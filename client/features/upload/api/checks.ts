@@ -7,7 +7,7 @@ export interface ToastCopy {
   description: string;
 }
 
-// The product's copy, verbatim; the duration check is ours (docs/uploads.md, "Limits").
+// The product's copy, verbatim; the duration check is ours (docs/decisions/0012-videos-checked-by-content-resumable-and-ranged.md).
 export const TOO_LARGE: ToastCopy = { title: 'File too large', description: 'Please select a video under 120MB (approximately 2 minutes)' };
 export const INVALID_TYPE: ToastCopy = { title: 'Invalid file type', description: 'Please select a video file' };
 export const MISSING_INFO: ToastCopy = { title: 'Missing information', description: 'Please provide a title and select a video file' };
