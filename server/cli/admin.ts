@@ -7,7 +7,7 @@ import { describeZodError } from '../http/router';
 import { upsertAdmin } from '../auth/admin-account';
 
 // `npm run admin -- --email E --password P [--name N]`: creates, or promotes, a verified, active
-// administrator: admins come from the command line, never from a default account (docs/accounts.md, "Administrators").
+// administrator: admins come from the command line, never from a default account (docs/decisions/0013-the-server-enforces-every-rule.md).
 
 const USAGE = 'Usage: npm run admin -- --email <email> --password <password> [--name <name>]';
 
