@@ -31,6 +31,15 @@ export async function readChangeSets(trx: Transaction<Database>, since: number, 
     .execute();
   if (changes.length > MAX_INCREMENTAL_CHANGES) return null;
 
+  const sets = classifyChanges(changes, open, load);
+  if (sets.renamedUsers.size) await expandRenames(trx, sets, open, load);
+  return sets;
+}
+
+type ChangeRow = Pick<Database['change_log'], 'entity' | 'entity_id' | 'video_id' | 'deleted'>;
+
+/** Folds the change-log rows into per-entity id sets: a like or comment re-reads its video's counts. */
+function classifyChanges(changes: readonly ChangeRow[], open: readonly string[], load: ReadonlySet<string>): ChangeSets {
   const sets: ChangeSets = {
     count: changes.length,
     changedVideos: new Set(),
@@ -40,6 +49,7 @@ export async function readChangeSets(trx: Transaction<Database>, since: number, 
     renamedUsers: new Set(),
   };
   const openSet = new Set(open);
+  const followed = (videoId: string) => openSet.has(videoId) && !load.has(videoId);
   for (const ch of changes) {
     switch (ch.entity) {
       case 'video':
@@ -49,25 +59,25 @@ export async function readChangeSets(trx: Transaction<Database>, since: number, 
         if (ch.video_id) sets.changedVideos.add(ch.video_id);
         break;
       case 'comment':
-        if (ch.video_id) sets.changedVideos.add(ch.video_id);
-        if (ch.video_id && openSet.has(ch.video_id) && !load.has(ch.video_id)) (ch.deleted ? sets.deletedComments : sets.changedComments).add(ch.entity_id);
+        if (!ch.video_id) break;
+        sets.changedVideos.add(ch.video_id);
+        if (followed(ch.video_id)) (ch.deleted ? sets.deletedComments : sets.changedComments).add(ch.entity_id);
         break;
       case 'profile':
         sets.renamedUsers.add(ch.entity_id);
         break;
     }
   }
-
-  if (sets.renamedUsers.size) {
-    // A new name shows on the author's cards in the window and on their comments in open lists.
-    const ids = [...sets.renamedUsers];
-    const vids = await trx.selectFrom('videos').select('id').where('user_id', 'in', ids).orderBy('created_at', 'desc').limit(FEED_WINDOW).execute();
-    for (const v of vids) sets.changedVideos.add(v.id);
-    const toFollow = open.filter((id) => !load.has(id));
-    if (toFollow.length) {
-      const cs = await trx.selectFrom('comments').select('id').where('user_id', 'in', ids).where('video_id', 'in', toFollow).execute();
-      for (const c of cs) sets.changedComments.add(c.id);
-    }
-  }
   return sets;
+}
+
+/** A new name shows on the author's cards in the window and on their comments in open lists. */
+async function expandRenames(trx: Transaction<Database>, sets: ChangeSets, open: readonly string[], load: ReadonlySet<string>): Promise<void> {
+  const ids = [...sets.renamedUsers];
+  const vids = await trx.selectFrom('videos').select('id').where('user_id', 'in', ids).orderBy('created_at', 'desc').limit(FEED_WINDOW).execute();
+  for (const v of vids) sets.changedVideos.add(v.id);
+  const toFollow = open.filter((id) => !load.has(id));
+  if (!toFollow.length) return;
+  const cs = await trx.selectFrom('comments').select('id').where('user_id', 'in', ids).where('video_id', 'in', toFollow).execute();
+  for (const c of cs) sets.changedComments.add(c.id);
 }

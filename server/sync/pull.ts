@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors';
 import { readLeaderboards } from '../rewards/leaderboards';
 import { COMMENTS_PER_VIDEO, FEED_WINDOW, type CommentItem, type PullResponse } from '../../sync/protocol/messages';
 import { readCommentsByIds, readCommentsPage, readFeedPage, readVideosByIds } from '../videos/feed-rows';
-import { readChangeSets } from './pull-changes';
+import { readChangeSets, type ChangeSets } from './pull-changes';
 
 export interface PullInput {
   client_id?: string | undefined;
@@ -19,11 +19,7 @@ export interface PullInput {
  * rows agree: every change at or below the cursor is in the rows, nothing above it is.
  */
 export async function processPull(deps: AppDeps, user: AuthUser, req: PullInput): Promise<PullResponse> {
-  let since: number | null = null;
-  if (req.cursor !== null) {
-    if (!/^\d{1,15}$/.test(req.cursor)) throw new ApiError(400, 'invalid_cursor', 'The cursor must be the decimal string a previous pull returned.');
-    since = Number(req.cursor);
-  }
+  const since = parseCursor(req.cursor);
   const open = [...new Set(req.open_videos)];
   const load = new Set(req.load_comments.filter((id) => open.includes(id)));
 
@@ -31,56 +27,62 @@ export async function processPull(deps: AppDeps, user: AuthUser, req: PullInput)
     const head = Number((await trx.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0);
     // A cursor from the future (another database, a restore) or too far behind: start over.
     const sets = since === null || since > head ? null : await readChangeSets(trx, since, open, load);
-
-    const lastMutationId = req.client_id
-      ? ((await trx.selectFrom('sync_clients').select('last_mutation_id').where('client_id', '=', req.client_id).where('user_id', '=', user.id).executeTakeFirst())
-          ?.last_mutation_id ?? 0)
-      : 0;
-
-    const base = {
-      cursor: String(head),
-      comments_loaded: [] as string[],
-      last_mutation_id: lastMutationId,
-    };
-
-    if (!sets) {
-      const window = readFeedPage(deps.sqlite, user.id, FEED_WINDOW, null).items;
-      const { comments, loaded } = fullComments(deps, open);
-      return {
-        ...base,
-        reset: true,
-        videos: window,
-        deleted_videos: [],
-        comments,
-        deleted_comments: [],
-        comments_loaded: loaded,
-        profile: await readProfile(trx, user.id),
-        leaderboards: await readLeaderboards(trx, user.id, deps.now()),
-      };
-    }
-
-    const { changedVideos, deletedVideos, changedComments, deletedComments } = sets;
-    const videos = readVideosByIds(deps.sqlite, user.id, [...changedVideos]);
-    const present = new Set(videos.map((v) => v.id));
-    for (const id of changedVideos) if (!present.has(id)) deletedVideos.add(id);
-    const comments = readCommentsByIds(deps.sqlite, [...changedComments]);
-    const presentComments = new Set(comments.map((c) => c.id));
-    for (const id of changedComments) if (!presentComments.has(id)) deletedComments.add(id);
-    const full = fullComments(deps, [...load]);
-
-    return {
-      ...base,
-      reset: false,
-      videos,
-      deleted_videos: [...deletedVideos].filter((id) => !present.has(id)),
-      comments: [...comments, ...full.comments],
-      deleted_comments: [...deletedComments],
-      comments_loaded: full.loaded,
-      profile: sets.renamedUsers.has(user.id) ? await readProfile(trx, user.id) : null,
-      // Likes, comments, views, deletions and renames all move or relabel the boards.
-      leaderboards: sets.count ? await readLeaderboards(trx, user.id, deps.now()) : null,
-    };
+    const base = { cursor: String(head), last_mutation_id: await readLastMutationId(trx, user.id, req.client_id) };
+    return sets ? { ...base, ...(await readChangedRows(deps, trx, user.id, sets, load)) } : { ...base, ...(await readSnapshot(deps, trx, user.id, open)) };
   });
+}
+
+function parseCursor(cursor: string | null): number | null {
+  if (cursor === null) return null;
+  if (!/^\d{1,15}$/.test(cursor)) throw new ApiError(400, 'invalid_cursor', 'The cursor must be the decimal string a previous pull returned.');
+  return Number(cursor);
+}
+
+async function readLastMutationId(trx: Transaction<Database>, userId: string, clientId: string | undefined): Promise<number> {
+  if (!clientId) return 0;
+  const row = await trx.selectFrom('sync_clients').select('last_mutation_id').where('client_id', '=', clientId).where('user_id', '=', userId).executeTakeFirst();
+  return row?.last_mutation_id ?? 0;
+}
+
+type PullRows = Omit<PullResponse, 'cursor' | 'last_mutation_id'>;
+
+/** A reset: the feed window, the open comment lists, the profile and the boards, read whole. */
+async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: string, open: string[]): Promise<PullRows> {
+  const { comments, loaded } = fullComments(deps, open);
+  return {
+    reset: true,
+    videos: readFeedPage(deps.sqlite, userId, FEED_WINDOW, null).items,
+    deleted_videos: [],
+    comments,
+    deleted_comments: [],
+    comments_loaded: loaded,
+    profile: await readProfile(trx, userId),
+    leaderboards: await readLeaderboards(trx, userId, deps.now()),
+  };
+}
+
+/** The rows the changes touched; a changed id whose row is gone (or no longer visible) is sent as deleted. */
+async function readChangedRows(deps: AppDeps, trx: Transaction<Database>, userId: string, sets: ChangeSets, load: ReadonlySet<string>): Promise<PullRows> {
+  const { changedVideos, deletedVideos, changedComments, deletedComments } = sets;
+  const videos = readVideosByIds(deps.sqlite, userId, [...changedVideos]);
+  const present = new Set(videos.map((v) => v.id));
+  for (const id of changedVideos) if (!present.has(id)) deletedVideos.add(id);
+  const comments = readCommentsByIds(deps.sqlite, [...changedComments]);
+  const presentComments = new Set(comments.map((c) => c.id));
+  for (const id of changedComments) if (!presentComments.has(id)) deletedComments.add(id);
+  const full = fullComments(deps, [...load]);
+
+  return {
+    reset: false,
+    videos,
+    deleted_videos: [...deletedVideos].filter((id) => !present.has(id)),
+    comments: [...comments, ...full.comments],
+    deleted_comments: [...deletedComments],
+    comments_loaded: full.loaded,
+    profile: sets.renamedUsers.has(userId) ? await readProfile(trx, userId) : null,
+    // Likes, comments, views, deletions and renames all move or relabel the boards.
+    leaderboards: sets.count ? await readLeaderboards(trx, userId, deps.now()) : null,
+  };
 }
 
 function fullComments(deps: AppDeps, videoIds: string[]): { comments: CommentItem[]; loaded: string[] } {
