@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser } from '../helpers/users';
 import { callOperation, isErrorBody, listOperations, type Operation, type OperationOutcome as Outcome } from '../helpers/openapi-operations';
 
-// The server, not the browser, enforces every role (docs/admin-payments.md, "Admin API"). This matrix reads the OpenAPI
+// The server, not the browser, enforces every role (docs/decisions/0013-the-server-enforces-every-rule.md). This matrix reads the OpenAPI
 // document the app publishes, so every operation added later is covered without touching this file.
 
 type Caller = 'anonymous' | 'member' | 'suspended' | 'admin';

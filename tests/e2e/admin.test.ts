@@ -75,7 +75,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    // Administrators come from the command line (server/cli/admin.ts, docs/admin-payments.md), against the server's DATA_DIR.
+    // Administrators come from the command line (docs/decisions/0013-the-server-enforces-every-rule.md), against the server's DATA_DIR.
     await run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', '--email', adminEmail, '--password', PASSWORD, '--name', 'Root Admin'], {
       cwd: PROJECT_ROOT,
       env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'error' },
