@@ -107,9 +107,10 @@ export class HashingFileStore extends FileStore {
 // @tus/file-store's constructor starts an fs.mkdir that nobody can await and that throws from its
 // callback when the folder vanished meanwhile (a test removing DATA_DIR right after the app closes).
 // The folder is made synchronously instead, so it exists once the constructor returns. The method
-// is private in the library's types, hence the prototype assignment rather than an override.
+// is private in the library's types, hence the prototype assignment rather than an override; 0700 like
+// the rest of DATA_DIR (docs/decisions/0004-secrets-at-rest-and-server-hardening.md).
 Object.defineProperty(HashingFileStore.prototype, 'checkOrCreateDirectory', {
   value(this: HashingFileStore) {
-    mkdirSync(this.directory, { recursive: true, mode: 0o777 });
+    mkdirSync(this.directory, { recursive: true, mode: 0o700 });
   },
 });

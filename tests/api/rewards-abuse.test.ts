@@ -14,7 +14,6 @@ let admin: TestUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await new Promise((ok) => setTimeout(ok, 200));
 });
 beforeEach(async () => {
   for (const table of ['distribution_winners', 'distributions', 'scores', 'viewer_days', 'view_credits', 'reward_voids', 'settings', 'audit_log', 'views', 'likes', 'comments', 'shares', 'videos', 'profiles'] as const) {
