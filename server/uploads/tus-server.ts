@@ -7,14 +7,19 @@ import { authenticateBearer } from './auth';
 import { finishUpload, UploadRejected } from './finish';
 import { HashingFileStore } from './hashing-store';
 import type { UploadHashes } from './upload-hashes';
+import type { TusContext, VerbHandler } from './tus-handlers/context';
+import { handleDelete } from './tus-handlers/delete';
+import { handleHead } from './tus-handlers/head';
+import { TUS_PATH, UPLOAD_ID_RE } from './tus-handlers/own-upload';
+import { handlePatch } from './tus-handlers/patch';
+import { handlePost } from './tus-handlers/post';
+import { asJsonError, jsonErrors } from './tus-handlers/responses';
 import { MAX_UPLOAD_BYTES, parseUploadMetadata } from './metadata';
 import { releasePoster } from './poster-files';
-import { quotaRefusal, replaceEarlierUploads, storageRefusal, UPLOAD_WINDOW_MS, UploadRefused } from './quotas';
+import { quotaRefusal, replaceEarlierUploads, UPLOAD_WINDOW_MS, UploadRefused } from './quotas';
 
-export const TUS_PATH = '/files';
+export { TUS_PATH };
 export const UPLOAD_EXPIRY_MS = UPLOAD_WINDOW_MS;
-/** Upload ids are ours (namingFunction): 32 hex digits, so nothing encoded, no `..`, no separators. */
-const UPLOAD_ID_RE = /^[0-9a-f]{32}$/;
 
 export interface TusEndpoint {
   tus: Server;
@@ -24,19 +29,13 @@ export interface TusEndpoint {
   handle(request: Request): Promise<Response>;
 }
 
-const TUS_ERROR_CODES: Record<number, string> = {
-  400: 'invalid_request',
-  403: 'forbidden',
-  404: 'upload_not_found',
-  409: 'offset_conflict',
-  410: 'upload_expired',
-  412: 'unsupported_tus_version',
-  413: 'file_too_large',
-  415: 'unsupported_media_type',
-  423: 'upload_locked',
-  500: 'internal',
-  501: 'not_supported',
-};
+/** One handler per verb, as @tus/server's own handlers/ are; OPTIONS goes to tus unauthenticated. */
+const VERB_HANDLERS = new Map<string, VerbHandler>([
+  ['POST', handlePost],
+  ['HEAD', handleHead],
+  ['PATCH', handlePatch],
+  ['DELETE', handleDelete],
+]);
 
 const hookError = (status: number, code: string, message: string) => ({ status_code: status, body: JSON.stringify(errorBody(code, message)) });
 
@@ -57,6 +56,8 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
   const tus = new Server({
     path: TUS_PATH,
     datastore,
+    // "If the length of the upload exceeds the maximum, which MAY be specified using the Tus-Max-Size header, the
+    // Server MUST respond with the 413 Request Entity Too Large status." (https://tus.io/protocols/resumable-upload#creation)
     maxSize: MAX_UPLOAD_BYTES,
     relativeLocation: true,
     allowedOrigins: [config.publicUrl],
@@ -130,33 +131,16 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
     },
   });
 
-  const json = (status: number, code: string, message: string, extra: Record<string, string> = {}) =>
-    new Response(JSON.stringify(errorBody(code, message)), {
-      status,
-      headers: {
-        'Content-Type': 'application/json; charset=utf-8',
-        'Tus-Resumable': '1.0.0',
-        'Access-Control-Allow-Origin': config.publicUrl,
-        'Access-Control-Expose-Headers': 'Upload-Offset, Upload-Length, Tus-Resumable, Location',
-        'Cache-Control': 'no-store',
-        ...extra,
-      },
-    });
-
-  /** tus answers errors in plain text; the API promises `{"error":{code,message}}` everywhere. */
-  async function asJsonError(res: Response, method: string): Promise<Response> {
-    if (res.status < 400 || method === 'HEAD') return res;
-    const text = (await res.text()).trim();
-    const headers = new Headers(res.headers);
-    headers.set('Content-Type', 'application/json; charset=utf-8');
-    headers.delete('Content-Length');
-    let body = text;
-    if (!text.startsWith('{')) {
-      const message = res.status === 413 ? `The file is larger than ${MAX_UPLOAD_BYTES} bytes (120 MiB).` : text || 'Upload request failed.';
-      body = JSON.stringify(errorBody(TUS_ERROR_CODES[res.status] ?? 'upload_error', message));
-    }
-    return new Response(body, { status: res.status, headers });
-  }
+  const json = jsonErrors(config.publicUrl);
+  const ctx: TusContext = {
+    deps,
+    json,
+    async forward(request, user) {
+      users.set(request, user);
+      return asJsonError(await tus.handleWeb(request), request.method);
+    },
+    retryAfterOf: (request) => retryAfter.get(request),
+  };
 
   async function handle(request: Request): Promise<Response> {
     const method = request.method;
@@ -168,51 +152,9 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
       if (e instanceof ApiError) return json(e.status, e.code, e.message);
       throw e;
     }
-    const path = new URL(request.url).pathname;
-    if (method === 'POST') {
-      if (path !== TUS_PATH && path !== `${TUS_PATH}/`) return json(404, 'not_found', 'Uploads are created at /files/.');
-      if (request.headers.has('upload-defer-length')) return json(400, 'length_required', 'Upload-Length is required: the size must be known before the upload starts.');
-      const refusal = await storageRefusal(deps, Number(request.headers.get('upload-length')) || 0);
-      if (refusal) return json(refusal.status, refusal.code, refusal.message, { 'Retry-After': String(refusal.retryAfter) });
-      users.set(request, user);
-      const res = await asJsonError(await tus.handleWeb(request), method);
-      const wait = retryAfter.get(request);
-      if (wait) res.headers.set('Retry-After', String(wait));
-      return res;
-    }
-    if (!['HEAD', 'PATCH', 'DELETE'].includes(method)) return json(405, 'method_not_allowed', `${method} is not supported on uploads.`, { Allow: 'OPTIONS, POST, HEAD, PATCH, DELETE' });
-
-    // Checked on the raw path, before any decoding: %2F, %00 and `..` never reach the file store.
-    const id = path.startsWith(`${TUS_PATH}/`) ? path.slice(TUS_PATH.length + 1) : '';
-    if (!UPLOAD_ID_RE.test(id)) return json(404, 'upload_not_found', 'No such upload.');
-    const row = await db.selectFrom('uploads').select(['user_id', 'video_id', 'status', 'reason', 'size_bytes', 'poster_key']).where('id', '=', id).executeTakeFirst();
-    // Someone else's upload looks exactly like a missing one.
-    if (!row || row.user_id !== user.id) return json(404, 'upload_not_found', 'No such upload.');
-
-    if (row.status === 'completed') {
-      // A client that lost the last response learns that the upload is complete.
-      if (method === 'HEAD') {
-        const size = String(row.size_bytes ?? 0);
-        return new Response(null, {
-          status: 200,
-          headers: { 'Tus-Resumable': '1.0.0', 'Upload-Offset': size, 'Upload-Length': size, 'Cache-Control': 'no-store', 'Access-Control-Allow-Origin': config.publicUrl, 'Access-Control-Expose-Headers': 'Upload-Offset, Upload-Length, Tus-Resumable' },
-        });
-      }
-      return json(409, 'upload_finished', 'This upload has already finished.');
-    }
-    if (row.status === 'rejected') return json(410, 'upload_rejected', row.reason ?? 'This upload was refused.');
-    if (row.status === 'expired' || row.status === 'cancelled') return json(410, 'upload_expired', 'This upload no longer exists. Please upload the video again.');
-
-    if (method === 'PATCH' && request.headers.get('content-type') !== 'application/offset+octet-stream') {
-      return json(415, 'unsupported_media_type', 'PATCH bodies must be sent as application/offset+octet-stream.');
-    }
-    users.set(request, user);
-    const res = await asJsonError(await tus.handleWeb(request), method);
-    if (method === 'DELETE' && res.status === 204) {
-      await db.updateTable('uploads').set({ status: 'cancelled', reason: 'Cancelled by the uploader.', poster_key: null, updated_at: deps.now() }).where('id', '=', id).execute();
-      await releasePoster(deps, row.poster_key, { userId: row.user_id, videoId: row.video_id });
-    }
-    return res;
+    const handler = VERB_HANDLERS.get(method);
+    if (!handler) return json(405, 'method_not_allowed', `${method} is not supported on uploads.`, { Allow: 'OPTIONS, POST, HEAD, PATCH, DELETE' });
+    return handler(ctx, request, user);
   }
 
   return { tus, hashes: datastore.hashes, handle };
