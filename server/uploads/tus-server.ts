@@ -2,21 +2,22 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { Server, type Upload } from '@tus/server';
 import type { AppDeps, AuthUser } from '../context';
-import { ApiError, errorBody } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { authenticateBearer } from './auth';
 import { finishUpload, UploadRejected } from './finish';
 import { HashingFileStore } from './hashing-store';
 import type { UploadHashes } from './upload-hashes';
 import type { TusContext, VerbHandler } from './tus-handlers/context';
+import { createUploadRow, hookError } from './tus-handlers/create-hook';
 import { handleDelete } from './tus-handlers/delete';
 import { handleHead } from './tus-handlers/head';
 import { TUS_PATH, UPLOAD_ID_RE } from './tus-handlers/own-upload';
 import { handlePatch } from './tus-handlers/patch';
 import { handlePost } from './tus-handlers/post';
 import { asJsonError, jsonErrors } from './tus-handlers/responses';
-import { MAX_UPLOAD_BYTES, parseUploadMetadata } from './metadata';
+import { MAX_UPLOAD_BYTES } from './metadata';
 import { releasePoster } from './poster-files';
-import { quotaRefusal, replaceEarlierUploads, UPLOAD_WINDOW_MS, UploadRefused } from './quotas';
+import { UPLOAD_WINDOW_MS } from './quotas';
 
 export { TUS_PATH };
 export const UPLOAD_EXPIRY_MS = UPLOAD_WINDOW_MS;
@@ -37,15 +38,13 @@ const VERB_HANDLERS = new Map<string, VerbHandler>([
   ['DELETE', handleDelete],
 ]);
 
-const hookError = (status: number, code: string, message: string) => ({ status_code: status, body: JSON.stringify(errorBody(code, message)) });
-
 /**
  * The tus 1.0.0 server (core, creation, creation-with-upload, termination, expiration) behind the
  * bearer token. Every request is authenticated and, for an existing upload, checked against the
  * `uploads` row (only its creator may touch it) before tus sees it.
  */
 export function createTusServer(deps: AppDeps): TusEndpoint {
-  const { config, db, log } = deps;
+  const { config, log } = deps;
   const users = new WeakMap<Request, AuthUser>();
   /** Retry-After of a creation the hook refused (tus hooks cannot set headers). */
   const retryAfter = new WeakMap<Request, number>();
@@ -65,54 +64,7 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
     namingFunction: () => randomBytes(16).toString('hex'),
     getFileIdFromRequest: (_req, lastPath) => (lastPath && UPLOAD_ID_RE.test(lastPath) ? lastPath : undefined),
     async onUploadCreate(req: Request, upload: Upload) {
-      const user = users.get(req);
-      if (!user) throw hookError(401, 'unauthorized', 'Sign in to continue.');
-      if (upload.sizeIsDeferred || upload.size === undefined) throw hookError(400, 'length_required', 'Upload-Length is required.');
-      if (upload.size === 0) throw hookError(400, 'empty_file', 'The file is empty. Please select a video file.');
-      const meta = parseUploadMetadata(upload.metadata);
-      if (!meta.ok) throw hookError(400, meta.code, meta.message);
-      const owner = await db.selectFrom('videos').select('user_id').where('id', '=', meta.value.videoId).executeTakeFirst();
-      const otherUpload = await db
-        .selectFrom('uploads')
-        .select('user_id')
-        .where('video_id', '=', meta.value.videoId)
-        .where('user_id', '!=', user.id)
-        .executeTakeFirst();
-      if ((owner && owner.user_id !== user.id) || otherUpload) throw hookError(409, 'video_id_taken', 'This video id belongs to another upload.');
-      const now = deps.now();
-      const size = upload.size;
-      // The limits are read in the transaction that takes the slot: concurrent creations queue on it.
-      let replaced: string[];
-      try {
-        replaced = await db.transaction().execute(async (trx) => {
-          const earlier = await replaceEarlierUploads(trx, user.id, meta.value.videoId, now);
-          const over = await quotaRefusal(trx, user.id, size, now);
-          if (over) throw new UploadRefused(over);
-          await trx
-            .insertInto('uploads')
-            .values({
-              id: upload.id,
-              user_id: user.id,
-              video_id: meta.value.videoId,
-              title: meta.value.title,
-              description: meta.value.description,
-              filename: meta.value.filename,
-              filetype: meta.value.filetype,
-              size_bytes: upload.size,
-              status: 'uploading',
-              reason: null,
-              poster_key: null,
-              created_at: now,
-              updated_at: now,
-            })
-            .execute();
-          return earlier;
-        });
-      } catch (e) {
-        if (!(e instanceof UploadRefused)) throw e;
-        if (e.refusal.retryAfter) retryAfter.set(req, e.refusal.retryAfter);
-        throw hookError(e.refusal.status, e.refusal.code, e.refusal.message);
-      }
+      const replaced = await createUploadRow(deps, users.get(req), upload, (wait) => retryAfter.set(req, wait));
       for (const id of replaced) datastore.hashes.forget(id);
       return {};
     },

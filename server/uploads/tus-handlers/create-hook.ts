@@ -1,0 +1,64 @@
+import type { Upload } from '@tus/server';
+import type { AppDeps, AuthUser } from '../../context';
+import { errorBody } from '../../http/errors';
+import { parseUploadMetadata, type UploadMetadata } from '../metadata';
+import { quotaRefusal, replaceEarlierUploads, UploadRefused } from '../quotas';
+
+/** An error a tus hook throws: @tus/server answers it with this status and body. */
+export const hookError = (status: number, code: string, message: string) => ({ status_code: status, body: JSON.stringify(errorBody(code, message)) });
+
+/**
+ * The creation hook's work: checks what a POST declared and takes the member's slot with the
+ * `uploads` row. Returns the ids of the member's earlier uploads of the same video it replaced.
+ * `onRetryAfter` hears the wait of a refusal (tus hooks cannot set headers).
+ */
+export async function createUploadRow(deps: AppDeps, user: AuthUser | undefined, upload: Upload, onRetryAfter: (seconds: number) => void): Promise<string[]> {
+  if (!user) throw hookError(401, 'unauthorized', 'Sign in to continue.');
+  if (upload.sizeIsDeferred || upload.size === undefined) throw hookError(400, 'length_required', 'Upload-Length is required.');
+  if (upload.size === 0) throw hookError(400, 'empty_file', 'The file is empty. Please select a video file.');
+  const meta = parseUploadMetadata(upload.metadata);
+  if (!meta.ok) throw hookError(400, meta.code, meta.message);
+  await refuseTakenVideoId(deps, user.id, meta.value.videoId);
+  try {
+    return await insertUploadRow(deps, user.id, upload.id, upload.size, meta.value);
+  } catch (e) {
+    if (!(e instanceof UploadRefused)) throw e;
+    if (e.refusal.retryAfter) onRetryAfter(e.refusal.retryAfter);
+    throw hookError(e.refusal.status, e.refusal.code, e.refusal.message);
+  }
+}
+
+async function refuseTakenVideoId(deps: AppDeps, userId: string, videoId: string): Promise<void> {
+  const owner = await deps.db.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
+  const otherUpload = await deps.db.selectFrom('uploads').select('user_id').where('video_id', '=', videoId).where('user_id', '!=', userId).executeTakeFirst();
+  if ((owner && owner.user_id !== userId) || otherUpload) throw hookError(409, 'video_id_taken', 'This video id belongs to another upload.');
+}
+
+/** The limits are read in the transaction that takes the slot: concurrent creations queue on it. */
+async function insertUploadRow(deps: AppDeps, userId: string, id: string, size: number, meta: UploadMetadata): Promise<string[]> {
+  const now = deps.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const earlier = await replaceEarlierUploads(trx, userId, meta.videoId, now);
+    const over = await quotaRefusal(trx, userId, size, now);
+    if (over) throw new UploadRefused(over);
+    await trx
+      .insertInto('uploads')
+      .values({
+        id,
+        user_id: userId,
+        video_id: meta.videoId,
+        title: meta.title,
+        description: meta.description,
+        filename: meta.filename,
+        filetype: meta.filetype,
+        size_bytes: size,
+        status: 'uploading',
+        reason: null,
+        poster_key: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return earlier;
+  });
+}
