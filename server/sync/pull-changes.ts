@@ -39,7 +39,7 @@ export async function readChangeSets(trx: Transaction<Database>, since: number, 
 type ChangeRow = Pick<Database['change_log'], 'entity' | 'entity_id' | 'video_id' | 'deleted'>;
 
 /** Folds the change-log rows into per-entity id sets: a like or comment re-reads its video's counts. */
-function classifyChanges(changes: readonly ChangeRow[], open: readonly string[], load: ReadonlySet<string>): ChangeSets {
+export function classifyChanges(changes: readonly ChangeRow[], open: readonly string[], load: ReadonlySet<string>): ChangeSets {
   const sets: ChangeSets = {
     count: changes.length,
     changedVideos: new Set(),
