@@ -1,0 +1,107 @@
+import type { PokeDelta, PullResponse } from '../../sync/protocol/messages';
+import { applyDelta } from './apply-delta';
+import { applyPull, CURSOR_KEY } from './apply-pull';
+import { getMeta, setMeta, type ClientDb } from './db';
+import { loadValidators, loadedValidators, type Validators } from './load-validators';
+import { clientState } from './outbox';
+import { errorCode, TemporaryError, type Requester } from './sync-transport';
+import { trace } from './trace';
+import { runTx } from './tx-queue';
+
+/**
+ * Brings the server's changes in: pulls from the cursor (with the comment lists of the dialogs that
+ * are open), or applies the deltas pokes carried, in order, when they are enough.
+ */
+export class Puller {
+  /** Deltas carried by pokes, oldest first, waiting to be applied instead of a pull. */
+  private deltas: PokeDelta[] = [];
+  private readonly open = new Map<string, number>();
+  private readonly loaded = new Set<string>();
+
+  constructor(
+    private readonly db: ClientDb,
+    private readonly userId: string,
+    private readonly request: Requester,
+  ) {}
+
+  get hasDeltas(): boolean {
+    return this.deltas.length > 0;
+  }
+
+  /** The deltas waiting, now taken: a pull covers every delta that arrived before it. */
+  takeDeltas(): PokeDelta[] {
+    return this.deltas.splice(0);
+  }
+
+  /** Follows a video's comments; returns whether its list must be loaded, and the unfollow function. */
+  openComments(videoId: string): { load: boolean; close: () => void } {
+    this.open.set(videoId, (this.open.get(videoId) ?? 0) + 1);
+    const close = () => {
+      const n = (this.open.get(videoId) ?? 1) - 1;
+      if (n <= 0) {
+        this.open.delete(videoId);
+        // Reopening later reloads the whole list: changes while closed were not followed.
+        this.loaded.delete(videoId);
+      } else this.open.set(videoId, n);
+    };
+    return { load: !this.loaded.has(videoId), close };
+  }
+
+  /** One pull; true when another is needed (the cursor was refused, or another tab moved it first). */
+  async pull(): Promise<boolean> {
+    const cursor = (await getMeta<string | null>(this.db, CURSOR_KEY)) ?? null;
+    const { client_id } = await runTx(this.db, () => clientState(this.db, this.userId));
+    const open = [...this.open.keys()];
+    const body = { client_id, cursor, open_videos: open, load_comments: open.filter((id) => !this.loaded.has(id)) };
+    const res = await this.request('/api/sync/pull', { method: 'POST', body });
+    if (res.status === 400 && (await errorCode(res)).code === 'invalid_cursor') {
+      await setMeta(this.db, CURSOR_KEY, null);
+      return true;
+    }
+    if (!res.ok) throw new TemporaryError(`pull answered ${res.status}`);
+    const [{ PullResponseSchema }, raw] = await Promise.all([loadValidators(), res.json()]);
+    const json: PullResponse = PullResponseSchema.parse(raw);
+    trace('pull:parsed');
+    const applied = await applyPull(this.db, this.userId, client_id, cursor, json);
+    trace('pull:applied');
+    if (!applied) return true;
+    for (const id of json.comments_loaded) if (this.open.has(id)) this.loaded.add(id);
+    return false;
+  }
+
+  /**
+   * Applies poke deltas in order; false when one cannot be (a gap, another client id, or comment
+   * lists this tab follows, which only a pull with open_videos brings): then the caller pulls.
+   */
+  async applyDeltas(deltas: PokeDelta[]): Promise<boolean> {
+    if (this.open.size > 0) return false;
+    for (const delta of deltas) {
+      if ((await applyDelta(this.db, this.userId, delta)) === 'gap') return false;
+      trace('delta:applied');
+    }
+    return true;
+  }
+
+  /**
+   * A poke: its delta is queued, then `queued` is called; without one (or unreadable), `needPull`.
+   * Before the validators are in, pokes wait for the same promise, whose callbacks run in the
+   * order they were added, so they keep their order.
+   */
+  onPoke(data: string, queued: () => void, needPull: () => void): void {
+    const take = ({ PokeMessageSchema }: Validators) => {
+      let delta: PokeDelta | undefined;
+      try {
+        delta = PokeMessageSchema.parse(JSON.parse(data)).delta;
+      } catch {
+        delta = undefined;
+      }
+      if (!delta) return needPull();
+      this.deltas.push(delta);
+      queued();
+    };
+    const ready = loadedValidators();
+    if (ready) return take(ready);
+    // Cannot read it without the validators: a pull brings the same rows (and retries the load).
+    void loadValidators().then(take, needPull);
+  }
+}
