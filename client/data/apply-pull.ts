@@ -1,7 +1,7 @@
 import type { PullResponse } from '../../sync/protocol/messages';
 import { FEED_WINDOW } from '../../sync/protocol/limits';
 import { runTx } from './tx-queue';
-import { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, getMeta, LAST_SYNCED_KEY, setMeta, toCommentRow, toVideoRow, type ClientDb } from './db';
+import { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, getMeta, LAST_SYNCED_KEY, setMeta, toCommentRow, toVideoRow, type ClientDb, type OutboxEntry } from './db';
 import { queuedFor, rebase } from './rebase';
 import { trace } from './trace';
 
@@ -52,14 +52,7 @@ export async function writePull(
     await Promise.all([db.server_videos.clear(), db.videos.clear()]);
     await setMeta(db, FEED_END_KEY, res.videos.length < FEED_WINDOW);
   }
-  for (const id of res.deleted_videos) {
-    await Promise.all([
-      db.server_videos.delete(id),
-      db.videos.delete(id),
-      db.server_comments.where('video_id').equals(id).delete(),
-      db.comments.where('video_id').equals(id).delete(),
-    ]);
-  }
+  for (const id of res.deleted_videos) await dropVideos(db, [id]);
 
   // One round trip for the usual answer (a few changed cards): the rows, profile, boards and
   // cursor are written, and the outbox read, all at once; they are different tables. Rows written
@@ -79,21 +72,48 @@ export async function writePull(
     setMeta(db, LAST_SYNCED_KEY, now),
   ]);
 
-  // Bounded cache: new videos arrive on top, so the oldest leave (they can be paged in again).
-  // Rows the device held already cannot grow it: no count then (the usual like or comment).
-  const grows = rows.length > 0 && (!held || rows.some((r) => !held.has(r.id)));
-  const count = grows ? await db.server_videos.count() : 0;
-  if (count > cap) {
-    const oldest = (await db.server_videos.orderBy('[created_ms+id]').limit(count - cap).primaryKeys()) as string[];
-    await Promise.all([
-      db.server_videos.bulkDelete(oldest),
-      db.videos.bulkDelete(oldest),
-      db.server_comments.where('video_id').anyOf(oldest).delete(),
-      db.comments.where('video_id').anyOf(oldest).delete(),
-    ]);
-    await setMeta(db, FEED_END_KEY, false);
-  }
+  // Rows the device held already cannot grow the cache: no count then (the usual like or comment).
+  if (rows.length > 0 && (!held || rows.some((r) => !held.has(r.id)))) await trimCache(db, cap);
+  await writeComments(db, res, now);
+  trace('apply:confirmed');
 
+  // Confirmed by the server and visible in these rows: the queued copies go now, not earlier, and
+  // the rows they showed optimistically go back to the server's. Still-queued mutations are
+  // applied again on top of the new rows. With neither, rebase would change nothing: skipped.
+  if (confirmed.length || queued.length) await settle(db, userId, confirmed, new Set([...rows.map((r) => r.id), ...res.deleted_videos]));
+  trace('apply:end');
+}
+
+/** Drops the confirmed mutations and rebases: the videos they showed and no pull row rewrote go back to the server's. */
+async function settle(db: ClientDb, userId: string, confirmed: OutboxEntry[], written: ReadonlySet<string>): Promise<void> {
+  if (confirmed.length) await db.outbox.bulkDelete(confirmed.map((e) => e.seq!));
+  const reset = new Set<string>();
+  for (const e of confirmed) if (e.video_id && !written.has(e.video_id)) reset.add(e.video_id);
+  const renamed = confirmed.some((e) => e.name === 'updateProfileName');
+  await rebase(db, userId, reset, renamed);
+}
+
+/** Removes videos with their comments, server state and shown state alike. */
+function dropVideos(db: ClientDb, ids: string[]): Promise<unknown> {
+  return Promise.all([
+    db.server_videos.bulkDelete(ids),
+    db.videos.bulkDelete(ids),
+    db.server_comments.where('video_id').anyOf(ids).delete(),
+    db.comments.where('video_id').anyOf(ids).delete(),
+  ]);
+}
+
+/** Bounded cache: new videos arrive on top, so the oldest leave (they can be paged in again). */
+async function trimCache(db: ClientDb, cap: number): Promise<void> {
+  const count = await db.server_videos.count();
+  if (count <= cap) return;
+  const oldest = (await db.server_videos.orderBy('[created_ms+id]').limit(count - cap).primaryKeys()) as string[];
+  await dropVideos(db, oldest);
+  await setMeta(db, FEED_END_KEY, false);
+}
+
+/** A comment list loaded whole replaces the cached one; then the changed and deleted comments. */
+async function writeComments(db: ClientDb, res: PullResponse, now: number): Promise<void> {
   for (const videoId of res.comments_loaded) {
     await Promise.all([db.server_comments.where('video_id').equals(videoId).delete(), db.comments.where('video_id').equals(videoId).delete()]);
     await setMeta(db, commentsLoadedKey(videoId), now);
@@ -101,18 +121,6 @@ export async function writePull(
   const comments = res.comments.map(toCommentRow);
   if (comments.length) await Promise.all([db.server_comments.bulkPut(comments), db.comments.bulkPut(comments)]);
   if (res.deleted_comments.length) await Promise.all([db.server_comments.bulkDelete(res.deleted_comments), db.comments.bulkDelete(res.deleted_comments)]);
-  trace('apply:confirmed');
-
-  // Confirmed by the server and visible in these rows: the queued copies go now, not earlier, and
-  // the rows they showed optimistically go back to the server's. Still-queued mutations are
-  // applied again on top of the new rows. With neither, rebase would change nothing: skipped.
-  if (confirmed.length) await db.outbox.bulkDelete(confirmed.map((e) => e.seq!));
-  const written = new Set([...rows.map((r) => r.id), ...res.deleted_videos]);
-  const reset = new Set<string>();
-  for (const e of confirmed) if (e.video_id && !written.has(e.video_id)) reset.add(e.video_id);
-  const renamed = confirmed.some((e) => e.name === 'updateProfileName');
-  if (confirmed.length || queued.length) await rebase(db, userId, reset, renamed);
-  trace('apply:end');
 }
 
 /** Forgets everything cached for another user (kept: every user's outbox and client ids). */

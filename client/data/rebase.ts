@@ -30,14 +30,7 @@ export async function rebase(db: ClientDb, userId: string, alsoVideos: Iterable<
   // Only a name change makes the shown profile differ from the server's: without one queued (or
   // just dropped, `alsoProfile`), the row is left alone and its readers are not woken.
   const profile = alsoProfile || queued.some((e) => e.name === 'updateProfileName') ? (read ?? (await db.server_profile.get(userId))) : null;
-  const videoIds = new Set(alsoVideos);
-  const commentVideos = new Set<string>();
-  for (const e of queued) {
-    const v = e.video_id ?? mutationVideoId(e);
-    if (!v) continue;
-    videoIds.add(v);
-    if (e.name === 'addComment' || e.name === 'deleteVideo') commentVideos.add(v);
-  }
+  const { videoIds, commentVideos } = touchedBy(queued, alsoVideos);
   for (const id of videoIds) {
     const s = await db.server_videos.get(id);
     if (s) await db.videos.put(s);
@@ -49,4 +42,17 @@ export async function rebase(db: ClientDb, userId: string, alsoVideos: Iterable<
   }
   if (profile) await db.profile.put(profile);
   for (const e of queued) await applyOptimistic(db, userId, e);
+}
+
+/** The videos the queued mutations touch (plus `alsoVideos`), and those whose comment lists they change. */
+function touchedBy(queued: OutboxEntry[], alsoVideos: Iterable<string>): { videoIds: Set<string>; commentVideos: Set<string> } {
+  const videoIds = new Set(alsoVideos);
+  const commentVideos = new Set<string>();
+  for (const e of queued) {
+    const v = e.video_id ?? mutationVideoId(e);
+    if (!v) continue;
+    videoIds.add(v);
+    if (e.name === 'addComment' || e.name === 'deleteVideo') commentVideos.add(v);
+  }
+  return { videoIds, commentVideos };
 }
