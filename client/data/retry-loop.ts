@@ -1,4 +1,4 @@
-/** Retry delay: 200 ms times the attempt, capped. */
+/** Retry delay: 200 ms times the attempt, capped (docs/sync.md, "Error classes"). */
 export const RETRY_STEP_MS = 200;
 export const RETRY_CAP_MS = 10_000;
 

@@ -6,9 +6,9 @@ import { engineFor, insertVideo, listen, Network, newDevice } from '../../tests/
 import type { SyncEngine } from './sync-engine';
 import { DEFAULT_RATE_LIMIT_WAIT_MS, MAX_RATE_LIMIT_WAIT_MS, retryAfterMs } from './retry-after';
 
-// Issue 12: the outbox honours 429 + Retry-After. Before, a 429 was retried after 200 ms x attempt
-// and every new action cut the wait short, so a throttled device hammered the server with pushes
-// that were all refused again.
+// The outbox honours 429 + Retry-After (docs/sync.md, "Push rate limit" and "Error classes").
+// Were a 429 retried after 200 ms x attempt, with every new action cutting the wait short, a
+// throttled device would hammer the server with pushes that are all refused again.
 
 let t: TestApp;
 let http: { url: string; close(): Promise<void> };
