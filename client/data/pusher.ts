@@ -109,7 +109,7 @@ export class Pusher {
     if (res.status === 409 && err.code === 'mutation_id_gap' && typeof err.last_mutation_id === 'number') {
       return renumber(this.db, this.userId, clientId, err.last_mutation_id + 1, err.last_mutation_id);
     }
-    if (res.status === 403 && err.code === 'client_id_taken') return void (await rotateClientId(this.db, this.userId));
+    if (res.status === 403 && err.code === 'client_id_taken') return rotateClientId(this.db, this.userId);
     if (res.status !== 400 && res.status !== 413) throw new TemporaryError(`push answered ${res.status}`);
     // The batch as a whole was refused: find the culprit one at a time and drop only it.
     if (entries.length > 1) {
