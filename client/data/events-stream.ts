@@ -1,4 +1,4 @@
-/** Reconnect delays of the live-update stream (spec: 1 s, 2 s, 5 s, 10 s, then 10 s). */
+/** Reconnect delays of the live-update stream: 1 s, 2 s, 5 s, 10 s, then 10 s (docs/sync.md, "Live"). */
 export const RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10000] as const;
 /**
  * After the server closed this stream because the member opened a newer one elsewhere (at most 5
