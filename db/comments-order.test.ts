@@ -21,7 +21,11 @@ describe('comments page query plan', () => {
   });
 
   it('keeps one index led by video_id on comments: the old (video_id, created_at) one is gone', () => {
-    const names = (handle.sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'comments' AND sql LIKE '%("video_id"%'`).all() as Array<{ name: string }>).map((r) => r.name);
+    const names = (
+      handle.sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'comments' AND sql LIKE '%("video_id"%'`).all() as Array<{
+        name: string;
+      }>
+    ).map((r) => r.name);
     expect(names).toEqual(['comments_video_time_id']);
   });
 });

@@ -32,7 +32,12 @@ const EnvSchema = z.object({
     .refine((v) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (openssl rand -base64 32)')
     .optional(),
   /** New uploads are refused (507) when they would leave less free space than this under DATA_DIR (MiB; 0 turns it off). */
-  UPLOAD_MIN_FREE_MIB: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(2048),
+  UPLOAD_MIN_FREE_MIB: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1024 * 1024 * 1024)
+    .default(2048),
 });
 
 export interface Config {

@@ -15,8 +15,7 @@ const guestRoute = createRoute({ getParentRoute: () => rootRoute, id: 'guest', c
 const loginRoute = createRoute({
   getParentRoute: () => guestRoute,
   path: '/login',
-  validateSearch: (search: Record<string, unknown>): { verified?: string } =>
-    search.verified === undefined ? {} : { verified: String(search.verified) },
+  validateSearch: (search: Record<string, unknown>): { verified?: string } => (search.verified === undefined ? {} : { verified: String(search.verified) }),
   component: lazyRouteComponent(() => import('../features/auth/LoginPage'), 'LoginPage'),
 });
 const signupRoute = createRoute({

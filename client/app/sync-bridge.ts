@@ -27,9 +27,7 @@ function announceRejection(r: Rejection): void {
 export function connectSyncToSession(): void {
   onSessionEvents({
     signedIn: (user) => {
-      void import('../data/start-sync').then(({ startSync }) =>
-        startSync({ userId: user.id, getAccessToken, refreshSession, onRejected: announceRejection }),
-      );
+      void import('../data/start-sync').then(({ startSync }) => startSync({ userId: user.id, getAccessToken, refreshSession, onRejected: announceRejection }));
     },
     signedOut: () => {
       void import('../data/start-sync').then(({ stopSync }) => stopSync());

@@ -11,5 +11,9 @@ function subscribe(l: () => void): () => void {
 
 /** navigator.onLine as React state (the sync status refines it with real request outcomes). */
 export function useOnline(): boolean {
-  return useSyncExternalStore(subscribe, () => navigator.onLine, () => true);
+  return useSyncExternalStore(
+    subscribe,
+    () => navigator.onLine,
+    () => true,
+  );
 }

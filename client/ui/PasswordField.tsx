@@ -17,10 +17,22 @@ export function PasswordField({ label, value, onChange, autoComplete, name }: Pr
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <div className="password-wrap">
-        <input id={id} name={name} type={shown ? 'text' : 'password'} required autoComplete={autoComplete}
-          value={value} onChange={(e) => onChange(e.target.value)} />
-        <button type="button" className="icon-button" onClick={() => setShown((s) => !s)}
-          aria-label={shown ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`} aria-pressed={shown}>
+        <input
+          id={id}
+          name={name}
+          type={shown ? 'text' : 'password'}
+          required
+          autoComplete={autoComplete}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+        <button
+          type="button"
+          className="icon-button"
+          onClick={() => setShown((s) => !s)}
+          aria-label={shown ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+          aria-pressed={shown}
+        >
           {shown ? <EyeOffIcon /> : <EyeIcon />}
         </button>
       </div>

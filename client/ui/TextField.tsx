@@ -14,7 +14,11 @@ export function TextField({ label, value, onChange, hint, ...rest }: Props) {
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input id={id} value={value} onChange={(e) => onChange(e.target.value)} {...(hint ? { 'aria-describedby': hintId } : {})} {...rest} />
-      {hint ? <p id={hintId} className="hint">{hint}</p> : null}
+      {hint ? (
+        <p id={hintId} className="hint">
+          {hint}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -6,8 +6,16 @@ import { toasterReady } from './toast';
 export default function AppToasterChunk() {
   return (
     <>
-      <Toaster visibleToasts={1} duration={5000} hotkey={['F8']} theme="dark" position="bottom-center" closeButton
-        containerAriaLabel="Notifications" toastOptions={{ className: 'toast' }} />
+      <Toaster
+        visibleToasts={1}
+        duration={5000}
+        hotkey={['F8']}
+        theme="dark"
+        position="bottom-center"
+        closeButton
+        containerAriaLabel="Notifications"
+        toastOptions={{ className: 'toast' }}
+      />
       <Ready />
     </>
   );

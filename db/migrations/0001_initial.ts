@@ -238,9 +238,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of [
-    'audit_log', 'change_log', 'sync_clients', 'webhook_events', 'payments', 'distribution_winners',
-    'distributions', 'scores', 'prizes', 'settings', 'shares', 'views', 'comments', 'likes', 'uploads',
-    'videos', 'email_tokens', 'refresh_tokens', 'credentials', 'profiles',
+    'audit_log',
+    'change_log',
+    'sync_clients',
+    'webhook_events',
+    'payments',
+    'distribution_winners',
+    'distributions',
+    'scores',
+    'prizes',
+    'settings',
+    'shares',
+    'views',
+    'comments',
+    'likes',
+    'uploads',
+    'videos',
+    'email_tokens',
+    'refresh_tokens',
+    'credentials',
+    'profiles',
   ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }

@@ -44,7 +44,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('shares_user').ifExists().execute();
 
   // Views credited so far: the next push may credit the time since the member's newest view.
-  await sql`INSERT INTO view_credits (user_id, credited_at, credited_until) SELECT user_id, max(created_at), max(created_at) FROM views GROUP BY user_id`.execute(db);
+  await sql`INSERT INTO view_credits (user_id, credited_at, credited_until) SELECT user_id, max(created_at), max(created_at) FROM views GROUP BY user_id`.execute(
+    db,
+  );
   await sql`INSERT INTO settings (key, value, updated_at) VALUES ('scores_rebuild_pending', '"0007"', 0) ON CONFLICT (key) DO NOTHING`.execute(db);
 }
 

@@ -2,14 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { AuditPage } from '../../sync/api/admin';
 
-export type AuditAction =
-  | 'user.suspend'
-  | 'user.reactivate'
-  | 'user.delete'
-  | 'video.delete'
-  | 'rewards.update'
-  | 'rewards.void'
-  | 'settings.update';
+export type AuditAction = 'user.suspend' | 'user.reactivate' | 'user.delete' | 'video.delete' | 'rewards.update' | 'rewards.void' | 'settings.update';
 
 /** Written in the same transaction as the action, so the log never claims something that rolled back. */
 export async function recordAudit(
@@ -34,7 +27,15 @@ export async function listAudit(db: Kysely<Database>, limit: number, beforeId: n
   let q = db
     .selectFrom('audit_log')
     .leftJoin('profiles', 'profiles.id', 'audit_log.actor_id')
-    .select(['audit_log.id', 'audit_log.actor_id', 'profiles.name as actor_name', 'audit_log.action', 'audit_log.target', 'audit_log.details', 'audit_log.created_at'])
+    .select([
+      'audit_log.id',
+      'audit_log.actor_id',
+      'profiles.name as actor_name',
+      'audit_log.action',
+      'audit_log.target',
+      'audit_log.details',
+      'audit_log.created_at',
+    ])
     .orderBy('audit_log.id', 'desc')
     .limit(limit + 1);
   if (beforeId !== null) q = q.where('audit_log.id', '<', beforeId);

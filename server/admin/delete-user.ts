@@ -59,7 +59,11 @@ export async function deleteUserInTx(trx: Transaction<Database>, actorId: string
     .where('likes.user_id', '=', userId)
     .execute();
   for (const l of likes) {
-    await trx.updateTable('videos').set((eb) => ({ likes_count: eb('likes_count', '-', 1) })).where('id', '=', l.video_id).execute();
+    await trx
+      .updateTable('videos')
+      .set((eb) => ({ likes_count: eb('likes_count', '-', 1) }))
+      .where('id', '=', l.video_id)
+      .execute();
     await logChange(trx, { entity: 'like', entityId: `${l.video_id}:${userId}`, videoId: l.video_id, userId, deleted: true }, now);
     touched.add(l.video_id);
   }
@@ -72,7 +76,11 @@ export async function deleteUserInTx(trx: Transaction<Database>, actorId: string
     .where('comments.user_id', '=', userId)
     .execute();
   for (const cm of comments) {
-    await trx.updateTable('videos').set((eb) => ({ comments_count: eb('comments_count', '-', 1) })).where('id', '=', cm.video_id).execute();
+    await trx
+      .updateTable('videos')
+      .set((eb) => ({ comments_count: eb('comments_count', '-', 1) }))
+      .where('id', '=', cm.video_id)
+      .execute();
     await logChange(trx, { entity: 'comment', entityId: cm.id, videoId: cm.video_id, userId, deleted: true }, now);
     touched.add(cm.video_id);
   }
@@ -85,7 +93,11 @@ export async function deleteUserInTx(trx: Transaction<Database>, actorId: string
     .where('views.user_id', '=', userId)
     .execute();
   for (const v of views) {
-    await trx.updateTable('videos').set((eb) => ({ views_count: eb('views_count', '-', 1) })).where('id', '=', v.video_id).execute();
+    await trx
+      .updateTable('videos')
+      .set((eb) => ({ views_count: eb('views_count', '-', 1) }))
+      .where('id', '=', v.video_id)
+      .execute();
     touched.add(v.video_id);
   }
   await trx.deleteFrom('views').where('user_id', '=', userId).execute();
@@ -93,7 +105,11 @@ export async function deleteUserInTx(trx: Transaction<Database>, actorId: string
   // shares_count counts members (docs/decisions/0001-prizes-that-cannot-be-farmed.md): one decrement per video they shared.
   const shares = await trx.selectFrom('shares').select(['video_id']).distinct().where('user_id', '=', userId).execute();
   for (const s of shares) {
-    await trx.updateTable('videos').set((eb) => ({ shares_count: eb('shares_count', '-', 1) })).where('id', '=', s.video_id).execute();
+    await trx
+      .updateTable('videos')
+      .set((eb) => ({ shares_count: eb('shares_count', '-', 1) }))
+      .where('id', '=', s.video_id)
+      .execute();
     touched.add(s.video_id);
   }
   await trx.deleteFrom('shares').where('user_id', '=', userId).execute();

@@ -23,7 +23,7 @@ const voidPoints = createRoute({
   path: '/rewards/voids',
   summary: "Void a member's points for the current period",
   description:
-    'The member is out of this period\'s scoring until the next distribution: their points, the points their actions gave others and the points others earned on their videos all go, as with a suspension, but the account keeps working. Audited.',
+    "The member is out of this period's scoring until the next distribution: their points, the points their actions gave others and the points others earned on their videos all go, as with a suspension, but the account keeps working. Audited.",
   request: { body: { required: true, content: json(VoidRequest) } },
   responses: {
     201: { description: 'Voided.', content: json(VoidResult) },
@@ -43,7 +43,16 @@ export function adminRewardsAuditRouter() {
       const done = await deps.db.transaction().execute(async (trx) => {
         const done = await voidMember(trx, { userId: user_id, adminId: user.id, now });
         if (done?.result.created) {
-          await recordAudit(trx, { actorId: user.id, action: 'rewards.void', target: user_id, details: { period_start: done.result.period_start, points_before: done.pointsBefore } }, now);
+          await recordAudit(
+            trx,
+            {
+              actorId: user.id,
+              action: 'rewards.void',
+              target: user_id,
+              details: { period_start: done.result.period_start, points_before: done.pointsBefore },
+            },
+            now,
+          );
         }
         return done;
       });

@@ -12,10 +12,25 @@ export const IdParam = z.object({
 });
 
 export const PageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ param: { name: 'limit', in: 'query' } }),
-  cursor: z.string().max(200).optional().openapi({ param: { name: 'cursor', in: 'query' } }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(20)
+    .openapi({ param: { name: 'limit', in: 'query' } }),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ param: { name: 'cursor', in: 'query' } }),
 });
 
 export const UserPageQuery = PageQuery.extend({
-  q: z.string().trim().max(100).default('').openapi({ param: { name: 'q', in: 'query' }, description: 'Part of a name or e-mail.' }),
+  q: z
+    .string()
+    .trim()
+    .max(100)
+    .default('')
+    .openapi({ param: { name: 'q', in: 'query' }, description: 'Part of a name or e-mail.' }),
 });

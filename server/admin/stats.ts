@@ -4,8 +4,14 @@ import type { AdminStats } from '../../sync/api/admin';
 
 export async function readStats(db: Kysely<Database>): Promise<AdminStats> {
   const [users, videos, active, revenue] = await Promise.all([
-    db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    db.selectFrom('videos').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('profiles')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('videos')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('profiles')
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -28,12 +28,18 @@ const statusChange = (path: string, summary: string) =>
     summary,
     request: { params: IdParam },
     responses: {
-      200: { description: 'The user as it is now.', content: { 'application/json': { schema: z.object({ user: AdminUser.pick({ id: true, is_active: true }) }) } } },
+      200: {
+        description: 'The user as it is now.',
+        content: { 'application/json': { schema: z.object({ user: AdminUser.pick({ id: true, is_active: true }) }) } },
+      },
       ...errorResponses(400, 401, 403, 404),
     },
   });
 
-const suspend = statusChange('/users/{id}/suspend', 'Suspend a user: they cannot sign in and their sessions stop working (never an admin: 403 target_is_admin)');
+const suspend = statusChange(
+  '/users/{id}/suspend',
+  'Suspend a user: they cannot sign in and their sessions stop working (never an admin: 403 target_is_admin)',
+);
 const reactivate = statusChange('/users/{id}/reactivate', 'Reactivate a suspended user');
 
 const remove = createRoute({

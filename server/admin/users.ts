@@ -17,18 +17,16 @@ export async function listUsers(db: Kysely<Database>, opts: { limit: number; cur
   const page = rows.slice(0, opts.limit);
   const last = page.at(-1);
   return {
-    items: page.map(
-      (r): AdminUser => ({
-        id: r.id,
-        email: r.email,
-        name: r.name,
-        is_admin: r.is_admin === 1,
-        is_active: r.is_active === 1,
-        account_status: r.account_status,
-        email_verified: r.email_verified_at !== null,
-        created_at: Number(r.created_at),
-      }),
-    ),
+    items: page.map((r): AdminUser => ({
+      id: r.id,
+      email: r.email,
+      name: r.name,
+      is_admin: r.is_admin === 1,
+      is_active: r.is_active === 1,
+      account_status: r.account_status,
+      email_verified: r.email_verified_at !== null,
+      created_at: Number(r.created_at),
+    })),
     next_cursor: rows.length > opts.limit && last ? encodeTimeCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
   };
 }
@@ -70,7 +68,11 @@ export async function setUserActive(
   if (!user) throw notFound('No such user.', 'user_not_found');
   if (!active && user.is_admin) throw targetIsAdmin('suspended');
   if ((user.is_active === 1) === active) return { changed: false, scoresChanged: false, email: user.email };
-  await trx.updateTable('profiles').set({ is_active: active ? 1 : 0, updated_at: now }).where('id', '=', userId).execute();
+  await trx
+    .updateTable('profiles')
+    .set({ is_active: active ? 1 : 0, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
   let scoresChanged: boolean;
   if (active) {
     // An unpaid account is not eligible yet: it starts counting when its payment activates it.

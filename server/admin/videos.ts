@@ -12,25 +12,23 @@ export async function listVideos(db: Kysely<Database>, opts: { limit: number; cu
   const page = rows.slice(0, opts.limit);
   const last = page.at(-1);
   return {
-    items: page.map(
-      (r): AdminVideo => ({
-        id: r.id,
-        user_id: r.user_id,
-        user_name: r.user_name ?? 'Unknown User',
-        title: r.title,
-        description: r.description,
-        video_url: mediaUrl(r.file_key),
-        poster_url: r.poster_key ? mediaUrl(r.poster_key) : null,
-        mime_type: r.mime_type,
-        size_bytes: Number(r.size_bytes),
-        duration_ms: r.duration_ms,
-        created_at: Number(r.created_at),
-        likes_count: r.likes_count,
-        comments_count: r.comments_count,
-        shares_count: r.shares_count,
-        views_count: r.views_count,
-      }),
-    ),
+    items: page.map((r): AdminVideo => ({
+      id: r.id,
+      user_id: r.user_id,
+      user_name: r.user_name ?? 'Unknown User',
+      title: r.title,
+      description: r.description,
+      video_url: mediaUrl(r.file_key),
+      poster_url: r.poster_key ? mediaUrl(r.poster_key) : null,
+      mime_type: r.mime_type,
+      size_bytes: Number(r.size_bytes),
+      duration_ms: r.duration_ms,
+      created_at: Number(r.created_at),
+      likes_count: r.likes_count,
+      comments_count: r.comments_count,
+      shares_count: r.shares_count,
+      views_count: r.views_count,
+    })),
     next_cursor: rows.length > opts.limit && last ? encodeTimeCursor({ createdAt: Number(last.created_at), id: last.id }) : null,
   };
 }

@@ -80,7 +80,8 @@ export function authRouter() {
     if (!presented) throw badRequest('refresh_token: Required (in the body or the vidi_refresh cookie).');
     const result = await rotateRefreshToken(deps.db, presented, deps.now(), allowRefresh);
     if (!result.ok) {
-      if (result.reason === 'reused') throw refreshRefused(c, 'token_reused', 'This session was ended because its refresh token was used twice. Please sign in again.');
+      if (result.reason === 'reused')
+        throw refreshRefused(c, 'token_reused', 'This session was ended because its refresh token was used twice. Please sign in again.');
       throw refreshRefused(c, 'invalid_refresh_token', 'Your session has expired. Please sign in again.');
     }
     const profile = await deps.db.selectFrom('profiles').selectAll().where('id', '=', result.userId).executeTakeFirstOrThrow();

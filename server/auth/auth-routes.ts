@@ -1,5 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { AuthSession, LoginBody, LogoutBody, PaymentRequiredError, RefreshBody, ResendBody, ResendResponse, SignupBody, SignupResponse } from '../../sync/api/auth';
+import {
+  AuthSession,
+  LoginBody,
+  LogoutBody,
+  PaymentRequiredError,
+  RefreshBody,
+  ResendBody,
+  ResendResponse,
+  SignupBody,
+  SignupResponse,
+} from '../../sync/api/auth';
 import { ErrorSchema } from '../../sync/api/errors';
 import { errorResponses } from '../http/openapi-helpers';
 

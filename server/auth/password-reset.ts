@@ -29,7 +29,14 @@ export async function mailResetLink(deps: AppDeps, email: string): Promise<void>
   const now = deps.now();
   await deps.db
     .insertInto('email_tokens')
-    .values({ token_hash: hashSecretToken(token), user_id: profile.id, purpose: RESET_PASSWORD_PURPOSE, created_at: now, expires_at: now + RESET_TOKEN_TTL_MS, used_at: null })
+    .values({
+      token_hash: hashSecretToken(token),
+      user_id: profile.id,
+      purpose: RESET_PASSWORD_PURPOSE,
+      created_at: now,
+      expires_at: now + RESET_TOKEN_TTL_MS,
+      used_at: null,
+    })
     .execute();
   await deps.mailer.send(passwordResetMail({ to: email, name: profile.name, link: resetLink(deps.config.publicUrl, token) }));
 }
@@ -69,10 +76,17 @@ export async function resetPassword(deps: AppDeps, token: string, password: stri
     const now = deps.now();
     const row = await openResetToken(trx, tokenHash, now);
     if (!row) throw invalidResetToken();
-    await trx.updateTable('email_tokens').set({ used_at: now }).where('user_id', '=', row.user_id).where('purpose', '=', RESET_PASSWORD_PURPOSE).where('used_at', 'is', null).execute();
+    await trx
+      .updateTable('email_tokens')
+      .set({ used_at: now })
+      .where('user_id', '=', row.user_id)
+      .where('purpose', '=', RESET_PASSWORD_PURPOSE)
+      .where('used_at', 'is', null)
+      .execute();
     await setPassword(trx, row.user_id, passwordHash, now);
     const profile = await trx.selectFrom('profiles').select(['email', 'email_verified_at']).where('id', '=', row.user_id).executeTakeFirstOrThrow();
-    if (profile.email_verified_at === null) await trx.updateTable('profiles').set({ email_verified_at: now, updated_at: now }).where('id', '=', row.user_id).execute();
+    if (profile.email_verified_at === null)
+      await trx.updateTable('profiles').set({ email_verified_at: now, updated_at: now }).where('id', '=', row.user_id).execute();
     return { userId: row.user_id, email: profile.email };
   });
 }

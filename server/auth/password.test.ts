@@ -22,7 +22,13 @@ describe('password hashing (scrypt N=2^17, r=8, p=1)', () => {
   });
 
   it('rejects malformed or absurdly expensive stored hashes instead of running them', async () => {
-    for (const bad of ['', 'plain', 'scrypt$17$8$1$c2FsdA==', 'bcrypt$17$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', 'scrypt$30$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=']) {
+    for (const bad of [
+      '',
+      'plain',
+      'scrypt$17$8$1$c2FsdA==',
+      'bcrypt$17$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+      'scrypt$30$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+    ]) {
       expect(parsePasswordHash(bad)).toBeNull();
       expect(await verifyPassword('anything', bad)).toBe(false);
     }

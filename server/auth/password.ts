@@ -91,5 +91,4 @@ export async function verifyPassword(password: string, encoded: string): Promise
  * A real hash at the production cost that matches no password anyone can type: login verifies
  * against it when the e-mail is unknown, so an unknown address costs the same time as a wrong password.
  */
-export const DUMMY_PASSWORD_HASH =
-  'scrypt$17$8$1$iCxj73aco6r1WmLi6AVfcg==$jRmTGdopvY/NmbgUrkMz3Zd4Fu0SoubV2TbkWooXv2s=';
+export const DUMMY_PASSWORD_HASH = 'scrypt$17$8$1$iCxj73aco6r1WmLi6AVfcg==$jRmTGdopvY/NmbgUrkMz3Zd4Fu0SoubV2TbkWooXv2s=';

@@ -25,7 +25,17 @@ async function insertToken(db: Db, userId: string, familyId: string, now: number
   const expiresAt = now + REFRESH_TOKEN_TTL_MS;
   await db
     .insertInto('refresh_tokens')
-    .values({ id, user_id: userId, family_id: familyId, token_hash: hashSecretToken(token), created_at: now, expires_at: expiresAt, used_at: null, revoked_at: null, replaced_by: null })
+    .values({
+      id,
+      user_id: userId,
+      family_id: familyId,
+      token_hash: hashSecretToken(token),
+      created_at: now,
+      expires_at: expiresAt,
+      used_at: null,
+      revoked_at: null,
+      replaced_by: null,
+    })
     .execute();
   return { id, token, familyId, expiresAt };
 }
@@ -36,9 +46,7 @@ export async function startRefreshFamily(db: Db, userId: string, now: number): P
   return insertToken(db, userId, randomUUID(), now);
 }
 
-export type RotateResult =
-  | { ok: true; userId: string; issued: IssuedRefreshToken }
-  | { ok: false; reason: 'invalid' | 'expired' | 'reused' };
+export type RotateResult = { ok: true; userId: string; issued: IssuedRefreshToken } | { ok: false; reason: 'invalid' | 'expired' | 'reused' };
 
 /**
  * Spends `presented` and issues its successor in the same family, all in one transaction (the

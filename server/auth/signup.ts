@@ -22,7 +22,9 @@ async function answerTaken(deps: AppDeps, body: SignupBody, status: AccountStatu
   const base = deps.config.publicUrl;
   let sent = true;
   try {
-    await deps.mailer.send(signupAttemptMail({ to: body.email, name: owner?.name ?? 'there', loginLink: `${base}/login`, resetLink: `${base}/forgot-password` }));
+    await deps.mailer.send(
+      signupAttemptMail({ to: body.email, name: owner?.name ?? 'there', loginLink: `${base}/login`, resetLink: `${base}/forgot-password` }),
+    );
   } catch (err) {
     deps.log.error(`sign-up attempt mail to ${body.email} failed`, err);
     sent = false;
@@ -50,7 +52,17 @@ export async function signUp(deps: AppDeps, body: SignupBody): Promise<SignupRes
       if (existing) return { taken: accountStatus };
       await trx
         .insertInto('profiles')
-        .values({ id, email: body.email, name: body.name, is_admin: 0, is_active: 1, account_status: accountStatus, email_verified_at: null, created_at: now, updated_at: now })
+        .values({
+          id,
+          email: body.email,
+          name: body.name,
+          is_admin: 0,
+          is_active: 1,
+          account_status: accountStatus,
+          email_verified_at: null,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       await trx.insertInto('credentials').values({ user_id: id, password_hash: passwordHash, updated_at: now }).execute();
       return { token: await createVerificationToken(trx, id, now), status: accountStatus };

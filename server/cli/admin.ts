@@ -53,7 +53,9 @@ async function main(): Promise<void> {
     if (result.action === 'created') {
       console.log(`Created administrator ${result.email} ("${result.name}", id ${result.id}): verified and active.`);
     } else {
-      console.log(`Promoted ${result.email} ("${result.name}", id ${result.id}) to administrator: verified, active, password reset, other sessions signed out.`);
+      console.log(
+        `Promoted ${result.email} ("${result.name}", id ${result.id}) to administrator: verified, active, password reset, other sessions signed out.`,
+      );
     }
   } finally {
     await close();

@@ -91,7 +91,10 @@ function rng(seed: number): () => number {
 /** Sorted random UUIDs from the seeded generator: inserting in key order appends to the B-tree. */
 function sortedIds(n: number, rand: () => number): string[] {
   const ids: string[] = new Array(n);
-  const hex = (bits: number) => Math.floor(rand() * 2 ** bits).toString(16).padStart(bits / 4, '0');
+  const hex = (bits: number) =>
+    Math.floor(rand() * 2 ** bits)
+      .toString(16)
+      .padStart(bits / 4, '0');
   for (let i = 0; i < n; i++) {
     ids[i] = `${hex(32)}-${hex(16)}-4${hex(12)}-${(8 + Math.floor(rand() * 4)).toString(16)}${hex(12)}-${hex(24)}${hex(24)}`;
   }
@@ -165,8 +168,27 @@ function ensureMedia(mediaDir: string): { fileKey: string; posterKey: string | n
   const ff = (args: string[]) => execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   if (!existsSync(clip)) {
     try {
-      ff(['-f', 'lavfi', '-i', 'testsrc=size=180x320:rate=15', '-f', 'lavfi', '-i', 'sine', '-t', '2',
-        '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart', clip]);
+      ff([
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=180x320:rate=15',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine',
+        '-t',
+        '2',
+        '-c:v',
+        'libx264',
+        '-pix_fmt',
+        'yuv420p',
+        '-c:a',
+        'aac',
+        '-movflags',
+        '+faststart',
+        clip,
+      ]);
     } catch (e) {
       throw new Error(`seed: ffmpeg could not make the sample video ${clip}: ${(e as Error).message}`);
     }
@@ -184,7 +206,24 @@ function ensureMedia(mediaDir: string): { fileKey: string; posterKey: string | n
 }
 
 const FIRST = ['Asha', 'Ravi', 'Meera', 'Arjun', 'Priya', 'Kiran', 'Neha', 'Vikram', 'Anita', 'Rahul', 'Divya', 'Sanjay', 'Lena', 'Omar', 'Mia', 'Noah'];
-const WORDS = ['sunset', 'street', 'dance', 'recipe', 'rain', 'train', 'market', 'beach', 'cat', 'skate', 'guitar', 'festival', 'garden', 'city', 'mountain', 'coffee'];
+const WORDS = [
+  'sunset',
+  'street',
+  'dance',
+  'recipe',
+  'rain',
+  'train',
+  'market',
+  'beach',
+  'cat',
+  'skate',
+  'guitar',
+  'festival',
+  'garden',
+  'city',
+  'mountain',
+  'coffee',
+];
 const DAY = 24 * 60 * 60 * 1000;
 
 export interface SeedSummary {
@@ -214,7 +253,9 @@ export async function seedDatabase(handle: ReturnType<typeof openDatabase>, medi
   };
   const media = ensureMedia(mediaDir);
   const now = Date.now();
-  const tag = Math.floor(rand() * 36 ** 6).toString(36).padStart(6, '0');
+  const tag = Math.floor(rand() * 36 ** 6)
+    .toString(36)
+    .padStart(6, '0');
   const passwordHash = o.password ? await hashPassword(o.password) : null;
 
   // Rollback journal + no fsync while loading: pages appended to the file need no journal copy,
@@ -264,8 +305,21 @@ export async function seedDatabase(handle: ReturnType<typeof openDatabase>, medi
           videoAt[j] = now - 90 * DAY + Math.floor(rand() * 90 * DAY);
           const w1 = WORDS[Math.floor(rand() * WORDS.length)]!;
           const w2 = WORDS[Math.floor(rand() * WORDS.length)]!;
-          ins.run(videoIds[j], userIds[videoOwner[j]!], `${w1} ${w2} #${j}`, `A ${w1} clip with some ${w2}.`, media.fileKey, media.size,
-            media.durationMs, media.sha256, media.posterKey, videoAt[j], likesPer[j], commentsPer[j], viewsPer[j]);
+          ins.run(
+            videoIds[j],
+            userIds[videoOwner[j]!],
+            `${w1} ${w2} #${j}`,
+            `A ${w1} clip with some ${w2}.`,
+            media.fileKey,
+            media.size,
+            media.durationMs,
+            media.sha256,
+            media.posterKey,
+            videoAt[j],
+            likesPer[j],
+            commentsPer[j],
+            viewsPer[j],
+          );
         }
       })();
     }),
@@ -371,7 +425,11 @@ async function main(): Promise<void> {
     const rows = s.users + s.videos + s.likes + s.comments + s.views;
     console.log(`Seeded ${config.databaseUrl}`);
     console.log(`  users ${s.users}, videos ${s.videos}, likes ${s.likes}, comments ${s.comments}, views ${s.views}, score rows ${s.scores}`);
-    console.log(`  seconds: ${Object.entries(s.seconds).map(([k, v]) => `${k} ${v}`).join(', ')}; total ${total.toFixed(1)} (${Math.round(rows / total)} rows/s)`);
+    console.log(
+      `  seconds: ${Object.entries(s.seconds)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}; total ${total.toFixed(1)} (${Math.round(rows / total)} rows/s)`,
+    );
     if (s.sampleEmail) console.log(`  sample member: ${s.sampleEmail}${o.password ? ' (password as given)' : ' (no password; pass --password to log in)'}`);
     console.log(problems.length ? `  COUNTER MISMATCH:\n    ${problems.join('\n    ')}` : '  counters match the rows');
     if (problems.length) process.exitCode = 1;

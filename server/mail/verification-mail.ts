@@ -1,7 +1,6 @@
 import type { OutgoingMail } from './mailer';
 
-export const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
 
 /** The "confirm your address" mail sent after sign-up and on resend. */
 export function verificationMail(opts: { to: string; name: string; link: string }): OutgoingMail {

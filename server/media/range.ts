@@ -1,7 +1,4 @@
-export type RangeResult =
-  | { kind: 'full' }
-  | { kind: 'partial'; start: number; end: number }
-  | { kind: 'unsatisfiable'; reason: string };
+export type RangeResult = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable'; reason: string };
 
 /**
  * One byte range per request (RFC 9110 14.1.2): `a-b`, `a-`, or a suffix `-n`. Multiple ranges

@@ -15,7 +15,11 @@ export function mediaPath(mediaDir: string, key: string): string {
 
 /** A file name safe on every file system and in a URL: letters, digits, dot, dash, underscore. */
 export function safeFileName(name: string): string {
-  const cleaned = name.normalize('NFKD').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(-80);
+  const cleaned = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[-.]+/, '')
+    .slice(-80);
   return cleaned || 'video';
 }
 
@@ -38,7 +42,13 @@ export async function posterKeysOf(mediaDir: string, userId: string, videoId: st
  */
 export async function writeMediaFileOnce(mediaDir: string, key: string, bytes: Uint8Array): Promise<boolean> {
   const file = mediaPath(mediaDir, key);
-  if (await stat(file).then((s) => s.isFile(), () => false)) return false;
+  if (
+    await stat(file).then(
+      (s) => s.isFile(),
+      () => false,
+    )
+  )
+    return false;
   // A leading dot never matches the served key shape, so the temp file is never public.
   const tmp = join(dirname(file), `.tmp-${randomBytes(8).toString('hex')}-${basename(file)}`);
   const fh = await open(tmp, 'w');

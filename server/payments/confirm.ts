@@ -27,10 +27,7 @@ async function orderOf(deps: AppDeps, orderId: string, userId: string) {
  * the order id WE stored for this account, so a signature for anyone else's order, a forged one, or
  * one replayed onto another order fails. Replaying the same confirmation is harmless.
  */
-export async function verifyRazorpayPayment(
-  deps: AppDeps,
-  body: PaymentVerifyRequest,
-): Promise<PaymentConfirmed> {
+export async function verifyRazorpayPayment(deps: AppDeps, body: PaymentVerifyRequest): Promise<PaymentConfirmed> {
   const payment = await orderOf(deps, body.order_id, body.user_id);
   if (payment.provider !== 'razorpay') throw notYourOrder();
   const settings = await readPaymentSetting(deps.db, deps.secrets);

@@ -100,7 +100,18 @@ async function reserveOrderSlot(deps: AppDeps, userId: string, provider: 'razorp
     }
     await trx
       .insertInto('payments')
-      .values({ id, user_id: userId, provider, order_id: `reserved_${id}`, payment_id: null, amount_paise: amountPaise, currency: 'INR', status: 'created', created_at: now, captured_at: null })
+      .values({
+        id,
+        user_id: userId,
+        provider,
+        order_id: `reserved_${id}`,
+        payment_id: null,
+        amount_paise: amountPaise,
+        currency: 'INR',
+        status: 'created',
+        created_at: now,
+        captured_at: null,
+      })
       .execute();
   });
   return id;

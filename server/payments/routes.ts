@@ -23,7 +23,8 @@ const order = createRoute({
   path: '/order',
   tags: ['payments'],
   summary: 'Start paying the entry fee for an unpaid account (no sign-in: the account cannot sign in yet)',
-  description: "Authorised by the account id and its e-mail. The amount comes from the server's settings. provider 'none' means the fee no longer applies and the account was activated.",
+  description:
+    "Authorised by the account id and its e-mail. The amount comes from the server's settings. provider 'none' means the fee no longer applies and the account was activated.",
   request: { body: { required: true, content: json(PaymentOrderRequest) } },
   responses: { 200: { description: 'An order to pay.', content: json(PaymentOrder) }, ...errorResponses(400, 403, 404, 409, 429, 502) },
 });

@@ -27,7 +27,11 @@ export type WebhookOutcome = 'captured' | 'already_captured' | 'failed_recorded'
  * transaction as its effect, so a redelivery after a crash is processed, and after success ignored.
  * Events may arrive in any order; a payment once captured stays captured.
  */
-export async function handleRazorpayWebhook(deps: AppDeps, rawBody: Buffer, headers: { signature?: string | undefined; eventId?: string | undefined }): Promise<WebhookOutcome> {
+export async function handleRazorpayWebhook(
+  deps: AppDeps,
+  rawBody: Buffer,
+  headers: { signature?: string | undefined; eventId?: string | undefined },
+): Promise<WebhookOutcome> {
   const settings = await readPaymentSetting(deps.db, deps.secrets);
   if (!settings.razorpay_webhook_secret) throw paymentNotConfigured();
   if (!headers.signature || !webhookSignatureValid(rawBody, headers.signature, settings.razorpay_webhook_secret)) {
@@ -83,7 +87,12 @@ export async function handleRazorpayWebhook(deps: AppDeps, rawBody: Buffer, head
   });
 }
 
-async function capture(trx: Transaction<Database>, payment: { id: string; user_id: string; status: string }, paymentId: string, now: number): Promise<WebhookOutcome> {
+async function capture(
+  trx: Transaction<Database>,
+  payment: { id: string; user_id: string; status: string },
+  paymentId: string,
+  now: number,
+): Promise<WebhookOutcome> {
   // Captured before: the account may still need activating if an earlier attempt was interrupted; harmless otherwise.
   await captureAndActivate(trx, payment, paymentId, now);
   return payment.status === 'captured' ? 'already_captured' : 'captured';

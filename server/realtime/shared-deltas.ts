@@ -18,7 +18,13 @@ export interface SharedDelta {
   from: number;
   head: number;
   readAt: number;
-  changes: { count: number; renamedUsers: ReadonlySet<string>; videos: PullResponse['videos']; deletedVideos: string[]; leaderboards: Leaderboards | null } | null;
+  changes: {
+    count: number;
+    renamedUsers: ReadonlySet<string>;
+    videos: PullResponse['videos'];
+    deletedVideos: string[];
+    leaderboards: Leaderboards | null;
+  } | null;
 }
 
 /** Nobody has this id, so rows read for it carry no one's like. */
@@ -98,7 +104,11 @@ export async function personalDelta(
   shared: SharedDelta & { changes: NonNullable<SharedDelta['changes']> },
 ): Promise<PullResponse> {
   const { changes } = shared;
-  const liked = likedAmong(deps, user.id, changes.videos.map((v) => v.id));
+  const liked = likedAmong(
+    deps,
+    user.id,
+    changes.videos.map((v) => v.id),
+  );
   const lastMutationId = clientId ? (ownStatements(deps.sqlite).lastMutation.get(clientId, user.id)?.last_mutation_id ?? 0) : 0;
   const boards = changes.leaderboards;
   return {
@@ -122,7 +132,9 @@ export async function personalDelta(
 // Run for every connection on every change: compiled once per connection, not per call. Read while
 // the delta's transaction holds the connection.
 const ownStatements = perConnection((sqlite) => ({
-  liked: sqlite.prepare<[string, string], { video_id: string }>('SELECT video_id FROM likes WHERE user_id = ? AND video_id IN (SELECT value FROM json_each(?))'),
+  liked: sqlite.prepare<[string, string], { video_id: string }>(
+    'SELECT video_id FROM likes WHERE user_id = ? AND video_id IN (SELECT value FROM json_each(?))',
+  ),
   lastMutation: sqlite.prepare<[string, string], { last_mutation_id: number }>('SELECT last_mutation_id FROM sync_clients WHERE client_id = ? AND user_id = ?'),
 }));
 

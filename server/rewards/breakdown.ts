@@ -48,7 +48,12 @@ export async function readRewardsBreakdown(db: Db): Promise<RewardsBreakdown> {
     leaders.push({
       user_id: id,
       user_name: [...creators, ...viewers].find((r) => r.user_id === id)!.user_name,
-      creator: { rank: creatorRank < 0 ? null : creatorRank + 1, points: Number(score?.creator_points ?? 0), likes_received: s.likes_received, commenters: s.commenters },
+      creator: {
+        rank: creatorRank < 0 ? null : creatorRank + 1,
+        points: Number(score?.creator_points ?? 0),
+        likes_received: s.likes_received,
+        commenters: s.commenters,
+      },
       viewer: {
         rank: viewerRank < 0 ? null : viewerRank + 1,
         points: viewerPoints,

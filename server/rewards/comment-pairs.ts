@@ -12,7 +12,9 @@ import { bumpViewerDay } from './viewer-days';
 
 /** Whether the member already commented on this video in this period (one probe of comments_user_video). */
 export async function commentedInPeriod(db: Db, userId: string, videoId: string, ps: number): Promise<boolean> {
-  const { rows } = await sql<{ one: number }>`SELECT 1 AS one FROM comments WHERE user_id = ${userId} AND video_id = ${videoId} AND created_at > ${ps} LIMIT 1`.execute(db);
+  const { rows } = await sql<{
+    one: number;
+  }>`SELECT 1 AS one FROM comments WHERE user_id = ${userId} AND video_id = ${videoId} AND created_at > ${ps} LIMIT 1`.execute(db);
   return rows.length > 0;
 }
 

@@ -15,7 +15,11 @@ import type { DistributionPage, RecordedDistribution } from '../../sync/api/rewa
  */
 export async function recordDistribution(db: Kysely<Database>, input: { adminId: string; periodStart: number; now: number }): Promise<RecordedDistribution> {
   return db.transaction().execute(async (trx) => {
-    const done = await trx.selectFrom('distributions').select(['id', 'period_start', 'created_at']).where('period_start', '=', input.periodStart).executeTakeFirst();
+    const done = await trx
+      .selectFrom('distributions')
+      .select(['id', 'period_start', 'created_at'])
+      .where('period_start', '=', input.periodStart)
+      .executeTakeFirst();
     if (done) return { distribution: await distributionSummary(trx, done), created: false };
 
     const last = await latestDistribution(trx);
@@ -36,7 +40,15 @@ export async function recordDistribution(db: Kysely<Database>, input: { adminId:
     const winners = [
       ...standings.best_users.map((w) => ({ ...w, board: 'best_user' })),
       ...standings.best_viewers.map((w) => ({ ...w, board: 'best_viewer' })),
-    ].map((w) => ({ distribution_id: id, board: w.board, rank: w.rank, user_id: w.user_id, user_name: w.user_name, points: w.points, prize_rupees: w.prize_rupees }));
+    ].map((w) => ({
+      distribution_id: id,
+      board: w.board,
+      rank: w.rank,
+      user_id: w.user_id,
+      user_name: w.user_name,
+      points: w.points,
+      prize_rupees: w.prize_rupees,
+    }));
     if (winners.length) await trx.insertInto('distribution_winners').values(winners).execute();
     // Actions up to now belong to the closed period (created_at <= createdAt); nothing counts yet.
     await trx.deleteFrom('scores').execute();
@@ -61,7 +73,11 @@ export async function recordDistribution(db: Kysely<Database>, input: { adminId:
 
 /** Past distributions, newest first, keyset-paged on the period_start index. */
 export async function listDistributions(db: Kysely<Database>, opts: { limit: number; before: number | null }): Promise<DistributionPage> {
-  let q = db.selectFrom('distributions').select(['id', 'period_start', 'created_at', 'created_by']).orderBy('period_start', 'desc').limit(opts.limit + 1);
+  let q = db
+    .selectFrom('distributions')
+    .select(['id', 'period_start', 'created_at', 'created_by'])
+    .orderBy('period_start', 'desc')
+    .limit(opts.limit + 1);
   if (opts.before !== null) q = q.where('period_start', '<', opts.before);
   const rows = await q.execute();
   const page = rows.slice(0, opts.limit);

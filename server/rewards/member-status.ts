@@ -97,7 +97,11 @@ async function hasRow(db: Db, userId: string): Promise<boolean> {
 async function withRows(db: Db, ids: string[]): Promise<Set<string>> {
   const out = new Set<string>();
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await db.selectFrom('scores').select('user_id').where('user_id', 'in', ids.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom('scores')
+      .select('user_id')
+      .where('user_id', 'in', ids.slice(i, i + 500))
+      .execute();
     for (const r of rows) out.add(r.user_id);
   }
   return out;
@@ -113,7 +117,14 @@ async function removeContributions(db: Db, userId: string, now: number): Promise
   const exclude: Exclusion = { userId };
   const counted = await withRows(db, [...new Set([...out, ...inc].map((t) => t.userId))]);
   await subtractPointsMany(db, 'creator', out.filter((t) => counted.has(t.userId)).map(creatorChange), ps, exclude);
-  await applyViewerDays(db, inc.filter((t) => counted.has(t.userId)), -1, ps, exclude, await readViewerCap(db));
+  await applyViewerDays(
+    db,
+    inc.filter((t) => counted.has(t.userId)),
+    -1,
+    ps,
+    exclude,
+    await readViewerCap(db),
+  );
   await db.deleteFrom('viewer_days').where('user_id', '=', userId).execute();
   await db.deleteFrom('scores').where('user_id', '=', userId).execute();
   await logChange(db, { entity: 'leaderboard', entityId: 'all' }, now);

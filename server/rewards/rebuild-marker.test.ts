@@ -13,12 +13,18 @@ describe('the scores rebuild marker', () => {
 
   it('is left by the migration, rebuilds the counters once, and is gone after', async () => {
     expect(markers().n).toBe(1);
-    handle.sqlite.prepare("INSERT INTO profiles (id, email, name, is_admin, is_active, account_status, email_verified_at, created_at, updated_at) VALUES ('u1', 'u1@x.test', 'U', 0, 1, 'active', 1, 1, 1)").run();
+    handle.sqlite
+      .prepare(
+        "INSERT INTO profiles (id, email, name, is_admin, is_active, account_status, email_verified_at, created_at, updated_at) VALUES ('u1', 'u1@x.test', 'U', 0, 1, 'active', 1, 1, 1)",
+      )
+      .run();
     // A stale counter the rows do not support: the rebuild drops it.
-    handle.sqlite.prepare("INSERT INTO scores (user_id, creator_points, viewer_points, creator_reached_at, viewer_reached_at) VALUES ('u1', 42, 7, 5, 5)").run();
+    handle.sqlite
+      .prepare("INSERT INTO scores (user_id, creator_points, viewer_points, creator_reached_at, viewer_reached_at) VALUES ('u1', 42, 7, 5, 5)")
+      .run();
     expect(await rebuildScoresIfMarked(handle.db)).toBe(true);
     expect(markers().n).toBe(0);
-    expect(handle.sqlite.prepare("SELECT count(*) AS n FROM scores WHERE creator_points = 42").get()).toEqual({ n: 0 });
+    expect(handle.sqlite.prepare('SELECT count(*) AS n FROM scores WHERE creator_points = 42').get()).toEqual({ n: 0 });
     expect(await rebuildScoresIfMarked(handle.db)).toBe(false);
   });
 });

@@ -99,8 +99,16 @@ export async function rebuildScores(db: Db): Promise<number> {
   const { scores, days } = await recomputeAll(db);
   await db.deleteFrom('scores').execute();
   await db.deleteFrom('viewer_days').execute();
-  for (let i = 0; i < scores.length; i += 1000) await db.insertInto('scores').values(scores.slice(i, i + 1000)).execute();
-  for (let i = 0; i < days.length; i += 1000) await db.insertInto('viewer_days').values(days.slice(i, i + 1000)).execute();
+  for (let i = 0; i < scores.length; i += 1000)
+    await db
+      .insertInto('scores')
+      .values(scores.slice(i, i + 1000))
+      .execute();
+  for (let i = 0; i < days.length; i += 1000)
+    await db
+      .insertInto('viewer_days')
+      .values(days.slice(i, i + 1000))
+      .execute();
   return scores.length;
 }
 

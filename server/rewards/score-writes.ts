@@ -6,7 +6,9 @@ import { newestCounted, type Exclusion } from './newest-counted';
 // has the rule).
 
 export const cols = (board: Board) =>
-  board === 'creator' ? ({ points: 'creator_points', reached: 'creator_reached_at' } as const) : ({ points: 'viewer_points', reached: 'viewer_reached_at' } as const);
+  board === 'creator'
+    ? ({ points: 'creator_points', reached: 'creator_reached_at' } as const)
+    : ({ points: 'viewer_points', reached: 'viewer_reached_at' } as const);
 
 export async function ensureScoreRows(db: Db, ids: string[]): Promise<void> {
   if (!ids.length) return;
@@ -38,7 +40,8 @@ export async function upsertPoints(db: Db, userId: string, board: Board, n: numb
  */
 export async function subtractPoints(db: Db, userId: string, board: Board, n: number, newestRemoved: number, ps: number, exclude: Exclusion): Promise<void> {
   const { points, reached } = cols(board);
-  const row = (await sql<{ p: number; r: number }>`SELECT ${sql.ref(points)} AS p, ${sql.ref(reached)} AS r FROM scores WHERE user_id = ${userId}`.execute(db)).rows[0];
+  const row = (await sql<{ p: number; r: number }>`SELECT ${sql.ref(points)} AS p, ${sql.ref(reached)} AS r FROM scores WHERE user_id = ${userId}`.execute(db))
+    .rows[0];
   if (!row) return;
   const current = Number(row.r);
   if (n === 0 && newestRemoved < current) return;
@@ -74,9 +77,21 @@ export async function addPointsMany(db: Db, board: Board, changes: PointsChange[
   const live = changes.filter((c) => c.n !== 0);
   for (let i = 0; i < live.length; i += CHUNK) {
     const chunk = live.slice(i, i + CHUNK);
-    const current = await db.selectFrom('scores').select(['user_id', reached]).where('user_id', 'in', chunk.map((c) => c.userId)).execute();
+    const current = await db
+      .selectFrom('scores')
+      .select(['user_id', reached])
+      .where(
+        'user_id',
+        'in',
+        chunk.map((c) => c.userId),
+      )
+      .execute();
     const reach = new Map(current.map((r) => [r.user_id, Number((r as Record<string, unknown>)[reached])]));
-    await writeMany(db, board, chunk.map((c) => ({ userId: c.userId, delta: c.n, reach: Math.max(reach.get(c.userId) ?? 0, c.newest) })));
+    await writeMany(
+      db,
+      board,
+      chunk.map((c) => ({ userId: c.userId, delta: c.n, reach: Math.max(reach.get(c.userId) ?? 0, c.newest) })),
+    );
   }
 }
 
@@ -90,7 +105,15 @@ export async function subtractPointsMany(db: Db, board: Board, changes: PointsCh
   const live = changes.filter((c) => c.n !== 0);
   for (let i = 0; i < live.length; i += CHUNK) {
     const chunk = live.slice(i, i + CHUNK);
-    const current = await db.selectFrom('scores').select(['user_id', points, reached]).where('user_id', 'in', chunk.map((c) => c.userId)).execute();
+    const current = await db
+      .selectFrom('scores')
+      .select(['user_id', points, reached])
+      .where(
+        'user_id',
+        'in',
+        chunk.map((c) => c.userId),
+      )
+      .execute();
     const byId = new Map(current.map((r) => [r.user_id, r as Record<string, unknown>]));
     const rows = [];
     for (const c of chunk) {

@@ -114,7 +114,15 @@ export async function recordQualifyingView(trx: Transaction<Database>, input: Re
 
   const t = viewTime({ clientTime: input.clientTime, now: input.now, videoCreatedAt: Number(video.created_at), earliest });
   await trx.insertInto('views').values({ video_id: input.videoId, user_id: input.viewerId, watched_ms: input.watchedMs, created_at: t }).execute();
-  await trx.updateTable('videos').set((eb) => ({ views_count: eb('views_count', '+', 1) })).where('id', '=', input.videoId).execute();
-  const scored = await applyScoreEvent(trx, { kind: 'view', actorId: input.viewerId, creatorId: video.user_id, delta: 1, occurredAt: t, at: input.now }, input.memo);
+  await trx
+    .updateTable('videos')
+    .set((eb) => ({ views_count: eb('views_count', '+', 1) }))
+    .where('id', '=', input.videoId)
+    .execute();
+  const scored = await applyScoreEvent(
+    trx,
+    { kind: 'view', actorId: input.viewerId, creatorId: video.user_id, delta: 1, occurredAt: t, at: input.now },
+    input.memo,
+  );
   return { counted: true, creatorId: video.user_id, scored };
 }

@@ -55,5 +55,7 @@ export async function pointsFromDays(db: Db, userId: string, cap: number): Promi
 
 /** After an admin changed the cap: every member's viewer points from their days (reach times do not depend on the cap). */
 export async function applyCapChange(db: Db, cap: number): Promise<void> {
-  await sql`UPDATE scores SET viewer_points = coalesce((SELECT sum(min(d.actions, ${cap})) FROM viewer_days d WHERE d.user_id = scores.user_id), 0)`.execute(db);
+  await sql`UPDATE scores SET viewer_points = coalesce((SELECT sum(min(d.actions, ${cap})) FROM viewer_days d WHERE d.user_id = scores.user_id), 0)`.execute(
+    db,
+  );
 }

@@ -56,7 +56,11 @@ export interface PasswordAttempt {
  * A failure simply keeps its reservation. `deviceKey` (a session the caller already holds) swaps
  * the account and IP budgets for the device's own.
  */
-export function reservePasswordAttempt(limits: AuthLimits, keys: { account: string; ip: string; deviceKey?: string | undefined }, now: number): PasswordAttempt {
+export function reservePasswordAttempt(
+  limits: AuthLimits,
+  keys: { account: string; ip: string; deviceKey?: string | undefined },
+  now: number,
+): PasswordAttempt {
   const taken: Array<[RateLimiter, string]> =
     keys.deviceKey !== undefined
       ? [[limits.loginFailuresPerDevice, keys.deviceKey]]

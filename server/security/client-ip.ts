@@ -25,7 +25,13 @@ export function clientIp(c: Context<AppEnv>): string {
 
 /** The address `hops` entries left of the peer in X-Forwarded-For, or the leftmost one a short chain has. */
 export function forwardedClient(forwardedFor: string | undefined, peer: string, hops: number): string {
-  const chain = [...(forwardedFor ?? '').split(',').map((a) => a.trim()).filter(Boolean), peer];
+  const chain = [
+    ...(forwardedFor ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
+    peer,
+  ];
   const picked = chain[Math.max(0, chain.length - 1 - hops)]!;
   // A proxy that is not there (a direct request) leaves a client-written entry: still only ever one
   // address, so a malformed one falls back to the peer rather than becoming a free-form key.

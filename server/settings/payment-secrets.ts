@@ -36,7 +36,8 @@ export async function sealStoredSecrets(db: Kysely<Database>, box: SecretBox, no
   const stored = await readSetting(db, paymentSetting);
   const plain = SECRET_FIELDS.filter((f) => stored[f] !== '' && !box.isSealed(stored[f]));
   const unreadable = SECRET_FIELDS.filter((f) => box.isSealed(stored[f]) && box.open(f, stored[f]) === null);
-  for (const f of unreadable) log.error(`settings: ${f} cannot be decrypted with this SECRETS_KEY / secrets.key; payments treat it as unset until an admin enters it again`);
+  for (const f of unreadable)
+    log.error(`settings: ${f} cannot be decrypted with this SECRETS_KEY / secrets.key; payments treat it as unset until an admin enters it again`);
   if (!plain.length) return;
   // Only the plain-text fields change: a sealed one that this key cannot open is kept as it is (the right key may come back).
   const sealed = { ...stored };

@@ -20,9 +20,7 @@ export async function readPrizes(db: Kysely<Database> | Transaction<Database>): 
 }
 
 export async function writePrizes(trx: Transaction<Database>, prizes: Prizes): Promise<void> {
-  const values = (['best_user', 'best_viewer'] as const).flatMap((board) =>
-    prizes[board].map((amount, i) => ({ board, rank: i + 1, amount_rupees: amount })),
-  );
+  const values = (['best_user', 'best_viewer'] as const).flatMap((board) => prizes[board].map((amount, i) => ({ board, rank: i + 1, amount_rupees: amount })));
   await trx
     .insertInto('prizes')
     .values(values)

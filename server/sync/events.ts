@@ -67,7 +67,11 @@ export function pokeStream(c: Context<AppEnv>) {
     // or suspension closes the session's or member's streams. Returning ends the response.
     const close = (reason: StreamCloseReason) => {
       // Told before it ends, so the client does not reconnect at once and replace another tab's stream.
-      if (reason === 'replaced') void stream.writeSSE({ event: 'replaced', data: '{}' }).catch(() => undefined).finally(() => end());
+      if (reason === 'replaced')
+        void stream
+          .writeSSE({ event: 'replaced', data: '{}' })
+          .catch(() => undefined)
+          .finally(() => end());
       else end();
     };
     const unregister = deps.liveStreams.open({ userId: user.id, sessionId: user.sessionId, close });

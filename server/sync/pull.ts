@@ -24,7 +24,14 @@ export async function processPull(deps: AppDeps, user: AuthUser, req: PullInput)
   const load = new Set(req.load_comments.filter((id) => open.includes(id)));
 
   return deps.db.transaction().execute(async (trx) => {
-    const head = Number((await trx.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst())?.seq ?? 0);
+    const head = Number(
+      (
+        await trx
+          .selectFrom('change_log')
+          .select((eb) => eb.fn.max('seq').as('seq'))
+          .executeTakeFirst()
+      )?.seq ?? 0,
+    );
     // A cursor from the future (another database, a restore) or too far behind: start over.
     const sets = since === null || since > head ? null : await readChangeSets(trx, since, open, load);
     const base = { cursor: String(head), last_mutation_id: await readLastMutationId(trx, user.id, req.client_id) };
@@ -40,7 +47,12 @@ function parseCursor(cursor: string | null): number | null {
 
 async function readLastMutationId(trx: Transaction<Database>, userId: string, clientId: string | undefined): Promise<number> {
   if (!clientId) return 0;
-  const row = await trx.selectFrom('sync_clients').select('last_mutation_id').where('client_id', '=', clientId).where('user_id', '=', userId).executeTakeFirst();
+  const row = await trx
+    .selectFrom('sync_clients')
+    .select('last_mutation_id')
+    .where('client_id', '=', clientId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return row?.last_mutation_id ?? 0;
 }
 

@@ -79,7 +79,11 @@ class PushGroups {
       }
       await trx.commit().execute();
     } catch (err) {
-      if (trx) await trx.rollback().execute().catch(() => undefined);
+      if (trx)
+        await trx
+          .rollback()
+          .execute()
+          .catch(() => undefined);
       // Nothing of this group is durable: every push in it fails (the clients retry them).
       if (!group.length) group = this.waiting.splice(0, MAX_GROUP);
       for (const w of group) w.reject(err);
@@ -126,4 +130,3 @@ export async function processPush(deps: AppDeps, user: AuthUser, req: PushReques
   }
   return pushGroups(deps).submit(user, req);
 }
-

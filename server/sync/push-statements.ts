@@ -20,7 +20,9 @@ function prepare(sqlite: SQLite.Database) {
     release: sqlite.prepare('RELEASE mutation'),
     rollbackTo: sqlite.prepare('ROLLBACK TO mutation'),
     client: sqlite.prepare<[string], { user_id: string; last_mutation_id: number }>('SELECT user_id, last_mutation_id FROM sync_clients WHERE client_id = ?'),
-    insertClient: sqlite.prepare<[string, string, number, number]>('INSERT INTO sync_clients (client_id, user_id, last_mutation_id, updated_at) VALUES (?, ?, ?, ?)'),
+    insertClient: sqlite.prepare<[string, string, number, number]>(
+      'INSERT INTO sync_clients (client_id, user_id, last_mutation_id, updated_at) VALUES (?, ?, ?, ?)',
+    ),
     moveClient: sqlite.prepare<[number, number, string]>('UPDATE sync_clients SET last_mutation_id = ?, updated_at = ? WHERE client_id = ?'),
     video: sqlite.prepare<[string], VideoRef>('SELECT id, user_id, duration_ms FROM videos WHERE id = ?'),
     like: sqlite.prepare<[string, string], { created_at: number }>('SELECT created_at FROM likes WHERE video_id = ? AND user_id = ?'),

@@ -10,7 +10,10 @@ import { ServerMutatorTx, type PushBatch } from './mutators/server-tx';
 
 /** 409 for a gapped mutation id: carries the server's last_mutation_id so the client can renumber. */
 export class MutationIdGapError extends ApiError {
-  constructor(readonly lastMutationId: number, got: number) {
+  constructor(
+    readonly lastMutationId: number,
+    got: number,
+  ) {
     super(409, 'mutation_id_gap', `Expected mutation id ${lastMutationId + 1}, got ${got}.`);
   }
 }
@@ -68,7 +71,13 @@ export async function applyPush(trx: ControlledTransaction<Database>, batch: Pus
 }
 
 /** One mutation in a savepoint: applied, or refused for good with its writes (if any) rolled back. */
-async function applyOne(trx: ControlledTransaction<Database>, batch: PushBatch, deps: AppDeps, user: AuthUser, m: PushMutation): Promise<{ result: MutationResult; tx?: ServerMutatorTx }> {
+async function applyOne(
+  trx: ControlledTransaction<Database>,
+  batch: PushBatch,
+  deps: AppDeps,
+  user: AuthUser,
+  m: PushMutation,
+): Promise<{ result: MutationResult; tx?: ServerMutatorTx }> {
   const { id } = m;
   const parsed = parseMutation(m.name, m.args);
   if (!parsed.ok) return { result: rejected(id, parsed.error) };

@@ -91,7 +91,10 @@ export class HashingFileStore extends FileStore {
       failed = true;
     } finally {
       await fh.close();
-      const size = await stat(path).then((st) => st.size, () => -1);
+      const size = await stat(path).then(
+        (st) => st.size,
+        () => -1,
+      );
       this.hashes.settle(id, size);
     }
     if (failed) throw ERRORS.FILE_WRITE_ERROR;

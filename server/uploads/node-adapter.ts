@@ -90,7 +90,13 @@ function toWebRequest(req: IncomingMessage): { request: Request; body: ReturnTyp
   return { request, body };
 }
 
-async function sendResponse(req: IncomingMessage, res: ServerResponse, request: Request, response: Response, body: ReturnType<typeof bodyStream> | null): Promise<void> {
+async function sendResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: Request,
+  response: Response,
+  body: ReturnType<typeof bodyStream> | null,
+): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   const payload = request.method === 'HEAD' || !response.body ? undefined : Buffer.from(await response.arrayBuffer());

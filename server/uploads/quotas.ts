@@ -47,10 +47,20 @@ export async function storageRefusal(deps: AppDeps, uploadLength: number): Promi
  * Returns the replaced upload ids.
  */
 export async function replaceEarlierUploads(trx: Transaction<Database>, userId: string, videoId: string, now: number): Promise<string[]> {
-  const earlier = await trx.selectFrom('uploads').select('id').where('user_id', '=', userId).where('video_id', '=', videoId).where('status', '=', 'uploading').execute();
+  const earlier = await trx
+    .selectFrom('uploads')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('video_id', '=', videoId)
+    .where('status', '=', 'uploading')
+    .execute();
   if (!earlier.length) return [];
   const ids = earlier.map((u) => u.id);
-  await trx.updateTable('uploads').set({ status: 'cancelled', reason: 'Replaced by a newer upload of the same video.', updated_at: now }).where('id', 'in', ids).execute();
+  await trx
+    .updateTable('uploads')
+    .set({ status: 'cancelled', reason: 'Replaced by a newer upload of the same video.', updated_at: now })
+    .where('id', 'in', ids)
+    .execute();
   return ids;
 }
 
@@ -69,7 +79,13 @@ export class UploadRefused extends Error {
  */
 export async function quotaRefusal(trx: Transaction<Database>, userId: string, uploadLength: number, now: number): Promise<UploadRefusal | null> {
   const since = now - UPLOAD_WINDOW_MS;
-  const recent = await trx.selectFrom('uploads').select(['status', 'size_bytes', 'created_at']).where('user_id', '=', userId).where('created_at', '>', since).orderBy('created_at').execute();
+  const recent = await trx
+    .selectFrom('uploads')
+    .select(['status', 'size_bytes', 'created_at'])
+    .where('user_id', '=', userId)
+    .where('created_at', '>', since)
+    .orderBy('created_at')
+    .execute();
   const inProgress = recent.filter((u) => u.status === 'uploading').length;
   if (inProgress >= MAX_UPLOADS_IN_PROGRESS) {
     return {

@@ -132,9 +132,18 @@ export async function cleanUpExpiredUploads(deps: AppDeps): Promise<{ files: num
   const endpoint = tusEndpointFor(deps);
   const files = await endpoint.tus.cleanUpExpiredUploads();
   const cutoff = deps.now() - UPLOAD_EXPIRY_MS;
-  const stale = await deps.db.selectFrom('uploads').select(['id', 'user_id', 'video_id', 'poster_key']).where('status', '=', 'uploading').where('created_at', '<', cutoff).execute();
+  const stale = await deps.db
+    .selectFrom('uploads')
+    .select(['id', 'user_id', 'video_id', 'poster_key'])
+    .where('status', '=', 'uploading')
+    .where('created_at', '<', cutoff)
+    .execute();
   for (const s of stale) {
-    await deps.db.updateTable('uploads').set({ status: 'expired', reason: 'Not finished within 24 hours.', poster_key: null, updated_at: deps.now() }).where('id', '=', s.id).execute();
+    await deps.db
+      .updateTable('uploads')
+      .set({ status: 'expired', reason: 'Not finished within 24 hours.', poster_key: null, updated_at: deps.now() })
+      .where('id', '=', s.id)
+      .execute();
     endpoint.hashes.forget(s.id);
     await rm(`${deps.config.uploadsDir}/${s.id}`, { force: true });
     await rm(`${deps.config.uploadsDir}/${s.id}.json`, { force: true });

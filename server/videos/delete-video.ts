@@ -10,7 +10,11 @@ import { onVideoDeleted } from '../rewards/member-status';
  * media keys to remove once the transaction has committed (files are not transactional), or null
  * when the video does not exist.
  */
-export async function deleteVideoInTx(trx: Transaction<Database>, videoId: string, now: number): Promise<{ ownerId: string; fileKeys: Array<string | null> } | null> {
+export async function deleteVideoInTx(
+  trx: Transaction<Database>,
+  videoId: string,
+  now: number,
+): Promise<{ ownerId: string; fileKeys: Array<string | null> } | null> {
   const video = await trx.selectFrom('videos').select(['id', 'user_id', 'file_key', 'poster_key']).where('id', '=', videoId).executeTakeFirst();
   if (!video) return null;
   // Takes the video's likes, comments and views off the leaderboards at once and deletes them, so the loops below find none.

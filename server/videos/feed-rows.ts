@@ -93,16 +93,16 @@ function statements(sqlite: SQLite.Database) {
       `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
     ),
     firstPageJson: sqlite
-      .prepare<{ viewer: string; limit: number }, [string, number, string]>(`SELECT ${FEED_JSON} ${FEED_FROM} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`)
+      .prepare<{ viewer: string; limit: number }, [string, number, string]>(
+        `SELECT ${FEED_JSON} ${FEED_FROM} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+      )
       .raw(),
     nextPageJson: sqlite
       .prepare<{ viewer: string; limit: number; at: number; id: string }, [string, number, string]>(
         `SELECT ${FEED_JSON} ${FEED_FROM} WHERE (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
       )
       .raw(),
-    byIds: sqlite.prepare<{ viewer: string; ids: string }, FeedRow>(
-      `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE v.id IN (SELECT value FROM json_each(@ids))`,
-    ),
+    byIds: sqlite.prepare<{ viewer: string; ids: string }, FeedRow>(`SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE v.id IN (SELECT value FROM json_each(@ids))`),
     commentsFirst: sqlite.prepare<{ video: string; limit: number }, CommentRow>(
       `SELECT ${COMMENT_COLUMNS} FROM comments c LEFT JOIN profiles p ON p.id = c.user_id
        WHERE c.video_id = @video ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`,
@@ -154,12 +154,16 @@ export function readFeedPageJson(sqlite: SQLite.Database, viewer: string, limit:
 
 export function readVideosByIds(sqlite: SQLite.Database, viewer: string, ids: string[]): FeedItem[] {
   if (!ids.length) return [];
-  return feedStatements(sqlite).byIds.all({ viewer, ids: JSON.stringify(ids) }).map(toFeedItem);
+  return feedStatements(sqlite)
+    .byIds.all({ viewer, ids: JSON.stringify(ids) })
+    .map(toFeedItem);
 }
 
 export function readCommentsPage(sqlite: SQLite.Database, videoId: string, limit: number, cursor: { at: number; id: string } | null): Page<CommentItem> {
   const s = feedStatements(sqlite);
-  const rows = cursor ? s.commentsNext.all({ video: videoId, limit: limit + 1, at: cursor.at, id: cursor.id }) : s.commentsFirst.all({ video: videoId, limit: limit + 1 });
+  const rows = cursor
+    ? s.commentsNext.all({ video: videoId, limit: limit + 1, at: cursor.at, id: cursor.id })
+    : s.commentsFirst.all({ video: videoId, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { items: page.map(toCommentItem), next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
@@ -167,5 +171,7 @@ export function readCommentsPage(sqlite: SQLite.Database, videoId: string, limit
 
 export function readCommentsByIds(sqlite: SQLite.Database, ids: string[]): CommentItem[] {
   if (!ids.length) return [];
-  return feedStatements(sqlite).commentsByIds.all({ ids: JSON.stringify(ids) }).map(toCommentItem);
+  return feedStatements(sqlite)
+    .commentsByIds.all({ ids: JSON.stringify(ids) })
+    .map(toCommentItem);
 }

@@ -105,7 +105,11 @@ export const AdminSettingsUpdate = z
     entry_fee: z.strictObject({ enabled: z.boolean(), amount_rupees: Rupees }),
     payment: z.strictObject({
       provider: PaymentProvider,
-      razorpay_key_id: z.string().trim().max(100).regex(/^[A-Za-z0-9_]*$/, 'A Razorpay key id has only letters, digits and "_".'),
+      razorpay_key_id: z
+        .string()
+        .trim()
+        .max(100)
+        .regex(/^[A-Za-z0-9_]*$/, 'A Razorpay key id has only letters, digits and "_".'),
       razorpay_key_secret: Secret,
       razorpay_webhook_secret: Secret,
     }),
@@ -166,10 +170,14 @@ export type RewardsBreakdown = z.infer<typeof RewardsBreakdown>;
 
 /** POST /api/admin/rewards/voids: take a member out of the current period's scoring. */
 export const VoidRequest = z
-  .strictObject({ user_id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Not a user id.') })
+  .strictObject({
+    user_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9_-]+$/, 'Not a user id.'),
+  })
   .meta({ id: 'RewardsVoidRequest' });
 export type VoidRequest = z.infer<typeof VoidRequest>;
-export const VoidResult = z
-  .object({ user_id: z.string(), period_start: z.number().int(), created: z.boolean() })
-  .meta({ id: 'RewardsVoidResult' });
+export const VoidResult = z.object({ user_id: z.string(), period_start: z.number().int(), created: z.boolean() }).meta({ id: 'RewardsVoidResult' });
 export type VoidResult = z.infer<typeof VoidResult>;

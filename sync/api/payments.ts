@@ -4,9 +4,17 @@ import { PaymentProvider } from './settings';
 // The /api/payments bodies and answers. An unpaid account cannot sign in, so its account id and
 // e-mail identify it (docs/decisions/0007-entry-fee-razorpay-and-sandbox.md).
 
-const AccountId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Not an account id.');
+const AccountId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Not an account id.');
 const Email = z.string().trim().min(3).max(254);
-const ProviderId = z.string().min(1).max(100).regex(/^[A-Za-z0-9_]+$/, 'Not a valid id.');
+const ProviderId = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_]+$/, 'Not a valid id.');
 
 /** The body of /summary and /order: the unpaid account that is paying. */
 export const PaymentOrderRequest = z.strictObject({ user_id: AccountId, email: Email }).meta({ id: 'PaymentOrderRequest' });

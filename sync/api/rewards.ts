@@ -63,7 +63,5 @@ export type RecordedDistribution = z.infer<typeof RecordedDistribution>;
 export const RecordedDistributionItem = DistributionSummary.and(z.object({ created_by: z.string() }));
 export type RecordedDistributionItem = z.infer<typeof RecordedDistributionItem>;
 
-export const DistributionPage = z
-  .object({ items: z.array(RecordedDistributionItem), next_cursor: z.string().nullable() })
-  .meta({ id: 'DistributionPage' });
+export const DistributionPage = z.object({ items: z.array(RecordedDistributionItem), next_cursor: z.string().nullable() }).meta({ id: 'DistributionPage' });
 export type DistributionPage = z.infer<typeof DistributionPage>;

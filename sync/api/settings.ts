@@ -14,15 +14,21 @@ export const PaymentProvider = z.enum(PAYMENT_PROVIDERS);
 export type PaymentProvider = z.infer<typeof PaymentProvider>;
 
 /** Ad ids end up in a script URL and attributes: letters, digits, dash and underscore only. */
-export const AdId = z.string().max(100).regex(/^[A-Za-z0-9_-]*$/, 'Only letters, digits, "-" and "_" are allowed.');
+export const AdId = z
+  .string()
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]*$/, 'Only letters, digits, "-" and "_" are allowed.');
 export const AdsValue = z.object({ client_id: AdId, slot_id: AdId });
 export type AdsValue = z.infer<typeof AdsValue>;
 
 /** A calendar date YYYY-MM-DD that really exists (2026-02-30 is refused). */
-export const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the format YYYY-MM-DD.').refine((s) => {
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}, 'Not a real calendar date.');
+export const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the format YYYY-MM-DD.')
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, 'Not a real calendar date.');
 
 /** As in the product (docs/decisions/0009-scoring-rules.md): 20 best-user and 3 best-viewer prize slots, in rupees, default 0. */
 export const PRIZE_SLOTS = { best_user: 20, best_viewer: 3 } as const;

@@ -19,11 +19,7 @@ export const mutationArgsSchemas = {
   addComment: z.strictObject({
     commentId: IdSchema,
     videoId: IdSchema,
-    content: z
-      .string()
-      .trim()
-      .min(1, 'A comment cannot be empty.')
-      .max(MAX_COMMENT_LENGTH, `A comment can have at most ${MAX_COMMENT_LENGTH} characters.`),
+    content: z.string().trim().min(1, 'A comment cannot be empty.').max(MAX_COMMENT_LENGTH, `A comment can have at most ${MAX_COMMENT_LENGTH} characters.`),
   }),
   // The same rules as PATCH /api/profile (one schema): a rename cannot slip through sync what the API refuses.
   updateProfileName: z.strictObject({ name: NameSchema }),

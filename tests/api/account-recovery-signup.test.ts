@@ -45,7 +45,10 @@ describe('sign-up does not reveal whether an address is taken', () => {
 
   it("with an entry fee, a taken address is answered 'pending_payment' like a new one; its decoy id opens no payment", async () => {
     await signUpVerified(t, { email: 'paid-up@example.test', password: 'paid-password' });
-    await t.deps.db.insertInto('settings').values({ key: ENTRY_FEE_KEY, value: JSON.stringify({ enabled: true, amount_rupees: 49 }), updated_at: t.deps.now() }).execute();
+    await t.deps.db
+      .insertInto('settings')
+      .values({ key: ENTRY_FEE_KEY, value: JSON.stringify({ enabled: true, amount_rupees: 49 }), updated_at: t.deps.now() })
+      .execute();
     try {
       const free = await call(t.app, 'POST', '/api/auth/signup', { name: 'New', email: 'new-payer@example.test', password: 'payer-password' });
       const taken = await call(t.app, 'POST', '/api/auth/signup', { name: 'New', email: 'paid-up@example.test', password: 'payer-password' });
@@ -76,7 +79,9 @@ describe('unverified accounts expire after 72 h', () => {
     const early = await call(t.app, 'POST', '/api/auth/signup', { name: 'Victim', email: 'victim@example.test', password: 'victim-password' });
     expect(early.status).toBe(201);
     expect(lastMailTo(t.dataDir, 'victim@example.test').subject).toBe('Someone tried to sign up to Vidi with your email');
-    expect((await t.deps.db.selectFrom('profiles').select('id').where('email', '=', 'victim@example.test').executeTakeFirstOrThrow()).id).toBe(squat.json.user.id);
+    expect((await t.deps.db.selectFrom('profiles').select('id').where('email', '=', 'victim@example.test').executeTakeFirstOrThrow()).id).toBe(
+      squat.json.user.id,
+    );
 
     t.advance(HOUR + 1000);
     const real = await call(t.app, 'POST', '/api/auth/signup', { name: 'Victim', email: 'victim@example.test', password: 'victim-password' });

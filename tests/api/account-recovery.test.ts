@@ -91,7 +91,9 @@ describe('forgot password -> reset', () => {
     const token = tokenOf(await resetMailTo(t.dataDir, 'forgetful@example.test', before));
     const weak = await call(t.app, 'POST', '/api/auth/password/reset', { token, password: '123' });
     expect(weak.status).toBe(400);
-    expect((await call(t.app, 'POST', '/api/auth/password/reset', { token: 'A'.repeat(43), password: 'whatever-1' })).json.error.code).toBe('invalid_reset_token');
+    expect((await call(t.app, 'POST', '/api/auth/password/reset', { token: 'A'.repeat(43), password: 'whatever-1' })).json.error.code).toBe(
+      'invalid_reset_token',
+    );
     expect((await call(t.app, 'POST', '/api/auth/password/reset', { token: 'not a token!', password: 'whatever-1' })).status).toBe(400);
     expect((await call(t.app, 'POST', '/api/auth/password/reset', { token, password: 'whatever-1', extra: 1 })).status).toBe(400);
     t.advance(HOUR + 1000);
@@ -102,11 +104,13 @@ describe('forgot password -> reset', () => {
   });
 
   it('limits reset requests: 3 per address and 20 per IP per hour, then 429 with Retry-After', async () => {
-    for (let i = 0; i < 3; i++) expect((await callFrom(t.app, `10.9.0.${i}`, 'POST', '/api/auth/password/forgot', { email: 'limited@example.test' })).status).toBe(202);
+    for (let i = 0; i < 3; i++)
+      expect((await callFrom(t.app, `10.9.0.${i}`, 'POST', '/api/auth/password/forgot', { email: 'limited@example.test' })).status).toBe(202);
     const byAddress = await callFrom(t.app, '10.9.0.9', 'POST', '/api/auth/password/forgot', { email: 'LIMITED@example.test' });
     expect(byAddress.status).toBe(429);
     expect(Number(byAddress.headers.get('retry-after'))).toBeGreaterThan(0);
-    for (let i = 0; i < 20; i++) expect((await callFrom(t.app, '10.9.1.1', 'POST', '/api/auth/password/forgot', { email: `someone-${i}@example.test` })).status).toBe(202);
+    for (let i = 0; i < 20; i++)
+      expect((await callFrom(t.app, '10.9.1.1', 'POST', '/api/auth/password/forgot', { email: `someone-${i}@example.test` })).status).toBe(202);
     expect((await callFrom(t.app, '10.9.1.1', 'POST', '/api/auth/password/forgot', { email: 'someone-x@example.test' })).status).toBe(429);
   });
 
@@ -136,7 +140,13 @@ describe('change password and sign out everywhere', () => {
     const myStream = openStream(t, userId, sessionIdOf(mine.json.access_token));
     const otherStream = openStream(t, userId, sessionIdOf(other.json.access_token));
 
-    const res = await call(t.app, 'POST', '/api/auth/password/change', { current_password: 'password-one', new_password: 'password-two' }, mine.json.access_token);
+    const res = await call(
+      t.app,
+      'POST',
+      '/api/auth/password/change',
+      { current_password: 'password-one', new_password: 'password-two' },
+      mine.json.access_token,
+    );
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ message: 'Password updated' });
     expect(otherStream.closed).toBe(true);
@@ -152,14 +162,18 @@ describe('change password and sign out everywhere', () => {
   it('refuses a wrong current password with 400 wrong_password (not 401: the session is fine), counted: the 6th try in 15 min gets 429', async () => {
     const s = await login(t, 'changer@example.test', 'password-two');
     const attempts = await Promise.all(
-      Array.from({ length: 7 }, (_, i) => call(t.app, 'POST', '/api/auth/password/change', { current_password: `nope-${i}`, new_password: 'password-three' }, s.json.access_token)),
+      Array.from({ length: 7 }, (_, i) =>
+        call(t.app, 'POST', '/api/auth/password/change', { current_password: `nope-${i}`, new_password: 'password-three' }, s.json.access_token),
+      ),
     );
     const statuses = attempts.map((r) => r.status);
     expect(statuses.filter((x) => x === 400)).toHaveLength(5);
     expect(statuses.filter((x) => x === 429)).toHaveLength(2);
     expect(attempts.filter((r) => r.status === 400).every((r) => r.json.error.code === 'wrong_password')).toBe(true);
     expect((await login(t, 'changer@example.test', 'password-two')).status).toBe(200);
-    expect((await call(t.app, 'POST', '/api/auth/password/change', { current_password: 'password-two', new_password: '12' }, s.json.access_token)).status).toBe(400);
+    expect((await call(t.app, 'POST', '/api/auth/password/change', { current_password: 'password-two', new_password: '12' }, s.json.access_token)).status).toBe(
+      400,
+    );
     expect((await call(t.app, 'POST', '/api/auth/password/change', { current_password: 'password-two', new_password: 'password-three' })).status).toBe(401);
   });
 

@@ -42,7 +42,11 @@ describe('npm run admin', () => {
     const row = await profileByEmail('boss@example.test');
     expect(row).toMatchObject({ name: 'The Boss', is_admin: 1, is_active: 1, account_status: 'active' });
     expect(row?.email_verified_at).toBeGreaterThan(0);
-    const cred = await t.deps.db.selectFrom('credentials').select('password_hash').where('user_id', '=', row?.id ?? '').executeTakeFirstOrThrow();
+    const cred = await t.deps.db
+      .selectFrom('credentials')
+      .select('password_hash')
+      .where('user_id', '=', row?.id ?? '')
+      .executeTakeFirstOrThrow();
     expect(parsePasswordHash(cred.password_hash)?.params.log2N).toBe(17);
 
     const session = await login(t, 'boss@example.test', 'boss-password');

@@ -33,7 +33,12 @@ describe('public settings', () => {
   it('defaults: fee off and 0, razorpay, no ads, no date; no auth needed', async () => {
     const res = await call(t.app, 'GET', '/api/settings/public');
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ entry_fee: { enabled: false, amount: 0 }, payment_provider: 'razorpay', ads: { client_id: '', slot_id: '' }, distribution_date: null });
+    expect(res.json).toEqual({
+      entry_fee: { enabled: false, amount: 0 },
+      payment_provider: 'razorpay',
+      ads: { client_id: '', slot_id: '' },
+      distribution_date: null,
+    });
   });
 });
 
@@ -59,7 +64,12 @@ describe('admin settings', () => {
       }),
     );
     expect(res.status).toBe(200);
-    expect(res.json.payment).toEqual({ provider: 'razorpay', razorpay_key_id: 'rzp_test_abc123', razorpay_key_secret_set: true, razorpay_webhook_secret_set: true });
+    expect(res.json.payment).toEqual({
+      provider: 'razorpay',
+      razorpay_key_id: 'rzp_test_abc123',
+      razorpay_key_secret_set: true,
+      razorpay_webhook_secret_set: true,
+    });
     expect(res.text).not.toContain('very-secret-key');
     expect(res.text).not.toContain('hook-secret');
 
@@ -68,7 +78,12 @@ describe('admin settings', () => {
     expect(again.text).not.toContain('very-secret-key');
 
     const pub = await call(t.app, 'GET', '/api/settings/public');
-    expect(pub.json).toEqual({ entry_fee: { enabled: true, amount: 499 }, payment_provider: 'razorpay', ads: { client_id: 'ca-pub-123', slot_id: '987' }, distribution_date: null });
+    expect(pub.json).toEqual({
+      entry_fee: { enabled: true, amount: 499 },
+      payment_provider: 'razorpay',
+      ads: { client_id: 'ca-pub-123', slot_id: '987' },
+      distribution_date: null,
+    });
     expect(pub.text).not.toContain('rzp_test_abc123');
 
     const audit = await get('/api/admin/audit?limit=1');
@@ -79,7 +94,10 @@ describe('admin settings', () => {
   });
 
   it('an omitted secret stays; null clears only that one', async () => {
-    const keep = await put('/api/admin/settings', settingsBody({ entry_fee: { enabled: true, amount_rupees: 10 }, payment: { razorpay_key_id: 'rzp_test_abc123' } }));
+    const keep = await put(
+      '/api/admin/settings',
+      settingsBody({ entry_fee: { enabled: true, amount_rupees: 10 }, payment: { razorpay_key_id: 'rzp_test_abc123' } }),
+    );
     expect(keep.status).toBe(200);
     expect(keep.json.payment.razorpay_key_secret_set).toBe(true);
     expect(keep.json.payment.razorpay_webhook_secret_set).toBe(true);
@@ -94,7 +112,11 @@ describe('admin settings', () => {
     const before = await get('/api/admin/settings');
     const noSecret = await put(
       '/api/admin/settings',
-      settingsBody({ entry_fee: { enabled: true, amount_rupees: 100 }, payment: { razorpay_key_id: 'rzp_test_abc123', razorpay_key_secret: null }, ads: { client_id: 'changed' } }),
+      settingsBody({
+        entry_fee: { enabled: true, amount_rupees: 100 },
+        payment: { razorpay_key_id: 'rzp_test_abc123', razorpay_key_secret: null },
+        ads: { client_id: 'changed' },
+      }),
     );
     expect(noSecret.status).toBe(400);
     expect(noSecret.json.error.code).toBe('payment_not_configured');
@@ -104,7 +126,10 @@ describe('admin settings', () => {
     expect((await get('/api/admin/settings')).json).toEqual(before.json);
 
     // The sandbox needs no keys.
-    const sandbox = await put('/api/admin/settings', settingsBody({ entry_fee: { enabled: true, amount_rupees: 100 }, payment: { provider: 'sandbox', razorpay_key_id: '', razorpay_key_secret: null } }));
+    const sandbox = await put(
+      '/api/admin/settings',
+      settingsBody({ entry_fee: { enabled: true, amount_rupees: 100 }, payment: { provider: 'sandbox', razorpay_key_id: '', razorpay_key_secret: null } }),
+    );
     expect(sandbox.status).toBe(200);
     expect((await call(t.app, 'GET', '/api/settings/public')).json.payment_provider).toBe('sandbox');
   });

@@ -37,7 +37,23 @@ async function addVideo(owner: TestUser, title = 'Clip'): Promise<{ id: string; 
   }
   await t.deps.db
     .insertInto('videos')
-    .values({ id, user_id: owner.id, title, description: '', file_key: key, mime_type: 'video/mp4', size_bytes: 12, duration_ms: 5000, sha256: 'x', poster_key: posterKey, created_at: createdAt, likes_count: 0, comments_count: 0, shares_count: 0, views_count: 0 })
+    .values({
+      id,
+      user_id: owner.id,
+      title,
+      description: '',
+      file_key: key,
+      mime_type: 'video/mp4',
+      size_bytes: 12,
+      duration_ms: 5000,
+      sha256: 'x',
+      poster_key: posterKey,
+      created_at: createdAt,
+      likes_count: 0,
+      comments_count: 0,
+      shares_count: 0,
+      views_count: 0,
+    })
     .execute();
   return { id, file: mediaPath(t.deps.config.mediaDir, key), poster: mediaPath(t.deps.config.mediaDir, posterKey) };
 }
@@ -51,7 +67,11 @@ async function like(user: TestUser, videoId: string) {
   const at = t.deps.now();
   await t.deps.db.transaction().execute(async (trx) => {
     await trx.insertInto('likes').values({ video_id: videoId, user_id: user.id, created_at: at }).execute();
-    await trx.updateTable('videos').set((eb) => ({ likes_count: eb('likes_count', '+', 1) })).where('id', '=', videoId).execute();
+    await trx
+      .updateTable('videos')
+      .set((eb) => ({ likes_count: eb('likes_count', '+', 1) }))
+      .where('id', '=', videoId)
+      .execute();
     await applyScoreEvent(trx, { kind: 'like', actorId: user.id, creatorId, delta: 1, occurredAt: at, at });
   });
 }
@@ -61,7 +81,11 @@ async function comment(user: TestUser, videoId: string) {
   const at = t.deps.now();
   await t.deps.db.transaction().execute(async (trx) => {
     await trx.insertInto('comments').values({ id: randomUUID(), video_id: videoId, user_id: user.id, content: 'nice', created_at: at }).execute();
-    await trx.updateTable('videos').set((eb) => ({ comments_count: eb('comments_count', '+', 1) })).where('id', '=', videoId).execute();
+    await trx
+      .updateTable('videos')
+      .set((eb) => ({ comments_count: eb('comments_count', '+', 1) }))
+      .where('id', '=', videoId)
+      .execute();
     await applyScoreEvent(trx, { kind: 'comment', actorId: user.id, creatorId, delta: 1, occurredAt: at, at });
   });
 }
@@ -71,7 +95,11 @@ async function view(user: TestUser, videoId: string) {
   const at = t.deps.now();
   await t.deps.db.transaction().execute(async (trx) => {
     await trx.insertInto('views').values({ video_id: videoId, user_id: user.id, watched_ms: 4000, created_at: at }).execute();
-    await trx.updateTable('videos').set((eb) => ({ views_count: eb('views_count', '+', 1) })).where('id', '=', videoId).execute();
+    await trx
+      .updateTable('videos')
+      .set((eb) => ({ views_count: eb('views_count', '+', 1) }))
+      .where('id', '=', videoId)
+      .execute();
     await applyScoreEvent(trx, { kind: 'view', actorId: user.id, creatorId, delta: 1, occurredAt: at, at });
   });
 }
@@ -79,7 +107,11 @@ async function view(user: TestUser, videoId: string) {
 async function share(user: TestUser, videoId: string) {
   await t.deps.db.transaction().execute(async (trx) => {
     await trx.insertInto('shares').values({ id: randomUUID(), video_id: videoId, user_id: user.id, created_at: t.deps.now() }).execute();
-    await trx.updateTable('videos').set((eb) => ({ shares_count: eb('shares_count', '+', 1) })).where('id', '=', videoId).execute();
+    await trx
+      .updateTable('videos')
+      .set((eb) => ({ shares_count: eb('shares_count', '+', 1) }))
+      .where('id', '=', videoId)
+      .execute();
   });
 }
 
@@ -99,8 +131,18 @@ async function recomputedPoints(userId: string) {
     .selectFrom('videos')
     .where('videos.user_id', '=', userId)
     .select((eb) => [
-      eb.selectFrom('likes').whereRef('likes.video_id', '=', 'videos.id').where('likes.user_id', '!=', userId).select(eb.fn.countAll<number>().as('n')).as('likes'),
-      eb.selectFrom('comments').whereRef('comments.video_id', '=', 'videos.id').where('comments.user_id', '!=', userId).select(eb.fn.countAll<number>().as('n')).as('comments'),
+      eb
+        .selectFrom('likes')
+        .whereRef('likes.video_id', '=', 'videos.id')
+        .where('likes.user_id', '!=', userId)
+        .select(eb.fn.countAll<number>().as('n'))
+        .as('likes'),
+      eb
+        .selectFrom('comments')
+        .whereRef('comments.video_id', '=', 'videos.id')
+        .where('comments.user_id', '!=', userId)
+        .select(eb.fn.countAll<number>().as('n'))
+        .as('comments'),
     ])
     .execute();
   const creator = received.reduce((s, r) => s + Number(r.likes ?? 0) + Number(r.comments ?? 0), 0);
@@ -136,19 +178,29 @@ const ADMIN_OPERATIONS: Array<[string, string, unknown?]> = [
   ['GET', '/api/admin/rewards'],
   ['PUT', '/api/admin/rewards', { best_user_prizes: Array(20).fill(1), best_viewer_prizes: [1, 1, 1], distribution_date: null }],
   ['GET', '/api/admin/settings'],
-  ['PUT', '/api/admin/settings', { entry_fee: { enabled: false, amount_rupees: 0 }, payment: { provider: 'sandbox', razorpay_key_id: '' }, ads: { client_id: '', slot_id: '' } }],
+  [
+    'PUT',
+    '/api/admin/settings',
+    { entry_fee: { enabled: false, amount_rupees: 0 }, payment: { provider: 'sandbox', razorpay_key_id: '' }, ads: { client_id: '', slot_id: '' } },
+  ],
   ['GET', '/api/admin/audit'],
 ];
 
 describe('admin authorization', () => {
   it.each(ADMIN_OPERATIONS)('%s %s: 401 signed out, 403 for a member, never changing anything', async (method, path, body) => {
-    const before = await t.deps.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.deps.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const anon = await call(t.app, method, path, body);
     expect(anon.status).toBe(401);
     const asMember = await call(t.app, method, path, body, member.token);
     expect(asMember.status).toBe(403);
     expect(asMember.json.error.code).toBe('not_admin');
-    const after = await t.deps.db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.deps.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 
@@ -179,8 +231,30 @@ describe('stats', () => {
     await t.deps.db
       .insertInto('payments')
       .values([
-        { id: randomUUID(), user_id: pending.id, provider: 'razorpay', order_id: `order_${randomUUID()}`, payment_id: null, amount_paise: 9900, currency: 'INR', status: 'created', created_at: now, captured_at: null },
-        { id: randomUUID(), user_id: suspended.id, provider: 'razorpay', order_id: `order_${randomUUID()}`, payment_id: `pay_${randomUUID()}`, amount_paise: 25000, currency: 'INR', status: 'captured', created_at: now, captured_at: now },
+        {
+          id: randomUUID(),
+          user_id: pending.id,
+          provider: 'razorpay',
+          order_id: `order_${randomUUID()}`,
+          payment_id: null,
+          amount_paise: 9900,
+          currency: 'INR',
+          status: 'created',
+          created_at: now,
+          captured_at: null,
+        },
+        {
+          id: randomUUID(),
+          user_id: suspended.id,
+          provider: 'razorpay',
+          order_id: `order_${randomUUID()}`,
+          payment_id: `pay_${randomUUID()}`,
+          amount_paise: 25000,
+          currency: 'INR',
+          status: 'captured',
+          created_at: now,
+          captured_at: now,
+        },
       ])
       .execute();
     const after = await call(t.app, 'GET', '/api/admin/stats', undefined, admin.token);
@@ -198,7 +272,13 @@ describe('users list', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { status: number; json: any } = await call(t.app, 'GET', `/api/admin/users?limit=3&q=paging.test${cursor ? `&cursor=${cursor}` : ''}`, undefined, admin.token);
+      const res: { status: number; json: any } = await call(
+        t.app,
+        'GET',
+        `/api/admin/users?limit=3&q=paging.test${cursor ? `&cursor=${cursor}` : ''}`,
+        undefined,
+        admin.token,
+      );
       expect(res.status).toBe(200);
       expect(res.json.items.length).toBeLessThanOrEqual(3);
       seen.push(...res.json.items.map((u: any) => u.email));
@@ -321,9 +401,26 @@ describe('delete user', () => {
     await comment(alice, bobVideo.id);
     await t.deps.db
       .insertInto('refresh_tokens')
-      .values({ id: randomUUID(), user_id: doomed.id, family_id: randomUUID(), token_hash: randomUUID(), created_at: t.deps.now(), expires_at: t.deps.now() + 1e6, used_at: null, revoked_at: null, replaced_by: null })
+      .values({
+        id: randomUUID(),
+        user_id: doomed.id,
+        family_id: randomUUID(),
+        token_hash: randomUUID(),
+        created_at: t.deps.now(),
+        expires_at: t.deps.now() + 1e6,
+        used_at: null,
+        revoked_at: null,
+        replaced_by: null,
+      })
       .execute();
-    const seqBefore = Number((await t.deps.db.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('m')).executeTakeFirstOrThrow()).m ?? 0);
+    const seqBefore = Number(
+      (
+        await t.deps.db
+          .selectFrom('change_log')
+          .select((eb) => eb.fn.max('seq').as('m'))
+          .executeTakeFirstOrThrow()
+      ).m ?? 0,
+    );
 
     const res = await call(t.app, 'DELETE', `/api/admin/users/${doomed.id}`, undefined, admin.token);
     expect(res.status).toBe(200);

@@ -29,7 +29,9 @@ describe('login limits reserved before the password is hashed', () => {
     await signUpVerifiedHttp(server, 'target@example.test', PASSWORD);
     const guesses = Array.from({ length: 30 }, (_, i) => (i === 29 ? PASSWORD : `wrong-guess-${i}`));
     const results = await Promise.all(
-      guesses.map((password, i) => http(server, 'POST', '/api/auth/login', { body: { email: 'target@example.test', password }, from: `127.0.${1 + (i % 20)}.1` })),
+      guesses.map((password, i) =>
+        http(server, 'POST', '/api/auth/login', { body: { email: 'target@example.test', password }, from: `127.0.${1 + (i % 20)}.1` }),
+      ),
     );
     const evaluated = count(results, 401) + count(results, 200);
     expect(evaluated).toBeGreaterThan(0);
@@ -107,7 +109,9 @@ describe('a device that signed in before', () => {
     expect(cookie).toMatch(/^vidi_refresh=/);
 
     const attack = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => http(server, 'POST', '/api/auth/login', { body: { email: 'owner@example.test', password: `attack-${i}` }, from: `127.4.${i}.1` })),
+      Array.from({ length: 10 }, (_, i) =>
+        http(server, 'POST', '/api/auth/login', { body: { email: 'owner@example.test', password: `attack-${i}` }, from: `127.4.${i}.1` }),
+      ),
     );
     expect(count(attack, 429)).toBeGreaterThanOrEqual(5);
 
@@ -123,7 +127,11 @@ describe('a device that signed in before', () => {
     // A cookie of an ended session proves nothing any more.
     const ownerCookie = refreshCookie(owner)?.split(';')[0] ?? '';
     expect((await http(server, 'POST', '/api/auth/logout', { body: {}, cookie: ownerCookie })).status).toBe(204);
-    const ended = await http(server, 'POST', '/api/auth/login', { body: { email: 'owner@example.test', password: PASSWORD }, cookie: ownerCookie, from: '127.3.0.1' });
+    const ended = await http(server, 'POST', '/api/auth/login', {
+      body: { email: 'owner@example.test', password: PASSWORD },
+      cookie: ownerCookie,
+      from: '127.3.0.1',
+    });
     expect(ended.status).toBe(429);
   });
 });

@@ -58,7 +58,10 @@ describe('sign-up -> verify -> login -> refresh -> rotate -> reuse detection -> 
     expect(Object.keys(res.json).sort()).toEqual(['user', 'verification_sent']);
     expect(res.json.user.id).not.toBe(userId);
     expect(lastMailTo(t.dataDir, email).subject).toBe('Someone tried to sign up to Vidi with your email');
-    const count = await t.deps.db.selectFrom('profiles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await t.deps.db
+      .selectFrom('profiles')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });
 
@@ -347,7 +350,10 @@ describe('suspension, deletion and the entry fee', () => {
 
   it("creates accounts as 'pending_payment' while an entry fee applies, and login answers payment_required with the user id", async () => {
     const now = t.deps.now();
-    await t.deps.db.insertInto('settings').values({ key: ENTRY_FEE_KEY, value: JSON.stringify({ enabled: true, amount_rupees: 49 }), updated_at: now }).execute();
+    await t.deps.db
+      .insertInto('settings')
+      .values({ key: ENTRY_FEE_KEY, value: JSON.stringify({ enabled: true, amount_rupees: 49 }), updated_at: now })
+      .execute();
     try {
       const su = await call(t.app, 'POST', '/api/auth/signup', { name: 'Payer', email: 'payer@example.test', password: 'payer-password' });
       expect(su.status).toBe(201);
@@ -423,7 +429,11 @@ describe('profile', () => {
     expect(longEmail.status).toBe(400);
     const extra = await call(t.app, 'POST', '/api/auth/signup', { name: 'Extra', email: 'extra@example.test', password: 'secret1', is_admin: true });
     expect(extra.status).toBe(400);
-    const n = await t.deps.db.selectFrom('profiles').select('id').where('email', 'in', ['short@example.test', 'long@example.test', 'extra@example.test']).execute();
+    const n = await t.deps.db
+      .selectFrom('profiles')
+      .select('id')
+      .where('email', 'in', ['short@example.test', 'long@example.test', 'extra@example.test'])
+      .execute();
     expect(n).toHaveLength(0);
   });
 });

@@ -11,7 +11,12 @@ export interface HttpResult {
   json: any;
 }
 
-export function http(server: ServerProcess, method: string, path: string, opts: { body?: unknown; cookie?: string; from?: string; forwardedFor?: string } = {}): Promise<HttpResult> {
+export function http(
+  server: ServerProcess,
+  method: string,
+  path: string,
+  opts: { body?: unknown; cookie?: string; from?: string; forwardedFor?: string } = {},
+): Promise<HttpResult> {
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   return new Promise((resolve, reject) => {
     const req = request(

@@ -40,7 +40,14 @@ describe('authorization matrix over every operation in /api/openapi.json', () =>
 
   it('finds the operations it is meant to cover', () => {
     const ids = ops.map((o) => `${o.method.toUpperCase()} ${o.path}`);
-    for (const known of ['POST /api/auth/signup', 'POST /api/auth/login', 'POST /api/auth/refresh', 'POST /api/auth/logout', 'GET /api/profile', 'PATCH /api/profile']) {
+    for (const known of [
+      'POST /api/auth/signup',
+      'POST /api/auth/login',
+      'POST /api/auth/refresh',
+      'POST /api/auth/logout',
+      'GET /api/profile',
+      'PATCH /api/profile',
+    ]) {
       expect(ids).toContain(known);
     }
     expect(ops.find((o) => o.path === '/api/profile')?.bearer).toBe(true);

@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, generateKeyPair, exportSPKI } from 'jose';
 import { createTestApp, call, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { callOperation, exampleFor, isErrorBody, listOperations, wrongTypeFor, type JsonSchema, type Operation, type OperationOutcome } from '../helpers/openapi-operations';
+import {
+  callOperation,
+  exampleFor,
+  isErrorBody,
+  listOperations,
+  wrongTypeFor,
+  type JsonSchema,
+  type Operation,
+  type OperationOutcome,
+} from '../helpers/openapi-operations';
 import { loadSigningKeys } from '../../server/auth/keys';
 
 // Bad input: each of these gets a 4xx JSON error of the fixed shape and changes
@@ -76,7 +85,14 @@ describe('bad input on every operation with a JSON body', () => {
 
   it('covers the accounts operations at least', () => {
     const ids = ops.map((o) => `${o.method.toUpperCase()} ${o.path}`);
-    for (const id of ['POST /api/auth/signup', 'POST /api/auth/login', 'POST /api/auth/resend-verification', 'POST /api/auth/refresh', 'POST /api/auth/logout', 'PATCH /api/profile']) {
+    for (const id of [
+      'POST /api/auth/signup',
+      'POST /api/auth/login',
+      'POST /api/auth/resend-verification',
+      'POST /api/auth/refresh',
+      'POST /api/auth/logout',
+      'PATCH /api/profile',
+    ]) {
       expect(ids).toContain(id);
     }
   });
@@ -145,19 +161,64 @@ describe('forged, expired and malformed access tokens', () => {
     const payload = { iss: issuer, aud: 'vidi', sub: member.id, iat: now, exp: now + 600 };
     const pem = await exportSPKI(other.publicKey);
     return [
-      ['forged signature (another key)', await claims(new SignJWT({})).setIssuer(issuer).setAudience('vidi').setIssuedAt(now).setExpirationTime(now + 600).sign(other.privateKey)],
-      ['expired', await claims(new SignJWT({})).setIssuer(issuer).setAudience('vidi').setIssuedAt(now - 3600).setExpirationTime(now - 60).sign(real.privateKey)],
+      [
+        'forged signature (another key)',
+        await claims(new SignJWT({}))
+          .setIssuer(issuer)
+          .setAudience('vidi')
+          .setIssuedAt(now)
+          .setExpirationTime(now + 600)
+          .sign(other.privateKey),
+      ],
+      [
+        'expired',
+        await claims(new SignJWT({}))
+          .setIssuer(issuer)
+          .setAudience('vidi')
+          .setIssuedAt(now - 3600)
+          .setExpirationTime(now - 60)
+          .sign(real.privateKey),
+      ],
       ['alg none', `${b64({ alg: 'none', typ: 'JWT' })}.${b64(payload)}.`],
       ['alg none with a signature part', `${b64({ alg: 'none', typ: 'JWT' })}.${b64(payload)}.c2ln`],
       ['HS256 keyed with a public key', await new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(pem))],
-      ['wrong audience', await claims(new SignJWT({})).setIssuer(issuer).setAudience('someone-else').setIssuedAt(now).setExpirationTime(now + 600).sign(real.privateKey)],
-      ['wrong issuer', await claims(new SignJWT({})).setIssuer('https://evil.example').setAudience('vidi').setIssuedAt(now).setExpirationTime(now + 600).sign(real.privateKey)],
+      [
+        'wrong audience',
+        await claims(new SignJWT({}))
+          .setIssuer(issuer)
+          .setAudience('someone-else')
+          .setIssuedAt(now)
+          .setExpirationTime(now + 600)
+          .sign(real.privateKey),
+      ],
+      [
+        'wrong issuer',
+        await claims(new SignJWT({}))
+          .setIssuer('https://evil.example')
+          .setAudience('vidi')
+          .setIssuedAt(now)
+          .setExpirationTime(now + 600)
+          .sign(real.privateKey),
+      ],
       ['no expiry', await claims(new SignJWT({})).setIssuer(issuer).setAudience('vidi').setIssuedAt(now).sign(real.privateKey)],
-      ['unknown subject', await new SignJWT({}).setProtectedHeader({ alg: 'EdDSA' }).setSubject(crypto.randomUUID()).setIssuer(issuer).setAudience('vidi').setIssuedAt(now).setExpirationTime(now + 600).sign(real.privateKey)],
-      ['tampered payload', (() => {
-        const [h, , s] = member.token.split('.');
-        return `${h}.${b64({ ...payload, sub: crypto.randomUUID() })}.${s}`;
-      })()],
+      [
+        'unknown subject',
+        await new SignJWT({})
+          .setProtectedHeader({ alg: 'EdDSA' })
+          .setSubject(crypto.randomUUID())
+          .setIssuer(issuer)
+          .setAudience('vidi')
+          .setIssuedAt(now)
+          .setExpirationTime(now + 600)
+          .sign(real.privateKey),
+      ],
+      [
+        'tampered payload',
+        (() => {
+          const [h, , s] = member.token.split('.');
+          return `${h}.${b64({ ...payload, sub: crypto.randomUUID() })}.${s}`;
+        })(),
+      ],
       ['garbage', 'garbage'],
       ['three garbage parts', 'a.b.c'],
       ['a refresh-token-like string', 'x'.repeat(43)],
@@ -171,7 +232,8 @@ describe('forged, expired and malformed access tokens', () => {
     for (const op of bearerOps) {
       for (const [label, token] of tokens) {
         const res = await callOperation(t.app, op, { token });
-        if (res.status !== 401 || typeof res.body?.error?.code !== 'string') problems.push(`${op.method.toUpperCase()} ${op.path} with ${label}: ${res.status}`);
+        if (res.status !== 401 || typeof res.body?.error?.code !== 'string')
+          problems.push(`${op.method.toUpperCase()} ${op.path} with ${label}: ${res.status}`);
       }
     }
     expect(problems).toEqual([]);

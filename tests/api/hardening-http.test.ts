@@ -91,7 +91,11 @@ describe('provider secrets at rest', () => {
     // The webhook secret decrypts too: a signed delivery is accepted, a wrongly signed one is not.
     const payer = await s.member({ status: 'pending_payment' });
     const order = await s.json('POST', '/api/payments/order', { user_id: payer.id, email: payer.email });
-    const delivery = razorpayWebhook(WEBHOOK_SECRET, 'payment.captured', { orderId: order.json.order_id, paymentId: `pay_${randomUUID().slice(0, 14)}`, amount: 49_900 });
+    const delivery = razorpayWebhook(WEBHOOK_SECRET, 'payment.captured', {
+      orderId: order.json.order_id,
+      paymentId: `pay_${randomUUID().slice(0, 14)}`,
+      amount: 49_900,
+    });
     const hook = await fetch(`${s.server.url}/api/payments/webhook/razorpay`, { method: 'POST', body: delivery.body, headers: delivery.headers });
     expect(hook.status).toBe(200);
     expect(s.read((db) => db.prepare('SELECT account_status FROM profiles WHERE id = ?').get(payer.id))).toEqual({ account_status: 'active' });

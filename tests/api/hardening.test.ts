@@ -24,7 +24,23 @@ async function addVideo(owner: TestUser): Promise<string> {
   const now = t.deps.now();
   await t.deps.db
     .insertInto('videos')
-    .values({ id, user_id: owner.id, title: 'Clip', description: '', file_key: `${owner.id}/${now}-${id.slice(0, 6)}.mp4`, mime_type: 'video/mp4', size_bytes: 12, duration_ms: 5000, sha256: 'x', poster_key: null, created_at: now, likes_count: 0, comments_count: 0, shares_count: 0, views_count: 0 })
+    .values({
+      id,
+      user_id: owner.id,
+      title: 'Clip',
+      description: '',
+      file_key: `${owner.id}/${now}-${id.slice(0, 6)}.mp4`,
+      mime_type: 'video/mp4',
+      size_bytes: 12,
+      duration_ms: 5000,
+      sha256: 'x',
+      poster_key: null,
+      created_at: now,
+      likes_count: 0,
+      comments_count: 0,
+      shares_count: 0,
+      views_count: 0,
+    })
     .execute();
   return id;
 }
@@ -73,7 +89,7 @@ describe('admin actions through sync are audited like their REST twins', () => {
     expect(sync).toEqual({ ...rest, target: viaSync });
   });
 
-  it("a member deleting their own video through sync is not an admin action (no entry)", async () => {
+  it('a member deleting their own video through sync is not an admin action (no entry)', async () => {
     const owner = await createUser(t.deps);
     const own = await addVideo(owner);
     const res = await push(owner, [{ id: 1, name: 'deleteVideo', args: { videoId: own } }]);

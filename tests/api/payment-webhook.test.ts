@@ -111,10 +111,14 @@ describe('razorpay webhook', () => {
 
   it('a failed attempt followed by a successful one (order.paid first) captures', async () => {
     const p = await pendingWithOrder();
-    expect((await deliver(razorpayWebhook(WEBHOOK_SECRET, 'payment.failed', { orderId: p.orderId, paymentId: 'pay_failedattempt1', amount: FEE * 100 }))).status).toBe(200);
+    expect(
+      (await deliver(razorpayWebhook(WEBHOOK_SECRET, 'payment.failed', { orderId: p.orderId, paymentId: 'pay_failedattempt1', amount: FEE * 100 }))).status,
+    ).toBe(200);
     expect((await payment(p.orderId)).status).toBe('failed');
     expect(await accountStatus(p.userId)).toBe('pending_payment');
-    expect((await deliver(razorpayWebhook(WEBHOOK_SECRET, 'order.paid', { orderId: p.orderId, paymentId: p.paymentId, amount: FEE * 100 }))).json.status).toBe('captured');
+    expect((await deliver(razorpayWebhook(WEBHOOK_SECRET, 'order.paid', { orderId: p.orderId, paymentId: p.paymentId, amount: FEE * 100 }))).json.status).toBe(
+      'captured',
+    );
     expect(await accountStatus(p.userId)).toBe('active');
   });
 
@@ -122,7 +126,8 @@ describe('razorpay webhook', () => {
     for (const webhookFirst of [true, false]) {
       const p = await pendingWithOrder();
       const hook = () => deliver(razorpayWebhook(WEBHOOK_SECRET, 'payment.captured', { orderId: p.orderId, paymentId: p.paymentId, amount: FEE * 100 }));
-      const confirm = () => call(t.app, 'POST', '/api/payments/verify', { user_id: p.userId, order_id: p.orderId, payment_id: p.paymentId, signature: p.signature });
+      const confirm = () =>
+        call(t.app, 'POST', '/api/payments/verify', { user_id: p.userId, order_id: p.orderId, payment_id: p.paymentId, signature: p.signature });
       if (webhookFirst) {
         expect((await hook()).json.status).toBe('captured');
         expect((await confirm()).status).toBe(200);
@@ -137,9 +142,13 @@ describe('razorpay webhook', () => {
 
   it('ignores an event whose amount differs from the order, or whose order is unknown', async () => {
     const p = await pendingWithOrder();
-    expect((await deliver(razorpayWebhook(WEBHOOK_SECRET, 'payment.captured', { orderId: p.orderId, paymentId: p.paymentId, amount: 100 }))).json.status).toBe('ignored');
+    expect((await deliver(razorpayWebhook(WEBHOOK_SECRET, 'payment.captured', { orderId: p.orderId, paymentId: p.paymentId, amount: 100 }))).json.status).toBe(
+      'ignored',
+    );
     expect(await accountStatus(p.userId)).toBe('pending_payment');
-    expect((await deliver(razorpayWebhook(WEBHOOK_SECRET, 'payment.captured', { orderId: 'order_unknown00001', paymentId: 'pay_x', amount: 100 }))).json.status).toBe('ignored');
+    expect(
+      (await deliver(razorpayWebhook(WEBHOOK_SECRET, 'payment.captured', { orderId: 'order_unknown00001', paymentId: 'pay_x', amount: 100 }))).json.status,
+    ).toBe('ignored');
   });
 
   it('refuses a delivery without an event id, or that is not JSON', async () => {

@@ -126,7 +126,12 @@ describe('razorpay: order -> checkout -> verify', () => {
     const forged = await verify({ user_id: u.id, order_id: o.json.order_id, payment_id: 'pay_forged000001', signature: 'ab'.repeat(32) });
     expect(forged.status).toBe(400);
     expect(forged.json.error.code).toBe('invalid_signature');
-    const otherSecret = await verify({ user_id: u.id, order_id: o.json.order_id, payment_id: 'pay_forged000002', signature: signPayment(o.json.order_id, 'pay_forged000002', 'not-the-secret') });
+    const otherSecret = await verify({
+      user_id: u.id,
+      order_id: o.json.order_id,
+      payment_id: 'pay_forged000002',
+      signature: signPayment(o.json.order_id, 'pay_forged000002', 'not-the-secret'),
+    });
     expect(otherSecret.status).toBe(400);
     const garbage = await verify({ user_id: u.id, order_id: o.json.order_id, payment_id: 'pay_forged000003', signature: 'zz' });
     expect(garbage.status).toBe(400);
@@ -226,7 +231,9 @@ describe('sandbox (test mode)', () => {
     expect(o.status).toBe(200);
     expect(o.json).toMatchObject({ provider: 'sandbox', key_id: null, amount_paise: FEE * 100, name: u.name, email: u.email });
 
-    expect((await call(t.app, 'POST', '/api/payments/sandbox/complete', { user_id: u.id, email: 'wrong@example.test', order_id: o.json.order_id })).status).toBe(404);
+    expect(
+      (await call(t.app, 'POST', '/api/payments/sandbox/complete', { user_id: u.id, email: 'wrong@example.test', order_id: o.json.order_id })).status,
+    ).toBe(404);
     const done = await call(t.app, 'POST', '/api/payments/sandbox/complete', { user_id: u.id, email: u.email, order_id: o.json.order_id });
     expect(done.status).toBe(200);
     expect(await status(u.id)).toBe('active');

@@ -16,7 +16,22 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 beforeEach(async () => {
-  for (const table of ['distribution_winners', 'distributions', 'scores', 'viewer_days', 'view_credits', 'reward_voids', 'settings', 'audit_log', 'views', 'likes', 'comments', 'shares', 'videos', 'profiles'] as const) {
+  for (const table of [
+    'distribution_winners',
+    'distributions',
+    'scores',
+    'viewer_days',
+    'view_credits',
+    'reward_voids',
+    'settings',
+    'audit_log',
+    'views',
+    'likes',
+    'comments',
+    'shares',
+    'videos',
+    'profiles',
+  ] as const) {
     await t.deps.db.deleteFrom(table).execute();
   }
   w = rewardsWorld(t.deps);
@@ -40,11 +55,15 @@ async function videoRow(id: string) {
 }
 
 describe('repetitions on one video count once', () => {
-  it('100 addComment mutations on another member\'s video in one push give +1 creator and +1 viewer point, and 100 comments', async () => {
+  it("100 addComment mutations on another member's video in one push give +1 creator and +1 viewer point, and 100 comments", async () => {
     const ana = await createUser(t.deps, { name: 'Ana' });
     const bob = await createUser(t.deps, { name: 'Bob' });
     const v = await w.video(ana.id);
-    const res = await push(bob, randomUUID(), numbered(Array.from({ length: 100 }, (_, i) => ({ name: 'addComment', args: { commentId: randomUUID(), videoId: v, content: `great ${i}` } }))));
+    const res = await push(
+      bob,
+      randomUUID(),
+      numbered(Array.from({ length: 100 }, (_, i) => ({ name: 'addComment', args: { commentId: randomUUID(), videoId: v, content: `great ${i}` } }))),
+    );
     expect(res.status).toBe(200);
     expect(res.json.results.every((r: { status: string }) => r.status === 'applied')).toBe(true);
     expect(await w.points(ana.id)).toEqual({ creator: 1, viewer: 0 });
@@ -136,7 +155,10 @@ describe('views are credited at most as fast as the server clock runs', () => {
     const res = await push(
       bob,
       clientId,
-      numbered(vs.slice(1).map((v, i) => ({ name: 'recordView', args: { videoId: v, watchedMs: 3000 }, client_time: hourAgo + i * 3000 })), 2),
+      numbered(
+        vs.slice(1).map((v, i) => ({ name: 'recordView', args: { videoId: v, watchedMs: 3000 }, client_time: hourAgo + i * 3000 })),
+        2,
+      ),
     );
     expect(res.status).toBe(200);
     const counted = await t.deps.db.selectFrom('views').select(['video_id', 'created_at']).where('user_id', '=', bob.id).execute();
@@ -159,7 +181,10 @@ describe('views are credited at most as fast as the server clock runs', () => {
     const res = await push(
       await renewed(bob),
       clientId,
-      numbered(vs.map((v, i) => ({ name: 'recordView', args: { videoId: v, watchedMs: 20_000 }, client_time: start + (i + 1) * 100_000 })), 2),
+      numbered(
+        vs.map((v, i) => ({ name: 'recordView', args: { videoId: v, watchedMs: 20_000 }, client_time: start + (i + 1) * 100_000 })),
+        2,
+      ),
     );
     expect(res.status).toBe(200);
     expect(await t.deps.db.selectFrom('views').select('video_id').where('user_id', '=', bob.id).execute()).toHaveLength(60);
@@ -178,7 +203,10 @@ describe('the daily cap on viewer points', () => {
   const putSettings = (body: unknown, user = admin) => call(t.app, 'PUT', '/api/admin/settings', body, user.token);
 
   it('holds per UTC day, and an admin can change it (400 on bad values, nothing changed)', async () => {
-    expect((await call(t.app, 'GET', '/api/admin/settings', undefined, admin.token)).json.limits).toEqual({ viewer_daily_points_cap: 200, upload_daily_mib: 2048 });
+    expect((await call(t.app, 'GET', '/api/admin/settings', undefined, admin.token)).json.limits).toEqual({
+      viewer_daily_points_cap: 200,
+      upload_daily_mib: 2048,
+    });
     for (const bad of [0, -1, 2.5, '3', null, 100_001]) {
       const res = await putSettings(settings(bad));
       expect(res.status).toBe(400);
@@ -211,7 +239,14 @@ describe('the daily cap on viewer points', () => {
     t.advance(86_400_000);
     const more = [await w.video(ana.id), await w.video(ana.id), await w.video(ana.id)];
     const bobNow = await renewed(bob);
-    await push(bobNow, clientId, numbered(more.map((v) => ({ name: 'like', args: { videoId: v } })), 6));
+    await push(
+      bobNow,
+      clientId,
+      numbered(
+        more.map((v) => ({ name: 'like', args: { videoId: v } })),
+        6,
+      ),
+    );
     expect(await w.points(bob.id)).toEqual({ creator: 0, viewer: 4 });
     // An unlike of a capped day's like takes no point while the day stays at its cap.
     await push(bobNow, clientId, numbered([{ name: 'unlike', args: { videoId: vs[0] } }], 9));
@@ -221,19 +256,23 @@ describe('the daily cap on viewer points', () => {
   });
 });
 
-describe('admin: the breakdown and voiding a member\'s points', () => {
-  it('shows each leader\'s points by source; a void is audited, idempotent, and keeps the boards consistent', async () => {
+describe("admin: the breakdown and voiding a member's points", () => {
+  it("shows each leader's points by source; a void is audited, idempotent, and keeps the boards consistent", async () => {
     const ana = await createUser(t.deps, { name: 'Ana' });
     const bob = await createUser(t.deps, { name: 'Bob' });
     const cy = await createUser(t.deps, { name: 'Cy' });
     const v = await w.video(ana.id);
     const v2 = await w.video(cy.id);
-    await push(bob, randomUUID(), numbered([
-      { name: 'like', args: { videoId: v } },
-      { name: 'addComment', args: { commentId: randomUUID(), videoId: v, content: 'a' } },
-      { name: 'addComment', args: { commentId: randomUUID(), videoId: v, content: 'b' } },
-      { name: 'like', args: { videoId: v2 } },
-    ]));
+    await push(
+      bob,
+      randomUUID(),
+      numbered([
+        { name: 'like', args: { videoId: v } },
+        { name: 'addComment', args: { commentId: randomUUID(), videoId: v, content: 'a' } },
+        { name: 'addComment', args: { commentId: randomUUID(), videoId: v, content: 'b' } },
+        { name: 'like', args: { videoId: v2 } },
+      ]),
+    );
     await push(cy, randomUUID(), numbered([{ name: 'like', args: { videoId: v } }]));
 
     const b = await call(t.app, 'GET', '/api/admin/rewards/breakdown', undefined, admin.token);

@@ -27,7 +27,11 @@ function insertVideo(ownerId: string, durationMs = 30_000): string {
 }
 
 const points = (userId: string) =>
-  s.read((db) => db.prepare<[string], { creator: number; viewer: number }>('SELECT creator_points AS creator, viewer_points AS viewer FROM scores WHERE user_id = ?').get(userId)) ?? {
+  s.read((db) =>
+    db
+      .prepare<[string], { creator: number; viewer: number }>('SELECT creator_points AS creator, viewer_points AS viewer FROM scores WHERE user_id = ?')
+      .get(userId),
+  ) ?? {
     creator: 0,
     viewer: 0,
   };
@@ -51,14 +55,18 @@ describe('farming over real HTTP, from several devices at once', () => {
     const v = insertVideo(ana.id);
     const pushes = Array.from({ length: 4 }, () => {
       const mutations = Array.from({ length: 50 }, (_, i) =>
-        i % 2 ? { id: i + 1, name: 'addComment', args: { commentId: randomUUID(), videoId: v, content: `nice ${i}` } } : { id: i + 1, name: 'recordShare', args: { shareId: randomUUID(), videoId: v } },
+        i % 2
+          ? { id: i + 1, name: 'addComment', args: { commentId: randomUUID(), videoId: v, content: `nice ${i}` } }
+          : { id: i + 1, name: 'recordShare', args: { shareId: randomUUID(), videoId: v } },
       );
       return s.json('POST', '/api/sync/push', { client_id: randomUUID(), mutations }, bob.token);
     });
     const answers = await Promise.all(pushes);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     for (const a of answers) expect(a.json.results.every((r: { status: string }) => r.status === 'applied')).toBe(true);
-    const row = s.read((db) => db.prepare<[string], { comments_count: number; shares_count: number }>('SELECT comments_count, shares_count FROM videos WHERE id = ?').get(v))!;
+    const row = s.read((db) =>
+      db.prepare<[string], { comments_count: number; shares_count: number }>('SELECT comments_count, shares_count FROM videos WHERE id = ?').get(v),
+    )!;
     expect(row).toEqual({ comments_count: 100, shares_count: 1 });
     expect(points(ana.id)).toEqual({ creator: 1, viewer: 0 });
     expect(points(bob.id)).toEqual({ creator: 0, viewer: 1 });
@@ -71,7 +79,12 @@ describe('farming over real HTTP, from several devices at once', () => {
     const bob = await s.member();
     const videos = Array.from({ length: 21 }, () => insertVideo(ana.id));
     // A first view sets Bob's clock on the server.
-    const first = await s.json('POST', '/api/sync/push', { client_id: randomUUID(), mutations: [{ id: 1, name: 'recordView', args: { videoId: videos[0], watchedMs: 3000 } }] }, bob.token);
+    const first = await s.json(
+      'POST',
+      '/api/sync/push',
+      { client_id: randomUUID(), mutations: [{ id: 1, name: 'recordView', args: { videoId: videos[0], watchedMs: 3000 } }] },
+      bob.token,
+    );
     expect(first.status).toBe(200);
     const dayAgo = Date.now() - 86_400_000;
     const answers = await Promise.all(
@@ -81,7 +94,9 @@ describe('farming over real HTTP, from several devices at once', () => {
           '/api/sync/push',
           {
             client_id: randomUUID(),
-            mutations: videos.slice(1 + d * 4, 5 + d * 4).map((videoId, i) => ({ id: i + 1, name: 'recordView', args: { videoId, watchedMs: 3000 }, client_time: dayAgo + i * 3000 })),
+            mutations: videos
+              .slice(1 + d * 4, 5 + d * 4)
+              .map((videoId, i) => ({ id: i + 1, name: 'recordView', args: { videoId, watchedMs: 3000 }, client_time: dayAgo + i * 3000 })),
           },
           bob.token,
         ),
@@ -114,7 +129,12 @@ describe('farming over real HTTP, from several devices at once', () => {
     expect((await s.json('PUT', '/api/admin/settings', settings(2), bob.token)).status).toBe(403);
     expect((await s.json('PUT', '/api/admin/settings', settings(0), admin.token)).status).toBe(400);
     expect((await s.json('PUT', '/api/admin/settings', settings(2), admin.token)).status).toBe(200);
-    const liked = await s.json('POST', '/api/sync/push', { client_id: randomUUID(), mutations: videos.map((videoId, i) => ({ id: i + 1, name: 'like', args: { videoId } })) }, bob.token);
+    const liked = await s.json(
+      'POST',
+      '/api/sync/push',
+      { client_id: randomUUID(), mutations: videos.map((videoId, i) => ({ id: i + 1, name: 'like', args: { videoId } })) },
+      bob.token,
+    );
     expect(liked.status).toBe(200);
     expect(points(bob.id)).toEqual({ creator: 0, viewer: 2 });
     expect(points(ana.id)).toEqual({ creator: 4, viewer: 0 });
@@ -124,7 +144,9 @@ describe('farming over real HTTP, from several devices at once', () => {
     expect(voided.status).toBe(201);
     expect(points(bob.id)).toEqual({ creator: 0, viewer: 0 });
     expect(points(ana.id)).toEqual({ creator: 0, viewer: 0 });
-    const audit = s.read((db) => db.prepare<[string], { actor_id: string }>("SELECT actor_id FROM audit_log WHERE action = 'rewards.void' AND target = ?").all(bob.id));
+    const audit = s.read((db) =>
+      db.prepare<[string], { actor_id: string }>("SELECT actor_id FROM audit_log WHERE action = 'rewards.void' AND target = ?").all(bob.id),
+    );
     expect(audit).toEqual([{ actor_id: admin.id }]);
     await expectConsistent();
     // Put the default back for the other tests of this server.

@@ -32,14 +32,17 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('void' as const), user }) },
   // Crosses UTC days (the cap is per day) and gives views watch time to spend.
   { weight: 1, arbitrary: fc.record({ op: fc.constant('wait' as const), hours: fc.constantFrom(1, 6, 20) }) },
-  { weight: 4, arbitrary: fc.record({
+  {
+    weight: 4,
+    arbitrary: fc.record({
       op: fc.constant('view' as const),
       user,
       video: idx,
       watched: fc.constantFrom(1000, 3000, 20_000, 90_000),
       // Views sent from the outbox carry the time they happened, possibly long before (or before a distribution).
       claimedAgo: fc.constantFrom(null, 0, 4000, 30_000, 600_000),
-    }) },
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteComment' as const), pick: idx }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('newVideo' as const), user }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('deleteVideo' as const), video: idx }) },
@@ -67,7 +70,23 @@ describe('rewards counters under random histories', () => {
   afterAll(() => t?.close());
 
   async function reset(): Promise<RewardsWorld> {
-    for (const table of ['distribution_winners', 'distributions', 'scores', 'viewer_days', 'view_credits', 'reward_voids', 'settings', 'prizes', 'audit_log', 'views', 'likes', 'comments', 'shares', 'videos', 'profiles'] as const) {
+    for (const table of [
+      'distribution_winners',
+      'distributions',
+      'scores',
+      'viewer_days',
+      'view_credits',
+      'reward_voids',
+      'settings',
+      'prizes',
+      'audit_log',
+      'views',
+      'likes',
+      'comments',
+      'shares',
+      'videos',
+      'profiles',
+    ] as const) {
       await t.deps.db.deleteFrom(table).execute();
     }
     await t.deps.db
@@ -162,7 +181,15 @@ describe('rewards counters under random histories', () => {
         // shares_count counts members, whatever they repeated.
         const shares = await w.db
           .selectFrom('videos')
-          .select(['shares_count', (eb) => eb.selectFrom('shares').select((e) => e.fn.count<number>(sql`DISTINCT user_id`).as('n')).whereRef('shares.video_id', '=', 'videos.id').as('members')])
+          .select([
+            'shares_count',
+            (eb) =>
+              eb
+                .selectFrom('shares')
+                .select((e) => e.fn.count<number>(sql`DISTINCT user_id`).as('n'))
+                .whereRef('shares.video_id', '=', 'videos.id')
+                .as('members'),
+          ])
           .execute();
         for (const r of shares) expect(Number(r.shares_count)).toBe(Number(r.members));
 

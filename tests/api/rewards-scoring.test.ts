@@ -17,7 +17,19 @@ beforeAll(async () => {
 });
 // An empty database per scenario: nobody scored, no period closed.
 beforeEach(async () => {
-  for (const table of ['distribution_winners', 'distributions', 'scores', 'prizes', 'settings', 'audit_log', 'views', 'likes', 'comments', 'videos', 'profiles'] as const) {
+  for (const table of [
+    'distribution_winners',
+    'distributions',
+    'scores',
+    'prizes',
+    'settings',
+    'audit_log',
+    'views',
+    'likes',
+    'comments',
+    'videos',
+    'profiles',
+  ] as const) {
     await t.deps.db.deleteFrom(table).execute();
   }
   w = rewardsWorld(t.deps);
@@ -441,7 +453,10 @@ describe('leaderboards', () => {
   it('shows the admin-set date, or null', async () => {
     const ana = await w.user('Ana');
     expect((await readLeaderboards(w.db, ana)).distribution_date).toBeNull();
-    await w.db.insertInto('settings').values({ key: 'distribution_date', value: JSON.stringify('2026-12-25'), updated_at: 0 }).execute();
+    await w.db
+      .insertInto('settings')
+      .values({ key: 'distribution_date', value: JSON.stringify('2026-12-25'), updated_at: 0 })
+      .execute();
     expect((await readLeaderboards(w.db, ana)).distribution_date).toBe('2026-12-25');
   });
 
@@ -464,7 +479,8 @@ describe('leaderboards', () => {
     for (const q of captured) {
       const plan = t.deps.sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as Array<{ detail: string }>;
       // Allowed: the 23-row prizes table, and walking the distributions index newest first (LIMIT 1).
-      for (const { detail } of plan) if (/^SCAN (?!CONSTANT ROW|prizes\b|distributions USING (COVERING )?INDEX)/.test(detail)) scans.push(`${detail} <- ${q.sql}`);
+      for (const { detail } of plan)
+        if (/^SCAN (?!CONSTANT ROW|prizes\b|distributions USING (COVERING )?INDEX)/.test(detail)) scans.push(`${detail} <- ${q.sql}`);
       expect(plan.map((p) => p.detail).join(' ')).not.toMatch(/USE TEMP B-TREE FOR ORDER BY/);
     }
     expect(scans).toEqual([]);

@@ -51,7 +51,17 @@ export function rewardsWorld(deps: AppDeps) {
       const id = randomUUID();
       await db
         .insertInto('profiles')
-        .values({ id, email: `${id}@example.test`, name, is_admin: 0, is_active: 1, account_status: 'active', email_verified_at: clock, created_at: clock, updated_at: clock })
+        .values({
+          id,
+          email: `${id}@example.test`,
+          name,
+          is_admin: 0,
+          is_active: 1,
+          account_status: 'active',
+          email_verified_at: clock,
+          created_at: clock,
+          updated_at: clock,
+        })
         .execute();
       return id;
     },
@@ -108,7 +118,11 @@ export function rewardsWorld(deps: AppDeps) {
           .executeTakeFirst();
         if (!c) return false;
         await trx.deleteFrom('comments').where('id', '=', commentId).execute();
-        await trx.updateTable('videos').set((eb) => ({ comments_count: eb('comments_count', '-', 1) })).where('id', '=', c.video_id).execute();
+        await trx
+          .updateTable('videos')
+          .set((eb) => ({ comments_count: eb('comments_count', '-', 1) }))
+          .where('id', '=', c.video_id)
+          .execute();
         await commentRemoved(trx, { userId: c.user_id, videoId: c.video_id, creatorId: c.owner, createdAt: Number(c.created_at) });
         return true;
       });
@@ -150,10 +164,16 @@ export function rewardsWorld(deps: AppDeps) {
           .where('likes.user_id', '=', userId)
           .execute();
         // Undoing them one by one after the hook must move nothing.
-        for (const l of likes) await applyScoreEvent(trx, { kind: 'like', actorId: userId, creatorId: l.owner, delta: -1, occurredAt: Number(l.created_at), at });
+        for (const l of likes)
+          await applyScoreEvent(trx, { kind: 'like', actorId: userId, creatorId: l.owner, delta: -1, occurredAt: Number(l.created_at), at });
         // As delete-user.ts does: they leave the shares_count of each video they shared.
         const shares = await trx.selectFrom('shares').select('video_id').distinct().where('user_id', '=', userId).execute();
-        for (const sh of shares) await trx.updateTable('videos').set((eb) => ({ shares_count: eb('shares_count', '-', 1) })).where('id', '=', sh.video_id).execute();
+        for (const sh of shares)
+          await trx
+            .updateTable('videos')
+            .set((eb) => ({ shares_count: eb('shares_count', '-', 1) }))
+            .where('id', '=', sh.video_id)
+            .execute();
         await trx.deleteFrom('profiles').where('id', '=', userId).execute();
       });
     },

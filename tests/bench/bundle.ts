@@ -59,7 +59,8 @@ export const bundle: Benchmark = {
   title: 'Bundle',
   async run(ctx) {
     const dist = ctx.clientDist;
-    if (!existsSync(join(dist, 'index.html'))) return [unavailable('Bundle: initial-route JS (gzip)', 'KB', `<= ${LIMIT_KB} KB`, 'dist/client/index.html missing (run npx vite build)')];
+    if (!existsSync(join(dist, 'index.html')))
+      return [unavailable('Bundle: initial-route JS (gzip)', 'KB', `<= ${LIMIT_KB} KB`, 'dist/client/index.html missing (run npx vite build)')];
     const sizes = initialRouteJs(dist);
     const row = budgetRow('Bundle: initial-route JS (gzip)', sizes, `${sizes.size} files: ${[...sizes.keys()].map((f) => basename(f)).join(', ')}`);
     // A signed-in member starts on /home: the entry plus the lazy chunks of the member layout and
@@ -67,7 +68,10 @@ export const bundle: Benchmark = {
     const lazy = readdirSync(join(dist, 'assets')).filter((f) => /^(MemberLayout|FeedPage)-[\w-]+\.js$/.test(f));
     const homeName = 'Bundle: /home route JS (gzip)';
     if (lazy.length < 2) return [row, unavailable(homeName, 'KB', `<= ${LIMIT_KB} KB`, 'no MemberLayout-*.js and FeedPage-*.js chunks in the build')];
-    const home = initialRouteJs(dist, lazy.map((f) => `/assets/${f}`));
+    const home = initialRouteJs(
+      dist,
+      lazy.map((f) => `/assets/${f}`),
+    );
     return [row, budgetRow(homeName, home, `${home.size} files (entry + ${lazy.join(', ')} and their static imports)`)];
   },
 };

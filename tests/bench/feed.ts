@@ -33,9 +33,16 @@ export const feed: Benchmark = {
       const s = await interleaved(ctx.rounds, run(`${ctx.server.url}${path}`, auth), run(`${base.url}${path}`, {}));
       const pages = JSON.parse(p.text).items.length as number;
       return [
-        ratioRow({ name: 'Feed: GET /api/videos?limit=20', unit: 'req/s', direction: 'higher', targetRatio: 0.6, notes: `${pages} items/page` },
-          s.ours.map((r) => r.rps), s.base.map((r) => r.rps)),
-        ratioRow({ name: 'Feed: p99 latency (10 conns)', unit: 'ms', direction: 'lower', targetRatio: 2 }, s.ours.map((r) => r.p99), s.base.map((r) => r.p99)),
+        ratioRow(
+          { name: 'Feed: GET /api/videos?limit=20', unit: 'req/s', direction: 'higher', targetRatio: 0.6, notes: `${pages} items/page` },
+          s.ours.map((r) => r.rps),
+          s.base.map((r) => r.rps),
+        ),
+        ratioRow(
+          { name: 'Feed: p99 latency (10 conns)', unit: 'ms', direction: 'lower', targetRatio: 2 },
+          s.ours.map((r) => r.p99),
+          s.base.map((r) => r.p99),
+        ),
       ];
     } finally {
       await base.stop();

@@ -23,10 +23,21 @@ export const leaderboards: Benchmark = {
     const { db } = openDatabase(ctx.dbPath);
     try {
       const users = await db.selectFrom('profiles').select('id').limit(500).execute();
-      const scoreRows = Number((await db.selectFrom('scores').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      const scoreRows = Number(
+        (
+          await db
+            .selectFrom('scores')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
       let k = 0;
       const pk = async () => {
-        await db.selectFrom('profiles').selectAll().where('id', '=', users[k++ % users.length]!.id).executeTakeFirst();
+        await db
+          .selectFrom('profiles')
+          .selectAll()
+          .where('id', '=', users[k++ % users.length]!.id)
+          .executeTakeFirst();
       };
       const calls = ctx.quick ? 100 : 500;
       const block = (fn: () => Promise<unknown>) => async () => timeEach(calls, fn);

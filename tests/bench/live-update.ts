@@ -42,7 +42,10 @@ export const liveUpdate: Benchmark = {
     if (!hasChromium) return [unavailable(name, 'ms p95', '<= 3x and < 100 ms', 'no Chromium (set CHROMIUM_PATH)')];
     const browser = await launchChromium();
     try {
-      const [emailA, emailB] = [await signUpMember(ctx.server.url, ctx.dataDir, 'Bench Liker'), await signUpMember(ctx.server.url, ctx.dataDir, 'Bench Watcher')];
+      const [emailA, emailB] = [
+        await signUpMember(ctx.server.url, ctx.dataDir, 'Bench Liker'),
+        await signUpMember(ctx.server.url, ctx.dataDir, 'Bench Watcher'),
+      ];
       const a = await (await browser.newContext()).newPage();
       const b = await (await browser.newContext()).newPage();
       // Turns on the engine's step trace (client/data/trace.ts) in both pages.
@@ -88,7 +91,14 @@ export const liveUpdate: Benchmark = {
       ctx.log(`live: median fine steps (ms): ${fineSteps(clicks, seenAt, ta, tb)}`);
       const breakdown = coarseSteps(clicks, seenAt, pushes, ta, tb);
       const row = ratioRow(
-        { name, unit: 'ms p95', direction: 'lower', targetRatio: 3, absolute: { max: 100, label: '< 100 ms' }, notes: `${reps} likes; median ${Math.round(quantile(seen, 0.5))} ms; ${breakdown}; baseline: the push's HTTP round trip` },
+        {
+          name,
+          unit: 'ms p95',
+          direction: 'lower',
+          targetRatio: 3,
+          absolute: { max: 100, label: '< 100 ms' },
+          notes: `${reps} likes; median ${Math.round(quantile(seen, 0.5))} ms; ${breakdown}; baseline: the push's HTTP round trip`,
+        },
         p95(seen),
         p95(pushTimes),
       );

@@ -44,14 +44,21 @@ export const push: Benchmark = {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${await ctx.token()}` },
       body: JSON.stringify({ client_id: randomUUID(), mutations: [{ id: 1, name: 'updateProfileName', args: { name: 'Bench Viewer' } }] }),
     });
-    if (p.status !== 200) return [unavailable(name, 'mut/s', '>= 0.3x', `POST /api/sync/push answered ${p.status}${p.status === 404 ? ' (sync not mounted)' : ''}`)];
+    if (p.status !== 200)
+      return [unavailable(name, 'mut/s', '>= 0.3x', `POST /api/sync/push answered ${p.status}${p.status === 404 ? ' (sync not mounted)' : ''}`)];
 
     const handle = openDatabase(ctx.dbPath);
     try {
-      const members = handle.sqlite.prepare<[number], string>('SELECT id FROM profiles WHERE is_active = 1 ORDER BY created_at LIMIT ?').pluck().all(CLIENTS * 2 + 1).slice(1);
+      const members = handle.sqlite
+        .prepare<[number], string>('SELECT id FROM profiles WHERE is_active = 1 ORDER BY created_at LIMIT ?')
+        .pluck()
+        .all(CLIENTS * 2 + 1)
+        .slice(1);
       if (members.length < CLIENTS * 2) return [unavailable(name, 'mut/s', '>= 0.3x', 'the seed has too few members')];
       const poolSize = ctx.quick ? 2_000 : 20_000;
-      const ours = await Promise.all(members.slice(0, CLIENTS).map(async (id) => ({ id, token: await ctx.token(id), tog: new Toggler(freshVideos(handle.sqlite, id, poolSize)) })));
+      const ours = await Promise.all(
+        members.slice(0, CLIENTS).map(async (id) => ({ id, token: await ctx.token(id), tog: new Toggler(freshVideos(handle.sqlite, id, poolSize)) })),
+      );
       const base = members.slice(CLIENTS).map((id) => ({ id, tog: new Toggler(freshVideos(handle.sqlite, id, poolSize)) }));
 
       const oursRound = () => pushFor(ctx, ours, ctx.seconds);

@@ -152,7 +152,11 @@ async function main(): Promise<void> {
   const port = await freePort();
   // The push benchmark is one member pushing as fast as the server answers: a bot by the production
   // push limit (docs/sync.md), so the limit is lifted here; everything else runs as in production.
-  const server = await startServer({ dataDir, port, env: { LOG_LEVEL: 'error', CLIENT_DIST: clientDist, PUSH_RATE_BURST: '1000000', PUSH_RATE_PER_MINUTE: '1000000' } });
+  const server = await startServer({
+    dataDir,
+    port,
+    env: { LOG_LEVEL: 'error', CLIENT_DIST: clientDist, PUSH_RATE_BURST: '1000000', PUSH_RATE_PER_MINUTE: '1000000' },
+  });
   const mint = await tokenMinter(dataDir, `http://127.0.0.1:${port}`);
   const ctx: BenchContext = {
     quick,
@@ -180,12 +184,21 @@ async function main(): Promise<void> {
   const total = (performance.now() - started) / 1000;
   console.log('');
   console.log(formatTable(rows));
-  console.log(`\n${rows.filter((r) => r.pass === true).length} pass, ${rows.filter((r) => r.pass === false).length} fail, ` +
-    `${rows.filter((r) => r.pass === null).length} report-only or not available; ${total.toFixed(0)} s`);
+  console.log(
+    `\n${rows.filter((r) => r.pass === true).length} pass, ${rows.filter((r) => r.pass === false).length} fail, ` +
+      `${rows.filter((r) => r.pass === null).length} report-only or not available; ${total.toFixed(0)} s`,
+  );
   if (values.json) {
     const file = resolve(values.json);
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify({ machine: info, rounds, seconds, seed: { size: seedSize, ...SEEDS[seedSize] }, seconds_total: Math.round(total), rows, markdown: markdownTable(rows) }, null, 2));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        { machine: info, rounds, seconds, seed: { size: seedSize, ...SEEDS[seedSize] }, seconds_total: Math.round(total), rows, markdown: markdownTable(rows) },
+        null,
+        2,
+      ),
+    );
     console.log(`wrote ${file}`);
   }
 }

@@ -16,7 +16,9 @@ const NEWER_PASSWORD = 'an even newer passphrase';
 /** The reset link of the newest reset mail to `email` (the forgot answer does not wait for the mail). */
 async function resetLinkFor(server: ServerProcess, email: string): Promise<string> {
   for (let i = 0; i < 200; i++) {
-    const mail = readMailSink(server.dataDir).filter((m) => m.to.includes(email) && m.subject === 'Reset your Vidi password').at(-1);
+    const mail = readMailSink(server.dataDir)
+      .filter((m) => m.to.includes(email) && m.subject === 'Reset your Vidi password')
+      .at(-1);
     const link = mail?.links.find((l) => l.includes('/reset-password?token='));
     if (link) return link;
     await sleep(50);
@@ -25,7 +27,11 @@ async function resetLinkFor(server: ServerProcess, email: string): Promise<strin
 }
 
 async function apiLogin(server: ServerProcess, email: string, password: string) {
-  const res = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const res = await fetch(`${server.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   return { status: res.status, json: (await res.json().catch(() => null)) as any };
 }
 

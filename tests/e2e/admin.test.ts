@@ -85,7 +85,10 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     // The uploader's video goes in through the real tus endpoint, Bala's like through the real sync
     // push (the feed's own like button is the PWA tests' subject).
     const videoId = await upload(title);
-    const push = await api('POST', '/api/sync/push', (await loginApi(viewerEmail)).access_token, { client_id: randomUUID(), mutations: [{ id: 1, name: 'like', args: { videoId } }] });
+    const push = await api('POST', '/api/sync/push', (await loginApi(viewerEmail)).access_token, {
+      client_id: randomUUID(),
+      mutations: [{ id: 1, name: 'like', args: { videoId } }],
+    });
     expect(push.status).toBe(200);
     expect(push.json.results[0].status).toBe('applied');
     browser = await launchChromium();
@@ -133,9 +136,16 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     expect(await stats.locator('.stat-card').nth(1).locator('.stat-value').textContent()).toBe('1');
     expect(await stats.locator('.stat-card').nth(3).locator('.stat-value').textContent()).toBe('₹0');
     expect(await admin.getByRole('tab', { name: 'Users' }).getAttribute('aria-selected')).toBe('true');
-    await admin.getByRole('button', { name: 'Home' }).or(admin.getByRole('link', { name: 'Home' })).first().waitFor();
+    await admin
+      .getByRole('button', { name: 'Home' })
+      .or(admin.getByRole('link', { name: 'Home' }))
+      .first()
+      .waitFor();
     await admin.getByRole('button', { name: 'Logout' }).waitFor();
-    await admin.getByRole('row', { name: /Bala Viewer/ }).getByText('Active', { exact: true }).waitFor();
+    await admin
+      .getByRole('row', { name: /Bala Viewer/ })
+      .getByText('Active', { exact: true })
+      .waitFor();
     await saveScreenshot(admin, 'admin-users');
     await context.close();
   });
@@ -149,7 +159,10 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await admin.getByLabel('Search users').fill('chandra');
     await expect.poll(() => admin.getByRole('row').count()).toBe(2);
     await admin.getByRole('button', { name: 'Suspend Chandra Suspended' }).click();
-    await admin.getByRole('row', { name: /Chandra Suspended/ }).getByText('Suspended', { exact: true }).waitFor();
+    await admin
+      .getByRole('row', { name: /Chandra Suspended/ })
+      .getByText('Suspended', { exact: true })
+      .waitFor();
 
     const refused = await api('GET', '/api/profile', member.token);
     expect(refused.status).toBe(403);
@@ -160,7 +173,10 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await expectAudited(admin, 'Suspended a user');
 
     await admin.getByRole('button', { name: 'Reactivate Chandra Suspended' }).click();
-    await admin.getByRole('row', { name: /Chandra Suspended/ }).getByText('Active', { exact: true }).waitFor();
+    await admin
+      .getByRole('row', { name: /Chandra Suspended/ })
+      .getByText('Active', { exact: true })
+      .waitFor();
     expect((await api('POST', '/api/auth/login', undefined, { email, password: PASSWORD })).status).toBe(200);
     await expectAudited(admin, 'Reactivated a user');
   });
@@ -180,12 +196,18 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await admin.goto(`${server.url}/rewards`);
     await admin.getByTestId('distribution-date').getByText('December 31, 2026').waitFor();
     const users = admin.getByRole('region', { name: 'Best Users' });
-    await users.getByRole('row', { name: /Asha Uploader/ }).getByText('₹5,000').waitFor();
+    await users
+      .getByRole('row', { name: /Asha Uploader/ })
+      .getByText('₹5,000')
+      .waitFor();
     const viewers = admin.getByRole('region', { name: 'Best Viewers' });
-    await viewers.getByRole('row', { name: /Bala Viewer/ }).getByText('₹777').waitFor();
+    await viewers
+      .getByRole('row', { name: /Bala Viewer/ })
+      .getByText('₹777')
+      .waitFor();
   });
 
-  it('shows each leader\'s points by source and voids a member\'s points after a confirmation, from the keyboard', async () => {
+  it("shows each leader's points by source and voids a member's points after a confirmation, from the keyboard", async () => {
     const admin = await adminPage();
     await admin.getByRole('tab', { name: 'Rewards' }).click();
     const breakdown = admin.getByRole('region', { name: 'Points by source' });

@@ -136,7 +136,10 @@ describe.skipIf(!hasChromium)('route guards', () => {
     });
     const { access_token: token } = (await login.json()) as { access_token: string };
     await expect
-      .poll(async () => ((await (await fetch(`${server.url}/api/profile`, { headers: { authorization: `Bearer ${token}` } })).json()) as { name: string }).name, { timeout: 30_000 })
+      .poll(
+        async () => ((await (await fetch(`${server.url}/api/profile`, { headers: { authorization: `Bearer ${token}` } })).json()) as { name: string }).name,
+        { timeout: 30_000 },
+      )
       .toBe('Rita Renamed');
     await context.close();
   });

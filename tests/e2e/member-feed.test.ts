@@ -13,8 +13,7 @@ const run = promisify(execFile);
 /** More than the first pull's window (300), so the end of the feed comes from GET /api/videos pages. */
 const VIDEOS = 310;
 
-const isPlaying = (page: Page, index: number) =>
-  page.locator(`article[data-index="${index}"] video`).evaluate((v: HTMLVideoElement) => !v.paused);
+const isPlaying = (page: Page, index: number) => page.locator(`article[data-index="${index}"] video`).evaluate((v: HTMLVideoElement) => !v.paused);
 
 describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video at a time', () => {
   let server: ServerProcess;
@@ -56,14 +55,23 @@ describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video 
   });
 
   it('plays one video at a time and pauses a video scrolled out of view', async () => {
-    await page.locator('article[data-index="0"]').getByRole('button', { name: /^Play / }).click();
+    await page
+      .locator('article[data-index="0"]')
+      .getByRole('button', { name: /^Play / })
+      .click();
     await expect.poll(() => isPlaying(page, 0)).toBe(true);
     await page.locator('article[data-index="1"]').scrollIntoViewIfNeeded();
     await expect.poll(() => isPlaying(page, 0)).toBe(false);
-    await page.locator('article[data-index="1"]').getByRole('button', { name: /^Play / }).click();
+    await page
+      .locator('article[data-index="1"]')
+      .getByRole('button', { name: /^Play / })
+      .click();
     await expect.poll(() => isPlaying(page, 1)).toBe(true);
     await page.locator('article[data-index="2"]').scrollIntoViewIfNeeded();
-    await page.locator('article[data-index="2"]').getByRole('button', { name: /^Play / }).click();
+    await page
+      .locator('article[data-index="2"]')
+      .getByRole('button', { name: /^Play / })
+      .click();
     await expect.poll(() => isPlaying(page, 2)).toBe(true);
     expect(await isPlaying(page, 1)).toBe(false);
     expect(await isPlaying(page, 0)).toBe(false);
@@ -97,7 +105,12 @@ describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video 
     const card = shared.locator(`article#${id}`);
     await card.waitFor();
     await expect
-      .poll(() => card.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top < window.innerHeight && r.bottom > 0; }))
+      .poll(() =>
+        card.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          return r.top < window.innerHeight && r.bottom > 0;
+        }),
+      )
       .toBe(true);
     await shared.close();
   });

@@ -164,9 +164,7 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back", () => {
     await page.getByText('Your profile has been successfully updated.').waitFor();
     // F8 moves keyboard focus into the toast region (the product's toast rules, client/ui/toaster-entry.tsx).
     await page.keyboard.press('F8');
-    await expect
-      .poll(() => page.evaluate(() => !!document.activeElement?.closest('section[aria-label^="Notifications"]')))
-      .toBe(true);
+    await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('section[aria-label^="Notifications"]'))).toBe(true);
     await page.getByRole('link', { name: 'Vidi' }).click();
     await page.getByRole('heading', { level: 1, name: 'Welcome, Asha Renamed!' }).waitFor();
   });

@@ -15,7 +15,10 @@ async function waitForServiceWorker(page: Page): Promise<void> {
 }
 
 async function upload(page: Page, title: string, file: string): Promise<void> {
-  await page.getByRole('button', { name: /^Upload/ }).first().click();
+  await page
+    .getByRole('button', { name: /^Upload/ })
+    .first()
+    .click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Title').fill(title);
   await dialog.locator('input[type=file]').setInputFiles(file);
@@ -60,9 +63,7 @@ describe.skipIf(!hasChromium)('the same member offline', () => {
     await card.getByRole('button', { name: `Play ${onlineTitle}` }).click();
     await expect.poll(() => card.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(0);
     await card.getByRole('button', { name: `Pause ${onlineTitle}` }).click();
-    await expect
-      .poll(() => page.evaluate(async (url) => !!(await (await caches.open('vidi-media')).match(url)), src!), { timeout: 30_000 })
-      .toBe(true);
+    await expect.poll(() => page.evaluate(async (url) => !!(await (await caches.open('vidi-media')).match(url)), src!), { timeout: 30_000 }).toBe(true);
 
     await context.setOffline(true);
     await page.getByRole('status').filter({ hasText: "You're offline" }).waitFor();

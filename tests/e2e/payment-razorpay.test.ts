@@ -70,7 +70,9 @@ describe.skipIf(!hasChromium)('entry fee through Razorpay Checkout', () => {
 
     browser = await launchChromium();
     context = await browser.newContext();
-    await context.route('https://checkout.razorpay.com/v1/checkout.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: CHECKOUT_STAND_IN }));
+    await context.route('https://checkout.razorpay.com/v1/checkout.js', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: CHECKOUT_STAND_IN }),
+    );
     await context.exposeFunction('rzpStandInPay', (orderId: string) => rzp.pay(orderId));
     page = await context.newPage();
   });
@@ -112,7 +114,12 @@ describe.skipIf(!hasChromium)('entry fee through Razorpay Checkout', () => {
     await page.evaluate(() => ((window as any).__checkoutMode = 'dismiss'));
     await page.getByRole('button', { name: `Pay ₹${FEE}` }).click();
     await expect.poll(() => page.getByRole('button', { name: `Pay ₹${FEE}` }).isEnabled()).toBe(true);
-    expect(await page.getByRole('region', { name: /Notifications/ }).locator('[data-sonner-toast]').count()).toBe(0);
+    expect(
+      await page
+        .getByRole('region', { name: /Notifications/ })
+        .locator('[data-sonner-toast]')
+        .count(),
+    ).toBe(0);
   });
 
   it("pays through Checkout with the server's order: 'Account created!', the account is active and revenue counts it", async () => {
@@ -122,7 +129,13 @@ describe.skipIf(!hasChromium)('entry fee through Razorpay Checkout', () => {
     await page.getByText('Please check your email to verify your account.').waitFor();
     await page.waitForURL('**/login');
 
-    const opened = (await page.evaluate(() => (window as any).__checkoutOpened)) as { key: string; order_id: string; amount: number; currency: string; prefill: { email: string } };
+    const opened = (await page.evaluate(() => (window as any).__checkoutOpened)) as {
+      key: string;
+      order_id: string;
+      amount: number;
+      currency: string;
+      prefill: { email: string };
+    };
     expect(opened).toMatchObject({ key: rzp.keyId, amount: FEE * 100, currency: 'INR', prefill: { email } });
     expect(rzp.orders.get(opened.order_id)).toMatchObject({ amount: FEE * 100, status: 'paid' });
     expect(rzp.requests.every((r) => r.authorized)).toBe(true);

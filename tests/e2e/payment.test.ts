@@ -74,7 +74,8 @@ describe.skipIf(!hasChromium)('sign-up with the entry fee in sandbox mode', () =
     await summary.getByText(email).waitFor();
     await page.getByText('Secured by Sandbox (test mode)').waitFor();
     await page.getByText(/this is a sandbox payment\. No real money is charged\./).waitFor();
-    for (const perk of ['Upload unlimited short videos', 'Connect with millions of creators', 'Like, comment and share videos']) await page.getByText(perk).waitFor();
+    for (const perk of ['Upload unlimited short videos', 'Connect with millions of creators', 'Like, comment and share videos'])
+      await page.getByText(perk).waitFor();
     await page.getByRole('link', { name: 'Back to Sign Up' }).waitFor();
     const stored = await page.evaluate(() => JSON.stringify(Object.fromEntries(Object.entries(localStorage))));
     expect(stored).toContain(email);

@@ -21,17 +21,44 @@ async function seed(server: ServerProcess, memberEmail: string, adminEmail: stri
     const member = await db.selectFrom('profiles').select('id').where('email', '=', memberEmail).executeTakeFirstOrThrow();
     await db.updateTable('profiles').set({ is_admin: 1 }).where('email', '=', adminEmail).execute();
     const profile = (id: string, name: string) => ({
-      id, email: `${id}@seed.test`, name, is_admin: 0, is_active: 1, account_status: 'active', email_verified_at: base, created_at: base, updated_at: base,
+      id,
+      email: `${id}@seed.test`,
+      name,
+      is_admin: 0,
+      is_active: 1,
+      account_status: 'active',
+      email_verified_at: base,
+      created_at: base,
+      updated_at: base,
     });
     const video = (id: string, userId: string) => ({
-      id, user_id: userId, title: id, description: '', file_key: `${userId}/${id}.mp4`, mime_type: 'video/mp4', size_bytes: 1, duration_ms: 10_000,
-      sha256: 'x', poster_key: null, created_at: base, likes_count: 0, comments_count: 0, shares_count: 0, views_count: 0,
+      id,
+      user_id: userId,
+      title: id,
+      description: '',
+      file_key: `${userId}/${id}.mp4`,
+      mime_type: 'video/mp4',
+      size_bytes: 1,
+      duration_ms: 10_000,
+      sha256: 'x',
+      poster_key: null,
+      created_at: base,
+      likes_count: 0,
+      comments_count: 0,
+      shares_count: 0,
+      views_count: 0,
     });
     const creators = [...Array(21).keys()].map((i) => `creator-${pad(i)}`);
     const fans = [...Array(30).keys()].map((k) => `fan-${pad(k)}`);
-    await db.insertInto('profiles').values([...creators.map((id, i) => profile(id, `Creator ${pad(i)}`)), ...fans.map((id, k) => profile(id, `Fan ${pad(k)}`))]).execute();
+    await db
+      .insertInto('profiles')
+      .values([...creators.map((id, i) => profile(id, `Creator ${pad(i)}`)), ...fans.map((id, k) => profile(id, `Fan ${pad(k)}`))])
+      .execute();
     const owners = [...creators, member.id];
-    await db.insertInto('videos').values(owners.map((o) => video(`video-${o}`, o))).execute();
+    await db
+      .insertInto('videos')
+      .values(owners.map((o) => video(`video-${o}`, o)))
+      .execute();
     // Creator i is liked by fans 0..29-i (30 - i points); the member by fans 0 and 1 (2 points, rank 22).
     const likes = [];
     for (const [i, o] of owners.entries()) {
@@ -40,7 +67,10 @@ async function seed(server: ServerProcess, memberEmail: string, adminEmail: stri
     }
     await db.insertInto('likes').values(likes).execute();
     // The member watched one video: 1 viewer point, behind all 30 fans.
-    await db.insertInto('views').values({ video_id: 'video-creator-00', user_id: member.id, watched_ms: 5000, created_at: base + 60_000 }).execute();
+    await db
+      .insertInto('views')
+      .values({ video_id: 'video-creator-00', user_id: member.id, watched_ms: 5000, created_at: base + 60_000 })
+      .execute();
     await db
       .insertInto('prizes')
       .values([
@@ -49,8 +79,14 @@ async function seed(server: ServerProcess, memberEmail: string, adminEmail: stri
         { board: 'best_viewer', rank: 1, amount_rupees: 100 },
       ])
       .execute();
-    await db.insertInto('settings').values({ key: 'distribution_date', value: JSON.stringify('2026-12-25'), updated_at: base }).execute();
-    await db.insertInto('distributions').values({ id: 'old-distribution', period_start: 0, created_at: base - 1000, created_by: 'someone' }).execute();
+    await db
+      .insertInto('settings')
+      .values({ key: 'distribution_date', value: JSON.stringify('2026-12-25'), updated_at: base })
+      .execute();
+    await db
+      .insertInto('distributions')
+      .values({ id: 'old-distribution', period_start: 0, created_at: base - 1000, created_by: 'someone' })
+      .execute();
     await db
       .insertInto('distribution_winners')
       .values([

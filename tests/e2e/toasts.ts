@@ -3,7 +3,10 @@ import type { Page } from 'playwright-core';
 
 /** Waits until a toast with exactly this text is shown in the notifications region. */
 export async function toastText(page: Page, text: string): Promise<void> {
-  await page.getByRole('region', { name: /Notifications/ }).getByText(text, { exact: true }).waitFor();
+  await page
+    .getByRole('region', { name: /Notifications/ })
+    .getByText(text, { exact: true })
+    .waitFor();
 }
 
 /** Closes the visible toast so it cannot cover the next click. */

@@ -34,7 +34,9 @@ export function readMailSink(dataDir: string): SunkMail[] {
 
 /** The newest mail to `address`, or throws. */
 export function lastMailTo(dataDir: string, address: string): SunkMail {
-  const mail = readMailSink(dataDir).filter((m) => m.to.toLowerCase().includes(address.toLowerCase())).at(-1);
+  const mail = readMailSink(dataDir)
+    .filter((m) => m.to.toLowerCase().includes(address.toLowerCase()))
+    .at(-1);
   if (!mail) throw new Error(`no mail to ${address} in ${dataDir}/mail`);
   return mail;
 }

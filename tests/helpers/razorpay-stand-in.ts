@@ -58,7 +58,8 @@ export async function startRazorpayStandIn(opts: { keyId?: string; keySecret?: s
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
-      if (req.method !== 'POST' || req.url !== '/v1/orders') return send(404, { error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found on the server.' } });
+      if (req.method !== 'POST' || req.url !== '/v1/orders')
+        return send(404, { error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found on the server.' } });
       const text = await readBody(req);
       const authorized = req.headers.authorization === expectedAuth;
       let body: { amount?: unknown; currency?: unknown; receipt?: unknown; notes?: unknown } = {};

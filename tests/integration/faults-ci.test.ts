@@ -22,15 +22,22 @@ describe('reliability, bounded (full suite: npm run test:faults)', () => {
 
   it('the seed writes counters and scores that agree with its rows', async () => {
     const counters = s.read((db) =>
-      db.prepare<[], { id: string }>(
-        `SELECT v.id FROM videos v WHERE v.likes_count != (SELECT count(*) FROM likes l WHERE l.video_id = v.id)
+      db
+        .prepare<[], { id: string }>(
+          `SELECT v.id FROM videos v WHERE v.likes_count != (SELECT count(*) FROM likes l WHERE l.video_id = v.id)
            OR v.comments_count != (SELECT count(*) FROM comments c WHERE c.video_id = v.id)
            OR v.views_count != (SELECT count(*) FROM views w WHERE w.video_id = v.id)`,
-      ).all(),
+        )
+        .all(),
     );
     expect(counters).toEqual([]);
-    const totals = s.read((db) => db.prepare<[], { likes: number; comments: number; views: number }>(
-      'SELECT (SELECT count(*) FROM likes) AS likes, (SELECT count(*) FROM comments) AS comments, (SELECT count(*) FROM views) AS views').get());
+    const totals = s.read((db) =>
+      db
+        .prepare<[], { likes: number; comments: number; views: number }>(
+          'SELECT (SELECT count(*) FROM likes) AS likes, (SELECT count(*) FROM comments) AS comments, (SELECT count(*) FROM views) AS views',
+        )
+        .get(),
+    );
     expect(totals).toEqual({ likes: CI_SEED.likes, comments: CI_SEED.comments, views: CI_SEED.views });
     const handle = openDatabase(s.dbPath);
     try {
@@ -58,7 +65,11 @@ describe('reliability, bounded (full suite: npm run test:faults)', () => {
   }, 60_000);
 
   it('network faults: uploads end byte-identical and pushes exactly once', async () => {
-    const up = await uploadsThroughFaults(s, { uploads: 2, sizeMiB: 2, faults: { cutAtTotalUp: 3 * 1024 * 1024, cutRate: 0.5, cutBetween: [0, 1024 * 1024], cutDirection: 'up', stallRate: 0.2, stallMs: 300 } });
+    const up = await uploadsThroughFaults(s, {
+      uploads: 2,
+      sizeMiB: 2,
+      faults: { cutAtTotalUp: 3 * 1024 * 1024, cutRate: 0.5, cutBetween: [0, 1024 * 1024], cutDirection: 'up', stallRate: 0.2, stallMs: 300 },
+    });
     record('ci-network-uploads', up);
     expect(up.problems).toEqual([]);
     expect(up.identical).toBe(2);

@@ -27,7 +27,10 @@ interface OpenStream {
 /** An events stream over real HTTP, read in the background. */
 async function openStream(user: TestUser, clientId?: string): Promise<OpenStream> {
   const ctl = new AbortController();
-  const res = await fetch(`${s.http.url}/api/sync/events${clientId ? `?client_id=${clientId}` : ''}`, { headers: { authorization: `Bearer ${user.token}` }, signal: ctl.signal });
+  const res = await fetch(`${s.http.url}/api/sync/events${clientId ? `?client_id=${clientId}` : ''}`, {
+    headers: { authorization: `Bearer ${user.token}` },
+    signal: ctl.signal,
+  });
   expect(res.status).toBe(200);
   const reader = res.body!.getReader();
   const events: OpenStream['events'] = [];
@@ -111,7 +114,11 @@ describe('event streams per member', () => {
     const password = 'a long enough passphrase';
     const member = await signUpVerified(s.t, { name: 'Two Devices', email, password });
     const signIn = async () => {
-      const res = await fetch(`${s.http.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+      const res = await fetch(`${s.http.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { access_token: string; refresh_token: string };
       return { user: { ...member, token: body.access_token }, refresh: body.refresh_token };
@@ -122,7 +129,11 @@ describe('event streams per member', () => {
     const laptopStream = await openStream(laptop.user);
     await Promise.all([...phoneStreams, laptopStream].map((st) => st.nextEvent('ready')));
 
-    const out = await fetch(`${s.http.url}/api/auth/logout`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: phone.refresh }) });
+    const out = await fetch(`${s.http.url}/api/auth/logout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: phone.refresh }),
+    });
     expect(out.status).toBe(204);
     expect(await Promise.all(phoneStreams.map((st) => st.ended))).toEqual(['ended', 'ended']);
     expect(await stillOpen(laptopStream)).toBe('open');
@@ -145,7 +156,10 @@ describe('poke deltas share what is the same for everyone', () => {
     const videoId = await insertVideo(s.t.deps, s.bob.id);
     const members = await Promise.all(Array.from({ length: 6 }, (_, i) => createUser(s.t.deps, { name: `Watcher ${i}` })));
     // Some like the video first, so liked_by_me differs between the streams.
-    for (const m of members.slice(0, 3)) expect((await call(s.t.app, 'POST', '/api/sync/push', { client_id: randomUUID(), mutations: [{ id: 1, name: 'like', args: { videoId } }] }, m.token)).status).toBe(200);
+    for (const m of members.slice(0, 3))
+      expect(
+        (await call(s.t.app, 'POST', '/api/sync/push', { client_id: randomUUID(), mutations: [{ id: 1, name: 'like', args: { videoId } }] }, m.token)).status,
+      ).toBe(200);
     const clientIds = members.map(() => randomUUID());
     const streams = await Promise.all(members.map((m, i) => openStream(m, clientIds[i])));
     await Promise.all(streams.map((st) => st.nextEvent('ready')));
@@ -154,7 +168,9 @@ describe('poke deltas share what is the same for everyone', () => {
 
     // One change by one of the streams' own members (its own connection confirms the mutation).
     const actor = members[4]!;
-    expect((await call(s.t.app, 'POST', '/api/sync/push', { client_id: clientIds[4], mutations: [{ id: 1, name: 'like', args: { videoId } }] }, actor.token)).status).toBe(200);
+    expect(
+      (await call(s.t.app, 'POST', '/api/sync/push', { client_id: clientIds[4], mutations: [{ id: 1, name: 'like', args: { videoId } }] }, actor.token)).status,
+    ).toBe(200);
     const deltas = await Promise.all(streams.map(async (st) => PokeMessageSchema.parse(JSON.parse((await st.nextEvent('poke')).data)).delta!));
     expect(shared.reads - readsBefore).toBe(1);
 
@@ -162,7 +178,12 @@ describe('poke deltas share what is the same for everyone', () => {
       const delta = deltas[i]!;
       expect(delta).toBeDefined();
       const pull = await processPull(s.t.deps, { ...m, isAdmin: false }, { client_id: clientIds[i], cursor: delta.from, open_videos: [], load_comments: [] });
-      const strip = (d: PokeDelta | typeof pull) => ({ ...d, from: undefined, client_id: undefined, leaderboards: { ...(d.leaderboards as object), as_of: 0 } });
+      const strip = (d: PokeDelta | typeof pull) => ({
+        ...d,
+        from: undefined,
+        client_id: undefined,
+        leaderboards: { ...(d.leaderboards as object), as_of: 0 },
+      });
       expect(strip(delta)).toEqual(strip(pull));
       expect(delta.videos.find((v) => v.id === videoId)?.liked_by_me).toBe(i < 3 || i === 4);
       expect(delta.last_mutation_id).toBe(i === 4 ? 1 : 0);

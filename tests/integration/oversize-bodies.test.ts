@@ -144,7 +144,14 @@ describe('oversize and unwanted bodies', () => {
     it('the owner still gets the 413 for a poster over its limit', async () => {
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
       try {
-        const tooBig = await send(agent, srv.url, 'PUT', `/api/videos/${randomUUID()}/poster`, { 'Content-Type': 'image/jpeg', Authorization: `Bearer ${alice.token}` }, Buffer.alloc(MAX_POSTER_BYTES + 1, 0xff));
+        const tooBig = await send(
+          agent,
+          srv.url,
+          'PUT',
+          `/api/videos/${randomUUID()}/poster`,
+          { 'Content-Type': 'image/jpeg', Authorization: `Bearer ${alice.token}` },
+          Buffer.alloc(MAX_POSTER_BYTES + 1, 0xff),
+        );
         expect(tooBig.status).toBe(413);
         expect((await send(agent, srv.url, 'GET', '/api/health', {})).status).toBe(200);
       } finally {

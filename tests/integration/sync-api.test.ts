@@ -92,7 +92,10 @@ describe('push', () => {
     writeFileSync(file, 'not really a video');
     const other = await insertVideo(t.deps, bob.id);
     const c1 = randomUUID();
-    const r1 = await push(alice, c1, [{ id: 1, name: 'deleteVideo', args: { videoId: own } }, { id: 2, name: 'deleteVideo', args: { videoId: own } }]);
+    const r1 = await push(alice, c1, [
+      { id: 1, name: 'deleteVideo', args: { videoId: own } },
+      { id: 2, name: 'deleteVideo', args: { videoId: own } },
+    ]);
     expect(r1.json.results.map((r: any) => r.status)).toEqual(['applied', 'applied']);
     const r2 = await push(admin, randomUUID(), [{ id: 1, name: 'deleteVideo', args: { videoId: other } }]);
     expect(r2.json.results[0].status).toBe('applied');
@@ -111,15 +114,28 @@ describe('push', () => {
     expect(gap.json.error.code).toBe('mutation_id_gap');
     expect(gap.json.last_mutation_id).toBe(0);
     // Ids inside a batch must be consecutive.
-    const holes = await push(alice, clientId, [{ id: 1, name: 'like', args: { videoId } }, { id: 3, name: 'unlike', args: { videoId } }]);
+    const holes = await push(alice, clientId, [
+      { id: 1, name: 'like', args: { videoId } },
+      { id: 3, name: 'unlike', args: { videoId } },
+    ]);
     expect(holes.status).toBe(400);
     expect(holes.json.error.code).toBe('invalid_batch');
     // Too many at once.
-    const big = await push(alice, clientId, Array.from({ length: 101 }, (_, i) => ({ id: i + 1, name: 'like', args: { videoId } })));
+    const big = await push(
+      alice,
+      clientId,
+      Array.from({ length: 101 }, (_, i) => ({ id: i + 1, name: 'like', args: { videoId } })),
+    );
     expect(big.status).toBe(400);
     expect(big.json.error.code).toBe('batch_too_large');
     // Malformed bodies.
-    for (const body of ['{', '[]', { client_id: 'nope', mutations: [] }, { client_id: clientId, mutations: [{ id: 0, name: 'like', args: {} }] }, { client_id: clientId, mutations: [], x: 1 }]) {
+    for (const body of [
+      '{',
+      '[]',
+      { client_id: 'nope', mutations: [] },
+      { client_id: clientId, mutations: [{ id: 0, name: 'like', args: {} }] },
+      { client_id: clientId, mutations: [], x: 1 },
+    ]) {
       const r = await call(t.app, 'POST', '/api/sync/push', body, alice.token);
       expect(r.status).toBe(400);
       expect(r.json.error.code).toBeTypeOf('string');
@@ -139,7 +155,10 @@ describe('push', () => {
   it('answers a batch that overlaps the acknowledged ids with duplicates, then applies the new ones', async () => {
     const videoId = await insertVideo(t.deps, bob.id);
     const clientId = randomUUID();
-    await push(alice, clientId, [{ id: 1, name: 'like', args: { videoId } }, { id: 2, name: 'unlike', args: { videoId } }]);
+    await push(alice, clientId, [
+      { id: 1, name: 'like', args: { videoId } },
+      { id: 2, name: 'unlike', args: { videoId } },
+    ]);
     const res = await push(alice, clientId, [
       { id: 2, name: 'unlike', args: { videoId } },
       { id: 3, name: 'like', args: { videoId } },
@@ -233,7 +252,22 @@ describe('feed and comments read API', () => {
       expect(p1.status).toBe(200);
       expect(p1.json.items.map((v: any) => v.id)).toEqual([ids[4], ids[3]]);
       expect(Object.keys(p1.json.items[0]).sort()).toEqual(
-        ['comments_count', 'created_at', 'description', 'duration_ms', 'id', 'liked_by_me', 'likes_count', 'poster_url', 'shares_count', 'title', 'user_id', 'user_name', 'video_url', 'views_count'].sort(),
+        [
+          'comments_count',
+          'created_at',
+          'description',
+          'duration_ms',
+          'id',
+          'liked_by_me',
+          'likes_count',
+          'poster_url',
+          'shares_count',
+          'title',
+          'user_id',
+          'user_name',
+          'video_url',
+          'views_count',
+        ].sort(),
       );
       expect(p1.json.items[0].video_url).toMatch(/^\/media\//);
       expect(p1.json.items[0].created_at).toBe(new Date(1_700_000_004_000).toISOString());
@@ -258,7 +292,11 @@ describe('feed and comments read API', () => {
       const u = await createUser(fresh.deps, { name: 'Zoë "Q" \\ Ünïcode' });
       const ids: string[] = [];
       for (let i = 0; i < 6; i++) ids.push(await insertVideo(fresh.deps, u.id, { createdAt: 1_700_000_000_007 + i * 1001, title: `T "${i}" \n ✓` }));
-      await fresh.deps.db.updateTable('videos').set({ poster_key: `${u.id}/poster.jpg`, likes_count: 1 }).where('id', '=', ids[2]!).execute();
+      await fresh.deps.db
+        .updateTable('videos')
+        .set({ poster_key: `${u.id}/poster.jpg`, likes_count: 1 })
+        .where('id', '=', ids[2]!)
+        .execute();
       await fresh.deps.db.insertInto('likes').values({ video_id: ids[2]!, user_id: u.id, created_at: 1 }).execute();
       const feed = await call(fresh.app, 'GET', '/api/videos?limit=50', undefined, u.token);
       expect(feed.headers.get('content-type')).toMatch(/application\/json/);

@@ -16,7 +16,8 @@ import { createDeltaSource, MAX_DELTA_BYTES } from '../../server/realtime/poke-d
 // client's rule for applying one, and the engine falling back to a pull whenever it cannot.
 
 const s = useSyncServer();
-const push = (user: TestUser, clientId: string, mutations: unknown[]) => call(s.t.app, 'POST', '/api/sync/push', { client_id: clientId, mutations }, user.token);
+const push = (user: TestUser, clientId: string, mutations: unknown[]) =>
+  call(s.t.app, 'POST', '/api/sync/push', { client_id: clientId, mutations }, user.token);
 const head = () => Number((s.t.deps.sqlite.prepare('SELECT max(seq) AS s FROM change_log').get() as { s: number }).s);
 
 /** The events stream of `user` over real HTTP, read event by event. */
@@ -58,7 +59,7 @@ async function openStream(user: TestUser, clientId?: string) {
 }
 
 describe('poke deltas (server)', () => {
-  it('carries the rows that changed since the last event, tiling the change log, with the device\'s last_mutation_id', async () => {
+  it("carries the rows that changed since the last event, tiling the change log, with the device's last_mutation_id", async () => {
     const videoId = await insertVideo(s.t.deps, s.bob.id);
     const aliceClient = randomUUID();
     const at = head();
@@ -147,9 +148,20 @@ async function insertVideoQuiet(ownerId: string, title: string): Promise<string>
 
 describe('applying a delta (client)', () => {
   const item = (id: string, likes: number) => ({
-    id, user_id: 'u', user_name: 'U', title: id, description: '', video_url: `/media/${id}`, poster_url: null,
-    created_at: new Date(1_700_000_000_000).toISOString(), duration_ms: 1000,
-    likes_count: likes, comments_count: 0, shares_count: 0, views_count: 0, liked_by_me: false,
+    id,
+    user_id: 'u',
+    user_name: 'U',
+    title: id,
+    description: '',
+    video_url: `/media/${id}`,
+    poster_url: null,
+    created_at: new Date(1_700_000_000_000).toISOString(),
+    duration_ms: 1000,
+    likes_count: likes,
+    comments_count: 0,
+    shares_count: 0,
+    views_count: 0,
+    liked_by_me: false,
   });
   const empty = { deleted_videos: [], comments: [], deleted_comments: [], comments_loaded: [], profile: null, leaderboards: null, last_mutation_id: 0 };
 
@@ -158,7 +170,12 @@ describe('applying a delta (client)', () => {
     const { client_id } = await runTx(device.db, () => clientState(device.db, 'u'));
     expect(await applyPull(device.db, 'u', client_id, null, { ...empty, cursor, reset: true, videos: [item('v1', 0)] })).toBe(true);
     const delta = (from: string, to: string, likes: number, clientId: string | null = client_id): PokeDelta => ({
-      ...empty, reset: false, from, cursor: to, client_id: clientId, videos: [item('v1', likes)],
+      ...empty,
+      reset: false,
+      from,
+      cursor: to,
+      client_id: clientId,
+      videos: [item('v1', likes)],
     });
     return { db: device.db, delta };
   }
@@ -208,7 +225,7 @@ describe('the engine with live deltas', () => {
   }
   const pulls = (net: Network) => net.requests.filter((r) => r === 'POST /api/sync/pull').length;
 
-  it('shows another member\'s like from the poke alone, without pulling', async () => {
+  it("shows another member's like from the poke alone, without pulling", async () => {
     const videoId = await insertVideo(s.t.deps, s.bob.id);
     const net = new Network();
     const { db } = await startLive(s.alice, net);

@@ -140,7 +140,9 @@ describe('what the hooks read', () => {
     expect(feed.items.find((v) => v.id === videoId)).toMatchObject({ pending: true, liked_by_me: true });
     // A view shows nothing, so it does not mark the card.
     expect(feed.items.find((v) => v.id === other)?.pending).toBe(false);
-    expect((await readComments(device.db, alice.id, videoId)).comments).toEqual([expect.objectContaining({ id: commentId, content: 'pending one', pending: true })]);
+    expect((await readComments(device.db, alice.id, videoId)).comments).toEqual([
+      expect.objectContaining({ id: commentId, content: 'pending one', pending: true }),
+    ]);
     expect(await readProfile(device.db, alice.id)).toMatchObject({ name: 'Alice Offline', pending: true });
     expect((await readSyncCounters(device.db, alice.id)).pendingCount).toBe(4);
 
@@ -164,9 +166,20 @@ describe('bounded cache', () => {
   it('drops the oldest videos beyond the cap as new ones arrive', async () => {
     const device = newDevice();
     const item = (i: number) => ({
-      id: `v${String(i).padStart(3, '0')}`, user_id: 'u', user_name: 'U', title: `t${i}`, description: '', video_url: `/media/${i}`,
-      poster_url: null, created_at: new Date(1_700_000_000_000 + i * 1000).toISOString(), duration_ms: 1000,
-      likes_count: 0, comments_count: 0, shares_count: 0, views_count: 0, liked_by_me: false,
+      id: `v${String(i).padStart(3, '0')}`,
+      user_id: 'u',
+      user_name: 'U',
+      title: `t${i}`,
+      description: '',
+      video_url: `/media/${i}`,
+      poster_url: null,
+      created_at: new Date(1_700_000_000_000 + i * 1000).toISOString(),
+      duration_ms: 1000,
+      likes_count: 0,
+      comments_count: 0,
+      shares_count: 0,
+      views_count: 0,
+      liked_by_me: false,
     });
     const base = { deleted_videos: [], comments: [], deleted_comments: [], comments_loaded: [], profile: null, leaderboards: null, last_mutation_id: 0 };
     expect(await applyPull(device.db, 'u', 'c', null, { ...base, cursor: '5', reset: true, videos: [1, 2, 3, 4, 5].map(item) }, Date.now(), 4)).toBe(true);
@@ -293,7 +306,7 @@ describe('tabs, rejections, identities', () => {
     expect(await device.db.outbox.count()).toBe(0);
   });
 
-  it('keeps a signed-out user\'s queue, never sends it as someone else, and sends it when they are back', async () => {
+  it("keeps a signed-out user's queue, never sends it as someone else, and sends it when they are back", async () => {
     const videoId = await insertVideo(t.deps, bob.id);
     const device = newDevice();
     const net = new Network();
@@ -415,7 +428,7 @@ describe('two users', () => {
     expect(await videoTruth(t.deps, v2)).toMatchObject({ likes: 2 });
   });
 
-  it('shows another user\'s like through the live stream without a manual pull', async () => {
+  it("shows another user's like through the live stream without a manual pull", async () => {
     const videoId = await insertVideo(t.deps, alice.id);
     const da = newDevice();
     const db = newDevice();

@@ -51,7 +51,15 @@ export async function insertVideo(
 export async function videoTruth(deps: AppDeps, videoId: string) {
   const v = await deps.db.selectFrom('videos').selectAll().where('id', '=', videoId).executeTakeFirst();
   const count = async (table: 'likes' | 'comments' | 'shares' | 'views') =>
-    Number((await deps.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('video_id', '=', videoId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await deps.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('video_id', '=', videoId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   return {
     exists: !!v,
     likes_count: v?.likes_count ?? 0,
@@ -63,14 +71,19 @@ export async function videoTruth(deps: AppDeps, videoId: string) {
     shares: await count('shares'),
     /** shares_count counts members, not share rows (docs/rewards.md, "The rule"). */
     sharers: Number(
-      (await deps.db.selectFrom('shares').select((eb) => eb.fn.count('user_id').distinct().as('n')).where('video_id', '=', videoId).executeTakeFirstOrThrow()).n,
+      (
+        await deps.db
+          .selectFrom('shares')
+          .select((eb) => eb.fn.count('user_id').distinct().as('n'))
+          .where('video_id', '=', videoId)
+          .executeTakeFirstOrThrow()
+      ).n,
     ),
     views: await count('views'),
   };
 }
 
 // ---- Devices: fake IndexedDB per device, the real sync engine, a controllable network ----
-
 
 /** Serves an in-process app on a loopback port (real HTTP, real streaming). */
 export async function listen(fetchHandler: (req: Request) => Response | Promise<Response>): Promise<{ url: string; close(): Promise<void> }> {
@@ -150,13 +163,7 @@ export interface TestEngine {
   rejections: Rejection[];
 }
 
-export function engineFor(
-  db: ClientDb,
-  user: { id: string; token: string },
-  baseUrl: string,
-  net: Network,
-  extra: Partial<SyncOptions> = {},
-): TestEngine {
+export function engineFor(db: ClientDb, user: { id: string; token: string }, baseUrl: string, net: Network, extra: Partial<SyncOptions> = {}): TestEngine {
   const rejections: Rejection[] = [];
   const engine = new SyncEngine({
     userId: user.id,

@@ -30,7 +30,10 @@ type Action =
 
 const user = fc.constantFrom<0 | 1>(0, 1);
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constantFrom('like', 'comment', 'share', 'view'), user, video: fc.nat(3), ms: fc.integer({ min: 0, max: 6000 }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constantFrom('like', 'comment', 'share', 'view'), user, video: fc.nat(3), ms: fc.integer({ min: 0, max: 6000 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete'), user, video: fc.nat(3), ms: fc.constant(0) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('rename'), user, name: fc.constantFrom('Ann', 'Ben', 'Cy', 'Di') }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('net'), user, mode: fc.constantFrom('offline', 'online', 'flaky', 'drop') }) },
@@ -132,7 +135,11 @@ async function checkVideo(videoId: string, sides: Side[], made: Made, rejectedId
     return;
   }
   // Exactly once: every comment and share made on a live video is there once, none is missing.
-  const wanted = (m: Map<string, string>) => [...m].filter(([id, v]) => v === videoId && !rejectedIds.has(id)).map(([id]) => id).sort();
+  const wanted = (m: Map<string, string>) =>
+    [...m]
+      .filter(([id, v]) => v === videoId && !rejectedIds.has(id))
+      .map(([id]) => id)
+      .sort();
   const gotComments = await rowIds('comments', videoId);
   expect(gotComments).toEqual(wanted(made.comments));
   expect(await rowIds('shares', videoId)).toEqual(wanted(made.shares));
@@ -148,7 +155,9 @@ async function checkVideo(videoId: string, sides: Side[], made: Made, rejectedId
 }
 
 async function check(sides: Side[], made: Made): Promise<void> {
-  const rejectedIds = new Set(sides.flatMap((s) => s.rejected.map((r) => (r.args as { commentId?: string; shareId?: string }).commentId ?? (r.args as { shareId?: string }).shareId)));
+  const rejectedIds = new Set(
+    sides.flatMap((s) => s.rejected.map((r) => (r.args as { commentId?: string; shareId?: string }).commentId ?? (r.args as { shareId?: string }).shareId)),
+  );
   // The only refusals: acting on a video deleted meanwhile, or deleting someone else's video.
   for (const s of sides) for (const r of s.rejected) expect(r.name === 'deleteVideo' ? 'forbidden' : 'not_found').toBe(r.error.code);
   for (const videoId of made.videos) await checkVideo(videoId, sides, made, rejectedIds);

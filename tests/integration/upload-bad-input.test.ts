@@ -4,7 +4,17 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { createUploadRaw, encodeMetadata, listen, rawRequest, runUpload, serverError, videoMetadata, type LoopbackServer, terminateUnfinished } from '../fixtures/tus-client';
+import {
+  createUploadRaw,
+  encodeMetadata,
+  listen,
+  rawRequest,
+  runUpload,
+  serverError,
+  videoMetadata,
+  type LoopbackServer,
+  terminateUnfinished,
+} from '../fixtures/tus-client';
 import { hugeBoxMp4, matroska, mp4Faststart, mp4ThreeMinutes, oversized, posterJpeg, textAsMp4, truncatedMp4, zeroTimescaleMp4 } from '../fixtures/videos';
 import { cleanUpExpiredUploads } from '../../server/uploads/tus-server';
 
@@ -32,8 +42,17 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
     ...(token ? { Authorization: `Bearer ${token}` } : {}),
     ...extra,
   });
-  const count = async (table: 'videos' | 'uploads') => Number((await t.deps.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  const mediaFiles = () => (existsSync(t.deps.config.mediaDir) ? readdirSync(t.deps.config.mediaDir, { recursive: true }).filter((f) => String(f).includes('.')) : []);
+  const count = async (table: 'videos' | 'uploads') =>
+    Number(
+      (
+        await t.deps.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const mediaFiles = () =>
+    existsSync(t.deps.config.mediaDir) ? readdirSync(t.deps.config.mediaDir, { recursive: true }).filter((f) => String(f).includes('.')) : [];
   const uploadFiles = () => readdirSync(t.deps.config.uploadsDir);
 
   describe('refused when the file arrives (content, not name)', () => {
@@ -67,7 +86,12 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
         expect(row.reason).toMatch(message);
         expect(uploadFiles().filter((f) => f.startsWith(row.id))).toEqual([]);
         // The client later asking about it learns the reason too.
-        const head = await rawRequest(srv.url, 'PATCH', `/files/${row.id}`, tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }));
+        const head = await rawRequest(
+          srv.url,
+          'PATCH',
+          `/files/${row.id}`,
+          tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }),
+        );
         expect(head.status).toBe(410);
         expect(JSON.parse(head.body).error.message).toMatch(message);
       });
@@ -77,13 +101,21 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
   it('refuses a missing title before any byte is sent', async () => {
     const uploadsBefore = await count('uploads');
     for (const meta of [videoMetadata({ title: '' }), videoMetadata({ title: '    ' }), (({ title: _t, ...m }) => m)(videoMetadata())]) {
-      const res = await fetch(`${srv.url}/files/`, { method: 'POST', headers: tus(alice.token, { 'Upload-Length': '1000', 'Upload-Metadata': encodeMetadata(meta) }) });
+      const res = await fetch(`${srv.url}/files/`, {
+        method: 'POST',
+        headers: tus(alice.token, { 'Upload-Length': '1000', 'Upload-Metadata': encodeMetadata(meta) }),
+      });
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/application\/json/);
       expect(await res.json()).toEqual({ error: { code: 'missing_title', message: 'Please provide a title for the video.' } });
     }
     // tus-js-client gets the same answer, before sending the file.
-    const e = await runUpload({ baseUrl: srv.url, token: alice.token, bytes: readFileSync(await mp4Faststart()), metadata: videoMetadata({ title: '' }) }).catch((x: unknown) => x);
+    const e = await runUpload({
+      baseUrl: srv.url,
+      token: alice.token,
+      bytes: readFileSync(await mp4Faststart()),
+      metadata: videoMetadata({ title: '' }),
+    }).catch((x: unknown) => x);
     expect(serverError(e).body.error.code).toBe('missing_title');
     expect(await count('uploads')).toBe(uploadsBefore);
     expect(uploadFiles()).toEqual([]);
@@ -97,21 +129,36 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
       [videoMetadata({ filetype: 'text/plain' }), /Please select a video file/],
     ];
     for (const [meta, message] of bad) {
-      const res = await fetch(`${srv.url}/files/`, { method: 'POST', headers: tus(alice.token, { 'Upload-Length': '1000', 'Upload-Metadata': encodeMetadata(meta) }) });
+      const res = await fetch(`${srv.url}/files/`, {
+        method: 'POST',
+        headers: tus(alice.token, { 'Upload-Length': '1000', 'Upload-Metadata': encodeMetadata(meta) }),
+      });
       expect(res.status).toBe(400);
       const body = (await res.json()) as any;
       expect(body.error.message).toMatch(message);
     }
-    const ok = await fetch(`${srv.url}/files/`, { method: 'POST', headers: tus(alice.token, { 'Upload-Length': '1000', 'Upload-Metadata': encodeMetadata(videoMetadata({ title: 'x'.repeat(120), description: 'd'.repeat(2000) })) }) });
+    const ok = await fetch(`${srv.url}/files/`, {
+      method: 'POST',
+      headers: tus(alice.token, {
+        'Upload-Length': '1000',
+        'Upload-Metadata': encodeMetadata(videoMetadata({ title: 'x'.repeat(120), description: 'd'.repeat(2000) })),
+      }),
+    });
     expect(ok.status).toBe(201);
   });
 
   it('refuses 121 MiB at creation (413), before any byte, also through tus-js-client', async () => {
     const size = 121 * 1024 * 1024;
-    const res = await fetch(`${srv.url}/files/`, { method: 'POST', headers: tus(alice.token, { 'Upload-Length': String(size), 'Upload-Metadata': encodeMetadata(videoMetadata()) }) });
+    const res = await fetch(`${srv.url}/files/`, {
+      method: 'POST',
+      headers: tus(alice.token, { 'Upload-Length': String(size), 'Upload-Metadata': encodeMetadata(videoMetadata()) }),
+    });
     expect(res.status).toBe(413);
     expect(((await res.json()) as any).error.code).toBe('file_too_large');
-    const exactly = await fetch(`${srv.url}/files/`, { method: 'POST', headers: tus(alice.token, { 'Upload-Length': '125829120', 'Upload-Metadata': encodeMetadata(videoMetadata()) }) });
+    const exactly = await fetch(`${srv.url}/files/`, {
+      method: 'POST',
+      headers: tus(alice.token, { 'Upload-Length': '125829120', 'Upload-Metadata': encodeMetadata(videoMetadata()) }),
+    });
     expect(exactly.status).toBe(201);
 
     const before = srv.bytesRead();
@@ -121,20 +168,41 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
   });
 
   it('refuses a deferred length (the size must be known up front)', async () => {
-    const res = await fetch(`${srv.url}/files/`, { method: 'POST', headers: tus(alice.token, { 'Upload-Defer-Length': '1', 'Upload-Metadata': encodeMetadata(videoMetadata()) }) });
+    const res = await fetch(`${srv.url}/files/`, {
+      method: 'POST',
+      headers: tus(alice.token, { 'Upload-Defer-Length': '1', 'Upload-Metadata': encodeMetadata(videoMetadata()) }),
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.code).toBe('length_required');
   });
 
   it('answers a PATCH at the wrong offset with 409 and a wrong content type with 415, changing nothing', async () => {
     const path = await createUploadRaw(srv.url, alice.token, 1000);
-    const first = await rawRequest(srv.url, 'PATCH', path, tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }), new Uint8Array(100));
+    const first = await rawRequest(
+      srv.url,
+      'PATCH',
+      path,
+      tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }),
+      new Uint8Array(100),
+    );
     expect(first.status).toBe(204);
     expect(first.headers['upload-offset']).toBe('100');
-    const conflict = await rawRequest(srv.url, 'PATCH', path, tus(alice.token, { 'Upload-Offset': '50', 'Content-Type': 'application/offset+octet-stream' }), new Uint8Array(10));
+    const conflict = await rawRequest(
+      srv.url,
+      'PATCH',
+      path,
+      tus(alice.token, { 'Upload-Offset': '50', 'Content-Type': 'application/offset+octet-stream' }),
+      new Uint8Array(10),
+    );
     expect(conflict.status).toBe(409);
     expect(JSON.parse(conflict.body).error.code).toBe('offset_conflict');
-    const wrongType = await rawRequest(srv.url, 'PATCH', path, tus(alice.token, { 'Upload-Offset': '100', 'Content-Type': 'application/json' }), new Uint8Array(10));
+    const wrongType = await rawRequest(
+      srv.url,
+      'PATCH',
+      path,
+      tus(alice.token, { 'Upload-Offset': '100', 'Content-Type': 'application/json' }),
+      new Uint8Array(10),
+    );
     expect(wrongType.status).toBe(415);
     expect(JSON.parse(wrongType.body).error.code).toBe('unsupported_media_type');
     const head = await rawRequest(srv.url, 'HEAD', path, tus(alice.token));
@@ -159,7 +227,13 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
     ];
     for (const p of paths) {
       for (const method of ['HEAD', 'PATCH', 'DELETE']) {
-        const res = await rawRequest(srv.url, method, p, tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }), method === 'PATCH' ? new Uint8Array(10) : undefined);
+        const res = await rawRequest(
+          srv.url,
+          method,
+          p,
+          tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }),
+          method === 'PATCH' ? new Uint8Array(10) : undefined,
+        );
         expect([404, 400], `${method} ${p}`).toContain(res.status);
       }
     }
@@ -172,7 +246,13 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
   it("treats someone else's upload id as unknown (404) for HEAD, PATCH and DELETE", async () => {
     const path = await createUploadRaw(srv.url, alice.token, 1000);
     for (const method of ['HEAD', 'PATCH', 'DELETE']) {
-      const res = await rawRequest(srv.url, method, path, tus(bob.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }), method === 'PATCH' ? new Uint8Array(10) : undefined);
+      const res = await rawRequest(
+        srv.url,
+        method,
+        path,
+        tus(bob.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }),
+        method === 'PATCH' ? new Uint8Array(10) : undefined,
+      );
       expect(res.status, method).toBe(404);
     }
     const head = await rawRequest(srv.url, 'HEAD', path, tus(alice.token));
@@ -183,7 +263,10 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
   it('refuses a video id that belongs to another user', async () => {
     const meta = videoMetadata();
     await createUploadRaw(srv.url, alice.token, 1000, meta);
-    const res = await fetch(`${srv.url}/files/`, { method: 'POST', headers: tus(bob.token, { 'Upload-Length': '1000', 'Upload-Metadata': encodeMetadata(meta) }) });
+    const res = await fetch(`${srv.url}/files/`, {
+      method: 'POST',
+      headers: tus(bob.token, { 'Upload-Length': '1000', 'Upload-Metadata': encodeMetadata(meta) }),
+    });
     expect(res.status).toBe(409);
     expect(((await res.json()) as any).error.code).toBe('video_id_taken');
   });
@@ -209,7 +292,13 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
     }
     // A user suspended mid-upload is stopped at the next request.
     await t.deps.db.updateTable('profiles').set({ is_active: 0 }).where('id', '=', alice.id).execute();
-    const patch = await rawRequest(srv.url, 'PATCH', path, tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }), new Uint8Array(10));
+    const patch = await rawRequest(
+      srv.url,
+      'PATCH',
+      path,
+      tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }),
+      new Uint8Array(10),
+    );
     expect(patch.status).toBe(403);
     await t.deps.db.updateTable('profiles').set({ is_active: 1 }).where('id', '=', alice.id).execute();
     expect((await rawRequest(srv.url, 'HEAD', path, tus(alice.token))).headers['upload-offset']).toBe('0');
@@ -218,7 +307,13 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
   it('terminates an upload (DELETE): its bytes are removed and it answers 410 afterwards', async () => {
     const path = await createUploadRaw(srv.url, alice.token, 1000);
     const id = path.split('/').pop()!;
-    await rawRequest(srv.url, 'PATCH', path, tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }), new Uint8Array(200));
+    await rawRequest(
+      srv.url,
+      'PATCH',
+      path,
+      tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }),
+      new Uint8Array(200),
+    );
     expect(uploadFiles()).toContain(id);
     const del = await rawRequest(srv.url, 'DELETE', path, tus(alice.token));
     expect(del.status).toBe(204);
@@ -233,14 +328,24 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
     const refusedMeta = videoMetadata();
     await createUploadRaw(srv.url, alice.token, 10, refusedMeta);
     const jpeg = readFileSync(await posterJpeg());
-    const put = await fetch(`${srv.url}/api/videos/${refusedMeta.videoId}/poster`, { method: 'PUT', body: jpeg, headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/jpeg' } });
+    const put = await fetch(`${srv.url}/api/videos/${refusedMeta.videoId}/poster`, {
+      method: 'PUT',
+      body: jpeg,
+      headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/jpeg' },
+    });
     const posterFile = join(t.deps.config.mediaDir, ((await put.json()) as any).poster_url.replace('/media/', ''));
     await runUpload({ baseUrl: srv.url, token: alice.token, bytes: readFileSync(await textAsMp4()), metadata: refusedMeta }).catch(() => undefined);
     expect(existsSync(posterFile)).toBe(true);
 
     const path = await createUploadRaw(srv.url, alice.token, 1000);
     const id = path.split('/').pop()!;
-    await rawRequest(srv.url, 'PATCH', path, tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }), new Uint8Array(300));
+    await rawRequest(
+      srv.url,
+      'PATCH',
+      path,
+      tus(alice.token, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }),
+      new Uint8Array(300),
+    );
     const fresh = await cleanUpExpiredUploads(t.deps);
     expect(fresh.rows).toBe(0);
     expect(uploadFiles()).toContain(id);
@@ -302,7 +407,13 @@ describe('uploads refuse bad input with a clear error and store nothing', () => 
         const head = await onAgent(agent, 'HEAD', path, tus(aliceToken));
         expect(head).toMatchObject({ status: 200, reused: true });
         // Refused by tus (wrong offset): it closes the connection itself; the answer still arrives.
-        const wrongOffset = await onAgent(agent, 'PATCH', path, tus(aliceToken, { 'Upload-Offset': '1000', 'Content-Type': 'application/offset+octet-stream' }), body);
+        const wrongOffset = await onAgent(
+          agent,
+          'PATCH',
+          path,
+          tus(aliceToken, { 'Upload-Offset': '1000', 'Content-Type': 'application/offset+octet-stream' }),
+          body,
+        );
         expect(wrongOffset.status).toBe(409);
         expect(JSON.parse(wrongOffset.body).error.code).toBe('offset_conflict');
         const ok = await onAgent(agent, 'PATCH', path, tus(aliceToken, { 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }), body);

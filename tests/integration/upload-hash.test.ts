@@ -51,7 +51,15 @@ describe('the running sha256 of an upload', () => {
     const proxy = await startFaultProxy(new URL(srv.url).port ? Number(new URL(srv.url).port) : 80, { cutAtTotalUp: cutAt });
     let url: string | null = uploadUrl ? uploadUrl.replace(srv.url, proxy.url) : null;
     try {
-      const outcome = await runUpload({ baseUrl: proxy.url, token: alice.token, bytes, metadata: meta, chunkSize, ...(url ? { uploadUrl: url } : {}), onUrl: (u) => (url = u) }).then(
+      const outcome = await runUpload({
+        baseUrl: proxy.url,
+        token: alice.token,
+        bytes,
+        metadata: meta,
+        chunkSize,
+        ...(url ? { uploadUrl: url } : {}),
+        onUrl: (u) => (url = u),
+      }).then(
         () => 'finished',
         () => 'cut',
       );

@@ -22,7 +22,8 @@ async function create(baseUrl: string, token: string, size: number, metadata = v
   return { status: res.status, body: text ? JSON.parse(text) : null, retryAfter: res.headers.get('retry-after'), location: res.headers.get('location') };
 }
 
-const terminate = (baseUrl: string, token: string, path: string) => fetch(`${baseUrl}${path}`, { method: 'DELETE', headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` } });
+const terminate = (baseUrl: string, token: string, path: string) =>
+  fetch(`${baseUrl}${path}`, { method: 'DELETE', headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${token}` } });
 
 describe('per-member upload limits', () => {
   let t: TestApp;

@@ -96,7 +96,16 @@ describe('media delivery and posters', () => {
   });
 
   it('refuses path traversal and keys of any other shape', async () => {
-    for (const p of ['/media/..%2Fvidi.sqlite', '/media/%2e%2e/%2e%2e/etc/passwd', '/media/../vidi.sqlite', `/media/${alice.id}/..%2F..%2Fvidi.sqlite`, '/media/a/b/c.mp4', '/media/x%00/y.mp4', '/media/vidi.sqlite', `/media/${alice.id}/.hidden`]) {
+    for (const p of [
+      '/media/..%2Fvidi.sqlite',
+      '/media/%2e%2e/%2e%2e/etc/passwd',
+      '/media/../vidi.sqlite',
+      `/media/${alice.id}/..%2F..%2Fvidi.sqlite`,
+      '/media/a/b/c.mp4',
+      '/media/x%00/y.mp4',
+      '/media/vidi.sqlite',
+      `/media/${alice.id}/.hidden`,
+    ]) {
       const r = await rawRequest(srv.url, 'GET', p, {});
       expect(r.status, p).toBe(404);
       expect(r.body).not.toContain('SQLite');
@@ -108,11 +117,19 @@ describe('media delivery and posters', () => {
     const meta = videoMetadata();
     const id = meta.videoId!;
     // Before the upload exists: nothing to attach to.
-    const early = await fetch(`${srv.url}/api/videos/${id}/poster`, { method: 'PUT', body: jpeg, headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/jpeg' } });
+    const early = await fetch(`${srv.url}/api/videos/${id}/poster`, {
+      method: 'PUT',
+      body: jpeg,
+      headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/jpeg' },
+    });
     expect(early.status).toBe(404);
 
     await createUploadRaw(srv.url, alice.token, 10, meta);
-    const put = await fetch(`${srv.url}/api/videos/${id}/poster`, { method: 'PUT', body: jpeg, headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/jpeg' } });
+    const put = await fetch(`${srv.url}/api/videos/${id}/poster`, {
+      method: 'PUT',
+      body: jpeg,
+      headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/jpeg' },
+    });
     expect(put.status).toBe(200);
     const body = (await put.json()) as any;
     expect(body).toMatchObject({ video_id: id, attached_to: 'upload' });
@@ -198,7 +215,11 @@ describe('media delivery and posters', () => {
     const id = meta.videoId!;
     await createUploadRaw(srv.url, alice.token, 10, meta);
     const put = (b: Buffer<ArrayBuffer>, token: string | null, type = 'image/jpeg') =>
-      fetch(`${srv.url}/api/videos/${id}/poster`, { method: 'PUT', body: b, headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), 'Content-Type': type } });
+      fetch(`${srv.url}/api/videos/${id}/poster`, {
+        method: 'PUT',
+        body: b,
+        headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), 'Content-Type': type },
+      });
     const notImage = await put(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>'), alice.token);
     expect(notImage.status).toBe(415);
     expect(((await notImage.json()) as any).error.message).toBe('The poster must be a JPEG, PNG or WebP image.');
@@ -211,7 +232,11 @@ describe('media delivery and posters', () => {
     expect((await put(okJpeg, alice.token)).status).toBe(200);
     expect((await put(okJpeg, bob.token)).status).toBe(403);
     expect((await put(okJpeg, null)).status).toBe(401);
-    const badId = await fetch(`${srv.url}/api/videos/not-a-uuid/poster`, { method: 'PUT', body: okJpeg, headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/jpeg' } });
+    const badId = await fetch(`${srv.url}/api/videos/not-a-uuid/poster`, {
+      method: 'PUT',
+      body: okJpeg,
+      headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/jpeg' },
+    });
     expect(badId.status).toBe(400);
     const row = await t.deps.db.selectFrom('uploads').select('poster_key').where('video_id', '=', id).executeTakeFirstOrThrow();
     expect(row.poster_key).toMatch(/\.jpg$/);
@@ -238,7 +263,11 @@ describe('media delivery and posters', () => {
     const jpeg = readFileSync(await posterJpeg());
     const meta = videoMetadata();
     await createUploadRaw(srv.url, alice.token, 10, meta);
-    await fetch(`${srv.url}/api/videos/${meta.videoId}/poster`, { method: 'PUT', body: jpeg, headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/jpeg' } });
+    await fetch(`${srv.url}/api/videos/${meta.videoId}/poster`, {
+      method: 'PUT',
+      body: jpeg,
+      headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'image/jpeg' },
+    });
     await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta });
     const first = await t.deps.db.selectFrom('videos').select(['poster_key']).where('id', '=', meta.videoId!).executeTakeFirstOrThrow();
     // A replaced poster stays served while the video exists, and goes with it.

@@ -57,7 +57,11 @@ describe('the client upload queue against the real server', () => {
       sendPoster: async (videoId, poster, token) => {
         posterPuts.push(videoId);
         await beforePosterPut(videoId);
-        const res = await fetch(`${srv.url}/api/videos/${videoId}/poster`, { method: 'PUT', body: poster, headers: { Authorization: `Bearer ${token}`, 'Content-Type': poster.type } });
+        const res = await fetch(`${srv.url}/api/videos/${videoId}/poster`, {
+          method: 'PUT',
+          body: poster,
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': poster.type },
+        });
         return res.ok;
       },
       isOnline: () => online,
@@ -174,7 +178,7 @@ describe('the client upload queue against the real server', () => {
     second.queue.stop();
   });
 
-  it("waits while offline and sends when the network returns", async () => {
+  it('waits while offline and sends when the network returns', async () => {
     const db = new UploadsDb(`q-${randomUUID()}`);
     const { queue, next } = makeQueue(db);
     online = false;
@@ -245,7 +249,9 @@ describe('the client upload queue against the real server', () => {
     await until(async () => !!(await db.uploads.get(item.videoId))?.tusUrl);
     await queue.cancel(item.videoId);
     expect(await db.uploads.get(item.videoId)).toBeUndefined();
-    await until(async () => (await t.deps.db.selectFrom('uploads').select('status').where('video_id', '=', item.videoId).executeTakeFirst())?.status === 'cancelled');
+    await until(
+      async () => (await t.deps.db.selectFrom('uploads').select('status').where('video_id', '=', item.videoId).executeTakeFirst())?.status === 'cancelled',
+    );
     expect(await t.deps.db.selectFrom('videos').select('id').where('id', '=', item.videoId).executeTakeFirst()).toBeUndefined();
     queue.stop();
   });

@@ -33,7 +33,14 @@ describe('tus uploads with tus-js-client over loopback', () => {
     expect(run.url).toMatch(/\/files\/[0-9a-f]{32}$/);
 
     const video = await videoRow(meta.videoId!);
-    expect(video).toMatchObject({ user_id: alice.id, title: 'Sunset', description: 'Over the sea', mime_type: 'video/mp4', size_bytes: bytes.length, duration_ms: 3000 });
+    expect(video).toMatchObject({
+      user_id: alice.id,
+      title: 'Sunset',
+      description: 'Over the sea',
+      mime_type: 'video/mp4',
+      size_bytes: bytes.length,
+      duration_ms: 3000,
+    });
     expect(video!.sha256).toBe(sha256(bytes));
     expect(video!.file_key).toMatch(new RegExp(`^${alice.id}/\\d+-clip\\.mp4$`));
     const stored = readFileSync(join(t.deps.config.mediaDir, video!.file_key));
@@ -94,7 +101,14 @@ describe('tus uploads with tus-js-client over loopback', () => {
     const chunkSize = 300_000;
     for (const fraction of [0.07, 0.31, 0.5, 0.93]) {
       const meta = videoMetadata();
-      const first = await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta, chunkSize, abortAfter: Math.floor(bytes.length * fraction) });
+      const first = await runUpload({
+        baseUrl: srv.url,
+        token: alice.token,
+        bytes,
+        metadata: meta,
+        chunkSize,
+        abortAfter: Math.floor(bytes.length * fraction),
+      });
       const second = await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta, chunkSize: chunkSize * 2, uploadUrl: first.url! });
       expect(second.startOffset, `cut at ${fraction}`).toBeGreaterThanOrEqual(first.acknowledged);
       expect((await videoRow(meta.videoId!))?.sha256, `cut at ${fraction}`).toBe(sha256(bytes));

@@ -5,7 +5,9 @@ export function NotFound() {
     <main className="centered-page" id="main">
       <h1>Page not found</h1>
       <p className="muted">There is nothing at this address.</p>
-      <Link to="/" className="button primary">Go to the start page</Link>
+      <Link to="/" className="button primary">
+        Go to the start page
+      </Link>
     </main>
   );
 }
@@ -16,7 +18,9 @@ export function RouteError(_props: ErrorComponentProps) {
     <main className="centered-page" id="main">
       <h1>Something went wrong</h1>
       <p className="muted">This screen could not be shown. Reload to get the latest version of Vidi.</p>
-      <button type="button" className="button primary" onClick={() => window.location.reload()}>Reload</button>
+      <button type="button" className="button primary" onClick={() => window.location.reload()}>
+        Reload
+      </button>
     </main>
   );
 }

@@ -40,7 +40,9 @@ export function AdminLoginPage() {
   return (
     <main className="auth-page" id="main">
       <div className="auth-card">
-        <Link to="/" className="brand auth-brand">Vidi</Link>
+        <Link to="/" className="brand auth-brand">
+          Vidi
+        </Link>
         <h1>
           <ShieldIcon /> Admin Login
         </h1>

@@ -46,10 +46,14 @@ function Dashboard({ selfId, offline }: { selfId: string; offline: boolean }) {
 
   return (
     <>
-      <a href="#main" className="skip-link">Skip to content</a>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       <header className="app-header">
         <div className="header-inner">
-          <Link to="/home" className="brand">Vidi</Link>
+          <Link to="/home" className="brand">
+            Vidi
+          </Link>
           <nav aria-label="Admin" className="header-nav">
             <Link to="/home" className="nav-link">
               <HomeIcon /> <span>Home</span>

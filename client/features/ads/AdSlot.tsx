@@ -29,8 +29,15 @@ export function AdSlot({ placement }: { placement: 'auth' | 'home' }) {
   return (
     <aside className={`ad-slot ad-${placement}`} aria-label="Advertisement">
       {active ? (
-        <ins ref={ref} className="adsbygoogle" style={{ display: 'block' }} data-ad-client={clientId} data-ad-slot={slotId}
-          data-ad-format="auto" data-full-width-responsive="true" />
+        <ins
+          ref={ref}
+          className="adsbygoogle"
+          style={{ display: 'block' }}
+          data-ad-client={clientId}
+          data-ad-slot={slotId}
+          data-ad-format="auto"
+          data-full-width-responsive="true"
+        />
       ) : null}
     </aside>
   );

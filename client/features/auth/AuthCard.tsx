@@ -7,7 +7,9 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
   return (
     <main className="auth-page" id="main">
       <div className="auth-card">
-        <Link to="/" className="brand auth-brand">Vidi</Link>
+        <Link to="/" className="brand auth-brand">
+          Vidi
+        </Link>
         <h1>{title}</h1>
         <p className="muted">{subtitle}</p>
         {children}

@@ -46,8 +46,16 @@ export function LoginPage() {
 
   return (
     <AuthCard title="Sign In" subtitle="Welcome back! Sign in to your account">
-      {String(verified) === '1' ? <p className="notice" role="status">Your email is verified. You can sign in now.</p> : null}
-      {String(verified) === '0' ? <p className="notice error" role="status">That verification link is invalid or has expired.</p> : null}
+      {String(verified) === '1' ? (
+        <p className="notice" role="status">
+          Your email is verified. You can sign in now.
+        </p>
+      ) : null}
+      {String(verified) === '0' ? (
+        <p className="notice error" role="status">
+          That verification link is invalid or has expired.
+        </p>
+      ) : null}
       <form onSubmit={onSubmit} className="form" aria-label="Sign in">
         <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={setEmail} />
         <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={setPassword} />

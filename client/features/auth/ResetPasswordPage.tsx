@@ -10,7 +10,9 @@ import { useSubmitOnce } from '../../ui/useSubmitOnce';
 function InvalidLink() {
   return (
     <AuthCard title="Reset Password" subtitle="Choose a new password for your account">
-      <p className="notice error" role="alert">This reset link is invalid or has expired.</p>
+      <p className="notice error" role="alert">
+        This reset link is invalid or has expired.
+      </p>
       <p className="switch">
         <Link to="/forgot-password">Send a new link</Link>
       </p>

@@ -41,7 +41,11 @@ export function SignupPage() {
 
   return (
     <AuthCard title="Create Account" subtitle="Join Vidi to share and enjoy short videos">
-      {fee !== null ? <p className="fee" aria-live="polite">Entry Fee: ₹{fee}</p> : null}
+      {fee !== null ? (
+        <p className="fee" aria-live="polite">
+          Entry Fee: ₹{fee}
+        </p>
+      ) : null}
       <form onSubmit={onSubmit} className="form" aria-label="Create account">
         <TextField label="Full Name" name="name" autoComplete="name" required value={name} onChange={setName} />
         <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={setEmail} />

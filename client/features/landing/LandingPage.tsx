@@ -15,8 +15,12 @@ export function LandingPage() {
         <h1 id="hero-title">Vidi</h1>
         <p>Share short videos, like, comment and win rewards.</p>
         <div className="actions">
-          <Link to="/signup" className="button primary">Get Started</Link>
-          <Link to="/login" className="button">Login</Link>
+          <Link to="/signup" className="button primary">
+            Get Started
+          </Link>
+          <Link to="/login" className="button">
+            Login
+          </Link>
         </div>
       </section>
       <section aria-label="Features" className="features">
@@ -30,7 +34,9 @@ export function LandingPage() {
       </section>
       <section aria-label="Join" className="cta">
         <p>Ready to share your moments?</p>
-        <Link to="/signup" className="button primary">Sign Up Now</Link>
+        <Link to="/signup" className="button primary">
+          Sign Up Now
+        </Link>
       </section>
       <footer className="landing-footer">
         <Link to="/admin/login">Admin Access</Link>

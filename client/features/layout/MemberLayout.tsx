@@ -47,10 +47,14 @@ export function MemberLayout() {
 
   return (
     <UploadDialogContext.Provider value={uploadCtx}>
-      <a href="#main" className="skip-link">Skip to content</a>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       <header className="app-header">
         <div className="header-inner">
-          <Link to="/home" className="brand">Vidi</Link>
+          <Link to="/home" className="brand">
+            Vidi
+          </Link>
           <nav aria-label="Main" className="header-nav">
             <Link to="/rewards" className="nav-link wide-only" activeProps={{ 'aria-current': 'page' }}>
               <TrophyIcon /> <span>Rewards</span>

@@ -49,10 +49,16 @@ function PaymentScreen({ account }: { account: { user_id: string; email: string;
     return (
       <main className="auth-page" id="main">
         <div className="auth-card">
-          <Link to="/" className="brand auth-brand">Vidi</Link>
+          <Link to="/" className="brand auth-brand">
+            Vidi
+          </Link>
           <h1>Complete Payment</h1>
-          <p className="notice error" role="alert">{e.code === 'account_not_found' ? e.message : 'Something went wrong. Please try again.'}</p>
-          <Link to="/signup" className="button block">Back to Sign Up</Link>
+          <p className="notice error" role="alert">
+            {e.code === 'account_not_found' ? e.message : 'Something went wrong. Please try again.'}
+          </p>
+          <Link to="/signup" className="button block">
+            Back to Sign Up
+          </Link>
         </div>
       </main>
     );
@@ -63,7 +69,9 @@ function PaymentScreen({ account }: { account: { user_id: string; email: string;
   return (
     <main className="auth-page" id="main">
       <div className="auth-card payment-card">
-        <Link to="/" className="brand auth-brand">Vidi</Link>
+        <Link to="/" className="brand auth-brand">
+          Vidi
+        </Link>
         <h1>Complete Payment</h1>
         <p className="muted">One-time entry fee to activate your account</p>
         {sandbox ? (
@@ -72,7 +80,9 @@ function PaymentScreen({ account }: { account: { user_id: string; email: string;
           </p>
         ) : null}
         {!s.configured ? (
-          <p className="notice error" role="status">Payment not configured</p>
+          <p className="notice error" role="status">
+            Payment not configured
+          </p>
         ) : null}
         <section aria-labelledby="order-summary" className="order-summary">
           <h2 id="order-summary">Order Summary</h2>

@@ -48,8 +48,16 @@ export function ProfilePage() {
       ) : null}
       <form className="form card" onSubmit={onSubmit} aria-label="Profile">
         <TextField label="Full Name" name="name" autoComplete="name" required maxLength={80} value={shownName} onChange={setName} />
-        <TextField label="Email" name="email" type="email" value={profile.email} onChange={() => {}} disabled readOnly
-          hint="Email address cannot be changed." />
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          value={profile.email}
+          onChange={() => {}}
+          disabled
+          readOnly
+          hint="Email address cannot be changed."
+        />
         <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
           {busy ? 'Saving...' : 'Save Changes'}
         </button>

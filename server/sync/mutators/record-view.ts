@@ -16,7 +16,14 @@ export async function recordViewInTx(
   trx: Transaction<Database>,
   e: { video: VideoRef; userId: string; watchedMs: number; clientTime: number | undefined; now: number; memo: ScoreMemo },
 ): Promise<boolean> {
-  const result = await recordQualifyingView(trx, { viewerId: e.userId, videoId: e.video.id, watchedMs: e.watchedMs, clientTime: e.clientTime, now: e.now, memo: e.memo });
+  const result = await recordQualifyingView(trx, {
+    viewerId: e.userId,
+    videoId: e.video.id,
+    watchedMs: e.watchedMs,
+    clientTime: e.clientTime,
+    now: e.now,
+    memo: e.memo,
+  });
   if (!result.counted) return false;
   await logChange(trx, { entity: 'video', entityId: e.video.id, videoId: e.video.id }, e.now);
   return true;

@@ -57,7 +57,11 @@ export class ServerMutatorTx implements MutatorTx {
     const s = this.batch.statements;
     s.insertLike.run(video.id, this.userId, this.now);
     s.bumpLikes.run(1, video.id);
-    await applyScoreEvent(this.trx, { kind: 'like', actorId: this.userId, creatorId: video.user_id, delta: 1, occurredAt: this.now, at: this.now }, this.batch.scores);
+    await applyScoreEvent(
+      this.trx,
+      { kind: 'like', actorId: this.userId, creatorId: video.user_id, delta: 1, occurredAt: this.now, at: this.now },
+      this.batch.scores,
+    );
     s.logChange.run(changeRow({ entity: 'like', entityId: `${video.id}:${this.userId}`, videoId: video.id, userId: this.userId }, this.now));
     this.pokeScopes.add(`video:${video.id}`);
   }
@@ -66,7 +70,11 @@ export class ServerMutatorTx implements MutatorTx {
     const s = this.batch.statements;
     s.deleteLike.run(video.id, this.userId);
     s.bumpLikes.run(-1, video.id);
-    await applyScoreEvent(this.trx, { kind: 'like', actorId: this.userId, creatorId: video.user_id, delta: -1, occurredAt: like.created_at, at: this.now }, this.batch.scores);
+    await applyScoreEvent(
+      this.trx,
+      { kind: 'like', actorId: this.userId, creatorId: video.user_id, delta: -1, occurredAt: like.created_at, at: this.now },
+      this.batch.scores,
+    );
     s.logChange.run(changeRow({ entity: 'like', entityId: `${video.id}:${this.userId}`, videoId: video.id, userId: this.userId, deleted: true }, this.now));
     this.pokeScopes.add(`video:${video.id}`);
   }
@@ -95,7 +103,13 @@ export class ServerMutatorTx implements MutatorTx {
   async addShare(video: VideoRef, shareId: string): Promise<void> {
     // shares_count counts members: every share is stored (its id makes replays harmless), but only
     // a member's first share of the video moves the counter (one probe of shares_user_video).
-    const again = await this.trx.selectFrom('shares').select('id').where('user_id', '=', this.userId).where('video_id', '=', video.id).limit(1).executeTakeFirst();
+    const again = await this.trx
+      .selectFrom('shares')
+      .select('id')
+      .where('user_id', '=', this.userId)
+      .where('video_id', '=', video.id)
+      .limit(1)
+      .executeTakeFirst();
     await this.trx.insertInto('shares').values({ id: shareId, video_id: video.id, user_id: this.userId, created_at: this.now }).execute();
     if (!again) await this.bump(video.id, 'shares_count', 1);
     // Logged either way: the sharing device counted it optimistically and must pull the real count.

@@ -18,7 +18,8 @@ function el(id: number, ...payload: Uint8Array[]): Buffer {
   return Buffer.concat([idBytes(id), size, body]);
 }
 
-const unknownSize = (id: number, ...payload: Uint8Array[]) => Buffer.concat([idBytes(id), Buffer.from([0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), ...payload]);
+const unknownSize = (id: number, ...payload: Uint8Array[]) =>
+  Buffer.concat([idBytes(id), Buffer.from([0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), ...payload]);
 
 const uint = (n: number) => {
   const b = Buffer.alloc(4);

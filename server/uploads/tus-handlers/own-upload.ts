@@ -34,6 +34,7 @@ export async function ownUpload(ctx: TusContext, request: Request, user: AuthUse
 export function closedUpload(ctx: TusContext, row: OwnUpload['row']): Response | null {
   if (row.status === 'completed') return ctx.json(409, 'upload_finished', 'This upload has already finished.');
   if (row.status === 'rejected') return ctx.json(410, 'upload_rejected', row.reason ?? 'This upload was refused.');
-  if (row.status === 'expired' || row.status === 'cancelled') return ctx.json(410, 'upload_expired', 'This upload no longer exists. Please upload the video again.');
+  if (row.status === 'expired' || row.status === 'cancelled')
+    return ctx.json(410, 'upload_expired', 'This upload no longer exists. Please upload the video again.');
   return null;
 }

@@ -8,7 +8,8 @@ export const handlePost: VerbHandler = async (ctx, request, user) => {
   if (path !== TUS_PATH && path !== `${TUS_PATH}/`) return ctx.json(404, 'not_found', 'Uploads are created at /files/.');
   // "The request MUST include one of the following headers: a) Upload-Length [...] b) Upload-Defer-Length: 1";
   // we leave out creation-defer-length, so only the first will do: 120 MiB is checked before any byte.
-  if (request.headers.has('upload-defer-length')) return ctx.json(400, 'length_required', 'Upload-Length is required: the size must be known before the upload starts.');
+  if (request.headers.has('upload-defer-length'))
+    return ctx.json(400, 'length_required', 'Upload-Length is required: the size must be known before the upload starts.');
   const refusal = await storageRefusal(ctx.deps, Number(request.headers.get('upload-length')) || 0);
   if (refusal) return ctx.json(refusal.status, refusal.code, refusal.message, { 'Retry-After': String(refusal.retryAfter) });
   const res = await ctx.forward(request, user);

@@ -10,8 +10,25 @@ import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } fr
 export function paddedMp4(file: string, bytes: number): { file: string; size: number; sha256: string } {
   if (!existsSync(file) || statSync(file).size !== bytes) {
     const clip = `${file}.clip.mp4`;
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=160x284:rate=10', '-t', '1',
-      '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', clip]);
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=160x284:rate=10',
+      '-t',
+      '1',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      clip,
+    ]);
     const head = readFileSync(clip);
     const pad = bytes - head.length;
     if (pad < 8) throw new Error(`paddedMp4: ${bytes} bytes is smaller than the clip (${head.length})`);

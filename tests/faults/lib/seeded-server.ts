@@ -126,6 +126,9 @@ export function sampleRss(pid: number, everyMs = 250): { stop(): number[] } {
 
 /** Row counts of every table: the "nothing changed" fingerprint. */
 export function rowCounts(db: Database.Database): Record<string, number> {
-  const tables = db.prepare<[], string>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name`).pluck().all();
+  const tables = db
+    .prepare<[], string>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name`)
+    .pluck()
+    .all();
   return Object.fromEntries(tables.map((t) => [t, Number(db.prepare(`SELECT count(*) FROM "${t}"`).pluck().get())]));
 }

@@ -21,7 +21,11 @@ export function checkExactlyOnce(
   const problems = clients.flatMap(({ client }) => clientProblems(db, client));
   const mutations = clients.reduce((n, { client }) => n + client.lastId, 0);
   const comments = commentsOnce(db, model);
-  const likes = likesAsModelled(db, model, clients.map((c) => c.userId));
+  const likes = likesAsModelled(
+    db,
+    model,
+    clients.map((c) => c.userId),
+  );
   const lost = comments.lost + likes.lost;
   const doubled = comments.doubled + likes.doubled;
   const mismatch = db
@@ -41,7 +45,8 @@ function clientProblems(db: Database.Database, client: ReplayingPushClient): str
   const problems: string[] = [];
   if (client.acknowledged.size !== client.lastId) problems.push(`client ${client.clientId}: ${client.acknowledged.size} of ${client.lastId} acknowledged`);
   const row = db.prepare<[string], { last_mutation_id: number }>('SELECT last_mutation_id FROM sync_clients WHERE client_id = ?').get(client.clientId);
-  if ((row?.last_mutation_id ?? 0) !== client.lastId) problems.push(`client ${client.clientId}: server last_mutation_id ${row?.last_mutation_id} != ${client.lastId}`);
+  if ((row?.last_mutation_id ?? 0) !== client.lastId)
+    problems.push(`client ${client.clientId}: server last_mutation_id ${row?.last_mutation_id} != ${client.lastId}`);
   return problems;
 }
 

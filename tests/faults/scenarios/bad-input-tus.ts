@@ -27,14 +27,41 @@ export async function brokenTusRequests(s: SeededServer, memberToken: string, se
     { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': '0', 'upload-metadata': goodMeta } },
     { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': 'title !!!not-base64' } },
     { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': `videoId ${b64(randomUUID())}` } },
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': `videoId ${b64('not-a-uuid')},title ${b64('x')}` } },
-    { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': `videoId ${b64(randomUUID())},title ${b64('x')},filetype ${b64('image/png')}` } },
+    {
+      method: 'POST',
+      path: '/files/',
+      headers: { 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': `videoId ${b64('not-a-uuid')},title ${b64('x')}` },
+    },
+    {
+      method: 'POST',
+      path: '/files/',
+      headers: {
+        'tus-resumable': '1.0.0',
+        'upload-length': '100',
+        'upload-metadata': `videoId ${b64(randomUUID())},title ${b64('x')},filetype ${b64('image/png')}`,
+      },
+    },
     { method: 'POST', path: '/files/', headers: { 'tus-resumable': '1.0.0', 'upload-defer-length': '1', 'upload-metadata': goodMeta } },
     { method: 'POST', path: '/files/', headers: { 'upload-length': '100', 'upload-metadata': goodMeta } },
     { method: 'POST', path: '/files/', headers: { 'tus-resumable': '0.2.2', 'upload-length': '100', 'upload-metadata': goodMeta } },
-    { method: 'PATCH', path: `/files/${'0'.repeat(32)}`, headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: 'xxxx' },
-    { method: 'PATCH', path: '/files/..%2F..%2Fetc%2Fpasswd', headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: 'xxxx' },
-    { method: 'PATCH', path: `/files/${'0'.repeat(32)}`, headers: { 'tus-resumable': '1.0.0', 'upload-offset': '-5', 'content-type': 'text/plain' }, body: 'xxxx' },
+    {
+      method: 'PATCH',
+      path: `/files/${'0'.repeat(32)}`,
+      headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: 'xxxx',
+    },
+    {
+      method: 'PATCH',
+      path: '/files/..%2F..%2Fetc%2Fpasswd',
+      headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: 'xxxx',
+    },
+    {
+      method: 'PATCH',
+      path: `/files/${'0'.repeat(32)}`,
+      headers: { 'tus-resumable': '1.0.0', 'upload-offset': '-5', 'content-type': 'text/plain' },
+      body: 'xxxx',
+    },
     { method: 'HEAD', path: '/files/%00', headers: { 'tus-resumable': '1.0.0' } },
     { method: 'DELETE', path: `/files/${'f'.repeat(32)}`, headers: { 'tus-resumable': '1.0.0' } },
   ];
@@ -50,7 +77,14 @@ export async function brokenTusRequests(s: SeededServer, memberToken: string, se
     } catch (e) {
       text = `connection failed: ${(e as Error).message}`;
     }
-    sent.push({ op: `${c.method} /files (tus)`, method: c.method, url: c.path, status, body: text.slice(0, 300), request: JSON.stringify(c.headers).slice(0, 300) });
+    sent.push({
+      op: `${c.method} /files (tus)`,
+      method: c.method,
+      url: c.path,
+      status,
+      body: text.slice(0, 300),
+      request: JSON.stringify(c.headers).slice(0, 300),
+    });
   }
 
   return tusCases.length;

@@ -88,7 +88,14 @@ function sender(s: SeededServer, tokens: Array<string | null>, sent: Sent[]): Se
       // An event stream never ends: its status is all we need.
       const body = op.streaming ? '' : await res.text();
       if (op.streaming) ctrl.abort();
-      sent.push({ op: `${op.method} ${op.path}`, method: op.method, url, status: res.status, body: body.slice(0, 300), request: `${init.contentType ?? ''} ${String(init.body ?? '').slice(0, 300)}` });
+      sent.push({
+        op: `${op.method} ${op.path}`,
+        method: op.method,
+        url,
+        status: res.status,
+        body: body.slice(0, 300),
+        request: `${init.contentType ?? ''} ${String(init.body ?? '').slice(0, 300)}`,
+      });
       return res.status;
     } finally {
       clearTimeout(timer);
@@ -182,7 +189,10 @@ async function fuzzedCases(op: Operation, send: Send, o: { fastCheckRuns: number
     const schema = op.jsonBody;
     // Sample, then keep what the schema surely refuses (a filtered arbitrary would spin forever
     // on a schema that accepts almost anything).
-    const values = fc.sample(fc.jsonValue(), { numRuns: o.fastCheckRuns * 10, seed }).filter((v) => !mightConform(schema, v)).slice(0, o.fastCheckRuns);
+    const values = fc
+      .sample(fc.jsonValue(), { numRuns: o.fastCheckRuns * 10, seed })
+      .filter((v) => !mightConform(schema, v))
+      .slice(0, o.fastCheckRuns);
     for (const v of values) {
       n++;
       await send(op, fillPath(op), { body: JSON.stringify(v), contentType: 'application/json' });

@@ -38,7 +38,10 @@ export interface CrashReport {
  * (and the mix of mutations the clients draw) come from one seeded generator: printed, and taken
  * from FAULTS_CRASH_SEED when set to replay a run.
  */
-export async function crashDuringWrites(s: SeededServer, o: { kills: number; clients: number; batchSize: number; uploadMiB: number; upMs?: number }): Promise<CrashReport> {
+export async function crashDuringWrites(
+  s: SeededServer,
+  o: { kills: number; clients: number; batchSize: number; uploadMiB: number; upMs?: number },
+): Promise<CrashReport> {
   const seed = runSeed('FAULTS_CRASH_SEED', 'crash scenario');
   const random = seededRandom(seed);
   const size = Math.round(o.uploadMiB * MiB);
@@ -48,9 +51,16 @@ export async function crashDuringWrites(s: SeededServer, o: { kills: number; cli
   const upMs = o.upMs ?? 2500;
   const proxy = await startFaultProxy(s.server.port, { throttleBps: Math.max(256 * 1024, Math.floor(size / (((o.kills + 1) * upMs) / 1000))) });
   const users = s.users.slice(1, 1 + o.clients);
-  const model = new MutationModel(s.videos, s.read((db) => likesOf(db, users)), random);
+  const model = new MutationModel(
+    s.videos,
+    s.read((db) => likesOf(db, users)),
+    random,
+  );
   const clients = await Promise.all(
-    users.map(async (userId) => ({ userId, client: new ReplayingPushClient(() => s.server.url, await s.token(userId), { timeoutMs: 5000, giveUpAfterMs: 120_000 }) })),
+    users.map(async (userId) => ({
+      userId,
+      client: new ReplayingPushClient(() => s.server.url, await s.token(userId), { timeoutMs: 5000, giveUpAfterMs: 120_000 }),
+    })),
   );
   const uploader = await s.token(s.users[0]!);
   const videoId = randomUUID();

@@ -90,7 +90,12 @@ export async function mixedLoad(s: SeededServer, o: { seconds: number; connectio
   const samples = rss.stop();
   const ids = states.map((c) => c.clientId!);
   const serverMutations = s.read((db) =>
-    Number(db.prepare(`SELECT coalesce(sum(last_mutation_id), 0) FROM sync_clients WHERE client_id IN (SELECT value FROM json_each(?))`).pluck().get(JSON.stringify(ids))),
+    Number(
+      db
+        .prepare(`SELECT coalesce(sum(last_mutation_id), 0) FROM sync_clients WHERE client_id IN (SELECT value FROM json_each(?))`)
+        .pluck()
+        .get(JSON.stringify(ids)),
+    ),
   );
   return {
     seconds: o.seconds,

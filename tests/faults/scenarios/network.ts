@@ -35,7 +35,14 @@ export async function uploadsThroughFaults(s: SeededServer, o: { uploads: number
   const data = readFileSync(paddedMp4(join(s.dataDir, `fault-upload-${size}.mp4`), size).file);
   const want = sha256(data);
   // One cut is certain (mid second upload); the rest are random.
-  const faults: FaultOptions = o.faults ?? { cutAtTotalUp: Math.floor(size * 1.5) + (o.uploads > 1 ? 0 : -size), cutRate: 0.6, cutBetween: [0, Math.min(size, 3 * MiB)], cutDirection: 'either', stallRate: 0.15, stallMs: 1200 };
+  const faults: FaultOptions = o.faults ?? {
+    cutAtTotalUp: Math.floor(size * 1.5) + (o.uploads > 1 ? 0 : -size),
+    cutRate: 0.6,
+    cutBetween: [0, Math.min(size, 3 * MiB)],
+    cutDirection: 'either',
+    stallRate: 0.15,
+    stallMs: 1200,
+  };
   const proxy = await startFaultProxy(s.server.port, faults);
   const report: UploadFaultsReport = { uploads: o.uploads, identical: 0, bytesEach: size, cuts: 0, stalls: 0, connections: 0, overheadBytes: 0, problems: [] };
   try {
@@ -46,7 +53,11 @@ export async function uploadsThroughFaults(s: SeededServer, o: { uploads: number
       proxy.throttle(i % 2 ? 4 * MiB : 0);
       const videoId = randomUUID();
       await tusUpload({ origin: proxy.url, token, data, videoId, chunkSize: MiB, retryDelays: PATIENT_RETRIES, title: `Fault upload ${i}` });
-      const row = s.read((db) => db.prepare<[string], { file_key: string; sha256: string; size_bytes: number }>('SELECT file_key, sha256, size_bytes FROM videos WHERE id = ?').get(videoId));
+      const row = s.read((db) =>
+        db
+          .prepare<[string], { file_key: string; sha256: string; size_bytes: number }>('SELECT file_key, sha256, size_bytes FROM videos WHERE id = ?')
+          .get(videoId),
+      );
       if (!row) {
         report.problems.push(`upload ${i}: no video row for ${videoId}`);
         continue;
@@ -84,12 +95,18 @@ export interface PushFaultsReport {
  * mutations; each failed request is replayed as is. Afterwards every mutation is in the database
  * exactly once.
  */
-export async function pushesThroughFaults(s: SeededServer, o: { clients: number; batches: number; batchSize: number; faults?: FaultOptions }): Promise<PushFaultsReport> {
+export async function pushesThroughFaults(
+  s: SeededServer,
+  o: { clients: number; batches: number; batchSize: number; faults?: FaultOptions },
+): Promise<PushFaultsReport> {
   // Random cuts plus one certain one, so a run never passes without a replay.
   const faults: FaultOptions = o.faults ?? { cutAtTotalUp: 20_000, cutRate: 0.5, cutBetween: [0, 6000], cutDirection: 'either', stallRate: 0.1, stallMs: 800 };
   const proxy = await startFaultProxy(s.server.port, faults);
   const users = s.users.slice(1, 1 + o.clients);
-  const model = new MutationModel(s.videos, s.read((db) => likesOf(db, users)));
+  const model = new MutationModel(
+    s.videos,
+    s.read((db) => likesOf(db, users)),
+  );
   const clients = await Promise.all(users.map(async (userId) => ({ userId, client: new ReplayingPushClient(() => proxy.url, await s.token(userId)) })));
   try {
     await Promise.all(

@@ -1,5 +1,15 @@
 import { authFetch } from '../../auth/api';
-import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUserPage, AdminVideoPage, AuditPage, RewardsBreakdown, RewardsSettings, VoidResult } from '../../../../sync/api/admin';
+import type {
+  AdminSettings,
+  AdminSettingsUpdate,
+  AdminStats,
+  AdminUserPage,
+  AdminVideoPage,
+  AuditPage,
+  RewardsBreakdown,
+  RewardsSettings,
+  VoidResult,
+} from '../../../../sync/api/admin';
 
 /** An /api/admin call that did not succeed; `message` is the server's sentence, ready for a toast. */
 export class AdminApiError extends Error {

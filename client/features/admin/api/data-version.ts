@@ -15,5 +15,9 @@ function subscribe(l: () => void) {
 }
 
 export function useAdminDataVersion(): number {
-  return useSyncExternalStore(subscribe, () => version, () => version);
+  return useSyncExternalStore(
+    subscribe,
+    () => version,
+    () => version,
+  );
 }

@@ -1,7 +1,17 @@
 import { useCallback, useEffect, useState } from 'react';
 import { adminApi, AdminApiError } from './admin-client';
 import { adminDataChanged, useAdminDataVersion } from './data-version';
-import type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, AuditEntry, Page, RewardsBreakdown, RewardsSettings } from '../../../../sync/api/admin';
+import type {
+  AdminSettings,
+  AdminSettingsUpdate,
+  AdminStats,
+  AdminUser,
+  AdminVideo,
+  AuditEntry,
+  Page,
+  RewardsBreakdown,
+  RewardsSettings,
+} from '../../../../sync/api/admin';
 
 export interface Resource<T> {
   data: T | null;
@@ -98,7 +108,7 @@ export function useAdminSettings(): Resource<AdminSettings> {
 
 /** The admin's write actions; each reloads the lists and stats when it succeeds, and throws AdminApiError otherwise. */
 export function useAdminActions() {
-  const after = useCallback(async <T,>(p: Promise<T>): Promise<T> => {
+  const after = useCallback(async <T>(p: Promise<T>): Promise<T> => {
     const out = await p;
     adminDataChanged();
     return out;
@@ -115,5 +125,16 @@ export function useAdminActions() {
 }
 
 export { AdminApiError } from './admin-client';
-export type { AdminSettings, AdminSettingsUpdate, AdminStats, AdminUser, AdminVideo, AuditEntry, Page, RewardsBreakdown, RewardsBreakdownEntry, RewardsSettings } from '../../../../sync/api/admin';
+export type {
+  AdminSettings,
+  AdminSettingsUpdate,
+  AdminStats,
+  AdminUser,
+  AdminVideo,
+  AuditEntry,
+  Page,
+  RewardsBreakdown,
+  RewardsBreakdownEntry,
+  RewardsSettings,
+} from '../../../../sync/api/admin';
 export type { PaymentProvider } from '../../../../sync/api/settings';

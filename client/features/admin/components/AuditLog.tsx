@@ -28,7 +28,11 @@ export function AuditLog() {
   return (
     <section aria-labelledby="audit-title" className="admin-section audit-log">
       <h2 id="audit-title">Audit log</h2>
-      {list.error ? <p className="notice error" role="alert">{list.error}</p> : null}
+      {list.error ? (
+        <p className="notice error" role="alert">
+          {list.error}
+        </p>
+      ) : null}
       {list.loading && !list.data ? (
         <Spinner label="Loading the audit log" />
       ) : items.length === 0 ? (
@@ -58,7 +62,14 @@ export function AuditLog() {
           </table>
         </div>
       )}
-      <Pager label="Audit log" pageNumber={list.pageNumber} hasPrevious={list.hasPrevious} hasNext={list.hasNext} onPrevious={list.previous} onNext={list.next} />
+      <Pager
+        label="Audit log"
+        pageNumber={list.pageNumber}
+        hasPrevious={list.hasPrevious}
+        hasNext={list.hasNext}
+        onPrevious={list.previous}
+        onNext={list.next}
+      />
     </section>
   );
 }

@@ -27,7 +27,14 @@ function LeaderRow({ entry, busy, onVoid }: { entry: RewardsBreakdownEntry; busy
       <td>{v.views}</td>
       <td>{v.capped}</td>
       <td className="row-actions">
-        <button type="button" className="button small danger" disabled={busy} aria-busy={busy} onClick={() => onVoid(entry)} aria-label={`Void ${entry.user_name}'s points`}>
+        <button
+          type="button"
+          className="button small danger"
+          disabled={busy}
+          aria-busy={busy}
+          onClick={() => onVoid(entry)}
+          aria-label={`Void ${entry.user_name}'s points`}
+        >
           Void points
         </button>
       </td>
@@ -68,7 +75,9 @@ export function RewardsBreakdown() {
         </p>
       ) : null}
       {!data ? (
-        breakdown.error ? null : <Spinner label="Loading the points breakdown" />
+        breakdown.error ? null : (
+          <Spinner label="Loading the points breakdown" />
+        )
       ) : (
         <>
           <p className="hint">Viewer points are capped at {data.viewer_daily_points_cap} per member per day (change it in Settings).</p>

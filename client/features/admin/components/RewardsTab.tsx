@@ -24,7 +24,19 @@ function parsePrize(text: string): number | null {
   return /^\d{1,8}$/.test(t) ? Number(t) : null;
 }
 
-function PrizeInputs({ legend, board, prefix, values, onChange }: { legend: string; board: string; prefix: string; values: string[]; onChange(i: number, v: string): void }) {
+function PrizeInputs({
+  legend,
+  board,
+  prefix,
+  values,
+  onChange,
+}: {
+  legend: string;
+  board: string;
+  prefix: string;
+  values: string[];
+  onChange(i: number, v: string): void;
+}) {
   return (
     <fieldset className="prize-grid">
       <legend>{legend}</legend>
@@ -75,7 +87,12 @@ export function RewardsTab({ children }: { children?: ReactNode }) {
     }
   });
 
-  if (settings.error && !form) return <p className="notice error" role="alert">{settings.error}</p>;
+  if (settings.error && !form)
+    return (
+      <p className="notice error" role="alert">
+        {settings.error}
+      </p>
+    );
   if (!form) return <Spinner label="Loading reward settings" />;
 
   const set = (key: 'bestUser' | 'bestViewer') => (i: number, v: string) => setForm((f) => (f ? { ...f, [key]: f[key].map((x, j) => (j === i ? v : x)) } : f));
@@ -88,7 +105,13 @@ export function RewardsTab({ children }: { children?: ReactNode }) {
     <section aria-label="Rewards" className="admin-section">
       <form onSubmit={onSubmit} className="form admin-form" aria-label="Reward settings">
         <PrizeInputs legend="Best Users prizes (top 20)" board="Best Users" prefix="best-user-prize" values={form.bestUser} onChange={set('bestUser')} />
-        <PrizeInputs legend="Best Viewers prizes (top 3)" board="Best Viewers" prefix="best-viewer-prize" values={form.bestViewer} onChange={set('bestViewer')} />
+        <PrizeInputs
+          legend="Best Viewers prizes (top 3)"
+          board="Best Viewers"
+          prefix="best-viewer-prize"
+          values={form.bestViewer}
+          onChange={set('bestViewer')}
+        />
         <div className="field">
           <label htmlFor="distribution-date">Distribution date</label>
           <input id="distribution-date" type="date" value={form.date} onChange={(e) => setForm({ ...form, date: e.target.value })} />

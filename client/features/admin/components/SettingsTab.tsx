@@ -43,16 +43,40 @@ function parseLimit(text: string, max: number): number | null {
 }
 
 /** A secret is never shown: only whether it is set. Typing replaces it; "Clear" removes it; empty keeps it. */
-function SecretField({ label, isSet, value, onChange, clear, onClear }: { label: string; isSet: boolean; value: string; onChange(v: string): void; clear: boolean; onClear(v: boolean): void }) {
+function SecretField({
+  label,
+  isSet,
+  value,
+  onChange,
+  clear,
+  onClear,
+}: {
+  label: string;
+  isSet: boolean;
+  value: string;
+  onChange(v: string): void;
+  clear: boolean;
+  onClear(v: boolean): void;
+}) {
   const id = useId();
   return (
     <div className="field">
       <label htmlFor={id}>
         {label} <span className={`secret-state ${isSet ? 'set' : 'unset'}`}>({isSet ? 'set' : 'not set'})</span>
       </label>
-      <input id={id} type="password" autoComplete="off" value={value} disabled={clear} onChange={(e) => onChange(e.target.value)}
-        placeholder={isSet ? 'Leave empty to keep the current value' : 'Not set'} aria-describedby={`${id}-hint`} />
-      <p id={`${id}-hint`} className="hint">Write-only: the saved value is never shown.</p>
+      <input
+        id={id}
+        type="password"
+        autoComplete="off"
+        value={value}
+        disabled={clear}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={isSet ? 'Leave empty to keep the current value' : 'Not set'}
+        aria-describedby={`${id}-hint`}
+      />
+      <p id={`${id}-hint`} className="hint">
+        Write-only: the saved value is never shown.
+      </p>
       {isSet ? (
         <label className="checkbox">
           <input type="checkbox" checked={clear} onChange={(e) => onClear(e.target.checked)} /> Clear {label.toLowerCase()}
@@ -84,7 +108,10 @@ export function SettingsTab() {
     const uploadMib = parseLimit(form.uploadMib, 1_048_576);
     if (viewerCap === null || uploadMib === null) {
       toast.error('Update Failed', {
-        description: viewerCap === null ? 'The viewer points cap must be a whole number from 1 to 100000.' : 'The upload limit must be a whole number of MiB from 1 to 1048576.',
+        description:
+          viewerCap === null
+            ? 'The viewer points cap must be a whole number from 1 to 100000.'
+            : 'The upload limit must be a whole number of MiB from 1 to 1048576.',
       });
       return;
     }
@@ -111,7 +138,12 @@ export function SettingsTab() {
     }
   });
 
-  if (settings.error && !form) return <p className="notice error" role="alert">{settings.error}</p>;
+  if (settings.error && !form)
+    return (
+      <p className="notice error" role="alert">
+        {settings.error}
+      </p>
+    );
   if (!form || !settings.data) return <Spinner label="Loading settings" />;
 
   const payment = settings.data.payment;
@@ -130,7 +162,15 @@ export function SettingsTab() {
           </label>
           <div className="field">
             <label htmlFor="entry-fee-amount">Entry fee amount (₹)</label>
-            <input id="entry-fee-amount" type="number" inputMode="numeric" min={0} step={1} value={form.feeAmount} onChange={(e) => setForm({ ...form, feeAmount: e.target.value })} />
+            <input
+              id="entry-fee-amount"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              step={1}
+              value={form.feeAmount}
+              onChange={(e) => setForm({ ...form, feeAmount: e.target.value })}
+            />
           </div>
         </fieldset>
         <fieldset>
@@ -144,12 +184,31 @@ export function SettingsTab() {
           </div>
           <div className="field">
             <label htmlFor="razorpay-key-id">Razorpay key id</label>
-            <input id="razorpay-key-id" type="text" autoComplete="off" value={form.keyId} onChange={(e) => setForm({ ...form, keyId: e.target.value })} placeholder="rzp_live_..." />
+            <input
+              id="razorpay-key-id"
+              type="text"
+              autoComplete="off"
+              value={form.keyId}
+              onChange={(e) => setForm({ ...form, keyId: e.target.value })}
+              placeholder="rzp_live_..."
+            />
           </div>
-          <SecretField label="Razorpay key secret" isSet={payment.razorpay_key_secret_set} value={form.keySecret} onChange={(v) => setForm({ ...form, keySecret: v })}
-            clear={form.clearKeySecret} onClear={(v) => setForm({ ...form, clearKeySecret: v })} />
-          <SecretField label="Razorpay webhook secret" isSet={payment.razorpay_webhook_secret_set} value={form.webhookSecret} onChange={(v) => setForm({ ...form, webhookSecret: v })}
-            clear={form.clearWebhookSecret} onClear={(v) => setForm({ ...form, clearWebhookSecret: v })} />
+          <SecretField
+            label="Razorpay key secret"
+            isSet={payment.razorpay_key_secret_set}
+            value={form.keySecret}
+            onChange={(v) => setForm({ ...form, keySecret: v })}
+            clear={form.clearKeySecret}
+            onClear={(v) => setForm({ ...form, clearKeySecret: v })}
+          />
+          <SecretField
+            label="Razorpay webhook secret"
+            isSet={payment.razorpay_webhook_secret_set}
+            value={form.webhookSecret}
+            onChange={(v) => setForm({ ...form, webhookSecret: v })}
+            clear={form.clearWebhookSecret}
+            onClear={(v) => setForm({ ...form, clearWebhookSecret: v })}
+          />
           <p className="hint">Webhook URL: {`${window.location.origin}/api/payments/webhook/razorpay`}</p>
         </fieldset>
         <fieldset>
@@ -167,14 +226,33 @@ export function SettingsTab() {
           <legend>Limits</legend>
           <div className="field">
             <label htmlFor="viewer-daily-points-cap">Viewer points per member per day</label>
-            <input id="viewer-daily-points-cap" type="number" inputMode="numeric" min={1} max={100000} step={1} value={form.viewerCap}
-              onChange={(e) => setForm({ ...form, viewerCap: e.target.value })} aria-describedby="viewer-daily-points-cap-hint" />
-            <p id="viewer-daily-points-cap-hint" className="hint">Best Viewers points one member can earn in a day (UTC). A change applies to the whole current period.</p>
+            <input
+              id="viewer-daily-points-cap"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={100000}
+              step={1}
+              value={form.viewerCap}
+              onChange={(e) => setForm({ ...form, viewerCap: e.target.value })}
+              aria-describedby="viewer-daily-points-cap-hint"
+            />
+            <p id="viewer-daily-points-cap-hint" className="hint">
+              Best Viewers points one member can earn in a day (UTC). A change applies to the whole current period.
+            </p>
           </div>
           <div className="field">
             <label htmlFor="upload-daily-mib">Upload volume per member per day (MiB)</label>
-            <input id="upload-daily-mib" type="number" inputMode="numeric" min={1} max={1048576} step={1} value={form.uploadMib}
-              onChange={(e) => setForm({ ...form, uploadMib: e.target.value })} />
+            <input
+              id="upload-daily-mib"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={1048576}
+              step={1}
+              value={form.uploadMib}
+              onChange={(e) => setForm({ ...form, uploadMib: e.target.value })}
+            />
           </div>
         </fieldset>
         <button type="submit" className="button primary" disabled={busy} aria-busy={busy}>

@@ -15,10 +15,16 @@ export function StatCards() {
       {cards.map((c) => (
         <div key={c.label} className="stat-card">
           <h2>{c.label}</h2>
-          <p className="stat-value" aria-busy={!data}>{c.value}</p>
+          <p className="stat-value" aria-busy={!data}>
+            {c.value}
+          </p>
         </div>
       ))}
-      {error ? <p className="notice error" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      ) : null}
     </section>
   );
 }

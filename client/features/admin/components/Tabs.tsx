@@ -9,14 +9,35 @@ export interface TabDef<K extends string> {
  * WAI-ARIA tabs: one tab stop for the whole list, arrow keys / Home / End move between tabs and
  * select them, and each panel is labelled by its tab.
  */
-export function Tabs<K extends string>({ tabs, selected, onSelect, label, children }: { tabs: Array<TabDef<K>>; selected: K; onSelect(key: K): void; label: string; children: ReactNode }) {
+export function Tabs<K extends string>({
+  tabs,
+  selected,
+  onSelect,
+  label,
+  children,
+}: {
+  tabs: Array<TabDef<K>>;
+  selected: K;
+  onSelect(key: K): void;
+  label: string;
+  children: ReactNode;
+}) {
   const base = useId();
   const refs = useRef(new Map<K, HTMLButtonElement>());
   const index = tabs.findIndex((t) => t.key === selected);
 
   const onKeyDown = (e: KeyboardEvent) => {
     const last = tabs.length - 1;
-    const to = e.key === 'ArrowRight' ? (index + 1) % tabs.length : e.key === 'ArrowLeft' ? (index + last) % tabs.length : e.key === 'Home' ? 0 : e.key === 'End' ? last : -1;
+    const to =
+      e.key === 'ArrowRight'
+        ? (index + 1) % tabs.length
+        : e.key === 'ArrowLeft'
+          ? (index + last) % tabs.length
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? last
+              : -1;
     const tab = tabs[to];
     if (!tab) return;
     e.preventDefault();

@@ -72,7 +72,11 @@ export function UsersTab({ selfId }: { selfId: string }) {
         <label htmlFor="admin-user-search">Search users</label>
         <input id="admin-user-search" type="search" placeholder="Name or email" value={search} onChange={(e) => setSearch(e.target.value)} maxLength={100} />
       </div>
-      {list.error ? <p className="notice error" role="alert">{list.error}</p> : null}
+      {list.error ? (
+        <p className="notice error" role="alert">
+          {list.error}
+        </p>
+      ) : null}
       {list.loading && !list.data ? (
         <Spinner label="Loading users" />
       ) : items.length === 0 ? (
@@ -109,11 +113,22 @@ export function UsersTab({ selfId }: { selfId: string }) {
                       <span className="muted">Admin</span>
                     ) : (
                       <>
-                        <button type="button" className="button small" disabled={working === u.id} onClick={() => void onToggle(u)}
-                          aria-label={`${u.is_active ? 'Suspend' : 'Reactivate'} ${u.name}`}>
+                        <button
+                          type="button"
+                          className="button small"
+                          disabled={working === u.id}
+                          onClick={() => void onToggle(u)}
+                          aria-label={`${u.is_active ? 'Suspend' : 'Reactivate'} ${u.name}`}
+                        >
                           {u.is_active ? 'Suspend' : 'Reactivate'}
                         </button>
-                        <button type="button" className="button small danger" disabled={working === u.id} onClick={() => void onDelete(u)} aria-label={`Delete ${u.name}`}>
+                        <button
+                          type="button"
+                          className="button small danger"
+                          disabled={working === u.id}
+                          onClick={() => void onDelete(u)}
+                          aria-label={`Delete ${u.name}`}
+                        >
                           Delete
                         </button>
                       </>

@@ -10,8 +10,16 @@ function Preview({ video }: { video: AdminVideo }) {
   const [open, setOpen] = useState(false);
   if (open) {
     return (
-      <video className="admin-preview" src={video.video_url} controls autoPlay playsInline preload="metadata" {...(video.poster_url ? { poster: video.poster_url } : {})}
-        aria-label={`Preview of ${video.title}`} />
+      <video
+        className="admin-preview"
+        src={video.video_url}
+        controls
+        autoPlay
+        playsInline
+        preload="metadata"
+        {...(video.poster_url ? { poster: video.poster_url } : {})}
+        aria-label={`Preview of ${video.title}`}
+      />
     );
   }
   return (
@@ -42,7 +50,11 @@ export function VideosTab() {
   const items = list.data?.items ?? [];
   return (
     <section aria-label="Videos" className="admin-section">
-      {list.error ? <p className="notice error" role="alert">{list.error}</p> : null}
+      {list.error ? (
+        <p className="notice error" role="alert">
+          {list.error}
+        </p>
+      ) : null}
       {list.loading && !list.data ? (
         <Spinner label="Loading videos" />
       ) : items.length === 0 ? (
@@ -61,10 +73,18 @@ export function VideosTab() {
                   {v.likes_count} likes · {v.comments_count} comments · {v.shares_count} shares · {v.views_count} views
                 </p>
                 <p>
-                  <a href={v.video_url} target="_blank" rel="noreferrer">Open video</a>
+                  <a href={v.video_url} target="_blank" rel="noreferrer">
+                    Open video
+                  </a>
                 </p>
               </div>
-              <button type="button" className="button small danger" disabled={working === v.id} onClick={() => void onDelete(v)} aria-label={`Delete ${v.title}`}>
+              <button
+                type="button"
+                className="button small danger"
+                disabled={working === v.id}
+                onClick={() => void onDelete(v)}
+                aria-label={`Delete ${v.title}`}
+              >
                 Delete
               </button>
             </li>

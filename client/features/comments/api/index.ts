@@ -25,10 +25,7 @@ export function useVideoComments(videoId: string | null): VideoComments {
     if (!engine || !videoId) return;
     return engine.openComments(videoId);
   }, [engine, videoId]);
-  const data = useLiveQuery(
-    async () => (videoId ? readComments(getClientDb(), userId, videoId) : { comments: [], loaded: true }),
-    [videoId, userId],
-  );
+  const data = useLiveQuery(async () => (videoId ? readComments(getClientDb(), userId, videoId) : { comments: [], loaded: true }), [videoId, userId]);
   const ready = !!data && (data.loaded || !status.online || !engine || status.paused !== null);
   return { comments: data?.comments ?? [], status: ready ? 'ready' : 'loading' };
 }

@@ -86,9 +86,10 @@ function CommentsBody({ videoId }: { videoId: string }) {
         )}
       </div>
       <form className="comment-form" onSubmit={onSubmit}>
-        <input aria-label="Add a comment" placeholder="Add a comment..." value={text} maxLength={1000}
-          onChange={(e) => setText(e.target.value)} />
-        <button type="submit" className="button primary">Post</button>
+        <input aria-label="Add a comment" placeholder="Add a comment..." value={text} maxLength={1000} onChange={(e) => setText(e.target.value)} />
+        <button type="submit" className="button primary">
+          Post
+        </button>
       </form>
     </>
   );

@@ -33,10 +33,11 @@ export const VideoCard = memo(function VideoCard({ video, index, near, own, acti
   const author = video.user_name?.trim() || 'Unknown User';
   const titleId = `video-title-${video.id}`;
   return (
-    <article className="video-card" id={`video-${video.id}`} aria-labelledby={titleId} data-index={index}
-      style={{ animationDelay: `${(index % 10) * 0.1}s` }}>
+    <article className="video-card" id={`video-${video.id}`} aria-labelledby={titleId} data-index={index} style={{ animationDelay: `${(index % 10) * 0.1}s` }}>
       <header className="card-head">
-        <span className="avatar" aria-hidden="true">{initialOf(author)}</span>
+        <span className="avatar" aria-hidden="true">
+          {initialOf(author)}
+        </span>
         <div className="card-meta">
           <span className="author">{author}</span>
           <time dateTime={isoDate(video.created_at)}>{formatDate(video.created_at)}</time>
@@ -52,24 +53,34 @@ export const VideoCard = memo(function VideoCard({ video, index, near, own, acti
           </button>
         ) : null}
       </header>
-      <VideoPlayer videoId={video.id} title={video.title} src={video.video_url} poster={video.poster_url} near={near}
-        onWatched={actions.recordView} />
+      <VideoPlayer videoId={video.id} title={video.title} src={video.video_url} poster={video.poster_url} near={near} onWatched={actions.recordView} />
       {video.upload ? <UploadState upload={video.upload} /> : null}
       <div className="card-body">
-        <h2 id={titleId} className="card-title">{video.title}</h2>
+        <h2 id={titleId} className="card-title">
+          {video.title}
+        </h2>
         {video.description ? <p className="card-description">{video.description}</p> : null}
       </div>
       <div className="card-actions">
-        <button type="button" className={`action${video.liked_by_me ? ' liked' : ''}`} aria-pressed={video.liked_by_me}
-          aria-label={`Like, ${plural(video.likes_count, 'like', 'likes')}`} onClick={() => actions.toggleLike(video.id)}>
+        <button
+          type="button"
+          className={`action${video.liked_by_me ? ' liked' : ''}`}
+          aria-pressed={video.liked_by_me}
+          aria-label={`Like, ${plural(video.likes_count, 'like', 'likes')}`}
+          onClick={() => actions.toggleLike(video.id)}
+        >
           <HeartIcon fill={video.liked_by_me ? 'currentColor' : 'none'} /> <span>{video.likes_count}</span>
         </button>
-        <button type="button" className="action" aria-haspopup="dialog"
-          aria-label={`Comments, ${plural(video.comments_count, 'comment', 'comments')}`} onClick={() => actions.openComments(video)}>
+        <button
+          type="button"
+          className="action"
+          aria-haspopup="dialog"
+          aria-label={`Comments, ${plural(video.comments_count, 'comment', 'comments')}`}
+          onClick={() => actions.openComments(video)}
+        >
           <CommentIcon /> <span>{video.comments_count}</span>
         </button>
-        <button type="button" className="action" aria-label={`Share, ${plural(video.shares_count, 'share', 'shares')}`}
-          onClick={() => actions.share(video)}>
+        <button type="button" className="action" aria-label={`Share, ${plural(video.shares_count, 'share', 'shares')}`} onClick={() => actions.share(video)}>
           <ShareIcon /> <span>{video.shares_count}</span>
         </button>
         <span className="views">

@@ -105,8 +105,12 @@ export function VideoPlayer({ videoId, title, src, poster, near, onWatched }: Pr
         onTimeUpdate={onTimeUpdate}
         aria-label={title}
       />
-      <button type="button" className={`play-toggle${playing ? ' playing' : ''}${refused ? ' refused' : ''}`} onClick={toggle}
-        aria-label={playing ? `Pause ${title}` : `Play ${title}`}>
+      <button
+        type="button"
+        className={`play-toggle${playing ? ' playing' : ''}${refused ? ' refused' : ''}`}
+        onClick={toggle}
+        aria-label={playing ? `Pause ${title}` : `Play ${title}`}
+      >
         <span className="play-icon">{playing ? <PauseIcon size={36} /> : <PlayIcon size={36} />}</span>
       </button>
     </div>

@@ -19,7 +19,9 @@ export function usePaymentSummary(account: PendingAccount | null): SummaryState 
     let current = true;
     paymentApi.summary({ user_id: userId, email }).then(
       (summary) => current && setState({ status: 'ready', summary }),
-      (e: unknown) => current && setState({ status: 'error', error: e instanceof PaymentApiError ? e : new PaymentApiError(0, 'unknown', 'Something went wrong. Please try again.') }),
+      (e: unknown) =>
+        current &&
+        setState({ status: 'error', error: e instanceof PaymentApiError ? e : new PaymentApiError(0, 'unknown', 'Something went wrong. Please try again.') }),
     );
     return () => {
       current = false;
@@ -55,7 +57,9 @@ export async function payEntryFee(): Promise<PayOutcome> {
       if (e instanceof CheckoutClosed) return 'cancelled';
       throw e;
     }
-    await verifyWithRetry(() => paymentApi.verify(account, { order_id: orderId, payment_id: result.razorpay_payment_id, signature: result.razorpay_signature }));
+    await verifyWithRetry(() =>
+      paymentApi.verify(account, { order_id: orderId, payment_id: result.razorpay_payment_id, signature: result.razorpay_signature }),
+    );
   }
   clearPendingPayment();
   return 'paid';

@@ -34,7 +34,11 @@ async function post<T>(path: string, body: unknown): Promise<T> {
   const data: unknown = await res.json().catch(() => null);
   if (!res.ok) {
     const err = (data as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-    throw new PaymentApiError(res.status, typeof err?.code === 'string' ? err.code : 'unknown', typeof err?.message === 'string' ? err.message : 'Something went wrong. Please try again.');
+    throw new PaymentApiError(
+      res.status,
+      typeof err?.code === 'string' ? err.code : 'unknown',
+      typeof err?.message === 'string' ? err.message : 'Something went wrong. Please try again.',
+    );
   }
   return data as T;
 }
@@ -44,5 +48,6 @@ export const paymentApi = {
   order: (a: PendingAccount) => post<PaymentOrder>('/api/payments/order', { user_id: a.user_id, email: a.email }),
   verify: (a: PendingAccount, p: Omit<PaymentVerifyRequest, 'user_id'>) =>
     post<unknown>('/api/payments/verify', { user_id: a.user_id, order_id: p.order_id, payment_id: p.payment_id, signature: p.signature }),
-  completeSandbox: (a: PendingAccount, orderId: string) => post<unknown>('/api/payments/sandbox/complete', { user_id: a.user_id, email: a.email, order_id: orderId }),
+  completeSandbox: (a: PendingAccount, orderId: string) =>
+    post<unknown>('/api/payments/sandbox/complete', { user_id: a.user_id, email: a.email, order_id: orderId }),
 };

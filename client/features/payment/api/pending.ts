@@ -6,7 +6,9 @@ export function readPendingPayment(): PendingPayment | null {
     const raw = localStorage.getItem(PENDING_PAYMENT_KEY);
     if (!raw) return null;
     const v = JSON.parse(raw) as Partial<PendingPayment>;
-    return typeof v.user_id === 'string' && typeof v.email === 'string' ? { user_id: v.user_id, email: v.email, name: typeof v.name === 'string' ? v.name : '' } : null;
+    return typeof v.user_id === 'string' && typeof v.email === 'string'
+      ? { user_id: v.user_id, email: v.email, name: typeof v.name === 'string' ? v.name : '' }
+      : null;
   } catch {
     return null;
   }

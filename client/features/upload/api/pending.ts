@@ -87,7 +87,14 @@ const UNFINISHED = ['queued', 'uploading', 'paused'];
  */
 export function useResumeUploads(userId: string | null | undefined): void {
   const waiting = useLiveQuery(
-    async () => (userId ? (await uploadsDb().uploads.where('userId').equals(userId).filter((r) => UNFINISHED.includes(r.status)).count()) > 0 : false),
+    async () =>
+      userId
+        ? (await uploadsDb()
+            .uploads.where('userId')
+            .equals(userId)
+            .filter((r) => UNFINISHED.includes(r.status))
+            .count()) > 0
+        : false,
     [userId],
     false,
   );

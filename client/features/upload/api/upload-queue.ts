@@ -230,7 +230,8 @@ export class UploadQueue {
         storeFingerprintForResuming: false,
         removeFingerprintOnSuccess: false,
         // tus-js-client retries 5xx itself; a 507 goes straight to onError (reported, see above).
-        onShouldRetry: (err, attempt, options) => serverRefusal(err)?.status !== INSUFFICIENT_STORAGE && !!defaultOptions.onShouldRetry?.(err, attempt, options),
+        onShouldRetry: (err, attempt, options) =>
+          serverRefusal(err)?.status !== INSUFFICIENT_STORAGE && !!defaultOptions.onShouldRetry?.(err, attempt, options),
         metadata: { videoId: rec.videoId, title: rec.title, description: rec.description, filename: rec.fileName, filetype: rec.fileType },
         onBeforeRequest: (req) => this.authorize(req),
         onUploadUrlAvailable: () => {
@@ -240,9 +241,12 @@ export class UploadQueue {
           const now = Date.now();
           if (now - lastWrite < PROGRESS_WRITE_MS) return;
           lastWrite = now;
-          void db.uploads.where('videoId').equals(rec.videoId).modify((r) => {
-            if (r.status === 'uploading' && sent > r.bytesSent) r.bytesSent = sent;
-          });
+          void db.uploads
+            .where('videoId')
+            .equals(rec.videoId)
+            .modify((r) => {
+              if (r.status === 'uploading' && sent > r.bytesSent) r.bytesSent = sent;
+            });
         },
         onChunkComplete: (_size, accepted) => {
           void db.uploads.update(rec.videoId, { bytesSent: accepted });

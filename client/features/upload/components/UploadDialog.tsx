@@ -34,7 +34,11 @@ export function UploadDialog({ open, onOpenChange }: Props) {
   const session = useSession();
   const user = session.status === 'signedIn' ? session.user : null;
   const queue = useUploadQueue();
-  const online = useSyncExternalStore(subscribeOnline, () => navigator.onLine, () => true);
+  const online = useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
   const ids = { title: useId(), description: useId(), file: useId(), hint: useId() };
   const fileInput = useRef<HTMLInputElement>(null);
   const [title, setTitle] = useState('');
@@ -173,7 +177,15 @@ export function UploadDialog({ open, onOpenChange }: Props) {
             </div>
             <div className="field">
               <label htmlFor={ids.description}>Description (optional)</label>
-              <textarea id={ids.description} value={description} maxLength={2000} rows={3} disabled={busy} placeholder="Describe your video" onChange={(e) => setDescription(e.target.value)} />
+              <textarea
+                id={ids.description}
+                value={description}
+                maxLength={2000}
+                rows={3}
+                disabled={busy}
+                placeholder="Describe your video"
+                onChange={(e) => setDescription(e.target.value)}
+              />
             </div>
             <div className="field">
               <label htmlFor={ids.file}>Video File (max 2 minutes)</label>
@@ -195,7 +207,11 @@ export function UploadDialog({ open, onOpenChange }: Props) {
                 <div className="progress-track" role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
                   <div className="progress-fill" style={{ width: `${progress}%` }} />
                 </div>
-                {!online ? <p className="hint" role="status">You are offline. The upload will continue when you are back online.</p> : null}
+                {!online ? (
+                  <p className="hint" role="status">
+                    You are offline. The upload will continue when you are back online.
+                  </p>
+                ) : null}
               </div>
             ) : null}
             <div className="dialog-actions">
