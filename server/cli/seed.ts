@@ -1,14 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import type SQLite from 'better-sqlite3';
 import { ConfigError, loadConfig } from '../config';
 import { migrateToLatest, openDatabase, sqlitePathFromUrl } from '../../db/connect';
 import { rebuildScores, rebuildScoresIfMarked } from '../rewards/recompute';
 import { hashPassword } from '../auth/password';
+import { ensureMedia } from './seed-media';
+import { HELP, UsageError, parseSeedOptions, type SeedOptions } from './seed-options';
+import { rng, sortedIds, spread, pickDistinct } from './seed-random';
 
 // `npm run seed -- --users N --videos N --likes N --comments N [--views N] [--password P]`
 // Fills DATA_DIR's database with synthetic members, videos, likes, comments and views for demos and
@@ -16,135 +14,6 @@ import { hashPassword } from '../auth/password';
 // primary-key order, and secondary indexes dropped during the load and rebuilt afterwards (a sort
 // instead of a million random B-tree inserts). Counters are fixed before the rows are written, so
 // videos.*_count always equals the rows; `scores` is rebuilt from the rows by the rewards module.
-
-const HELP = `Usage: npm run seed -- [--users N] [--videos N] [--likes N] [--comments N] [--views N] [--password P] [--seed N]
-Adds synthetic data to the database of DATA_DIR (same environment as the server). Stop the server first.
-  --password P   give every seeded member this password (they can then log in; default: no password)
-  --seed N       random seed: the same seed on the same database gives the same data (default: 1)`;
-
-export interface SeedOptions {
-  users: number;
-  videos: number;
-  likes: number;
-  comments: number;
-  views: number;
-  password: string | undefined;
-  seed: number;
-}
-
-export function parseSeedOptions(argv: string[]): SeedOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      users: { type: 'string', default: '50' },
-      videos: { type: 'string', default: '200' },
-      likes: { type: 'string', default: '1000' },
-      comments: { type: 'string', default: '300' },
-      views: { type: 'string', default: '1000' },
-      password: { type: 'string' },
-      seed: { type: 'string', default: '1' },
-      help: { type: 'boolean', default: false },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    console.log(HELP);
-    process.exit(0);
-  }
-  const count = (name: string, v: string, min = 0): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min} (got "${v}")`);
-    return n;
-  };
-  const o: SeedOptions = {
-    users: count('users', values.users, 1),
-    videos: count('videos', values.videos),
-    likes: count('likes', values.likes),
-    comments: count('comments', values.comments),
-    views: count('views', values.views),
-    password: values.password,
-    seed: count('seed', values.seed),
-  };
-  const pairs = o.users * o.videos;
-  // A member likes (or counts a view of) a video at most once: the primary keys say so.
-  if (o.likes > pairs) throw new UsageError(`--likes ${o.likes} exceeds users x videos (${pairs})`);
-  if (o.views > pairs) throw new UsageError(`--views ${o.views} exceeds users x videos (${pairs})`);
-  if (o.videos === 0 && (o.likes || o.comments || o.views)) throw new UsageError('likes, comments and views need --videos > 0');
-  if (o.password !== undefined && o.password.length < 8) throw new UsageError('--password needs at least 8 characters');
-  return o;
-}
-
-class UsageError extends Error {}
-
-/** mulberry32: small, fast, repeatable. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Sorted random UUIDs from the seeded generator: inserting in key order appends to the B-tree. */
-function sortedIds(n: number, rand: () => number): string[] {
-  const ids: string[] = new Array(n);
-  const hex = (bits: number) =>
-    Math.floor(rand() * 2 ** bits)
-      .toString(16)
-      .padStart(bits / 4, '0');
-  for (let i = 0; i < n; i++) {
-    ids[i] = `${hex(32)}-${hex(16)}-4${hex(12)}-${(8 + Math.floor(rand() * 4)).toString(16)}${hex(12)}-${hex(24)}${hex(24)}`;
-  }
-  ids.sort();
-  for (let i = 1; i < n; i++) if (ids[i] === ids[i - 1]) ids[i] = randomUUID();
-  return ids.sort();
-}
-
-/**
- * Splits `total` over `n` buckets with a long tail (a few popular videos, many quiet ones), each
- * bucket at most `cap`.
- */
-function spread(total: number, n: number, cap: number, rand: () => number): Uint32Array {
-  const out = new Uint32Array(n);
-  if (!n || !total) return out;
-  const w = new Float64Array(n);
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    const e = -Math.log(1 - rand());
-    w[i] = e * e;
-    sum += w[i]!;
-  }
-  let given = 0;
-  for (let i = 0; i < n; i++) {
-    out[i] = Math.min(cap, Math.floor((w[i]! / sum) * total));
-    given += out[i]!;
-  }
-  // Hand out the rounding remainder round-robin from a random start, respecting the cap.
-  let i = Math.floor(rand() * n);
-  while (given < total) {
-    if (out[i]! < cap) {
-      out[i]!++;
-      given++;
-    }
-    i = (i + 1) % n;
-  }
-  return out;
-}
-
-/** k distinct indexes below n, ascending: a partial Fisher-Yates over a reusable permutation. */
-function pickDistinct(perm: Uint32Array, k: number, rand: () => number): Uint32Array {
-  const n = perm.length;
-  for (let i = 0; i < k; i++) {
-    const j = i + Math.floor(rand() * (n - i));
-    const t = perm[i]!;
-    perm[i] = perm[j]!;
-    perm[j] = t;
-  }
-  return perm.slice(0, k).sort();
-}
 
 /** Drops the table's secondary indexes while `load` runs and rebuilds them after. */
 function withoutIndexes(sqlite: SQLite.Database, table: string, load: () => void): void {
@@ -157,52 +26,6 @@ function withoutIndexes(sqlite: SQLite.Database, table: string, load: () => void
   } finally {
     for (const ix of indexes) sqlite.exec(ix.sql);
   }
-}
-
-/** One small real video (and poster) all seeded rows point at, so media URLs play. */
-function ensureMedia(mediaDir: string): { fileKey: string; posterKey: string | null; size: number; sha256: string; durationMs: number } {
-  const dir = join(mediaDir, 'seed');
-  mkdirSync(dir, { recursive: true });
-  const clip = join(dir, 'clip.mp4');
-  const poster = join(dir, 'poster.jpg');
-  const ff = (args: string[]) => execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (!existsSync(clip)) {
-    try {
-      ff([
-        '-f',
-        'lavfi',
-        '-i',
-        'testsrc=size=180x320:rate=15',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine',
-        '-t',
-        '2',
-        '-c:v',
-        'libx264',
-        '-pix_fmt',
-        'yuv420p',
-        '-c:a',
-        'aac',
-        '-movflags',
-        '+faststart',
-        clip,
-      ]);
-    } catch (e) {
-      throw new Error(`seed: ffmpeg could not make the sample video ${clip}: ${(e as Error).message}`);
-    }
-  }
-  let posterKey: string | null = 'seed/poster.jpg';
-  if (!existsSync(poster)) {
-    try {
-      ff(['-i', clip, '-frames:v', '1', poster]);
-    } catch {
-      posterKey = null;
-    }
-  }
-  const bytes = readFileSync(clip);
-  return { fileKey: 'seed/clip.mp4', posterKey, size: statSync(clip).size, sha256: createHash('sha256').update(bytes).digest('hex'), durationMs: 2000 };
 }
 
 const FIRST = ['Asha', 'Ravi', 'Meera', 'Arjun', 'Priya', 'Kiran', 'Neha', 'Vikram', 'Anita', 'Rahul', 'Divya', 'Sanjay', 'Lena', 'Omar', 'Mia', 'Noah'];

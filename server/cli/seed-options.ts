@@ -1,0 +1,62 @@
+import { parseArgs } from 'node:util';
+
+// The seed CLI's options: `npm run seed -- --help` prints HELP.
+
+export const HELP = `Usage: npm run seed -- [--users N] [--videos N] [--likes N] [--comments N] [--views N] [--password P] [--seed N]
+Adds synthetic data to the database of DATA_DIR (same environment as the server). Stop the server first.
+  --password P   give every seeded member this password (they can then log in; default: no password)
+  --seed N       random seed: the same seed on the same database gives the same data (default: 1)`;
+
+export interface SeedOptions {
+  users: number;
+  videos: number;
+  likes: number;
+  comments: number;
+  views: number;
+  password: string | undefined;
+  seed: number;
+}
+
+export function parseSeedOptions(argv: string[]): SeedOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      users: { type: 'string', default: '50' },
+      videos: { type: 'string', default: '200' },
+      likes: { type: 'string', default: '1000' },
+      comments: { type: 'string', default: '300' },
+      views: { type: 'string', default: '1000' },
+      password: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(HELP);
+    process.exit(0);
+  }
+  const count = (name: string, v: string, min = 0): number => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min} (got "${v}")`);
+    return n;
+  };
+  const o: SeedOptions = {
+    users: count('users', values.users, 1),
+    videos: count('videos', values.videos),
+    likes: count('likes', values.likes),
+    comments: count('comments', values.comments),
+    views: count('views', values.views),
+    password: values.password,
+    seed: count('seed', values.seed),
+  };
+  const pairs = o.users * o.videos;
+  // A member likes (or counts a view of) a video at most once: the primary keys say so.
+  if (o.likes > pairs) throw new UsageError(`--likes ${o.likes} exceeds users x videos (${pairs})`);
+  if (o.views > pairs) throw new UsageError(`--views ${o.views} exceeds users x videos (${pairs})`);
+  if (o.videos === 0 && (o.likes || o.comments || o.views)) throw new UsageError('likes, comments and views need --videos > 0');
+  if (o.password !== undefined && o.password.length < 8) throw new UsageError('--password needs at least 8 characters');
+  return o;
+}
+
+export class UsageError extends Error {}
