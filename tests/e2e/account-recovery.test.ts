@@ -71,7 +71,12 @@ describe.skipIf(!hasChromium)('account recovery in the browser', () => {
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/forgot-password');
     await page.getByLabel('Email').fill(email);
-    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    // The answer is awaited and checked first, so a failure says whether the request went out and what came back.
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/auth/password/forgot')),
+      page.getByRole('button', { name: 'Send Reset Link' }).click(),
+    ]);
+    expect(answer.status()).toBe(202);
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     await page.getByText(`If an account uses ${email}, we have sent it a link to reset the password.`, { exact: false }).waitFor();
     await saveScreenshot(page, 'forgot-password-sent');
