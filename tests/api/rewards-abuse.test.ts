@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { maintainedDays, recomputeAll, standingsOf } from '../../server/rewards/recompute';
-import { rewardsWorld, type RewardsWorld } from './rewards-world';
+import { emptyRewardsTables, rewardsWorld, type RewardsWorld } from './rewards-world';
 
 // docs/decisions/0001-prizes-that-cannot-be-farmed.md, over the real app (app.request): what one member can
 // repeat, backdate or send in bulk earns once, and the maintained boards equal a recomputation.
@@ -16,24 +16,7 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 beforeEach(async () => {
-  for (const table of [
-    'distribution_winners',
-    'distributions',
-    'scores',
-    'viewer_days',
-    'view_credits',
-    'reward_voids',
-    'settings',
-    'audit_log',
-    'views',
-    'likes',
-    'comments',
-    'shares',
-    'videos',
-    'profiles',
-  ] as const) {
-    await t.deps.db.deleteFrom(table).execute();
-  }
+  await emptyRewardsTables(t.deps);
   w = rewardsWorld(t.deps);
   admin = await createUser(t.deps, { name: 'Admin', isAdmin: true });
 });

@@ -5,7 +5,7 @@ import { readLeaderboards, BEST_USERS, BEST_VIEWERS } from '../../server/rewards
 import { sql } from 'kysely';
 import { maintainedDays, recomputeAll, recomputeScores, type ScoreRow } from '../../server/rewards/recompute';
 import { recordDistribution } from '../../server/rewards/distributions';
-import { rewardsWorld, type RewardsWorld } from './rewards-world';
+import { emptyRewardsTables, rewardsWorld, type RewardsWorld } from './rewards-world';
 
 type Command =
   | { op: 'like' | 'unlike' | 'comment' | 'share'; user: number; video: number }
@@ -70,25 +70,7 @@ describe('rewards counters under random histories', () => {
   afterAll(() => t?.close());
 
   async function reset(): Promise<RewardsWorld> {
-    for (const table of [
-      'distribution_winners',
-      'distributions',
-      'scores',
-      'viewer_days',
-      'view_credits',
-      'reward_voids',
-      'settings',
-      'prizes',
-      'audit_log',
-      'views',
-      'likes',
-      'comments',
-      'shares',
-      'videos',
-      'profiles',
-    ] as const) {
-      await t.deps.db.deleteFrom(table).execute();
-    }
+    await emptyRewardsTables(t.deps);
     await t.deps.db
       .insertInto('prizes')
       .values([

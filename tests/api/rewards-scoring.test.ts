@@ -7,7 +7,7 @@ import { createUser } from '../helpers/users';
 import { readLeaderboards } from '../../server/rewards/leaderboards';
 import { rebuildScores } from '../../server/rewards/recompute';
 import { viewQualifies } from '../../server/rewards/view-rules';
-import { rewardsWorld, type RewardsWorld } from './rewards-world';
+import { emptyRewardsTables, rewardsWorld, type RewardsWorld } from './rewards-world';
 
 let t: TestApp;
 let w: RewardsWorld;
@@ -17,21 +17,7 @@ beforeAll(async () => {
 });
 // An empty database per scenario: nobody scored, no period closed.
 beforeEach(async () => {
-  for (const table of [
-    'distribution_winners',
-    'distributions',
-    'scores',
-    'prizes',
-    'settings',
-    'audit_log',
-    'views',
-    'likes',
-    'comments',
-    'videos',
-    'profiles',
-  ] as const) {
-    await t.deps.db.deleteFrom(table).execute();
-  }
+  await emptyRewardsTables(t.deps);
   w = rewardsWorld(t.deps);
 });
 afterAll(() => t?.close());

@@ -23,6 +23,29 @@ import { ApiError } from '../../server/http/errors';
  * sync mutators themselves (ServerMutatorTx), recordQualifyingView,
  * deleteVideoInTx, and the member-status hooks the admin area calls. Time is explicit.
  */
+/** Empties every table the rewards scenarios write, children first: each scenario starts with nobody scored and no period closed. */
+export async function emptyRewardsTables(deps: AppDeps): Promise<void> {
+  for (const table of [
+    'distribution_winners',
+    'distributions',
+    'scores',
+    'viewer_days',
+    'view_credits',
+    'reward_voids',
+    'prizes',
+    'settings',
+    'audit_log',
+    'views',
+    'likes',
+    'comments',
+    'shares',
+    'videos',
+    'profiles',
+  ] as const) {
+    await deps.db.deleteFrom(table).execute();
+  }
+}
+
 export function rewardsWorld(deps: AppDeps) {
   const db = deps.db;
   let clock = 1_800_000_000_000;
