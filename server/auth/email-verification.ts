@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { AppDeps } from '../context';
 import { verificationMail } from '../mail/verification-mail';
-import { hashSecretToken, newSecretToken } from './secret-tokens';
+import { hashSecretToken, newSecretToken, spendOpenTokens } from './secret-tokens';
 
 export const VERIFY_EMAIL_PURPOSE = 'verify_email';
 export const VERIFY_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -44,13 +44,7 @@ export async function consumeVerificationToken(db: Kysely<Database>, token: stri
       .where('purpose', '=', VERIFY_EMAIL_PURPOSE)
       .executeTakeFirst();
     if (!row || row.used_at !== null || row.expires_at <= now) return false;
-    await trx
-      .updateTable('email_tokens')
-      .set({ used_at: now })
-      .where('user_id', '=', row.user_id)
-      .where('purpose', '=', VERIFY_EMAIL_PURPOSE)
-      .where('used_at', 'is', null)
-      .execute();
+    await spendOpenTokens(trx, row.user_id, VERIFY_EMAIL_PURPOSE, now);
     await trx
       .updateTable('profiles')
       .set({ email_verified_at: now, updated_at: now })

@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors';
 import { passwordResetMail } from '../mail/account-mails';
 import { hashPassword } from './password';
 import { revokeAllRefreshTokens } from './refresh-tokens';
-import { hashSecretToken, newSecretToken } from './secret-tokens';
+import { hashSecretToken, newSecretToken, spendOpenTokens } from './secret-tokens';
 
 export const RESET_PASSWORD_PURPOSE = 'reset_password';
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -76,13 +76,7 @@ export async function resetPassword(deps: AppDeps, token: string, password: stri
     const now = deps.now();
     const row = await openResetToken(trx, tokenHash, now);
     if (!row) throw invalidResetToken();
-    await trx
-      .updateTable('email_tokens')
-      .set({ used_at: now })
-      .where('user_id', '=', row.user_id)
-      .where('purpose', '=', RESET_PASSWORD_PURPOSE)
-      .where('used_at', 'is', null)
-      .execute();
+    await spendOpenTokens(trx, row.user_id, RESET_PASSWORD_PURPOSE, now);
     await setPassword(trx, row.user_id, passwordHash, now);
     const profile = await trx.selectFrom('profiles').select(['email', 'email_verified_at']).where('id', '=', row.user_id).executeTakeFirstOrThrow();
     if (profile.email_verified_at === null)

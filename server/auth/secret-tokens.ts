@@ -1,3 +1,5 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
 import { createHash, randomBytes } from 'node:crypto';
 
 /** 32 random bytes, base64url: the refresh and e-mail tokens handed to clients. */
@@ -11,4 +13,15 @@ export function newSecretToken(): string {
  */
 export function hashSecretToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Spends every open e-mail token of one purpose of a user: using one link spends its siblings. */
+export async function spendOpenTokens(trx: Transaction<Database>, userId: string, purpose: string, now: number): Promise<void> {
+  await trx
+    .updateTable('email_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
 }
