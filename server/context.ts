@@ -5,7 +5,7 @@ import type { Config } from './config';
 import type { AccessTokens } from './auth/access-tokens';
 import type { Mailer } from './mail/mailer';
 import type { Logger } from './logger';
-import type { Pokes } from './realtime/pokes';
+import type { Pokes } from './changes/pokes';
 import type { LiveStreams } from './realtime/live-streams';
 import type { SecretBox } from './settings/secret-box';
 

@@ -6,7 +6,7 @@ import { loadSigningKeys } from './auth/keys';
 import { createAccessTokens } from './auth/access-tokens';
 import { createMailer } from './mail/mailer';
 import { createLogger } from './logger';
-import { createPokes } from './realtime/pokes';
+import { createPokes } from './changes/pokes';
 import { rebuildScoresIfMarked } from './rewards/recompute';
 import { LiveStreams } from './realtime/live-streams';
 import { loadSecretBox } from './settings/secret-box';

@@ -1,8 +1,10 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import { logChange } from '../sync/change-log';
+import { logChange } from '../changes/change-log';
 import { onUserDeleted } from '../rewards/member-status';
 import { deleteVideoInTx } from '../videos/delete-video';
+import { Changes } from '../changes/changes';
+import { kyselySink } from '../changes/write-tx';
 import { badRequest, forbidden, notFound } from '../http/errors';
 
 /**
@@ -43,7 +45,9 @@ export async function deleteUserInTx(trx: Transaction<Database>, actorId: string
   const deletedVideoIds: string[] = [];
   const own = await trx.selectFrom('videos').select('id').where('user_id', '=', userId).execute();
   for (const v of own) {
-    const gone = await deleteVideoInTx(trx, v.id, now);
+    const changes = new Changes(now);
+    const gone = await deleteVideoInTx(trx, changes, v.id);
+    await changes.flush(kyselySink(trx));
     if (gone) {
       fileKeys.push(...gone.fileKeys);
       deletedVideoIds.push(v.id);

@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { createRouter } from '../http/router';
 import { errorResponses } from '../http/openapi-helpers';
-import { logChange } from '../sync/change-log';
+import { logChange } from '../changes/change-log';
 import { distributionDateSetting } from '../settings/definitions';
 import { readPrizes, writePrizes } from '../settings/prizes';
 import { readSetting, writeSetting } from '../settings/store';

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import { logChange } from '../sync/change-log';
+import { logChange } from '../changes/change-log';
 import { badRequest, notFound } from '../http/errors';
 import { onUserReactivated, onUserSuspended } from '../rewards/member-status';
 import { eligibleUsers } from '../rewards/score-events';

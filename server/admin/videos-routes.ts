@@ -4,6 +4,7 @@ import { errorResponses } from '../http/openapi-helpers';
 import { notFound } from '../http/errors';
 import { deleteMediaFiles } from '../media/storage';
 import { deleteVideoInTx } from '../videos/delete-video';
+import { writeTx } from '../changes/write-tx';
 import { adminOnly } from './guard';
 import { recordAudit } from './audit';
 import { decodeTimeCursor } from './cursor';
@@ -38,15 +39,12 @@ export function adminVideosRouter() {
     .openapi(remove, async (c) => {
       const { id } = c.req.valid('param');
       const { deps, user } = c.var;
-      const now = deps.now();
-      const gone = await deps.db.transaction().execute(async (trx) => {
-        const gone = await deleteVideoInTx(trx, id, now);
+      await writeTx(deps, async (trx, changes) => {
+        const gone = await deleteVideoInTx(trx, changes, id);
         if (!gone) throw notFound('No such video.', 'video_not_found');
-        await recordAudit(trx, { actorId: user.id, action: 'video.delete', target: id, details: { owner_id: gone.ownerId } }, now);
-        return gone;
+        await recordAudit(trx, { actorId: user.id, action: 'video.delete', target: id, details: { owner_id: gone.ownerId } }, changes.now);
+        changes.afterCommit(() => deleteMediaFiles(deps.config.mediaDir, gone.fileKeys));
       });
-      await deleteMediaFiles(deps.config.mediaDir, gone.fileKeys);
-      deps.pokes.notify(['feed', `video:${id}`, 'leaderboard']);
       return c.json({ ok: true as const }, 200);
     });
 }

@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { ProfileUpdateBody, PublicUser } from '../../sync/api/auth';
 import { errorResponses, bearerSecurity } from '../http/openapi-helpers';
 import { createRouter } from '../http/router';
-import { logChange } from '../sync/change-log';
+import { logChange } from '../changes/change-log';
 import { requireUser } from './middleware';
 import { toPublicUser } from './session';
 

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import { logChange } from '../sync/change-log';
+import { logChange } from '../changes/change-log';
 import { onUserReactivated } from '../rewards/member-status';
 import { eligibleUsers } from '../rewards/score-events';
 

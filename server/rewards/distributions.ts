@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { conflict } from '../http/errors';
-import { logChange } from '../sync/change-log';
+import { logChange } from '../changes/change-log';
 import { currentStandings, distributionSummary, latestDistribution } from './leaderboards';
 import type { DistributionPage, RecordedDistribution } from '../../sync/api/rewards';
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { logChange } from '../sync/change-log';
+import { logChange } from '../changes/change-log';
 import { DAY_MS, currentPeriodStart, eligibleP, eligibleUsers, readViewerCap, type Db } from './eligibility';
 import type { Exclusion } from './newest-counted';
 import { addPointsMany, ensureScoreRows, subtractPointsMany } from './score-writes';

@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { perConnection } from '../../db/per-connection';
 import type { VideoRef } from '../../sync/mutations/mutators';
-import type { changeRow } from './change-log';
+import type { changeRow } from '../changes/change-log';
 
 /**
  * Prepared statements for the push hot path (likes, the client's mutation id, the change log).

@@ -2,7 +2,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AppDeps } from '../context';
 import { mediaPath, safeFileName } from '../media/storage';
-import { logChange } from '../sync/change-log';
+import { logChange } from '../changes/change-log';
 import { ContainerError } from './container/byte-source';
 import { checkVideo } from './container/inspect';
 import { openFileSource } from './file-source';

@@ -11,7 +11,7 @@ import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { createRouter } from '../http/router';
 import { mediaPath, posterKeysOf, writeMediaFileOnce } from '../media/storage';
 import { mediaUrl } from '../media/urls';
-import { logChange } from '../sync/change-log';
+import { logChange } from '../changes/change-log';
 import { sniffImage } from './image-type';
 import { MAX_POSTERS_PER_VIDEO, posterKey, releasePoster } from './poster-files';
 

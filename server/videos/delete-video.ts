@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
-import { logChange } from '../sync/change-log';
+import type { Changes } from '../changes/changes';
 import { applyScoreEvent } from '../rewards/score-events';
 import { onVideoDeleted } from '../rewards/member-status';
 
@@ -12,11 +12,12 @@ import { onVideoDeleted } from '../rewards/member-status';
  */
 export async function deleteVideoInTx(
   trx: Transaction<Database>,
+  changes: Changes,
   videoId: string,
-  now: number,
 ): Promise<{ ownerId: string; fileKeys: Array<string | null> } | null> {
   const video = await trx.selectFrom('videos').select(['id', 'user_id', 'file_key', 'poster_key']).where('id', '=', videoId).executeTakeFirst();
   if (!video) return null;
+  const now = changes.now;
   // Takes the video's likes, comments and views off the leaderboards at once and deletes them, so the loops below find none.
   await onVideoDeleted(trx, videoId, now);
 
@@ -35,7 +36,7 @@ export async function deleteVideoInTx(
 
   // Likes, comments, views and shares go with the video (ON DELETE CASCADE).
   await trx.deleteFrom('videos').where('id', '=', videoId).execute();
-  await logChange(trx, { entity: 'video', entityId: videoId, deleted: true }, now);
-  if (likes.length || comments.length || views.length) await logChange(trx, { entity: 'leaderboard', entityId: 'all' }, now);
+  changes.videoListed(videoId, { deleted: true });
+  if (likes.length || comments.length || views.length) changes.leaderboard();
   return { ownerId: video.user_id, fileKeys: [video.file_key, video.poster_key] };
 }

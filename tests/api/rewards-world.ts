@@ -16,6 +16,7 @@ import { recordQualifyingView, type RecordViewResult } from '../../server/reward
 import { recomputeScores, standingsOf } from '../../server/rewards/recompute';
 import { recordDistribution } from '../../server/rewards/distributions';
 import { deleteVideoInTx } from '../../server/videos/delete-video';
+import { Changes } from '../../server/changes/changes';
 import { ApiError } from '../../server/http/errors';
 
 /**
@@ -156,7 +157,7 @@ export function rewardsWorld(deps: AppDeps) {
     },
     async deleteVideo(videoId: string): Promise<boolean> {
       const at = tick();
-      return db.transaction().execute(async (trx) => (await deleteVideoInTx(trx, videoId, at)) !== null);
+      return db.transaction().execute(async (trx) => (await deleteVideoInTx(trx, new Changes(at), videoId)) !== null);
     },
     async suspend(userId: string): Promise<void> {
       const at = tick();
@@ -179,7 +180,7 @@ export function rewardsWorld(deps: AppDeps) {
       await db.transaction().execute(async (trx) => {
         await onUserDeleted(trx, userId, at);
         const own = await trx.selectFrom('videos').select('id').where('user_id', '=', userId).execute();
-        for (const v of own) await deleteVideoInTx(trx, v.id, at);
+        for (const v of own) await deleteVideoInTx(trx, new Changes(at), v.id);
         const likes = await trx
           .selectFrom('likes')
           .innerJoin('videos', 'videos.id', 'likes.video_id')

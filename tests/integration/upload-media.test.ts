@@ -6,6 +6,7 @@ import { createUser, type TestUser } from '../helpers/users';
 import { createUploadRaw, listen, rawRequest, runUpload, sha256, videoMetadata, type LoopbackServer, terminateUnfinished } from '../fixtures/tus-client';
 import { mp4Faststart, posterJpeg, webm } from '../fixtures/videos';
 import { deleteVideoInTx } from '../../server/videos/delete-video';
+import { Changes } from '../../server/changes/changes';
 import { deleteMediaFiles } from '../../server/media/storage';
 
 describe('media delivery and posters', () => {
@@ -280,7 +281,7 @@ describe('media delivery and posters', () => {
     expect((await get(`${srv.url}/media/${first.poster_key}`)).status).toBe(200);
 
     // What the sync and admin delete paths do: delete in a transaction, then the files.
-    const result = await t.deps.db.transaction().execute((trx) => deleteVideoInTx(trx, meta.videoId!, t.deps.now()));
+    const result = await t.deps.db.transaction().execute((trx) => deleteVideoInTx(trx, new Changes(t.deps.now()), meta.videoId!));
     await deleteMediaFiles(t.deps.config.mediaDir, result!.fileKeys);
     expect((await get(`${srv.url}/media/${row.file_key}`)).status).toBe(404);
     expect((await get(`${srv.url}/media/${row.poster_key}`)).status).toBe(404);

@@ -3,7 +3,7 @@ import type { Database } from '../../../db/schema';
 import type { VideoRef } from '../../../sync/mutations/mutators';
 import type { ScoreMemo } from '../../rewards/score-events';
 import { recordQualifyingView } from '../../rewards/view-rules';
-import { logChange } from '../change-log';
+import { logChange } from '../../changes/change-log';
 
 /**
  * The sync side of recordView: the rule itself (what qualifies, one view per viewer and video,

@@ -5,8 +5,10 @@ import type { AuthUser } from '../../context';
 import { applyScoreEvent, type ScoreMemo } from '../../rewards/score-events';
 import { commentAdded, startsPair } from '../../rewards/comment-pairs';
 import { deleteVideoInTx } from '../../videos/delete-video';
+import { Changes } from '../../changes/changes';
+import { kyselySink } from '../../changes/write-tx';
 import { recordAudit } from '../../admin/audit';
-import { changeRow, logChange } from '../change-log';
+import { changeRow, logChange } from '../../changes/change-log';
 import type { PushStatements } from '../push-statements';
 import { recordViewInTx } from './record-view';
 
@@ -131,7 +133,9 @@ export class ServerMutatorTx implements MutatorTx {
   }
 
   async deleteVideo(video: VideoRef): Promise<void> {
-    const deleted = await deleteVideoInTx(this.trx, video.id, this.now);
+    const changes = new Changes(this.now);
+    const deleted = await deleteVideoInTx(this.trx, changes, video.id);
+    await changes.flush(kyselySink(this.trx));
     if (!deleted) return;
     // Another member's video goes only by an admin's hand: audited like DELETE /api/admin/videos/:id.
     if (deleted.ownerId !== this.userId) {
