@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from './connect';
-import { feedStatements } from '../server/videos/feed-rows';
+import { feedStatements } from '#server/videos/feed-rows';
 
 // The comments pages of server/videos (newest first, id as tie-break) read the index in order:
 // no temp B-tree, whatever the number of comments on the video.

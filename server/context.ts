@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type SQLite from 'better-sqlite3';
-import type { Database } from '../db/schema';
+import type { Database } from '#db/schema';
 import type { Config } from './config';
 import type { AccessTokens } from './auth/access-tokens';
 import type { Mailer } from './mail/mailer';

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import type { Config } from './config';
 import type { AppDeps } from './context';
-import { migrateToLatest, openDatabase, sqlitePathFromUrl } from '../db/connect';
+import { migrateToLatest, openDatabase, sqlitePathFromUrl } from '#db/connect';
 import { loadSigningKeys } from './auth/keys';
 import { createAccessTokens } from './auth/access-tokens';
 import { createMailer } from './mail/mailer';

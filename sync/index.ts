@@ -1,5 +1,5 @@
 export * from './mutations/schemas';
-export * from './mutations/mutators';
+export * from './mutations/parse-mutation';
 export * from './protocol/error-codes';
 export * from './protocol/messages';
 export * from './protocol/feed-cursor';

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { PublicSettings } from '../../sync/api/settings';
+import type { PublicSettings } from '#sync/rest-api/settings';
 
 /** GET /api/settings/public: what any visitor may know (entry fee, ad ids, distribution date). */
 export type { PublicSettings };

@@ -1,6 +1,6 @@
 import { toast } from '../ui/toast';
 import { getAccessToken, onSessionEvents, refreshSession } from '../features/auth/api';
-import type { Rejection } from '../data/outbox';
+import type { Rejection } from '../sync/outbox';
 
 /** Toast titles (the product's copy) for a change the server refused for good (it was rolled back). */
 const REJECTED_TITLES: Record<string, string> = {
@@ -27,10 +27,10 @@ function announceRejection(r: Rejection): void {
 export function connectSyncToSession(): void {
   onSessionEvents({
     signedIn: (user) => {
-      void import('../data/start-sync').then(({ startSync }) => startSync({ userId: user.id, getAccessToken, refreshSession, onRejected: announceRejection }));
+      void import('../sync/start-sync').then(({ startSync }) => startSync({ userId: user.id, getAccessToken, refreshSession, onRejected: announceRejection }));
     },
     signedOut: () => {
-      void import('../data/start-sync').then(({ stopSync }) => stopSync());
+      void import('../sync/start-sync').then(({ stopSync }) => stopSync());
     },
   });
 }

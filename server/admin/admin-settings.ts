@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import { adsSetting, entryFeeSetting, limitsSetting, providerConfigured, type PaymentValue } from '../settings/definitions';
-import type { AdminSettings, AdminSettingsUpdate } from '../../sync/api/admin';
+import type { AdminSettings, AdminSettingsUpdate } from '#sync/rest-api/admin';
 import { readSetting, writeSetting } from '../settings/store';
 import { readPaymentSetting, writePaymentSetting } from '../settings/payment-secrets';
 import type { SecretBox } from '../settings/secret-box';

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
-import type { AuditPage } from '../../sync/api/admin';
+import type { Database } from '#db/schema';
+import type { AuditPage } from '#sync/rest-api/admin';
 
 export type AuditAction = 'user.suspend' | 'user.reactivate' | 'user.delete' | 'video.delete' | 'rewards.update' | 'rewards.void' | 'settings.update';
 

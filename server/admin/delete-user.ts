@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import { logChange } from '../changes/change-log';
 import { onUserDeleted } from '../rewards/member-status';
 import { deleteVideoInTx } from '../videos/delete-video';

@@ -5,7 +5,7 @@ import { notFound } from '../http/errors';
 import { readRewardsBreakdown, voidMember } from '../rewards/breakdown';
 import { adminOnly } from './guard';
 import { recordAudit } from './audit';
-import { RewardsBreakdown, VoidRequest, VoidResult } from '../../sync/api/admin';
+import { RewardsBreakdown, VoidRequest, VoidResult } from '#sync/rest-api/admin';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 

@@ -5,7 +5,7 @@ import { adminOnly } from './guard';
 import { listAudit } from './audit';
 import { decodeIdCursor } from './cursor';
 import { readStats } from './stats';
-import { AdminStats, AuditPage } from '../../sync/api/admin';
+import { AdminStats, AuditPage } from '#sync/rest-api/admin';
 import { PageQuery } from './schemas';
 import { adminUsersRouter } from './users-routes';
 import { adminVideosRouter } from './videos-routes';

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 
-// Path and query parameters of /api/admin (bodies and answers are shared: sync/api/admin.ts).
+// Path and query parameters of /api/admin (bodies and answers are shared: sync/rest-api/admin.ts).
 
 export const IdParam = z.object({
   id: z

@@ -9,7 +9,7 @@ import { adminOnly } from './guard';
 import { recordAudit } from './audit';
 import { readAdminSettings, saveAdminSettings } from './admin-settings';
 import { applyCapChange } from '../rewards/viewer-days';
-import { AdminSettings, AdminSettingsUpdate, RewardsSettings } from '../../sync/api/admin';
+import { AdminSettings, AdminSettingsUpdate, RewardsSettings } from '#sync/rest-api/admin';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 

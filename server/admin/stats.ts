@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
-import type { AdminStats } from '../../sync/api/admin';
+import type { Database } from '#db/schema';
+import type { AdminStats } from '#sync/rest-api/admin';
 
 export async function readStats(db: Kysely<Database>): Promise<AdminStats> {
   const [users, videos, active, revenue] = await Promise.all([

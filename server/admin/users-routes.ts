@@ -7,7 +7,7 @@ import { recordAudit } from './audit';
 import { decodeTimeCursor } from './cursor';
 import { deleteUserInTx } from './delete-user';
 import { listUsers, setUserActive } from './users';
-import { AdminUser, AdminUserPage, Ok } from '../../sync/api/admin';
+import { AdminUser, AdminUserPage, Ok } from '#sync/rest-api/admin';
 import { IdParam, UserPageQuery } from './schemas';
 import { z } from '@hono/zod-openapi';
 

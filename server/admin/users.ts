@@ -1,12 +1,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import { logChange } from '../changes/change-log';
 import { badRequest, notFound } from '../http/errors';
 import { onUserReactivated, onUserSuspended } from '../rewards/member-status';
 import { eligibleUsers } from '../rewards/score-events';
 import { containsPattern, encodeTimeCursor, type TimeCursor } from './cursor';
 import { targetIsAdmin } from './delete-user';
-import type { AdminUser } from '../../sync/api/admin';
+import type { AdminUser } from '#sync/rest-api/admin';
 
 /**
  * Newest first, keyset-paged over the (created_at, id) index, so page N costs the same as page 1

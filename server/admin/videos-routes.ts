@@ -9,7 +9,7 @@ import { adminOnly } from './guard';
 import { recordAudit } from './audit';
 import { decodeTimeCursor } from './cursor';
 import { listVideos } from './videos';
-import { AdminVideoPage, Ok } from '../../sync/api/admin';
+import { AdminVideoPage, Ok } from '#sync/rest-api/admin';
 import { IdParam, PageQuery } from './schemas';
 
 const list = createRoute({

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import { encodeTimeCursor, type TimeCursor } from './cursor';
-import type { AdminVideo } from '../../sync/api/admin';
+import type { AdminVideo } from '#sync/rest-api/admin';
 
 /** Media keys are served under /media/ (the uploads area's Range-capable route). */
 export const mediaUrl = (key: string) => `/media/${key.split('/').map(encodeURIComponent).join('/')}`;

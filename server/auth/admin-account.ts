@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import { logChange } from '../changes/change-log';
 import { hashPassword } from './password';
 import { revokeAllRefreshTokens } from './refresh-tokens';

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import type { AppEnv } from '../context';
 import { ApiError, badRequest, errorBody, forbidden } from '../http/errors';
 import { createRouter } from '../http/router';
@@ -11,7 +11,7 @@ import { consumeVerificationToken, createVerificationToken, sendVerificationMail
 import { checkLogin } from './login';
 import { addPasswordRoutes } from './password-router';
 import { revokeFamilyOfToken, rotateRefreshToken, startRefreshFamily } from './refresh-tokens';
-import { buildSession, clearRefreshCookie, presentedRefreshToken, setRefreshCookie } from './session';
+import { buildSession, clearRefreshCookie, presentedRefreshToken, setRefreshCookie } from './session-answer';
 import { signUp } from './signup';
 
 const RESEND_ACCEPTED = { message: 'If this address belongs to an account that still needs verification, a new link has been sent.' };

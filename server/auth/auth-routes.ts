@@ -9,8 +9,8 @@ import {
   ResendResponse,
   SignupBody,
   SignupResponse,
-} from '../../sync/api/auth';
-import { ErrorSchema } from '../../sync/api/errors';
+} from '#sync/rest-api/auth';
+import { ErrorSchema } from '#sync/rest-api/errors';
 import { errorResponses } from '../http/openapi-helpers';
 
 // The OpenAPI operations of /api/auth (public: no bearer security). Handlers are in auth-router.ts.

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import type { AppDeps } from '../context';
 import { verificationMail } from '../mail/verification-mail';
 import { hashSecretToken, newSecretToken, spendOpenTokens } from './secret-tokens';

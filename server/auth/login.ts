@@ -1,5 +1,5 @@
-import type { LoginBody } from '../../sync/api/auth';
-import type { Profile } from '../../db/schema';
+import type { LoginBody } from '#sync/rest-api/auth';
+import type { Profile } from '#db/schema';
 import type { AppDeps } from '../context';
 import { ApiError, forbidden, unauthorized } from '../http/errors';
 import { reservePasswordAttempt, type AuthLimits } from '../security/auth-limits';

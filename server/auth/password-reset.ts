@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import type { AppDeps } from '../context';
 import { ApiError } from '../http/errors';
 import { passwordResetMail } from '../mail/account-mails';

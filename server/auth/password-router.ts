@@ -8,7 +8,7 @@ import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password';
 import { mailResetLink, resetPassword, setPassword } from './password-reset';
 import { changePasswordRoute, forgotPasswordRoute, logoutAllRoute, resetPasswordRoute } from './password-routes';
 import { revokeAllRefreshTokens } from './refresh-tokens';
-import { clearRefreshCookie } from './session';
+import { clearRefreshCookie } from './session-answer';
 
 const FORGOT_ACCEPTED = { message: 'If an account uses this address, we have sent it a link to reset the password.' };
 const PASSWORD_UPDATED = { message: 'Password updated' };

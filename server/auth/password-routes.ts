@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
-import { ChangePasswordBody, ForgotPasswordBody, MessageResponse, ResetPasswordBody } from '../../sync/api/auth';
-import { ErrorSchema } from '../../sync/api/errors';
+import { ChangePasswordBody, ForgotPasswordBody, MessageResponse, ResetPasswordBody } from '#sync/rest-api/auth';
+import { ErrorSchema } from '#sync/rest-api/errors';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { json } from './auth-routes';
 import { requireUser } from './middleware';

@@ -1,10 +1,10 @@
 import { createRoute } from '@hono/zod-openapi';
-import { ProfileUpdateBody, PublicUser } from '../../sync/api/auth';
+import { ProfileUpdateBody, PublicUser } from '#sync/rest-api/auth';
 import { errorResponses, bearerSecurity } from '../http/openapi-helpers';
 import { createRouter } from '../http/router';
 import { logChange } from '../changes/change-log';
 import { requireUser } from './middleware';
-import { toPublicUser } from './session';
+import { toPublicUser } from './session-answer';
 
 const getProfileRoute = createRoute({
   method: 'get',

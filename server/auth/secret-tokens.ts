@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import { createHash, randomBytes } from 'node:crypto';
 
 /** 32 random bytes, base64url: the refresh and e-mail tokens handed to clients. */

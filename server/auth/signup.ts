@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SignupBody, SignupResponse } from '../../sync/api/auth';
+import type { SignupBody, SignupResponse } from '#sync/rest-api/auth';
 import type { AppDeps } from '../context';
 import { signupAttemptMail } from '../mail/account-mails';
 import { feeApplies, readEntryFee } from '../settings/entry-fee';

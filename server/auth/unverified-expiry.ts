@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import type { AppDeps } from '../context';
 
 /** An address nobody confirmed within this time is free again: the account holding it is removed. */

@@ -1,5 +1,5 @@
 import type { Transaction, Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 
 export type ChangeEntity = 'video' | 'comment' | 'like' | 'profile' | 'leaderboard' | 'settings';
 

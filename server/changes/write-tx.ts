@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import type { Logger } from '../logger';
 import { Changes, type ChangeSink } from './changes';
 import type { Pokes } from './pokes';

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { EmailSchema, NameSchema, PasswordSchema } from '../../sync/api/auth';
+import { EmailSchema, NameSchema, PasswordSchema } from '#sync/rest-api/auth';
 import { ConfigError, loadConfig } from '../config';
-import { migrateToLatest, openDatabase, sqlitePathFromUrl } from '../../db/connect';
+import { migrateToLatest, openDatabase, sqlitePathFromUrl } from '#db/connect';
 import { describeZodError } from '../http/router';
 import { upsertAdmin } from '../auth/admin-account';
 

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type SQLite from 'better-sqlite3';
 import { ConfigError, loadConfig } from '../config';
-import { migrateToLatest, openDatabase, sqlitePathFromUrl } from '../../db/connect';
+import { migrateToLatest, openDatabase, sqlitePathFromUrl } from '#db/connect';
 import { rebuildScores, rebuildScoresIfMarked } from '../rewards/recompute';
 import { hashPassword } from '../auth/password';
 import { ensureMedia } from './seed-media';

@@ -1,5 +1,5 @@
 import type { RouteConfig } from '@hono/zod-openapi';
-import { ErrorSchema } from '../../sync/api/errors';
+import { ErrorSchema } from '#sync/rest-api/errors';
 
 const errorContent = { 'application/json': { schema: ErrorSchema } } as const;
 

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import { logChange } from '../changes/change-log';
 import { onUserReactivated } from '../rewards/member-status';
 import { eligibleUsers } from '../rewards/score-events';

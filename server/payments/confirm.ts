@@ -5,7 +5,7 @@ import { readPaymentSetting } from '../settings/payment-secrets';
 import { captureAndActivate } from './capture';
 import { findPendingAccount, paymentNotConfigured } from './pending-account';
 import { paymentSignatureValid } from './signatures';
-import type { PaymentConfirmed, PaymentVerifyRequest, SandboxCompleteRequest } from '../../sync/api/payments';
+import type { PaymentConfirmed, PaymentVerifyRequest, SandboxCompleteRequest } from '#sync/rest-api/payments';
 
 const done: PaymentConfirmed = { status: 'captured', account_status: 'active' };
 

@@ -7,7 +7,7 @@ import { readPaymentSetting } from '../settings/payment-secrets';
 import { findPendingAccount, paymentNotConfigured } from './pending-account';
 import { createRazorpayOrder } from './razorpay-api';
 import { tooManyRequests } from '../http/errors';
-import type { PaymentOrder, PaymentSummary } from '../../sync/api/payments';
+import type { PaymentOrder, PaymentSummary } from '#sync/rest-api/payments';
 
 /** Orders one unpaid account may start per hour: each one is a call to the provider. */
 export const MAX_ORDERS_PER_HOUR = 10;

@@ -5,7 +5,7 @@ import { conflict } from '../http/errors';
 import { createOrder, paymentSummary } from './orders';
 import { completeSandboxPayment, verifyRazorpayPayment } from './confirm';
 import { handleRazorpayWebhook } from './webhook';
-import { PaymentConfirmed, PaymentOrder, PaymentOrderRequest, PaymentSummary, PaymentVerifyRequest, SandboxCompleteRequest } from '../../sync/api/payments';
+import { PaymentConfirmed, PaymentOrder, PaymentOrderRequest, PaymentSummary, PaymentVerifyRequest, SandboxCompleteRequest } from '#sync/rest-api/payments';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });
 

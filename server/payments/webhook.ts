@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import type { AppDeps } from '../context';
 import { badRequest } from '../http/errors';
 import { readPaymentSetting } from '../settings/payment-secrets';

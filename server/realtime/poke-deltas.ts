@@ -1,8 +1,8 @@
 import type { AppDeps, AuthUser } from '../context';
-import { perConnection } from '../../db/per-connection';
+import { perConnection } from '#db/per-connection';
 import { personalDelta, sharedDeltasFor } from './shared-deltas';
 import { sessionIsLive } from '../auth/token-user';
-import type { PokeDelta, PullResponse } from '../../sync/protocol/messages';
+import type { PokeDelta, PullResponse } from '#sync/protocol/messages';
 
 /**
  * A delta larger than this is not sent with the poke: the client pulls instead (a pull answer is

@@ -1,13 +1,13 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
-import { perConnection } from '../../db/per-connection';
+import type { Database } from '#db/schema';
+import { perConnection } from '#db/per-connection';
 import type { AppDeps, AuthUser } from '../context';
 import { rankOnBoard, readLeaderboards } from '../rewards/leaderboards';
 import { readChangeSets } from '../sync/pull-changes';
 import { readProfile } from '../sync/pull';
 import { readVideosByIds } from '../videos/feed-rows';
-import type { Leaderboards } from '../../sync/api/rewards';
-import type { PullResponse } from '../../sync/protocol/messages';
+import type { Leaderboards } from '#sync/rest-api/rewards';
+import type { PullResponse } from '#sync/protocol/messages';
 
 /**
  * The part of a poke's delta that is the same for every connection at the same cursor: which

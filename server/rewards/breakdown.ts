@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { currentPeriodStart, eligibleP, readViewerCap, type Db } from './eligibility';
 import { BEST_USERS, BEST_VIEWERS, topOfBoard } from './leaderboards';
 import { onUserSuspended } from './member-status';
-import type { RewardsBreakdown, RewardsBreakdownEntry } from '../../sync/api/admin';
+import type { RewardsBreakdown, RewardsBreakdownEntry } from '#sync/rest-api/admin';
 
 /** Where one member's points of the current period come from (the rule in score-events.ts), read from the rows. */
 async function sourcesOf(db: Db, userId: string, ps: number) {

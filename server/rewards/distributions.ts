@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import { conflict } from '../http/errors';
 import { logChange } from '../changes/change-log';
 import { currentStandings, distributionSummary, latestDistribution } from './leaderboards';
-import type { DistributionPage, RecordedDistribution } from '../../sync/api/rewards';
+import type { DistributionPage, RecordedDistribution } from '#sync/rest-api/rewards';
 
 /**
  * Closes the scoring period that began at `periodStart`: the standings and prizes at this moment

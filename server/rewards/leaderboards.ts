@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { readPrizes, type Prizes } from '../settings/prizes';
 import type { Board, Db } from './score-events';
-import type { DistributionSummary, LeaderboardEntry, Leaderboards, OwnStanding } from '../../sync/api/rewards';
+import type { DistributionSummary, LeaderboardEntry, Leaderboards, OwnStanding } from '#sync/rest-api/rewards';
 
 /** Best Users top 20, Best Viewers top 3 (docs/decisions/0009-scoring-rules.md). */
 export const BEST_USERS = 20;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase } from '../../db/connect';
+import { migrateToLatest, openDatabase } from '#db/connect';
 import { SCORES_REBUILD_MARKER, rebuildScoresIfMarked } from './recompute';
 
 // Migration 0007 changed the scoring rules; db/ cannot call the server's rebuild, so it leaves a

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import { DAY_MS, currentPeriodStart, readViewerCap, type Db } from './eligibility';
 
 export interface ScoreRow {

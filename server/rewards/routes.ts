@@ -4,7 +4,7 @@ import { createRouter } from '../http/router';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { readLeaderboards } from './leaderboards';
 import { listDistributions, recordDistribution } from './distributions';
-import { DistributionPage, Leaderboards, RecordDistributionRequest, RecordedDistribution } from '../../sync/api/rewards';
+import { DistributionPage, Leaderboards, RecordDistributionRequest, RecordedDistribution } from '#sync/rest-api/rewards';
 import { DistributionPageQuery } from './schemas';
 
 const json = <T>(schema: T) => ({ 'application/json': { schema } });

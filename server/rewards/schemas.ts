@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 
-// Query parameters of /api/admin/rewards (bodies and answers are shared: sync/api/rewards.ts).
+// Query parameters of /api/admin/rewards (bodies and answers are shared: sync/rest-api/rewards.ts).
 
 export const DistributionPageQuery = z.object({
   limit: z.coerce

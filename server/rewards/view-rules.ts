@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import { applyScoreEvent, type ScoreMemo } from './score-events';
 
 /** docs/decisions/0008-the-view-rule.md: a view counts after 3 s of watching, or when a shorter video was watched to its end. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AdsValue, DEFAULT_LIMITS, EntryFeeValue, IsoDate, LimitsValue, PaymentProvider } from '../../sync/api/settings';
+import { AdsValue, DEFAULT_LIMITS, EntryFeeValue, IsoDate, LimitsValue, PaymentProvider } from '#sync/rest-api/settings';
 import { ENTRY_FEE_KEY } from './entry-fee';
 import type { SettingDef } from './store';
 

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import type { Logger } from '../logger';
 import { paymentSetting, type PaymentValue } from './definitions';
 import type { SecretBox } from './secret-box';

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
-import { PRIZE_SLOTS } from '../../sync/api/settings';
+import type { Database } from '#db/schema';
+import { PRIZE_SLOTS } from '#sync/rest-api/settings';
 
 export interface Prizes {
   best_user: number[];

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
-import type { PublicSettings } from '../../sync/api/settings';
+import type { Database } from '#db/schema';
+import type { PublicSettings } from '#sync/rest-api/settings';
 import { adsSetting, distributionDateSetting, entryFeeSetting, paymentSetting } from './definitions';
 import { readSetting } from './store';
 

@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi';
 import { createRouter } from '../http/router';
-import { PublicSettings } from '../../sync/api/settings';
+import { PublicSettings } from '#sync/rest-api/settings';
 import { readPublicSettings } from './public-settings';
 
 const publicSettings = createRoute({

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
 

@@ -1,7 +1,7 @@
 import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
-import type { PokeMessage } from '../../sync/protocol/messages';
+import type { PokeMessage } from '#sync/protocol/messages';
 import { createDeltaSource, mayReceiveRows } from '../realtime/poke-deltas';
 import type { StreamCloseReason } from '../realtime/live-streams';
 

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
-import { FEED_WINDOW } from '../../sync/protocol/messages';
+import type { Database } from '#db/schema';
+import { FEED_WINDOW } from '#sync/protocol/messages';
 
 /** More changes than this since the cursor: a full snapshot is cheaper than replaying them. */
 export const MAX_INCREMENTAL_CHANGES = 2000;

@@ -1,9 +1,9 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
 import { readLeaderboards } from '../rewards/leaderboards';
-import { COMMENTS_PER_VIDEO, FEED_WINDOW, type CommentItem, type PullResponse } from '../../sync/protocol/messages';
+import { COMMENTS_PER_VIDEO, FEED_WINDOW, type CommentItem, type PullResponse } from '#sync/protocol/messages';
 import { readCommentsByIds, readCommentsPage, readFeedPage, readVideosByIds } from '../videos/feed-rows';
 import { readChangeSets, type ChangeSets } from './pull-changes';
 

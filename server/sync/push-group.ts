@@ -1,4 +1,4 @@
-import { MAX_PUSH_BATCH, type PushRequest, type PushResponse } from '../../sync/protocol/messages';
+import { MAX_PUSH_BATCH, type PushRequest, type PushResponse } from '#sync/protocol/messages';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
 import { newScoreMemo } from '../rewards/score-events';

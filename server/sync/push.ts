@@ -1,11 +1,11 @@
 import type { ControlledTransaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
 import { deleteMediaFiles } from '../media/storage';
-import type { MutationResult, PushMutation, PushRequest, PushResponse } from '../../sync/protocol/messages';
-import { MutationError } from '../../sync/protocol/error-codes';
-import { parseMutation, runMutator } from '../../sync/mutations/mutators';
+import type { MutationResult, PushMutation, PushRequest, PushResponse } from '#sync/protocol/messages';
+import { MutationError } from '#sync/protocol/error-codes';
+import { parseMutation, runMutator } from '#sync/mutations/parse-mutation';
 import { ServerMutatorTx, type PushBatch } from './mutators/server-tx';
 
 /** 409 for a gapped mutation id: carries the server's last_mutation_id so the client can renumber. */

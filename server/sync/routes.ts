@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../http/router';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { requireUser } from '../auth/middleware';
-import { PullRequestSchema, PullResponseSchema, PushRequestSchema, PushResponseSchema } from '../../sync/protocol/messages';
+import { PullRequestSchema, PullResponseSchema, PushRequestSchema, PushResponseSchema } from '#sync/protocol/messages';
 import { MutationIdGapError } from './push';
 import { processPush } from './push-group';
 import { limitPushes } from './push-rate-limit';

@@ -1,6 +1,6 @@
 import { statfs } from 'node:fs/promises';
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import type { AppDeps } from '../context';
 import { limitsSetting } from '../settings/definitions';
 import { readSetting } from '../settings/store';

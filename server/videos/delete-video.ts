@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import type { Changes } from '../changes/changes';
 import { applyScoreEvent } from '../rewards/score-events';
 import { onVideoDeleted } from '../rewards/member-status';

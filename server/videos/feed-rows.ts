@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
-import { perConnection } from '../../db/per-connection';
-import type { CommentItem, FeedItem } from '../../sync/protocol/messages';
+import { perConnection } from '#db/per-connection';
+import type { CommentItem, FeedItem } from '#sync/protocol/messages';
 
 /** A feed row as SQLite returns it, before it becomes the API shape. */
 export interface FeedRow {
@@ -125,8 +125,8 @@ function statements(sqlite: SQLite.Database) {
  */
 export const feedStatements = perConnection(statements);
 
-export { encodeFeedCursor as encodeCursor, decodeFeedCursor as decodeCursor } from '../../sync/protocol/feed-cursor';
-import { encodeFeedCursor as encodeCursor } from '../../sync/protocol/feed-cursor';
+export { encodeFeedCursor as encodeCursor, decodeFeedCursor as decodeCursor } from '#sync/protocol/feed-cursor';
+import { encodeFeedCursor as encodeCursor } from '#sync/protocol/feed-cursor';
 
 export interface Page<T> {
   items: T[];

@@ -3,8 +3,8 @@ import { createRouter } from '../http/router';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { requireUser } from '../auth/middleware';
 import { ApiError, notFound } from '../http/errors';
-import { CommentsPageSchema, FeedPageSchema } from '../../sync/protocol/messages';
-import { IdSchema } from '../../sync/mutations/schemas';
+import { CommentsPageSchema, FeedPageSchema } from '#sync/protocol/messages';
+import { IdSchema } from '#sync/mutations/schemas';
 import { decodeCursor, readCommentsPage, readFeedPageJson } from './feed-rows';
 
 const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMutation } from './mutators';
+import { parseMutation } from './parse-mutation';
 
 describe('parseMutation', () => {
   it('trims comments and names and accepts the catalogue', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NameSchema } from '../api/auth';
+import { NameSchema } from '../rest-api/auth';
 import { MAX_COMMENT_LENGTH, MAX_WATCHED_MS } from './limits';
 
 export { MAX_COMMENT_LENGTH, MAX_PROFILE_NAME_LENGTH, MAX_WATCHED_MS } from './limits';

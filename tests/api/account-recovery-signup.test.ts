@@ -4,10 +4,10 @@ import { SignJWT } from 'jose';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { login, openLink, signUpVerified, verificationLinkFor } from '../helpers/auth-flow';
 import { lastMailTo } from '../helpers/mail-sink';
-import { ENTRY_FEE_KEY } from '../../server/settings/entry-fee';
-import { loadSigningKeys } from '../../server/auth/keys';
-import { ACCESS_TOKEN_TTL_SECONDS } from '../../server/auth/access-tokens';
-import { startUnverifiedSweep } from '../../server/auth/unverified-expiry';
+import { ENTRY_FEE_KEY } from '#server/settings/entry-fee';
+import { loadSigningKeys } from '#server/auth/keys';
+import { ACCESS_TOKEN_TTL_SECONDS } from '#server/auth/access-tokens';
+import { startUnverifiedSweep } from '#server/auth/unverified-expiry';
 
 // docs/decisions/0002-account-recovery-and-brute-force.md: sign-up that does not reveal taken addresses, the 72 h expiry of unverified accounts,
 // and access tokens whose claims were not issued as ours are.

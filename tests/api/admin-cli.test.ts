@@ -3,11 +3,11 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../../db/connect';
+import { openDatabase } from '#db/connect';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { PROJECT_ROOT } from '../helpers/server-process';
 import { login, signUpVerified } from '../helpers/auth-flow';
-import { parsePasswordHash } from '../../server/auth/password';
+import { parsePasswordHash } from '#server/auth/password';
 
 /** Runs the real `npm run admin` entry point (node + tsx) against DATA_DIR. */
 function runAdminCli(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -5,11 +5,11 @@ import { dirname } from 'node:path';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { login, signUpVerified } from '../helpers/auth-flow';
-import { mediaPath } from '../../server/media/storage';
-import { applyScoreEvent } from '../../server/rewards/score-events';
-import { recomputeScores, standingsOf } from '../../server/rewards/recompute';
-import { usersPageQuery } from '../../server/admin/users';
-import { videosPageQuery } from '../../server/admin/videos';
+import { mediaPath } from '#server/media/storage';
+import { applyScoreEvent } from '#server/rewards/score-events';
+import { recomputeScores, standingsOf } from '#server/rewards/recompute';
+import { usersPageQuery } from '#server/admin/users';
+import { videosPageQuery } from '#server/admin/videos';
 
 let t: TestApp;
 let admin: TestUser;

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { lastMailTo, readMailSink } from '../helpers/mail-sink';
 import { login, openLink, setCookie, signUpVerified, verificationLinkFor } from '../helpers/auth-flow';
-import { parsePasswordHash } from '../../server/auth/password';
-import { ENTRY_FEE_KEY } from '../../server/settings/entry-fee';
+import { parsePasswordHash } from '#server/auth/password';
+import { ENTRY_FEE_KEY } from '#server/settings/entry-fee';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const tokenOf = (link: string) => new URL(link).searchParams.get('token') ?? '';

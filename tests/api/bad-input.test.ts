@@ -12,7 +12,7 @@ import {
   type Operation,
   type OperationOutcome,
 } from '../helpers/openapi-operations';
-import { loadSigningKeys } from '../../server/auth/keys';
+import { loadSigningKeys } from '#server/auth/keys';
 
 // Bad input: each of these gets a 4xx JSON error of the fixed shape and changes
 // nothing; no request can produce a 5xx. Walks every operation with a JSON body in the OpenAPI

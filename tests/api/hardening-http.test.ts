@@ -4,7 +4,7 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRazorpayStandIn, razorpayWebhook, type RazorpayStandIn } from '../helpers/razorpay-stand-in';
-import { MAX_ORDERS_PER_HOUR } from '../../server/payments/orders';
+import { MAX_ORDERS_PER_HOUR } from '#server/payments/orders';
 import { realServer, type RealServer } from './hardening-server';
 
 // docs/decisions/0004-secrets-at-rest-and-server-hardening.md over real HTTP on a server started like `npm start`: file modes of a fresh DATA_DIR,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { HSTS_VALUE } from '../../server/http/security-headers';
+import { HSTS_VALUE } from '#server/http/security-headers';
 
 // docs/decisions/0004-secrets-at-rest-and-server-hardening.md and docs/reliability.md: each case below failed on the code before it.
 

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { signPayment, startRazorpayStandIn, type RazorpayStandIn } from '../helpers/razorpay-stand-in';
-import { paymentSetting } from '../../server/settings/definitions';
-import { readSetting, writeSetting } from '../../server/settings/store';
+import { paymentSetting } from '#server/settings/definitions';
+import { readSetting, writeSetting } from '#server/settings/store';
 
 let t: TestApp;
 let rzp: RazorpayStandIn;

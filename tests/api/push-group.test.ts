@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pushGroups } from '../../server/sync/push-group';
+import { pushGroups } from '#server/sync/push-group';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { insertVideo } from '../integration/sync-harness';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { loadConfig } from '../../server/config';
-import { TokenBucketLimiter } from '../../server/security/token-bucket';
+import { loadConfig } from '#server/config';
+import { TokenBucketLimiter } from '#server/security/token-bucket';
 import { realServer, type RealServer } from './hardening-server';
 
 // docs/decisions/0004-secrets-at-rest-and-server-hardening.md: pushes are rate-limited per member (429 + Retry-After). Before, 1000 pushes in a loop

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { maintainedDays, recomputeAll, standingsOf } from '../../server/rewards/recompute';
+import { maintainedDays, recomputeAll, standingsOf } from '#server/rewards/recompute';
 import { emptyRewardsTables, rewardsWorld, type RewardsWorld } from './rewards-world';
 
 // docs/decisions/0001-prizes-that-cannot-be-farmed.md, over the real app (app.request): what one member can

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/connect';
-import { maintainedDays, recomputeAll, standingsOf } from '../../server/rewards/recompute';
+import { openDatabase } from '#db/connect';
+import { maintainedDays, recomputeAll, standingsOf } from '#server/rewards/recompute';
 import { realServer, type RealServer } from './hardening-server';
 
 // The farming attempts of docs/decisions/0001-prizes-that-cannot-be-farmed.md against a real server (spawned like `npm start`), with the

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { readLeaderboards, BEST_USERS, BEST_VIEWERS } from '../../server/rewards/leaderboards';
+import { readLeaderboards, BEST_USERS, BEST_VIEWERS } from '#server/rewards/leaderboards';
 import { sql } from 'kysely';
-import { maintainedDays, recomputeAll, recomputeScores, type ScoreRow } from '../../server/rewards/recompute';
-import { recordDistribution } from '../../server/rewards/distributions';
+import { maintainedDays, recomputeAll, recomputeScores, type ScoreRow } from '#server/rewards/recompute';
+import { recordDistribution } from '#server/rewards/distributions';
 import { emptyRewardsTables, rewardsWorld, type RewardsWorld } from './rewards-world';
 
 type Command =

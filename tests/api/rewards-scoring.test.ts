@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Kysely, SqliteDialect } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '#db/schema';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser } from '../helpers/users';
-import { readLeaderboards } from '../../server/rewards/leaderboards';
-import { rebuildScores } from '../../server/rewards/recompute';
-import { viewQualifies } from '../../server/rewards/view-rules';
+import { readLeaderboards } from '#server/rewards/leaderboards';
+import { rebuildScores } from '#server/rewards/recompute';
+import { viewQualifies } from '#server/rewards/view-rules';
 import { emptyRewardsTables, rewardsWorld, type RewardsWorld } from './rewards-world';
 
 let t: TestApp;

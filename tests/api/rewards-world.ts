@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { AppDeps } from '../../server/context';
-import { applyScoreEvent, eligibleUsers, newScoreMemo } from '../../server/rewards/score-events';
-import { commentRemoved } from '../../server/rewards/comment-pairs';
-import { voidMember } from '../../server/rewards/breakdown';
-import { applyCapChange } from '../../server/rewards/viewer-days';
-import { limitsSetting } from '../../server/settings/definitions';
-import { writeSetting } from '../../server/settings/store';
-import { ServerMutatorTx } from '../../server/sync/mutators/server-tx';
-import { pushStatements } from '../../server/sync/push-statements';
-import { runMutator } from '../../sync/mutations/mutators';
-import type { AnyMutation } from '../../sync/mutations/schemas';
-import { MutationError } from '../../sync/protocol/error-codes';
-import { onUserDeleted, onUserReactivated, onUserSuspended } from '../../server/rewards/member-status';
-import { recordQualifyingView, type RecordViewResult } from '../../server/rewards/view-rules';
-import { recomputeScores, standingsOf } from '../../server/rewards/recompute';
-import { recordDistribution } from '../../server/rewards/distributions';
-import { deleteVideoInTx } from '../../server/videos/delete-video';
-import { Changes } from '../../server/changes/changes';
-import { ApiError } from '../../server/http/errors';
+import type { AppDeps } from '#server/context';
+import { applyScoreEvent, eligibleUsers, newScoreMemo } from '#server/rewards/score-events';
+import { commentRemoved } from '#server/rewards/comment-pairs';
+import { voidMember } from '#server/rewards/breakdown';
+import { applyCapChange } from '#server/rewards/viewer-days';
+import { limitsSetting } from '#server/settings/definitions';
+import { writeSetting } from '#server/settings/store';
+import { ServerMutatorTx } from '#server/sync/mutators/server-tx';
+import { pushStatements } from '#server/sync/push-statements';
+import { runMutator } from '#sync/mutations/parse-mutation';
+import type { AnyMutation } from '#sync/mutations/schemas';
+import { MutationError } from '#sync/protocol/error-codes';
+import { onUserDeleted, onUserReactivated, onUserSuspended } from '#server/rewards/member-status';
+import { recordQualifyingView, type RecordViewResult } from '#server/rewards/view-rules';
+import { recomputeScores, standingsOf } from '#server/rewards/recompute';
+import { recordDistribution } from '#server/rewards/distributions';
+import { deleteVideoInTx } from '#server/videos/delete-video';
+import { Changes } from '#server/changes/changes';
+import { ApiError } from '#server/http/errors';
 
 /**
  * Builds rewards scenarios on the real database through the same write paths the app uses: the

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeListener } from '../../server/uploads/mount';
+import { createNodeListener } from '#server/uploads/mount';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 
 describe('system endpoints', () => {

@@ -28,7 +28,7 @@ export const dexieBulk: Benchmark = {
       // Plain JavaScript as a string: tsx would inject helpers (__name) into a serialized function.
       await page.evaluate(`(async () => {\nconst n = ${N};\n        const w = window;
         const { Dexie } = await import('/dexie.mjs');
-        // The app's videos table (client/data/db.ts): id, [created_ms+id], user_id.
+        // The app's videos table (client/sync/db.ts): id, [created_ms+id], user_id.
         const dexie = new Dexie('bench-dexie');
         dexie.version(1).stores({ videos: 'id, [created_ms+id], user_id' });
         await dexie.open();

@@ -1,5 +1,5 @@
-import { openDatabase } from '../../db/connect';
-import type * as Boards from '../../server/rewards/leaderboards';
+import { openDatabase } from '#db/connect';
+import type * as Boards from '#server/rewards/leaderboards';
 import { ratioRow, unavailable } from './lib/result';
 import { interleaved } from './lib/load';
 import { median, quantile, timeEach } from './lib/stats';
@@ -16,7 +16,7 @@ export const leaderboards: Benchmark = {
   async run(ctx) {
     let mod: typeof Boards;
     try {
-      mod = await import('../../server/rewards/leaderboards');
+      mod = await import('#server/rewards/leaderboards');
     } catch (e) {
       return [unavailable('Leaderboards', 'us', 'report', `server/rewards/leaderboards.ts cannot be loaded (${(e as Error).message})`)];
     }

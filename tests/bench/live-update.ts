@@ -48,7 +48,7 @@ export const liveUpdate: Benchmark = {
       ];
       const a = await (await browser.newContext()).newPage();
       const b = await (await browser.newContext()).newPage();
-      // Turns on the engine's step trace (client/data/trace.ts) in both pages.
+      // Turns on the engine's step trace (client/sync/trace.ts) in both pages.
       for (const p of [a, b]) await p.addInitScript('window.__vidiTrace = []');
       await logIn(a, ctx.server.url, emailA!);
       await logIn(b, ctx.server.url, emailB!);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
-import { openDatabase } from '../../db/connect';
+import { openDatabase } from '#db/connect';
 import { ratioRow, unavailable } from './lib/result';
 import { interleaved } from './lib/load';
 import { probe, type Benchmark, type BenchContext } from './lib/context';

@@ -1,4 +1,4 @@
-import type { App } from '../../server/app';
+import type { App } from '#server/app';
 import { call, type TestApp } from './test-app';
 import { lastMailTo } from './mail-sink';
 

@@ -1,4 +1,4 @@
-import type { App } from '../../server/app';
+import type { App } from '#server/app';
 
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head';

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../server/config';
-import { createDeps } from '../../server/deps';
-import { createApp, type App } from '../../server/app';
-import type { AppDeps } from '../../server/context';
+import { loadConfig } from '#server/config';
+import { createDeps } from '#server/deps';
+import { createApp, type App } from '#server/app';
+import type { AppDeps } from '#server/context';
 
 export interface TestApp {
   app: App;

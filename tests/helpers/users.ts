@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppDeps } from '../../server/context';
+import type { AppDeps } from '#server/context';
 
 export interface TestUser {
   id: string;

@@ -6,8 +6,8 @@ import { pushesThroughFaults, uploadsThroughFaults } from '../faults/scenarios/n
 import { crashDuringWrites } from '../faults/scenarios/crash';
 import { record } from '../faults/lib/report';
 import { CI_SEED, loadSeconds } from '../faults/lib/sizes';
-import { openDatabase } from '../../db/connect';
-import { recomputeScores, standingsOf } from '../../server/rewards/recompute';
+import { openDatabase } from '#db/connect';
+import { recomputeScores, standingsOf } from '#server/rewards/recompute';
 
 // The bounded subset of the reliability suite (tests/faults) that runs with every `npm test`:
 // the same scenarios with short durations and few repetitions, on one small seeded server.

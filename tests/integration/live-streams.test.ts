@@ -4,10 +4,10 @@ import { call } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { signUpVerified } from '../helpers/auth-flow';
 import { insertVideo, useSyncServer } from './sync-harness';
-import { MAX_STREAMS_PER_MEMBER } from '../../server/realtime/live-streams';
-import { processPull } from '../../server/sync/pull';
-import { sharedDeltasFor } from '../../server/realtime/shared-deltas';
-import { PokeMessageSchema, type PokeDelta } from '../../sync/protocol/messages';
+import { MAX_STREAMS_PER_MEMBER } from '#server/realtime/live-streams';
+import { processPull } from '#server/sync/pull';
+import { sharedDeltasFor } from '#server/realtime/shared-deltas';
+import { PokeMessageSchema, type PokeDelta } from '#sync/protocol/messages';
 
 // The bounds on live-update streams (docs/sync.md, "Live"): at most five per member, closed by the
 // server when a session or account ends, and a poke's shared rows read once, not per connection.

@@ -5,8 +5,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { listen, type LoopbackServer } from '../fixtures/tus-client';
 import { insertVideo } from './sync-harness';
-import { MAX_JSON_BODY_BYTES } from '../../server/app';
-import { MAX_POSTER_BYTES } from '../../server/uploads/poster-routes';
+import { MAX_JSON_BODY_BYTES } from '#server/app';
+import { MAX_POSTER_BYTES } from '#server/uploads/poster-routes';
 
 // Bodies the server refuses (docs/reliability.md, "Abuse limits"): too large for the JSON limit, or
 // sent to the poster route by the wrong caller. Over real HTTP on keep-alive connections.

@@ -3,14 +3,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { call } from '../helpers/test-app';
 import type { TestUser } from '../helpers/users';
 import { engineFor, insertVideo, Network, newDevice, useSyncServer } from './sync-harness';
-import { applyDelta } from '../../client/data/apply-delta';
-import { applyPull, CURSOR_KEY } from '../../client/data/apply-pull';
-import { getMeta, setMeta } from '../../client/data/db';
-import { clientState } from '../../client/data/outbox';
-import { runTx } from '../../client/data/tx-queue';
-import type { SyncEngine } from '../../client/data/sync-engine';
-import { PokeMessageSchema, PullResponseSchema, type PokeDelta, type PokeMessage } from '../../sync/protocol/messages';
-import { createDeltaSource, MAX_DELTA_BYTES } from '../../server/realtime/poke-deltas';
+import { applyDelta } from '#client/sync/apply-delta';
+import { applyPull, CURSOR_KEY } from '#client/sync/apply-pull';
+import { getMeta, setMeta } from '#client/sync/db';
+import { clientState } from '#client/sync/outbox';
+import { runTx } from '#client/sync/tx-queue';
+import type { SyncEngine } from '#client/sync/sync-engine';
+import { PokeMessageSchema, PullResponseSchema, type PokeDelta, type PokeMessage } from '#sync/protocol/messages';
+import { createDeltaSource, MAX_DELTA_BYTES } from '#server/realtime/poke-deltas';
 
 // Pokes that carry the changed rows (docs/sync.md, "Live"): the server side over real HTTP, the
 // client's rule for applying one, and the engine falling back to a pull whenever it cannot.

@@ -3,9 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { engineFor, insertVideo, listen, Network, newDevice, videoTruth, type TestEngine } from './sync-harness';
-import type { SyncEngine } from '../../client/data/sync-engine';
-import { readComments, readFeed, readProfile, readSyncCounters } from '../../client/data/queries';
-import { applyPull } from '../../client/data/apply-pull';
+import type { SyncEngine } from '#client/sync/sync-engine';
+import { readComments, readFeed, readProfile, readSyncCounters } from '#client/sync/queries';
+import { applyPull } from '#client/sync/apply-pull';
 
 let t: TestApp;
 let http: { url: string; close(): Promise<void> };

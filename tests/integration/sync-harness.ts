@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import type { AppDeps } from '../../server/context';
+import type { AppDeps } from '#server/context';
 import { serve, type ServerType } from '@hono/node-server';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { openClientDb, type ClientDb } from '../../client/data/db';
-import { SyncEngine, type SyncOptions } from '../../client/data/sync-engine';
-import type { Rejection } from '../../client/data/outbox';
+import { openClientDb, type ClientDb } from '#client/sync/db';
+import { SyncEngine, type SyncOptions } from '#client/sync/sync-engine';
+import type { Rejection } from '#client/sync/outbox';
 
 /**
  * Puts a finished video straight into the database, the way the upload pipeline leaves it (row +

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config';
-import { createDeps } from '../../server/deps';
-import type { AppDeps } from '../../server/context';
+import { loadConfig } from '#server/config';
+import { createDeps } from '#server/deps';
+import type { AppDeps } from '#server/context';
 import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
 import { createUser } from '../helpers/users';
 import { engineFor, insertVideo, Network, newDevice, videoTruth } from './sync-harness';

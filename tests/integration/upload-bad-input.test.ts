@@ -16,7 +16,7 @@ import {
   terminateUnfinished,
 } from '../fixtures/tus-client';
 import { hugeBoxMp4, matroska, mp4Faststart, mp4ThreeMinutes, oversized, posterJpeg, textAsMp4, truncatedMp4, zeroTimescaleMp4 } from '../fixtures/videos';
-import { cleanUpExpiredUploads } from '../../server/uploads/tus-server';
+import { cleanUpExpiredUploads } from '#server/uploads/tus-server';
 
 describe('uploads refuse bad input with a clear error and store nothing', () => {
   let t: TestApp;

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { listen, rawRequest, runUpload, sha256, videoMetadata, type LoopbackServer, terminateUnfinished } from '../fixtures/tus-client';
 import { mp4TwelveMegabytes, mp4TwoMegabytes } from '../fixtures/videos';
-import { tusEndpointFor } from '../../server/uploads/tus-server';
+import { tusEndpointFor } from '#server/uploads/tus-server';
 import { startFaultProxy } from '../faults/fault-proxy';
 
 // The sha256 is computed while the bytes arrive (server/uploads/upload-hashes.ts). These runs cut

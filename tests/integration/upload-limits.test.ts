@@ -4,9 +4,9 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { createUploadRaw, encodeMetadata, listen, runUpload, videoMetadata, type LoopbackServer } from '../fixtures/tus-client';
 import { mp4Faststart } from '../fixtures/videos';
-import { MAX_UPLOADS_IN_PROGRESS, UPLOAD_WINDOW_MS } from '../../server/uploads/quotas';
-import { limitsSetting } from '../../server/settings/definitions';
-import { writeSetting } from '../../server/settings/store';
+import { MAX_UPLOADS_IN_PROGRESS, UPLOAD_WINDOW_MS } from '#server/uploads/quotas';
+import { limitsSetting } from '#server/settings/definitions';
+import { writeSetting } from '#server/settings/store';
 
 // Per-member upload limits and the free-space floor (docs/uploads.md, "Limits"), over real HTTP.
 

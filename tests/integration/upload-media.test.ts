@@ -5,9 +5,9 @@ import { createTestApp, call, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { createUploadRaw, listen, rawRequest, runUpload, sha256, videoMetadata, type LoopbackServer, terminateUnfinished } from '../fixtures/tus-client';
 import { mp4Faststart, posterJpeg, webm } from '../fixtures/videos';
-import { deleteVideoInTx } from '../../server/videos/delete-video';
-import { Changes } from '../../server/changes/changes';
-import { deleteMediaFiles } from '../../server/media/storage';
+import { deleteVideoInTx } from '#server/videos/delete-video';
+import { Changes } from '#server/changes/changes';
+import { deleteMediaFiles } from '#server/media/storage';
 
 describe('media delivery and posters', () => {
   let t: TestApp;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config';
-import { createDeps } from '../../server/deps';
-import type { AppDeps } from '../../server/context';
+import { loadConfig } from '#server/config';
+import { createDeps } from '#server/deps';
+import type { AppDeps } from '#server/context';
 import { freePort, startServer, type ServerProcess } from '../helpers/server-process';
 import { createUser, type TestUser } from '../helpers/users';
 import { runUpload, sha256, videoMetadata } from '../fixtures/tus-client';

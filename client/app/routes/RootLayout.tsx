@@ -1,5 +1,5 @@
 import { Outlet } from '@tanstack/react-router';
-import { AppToaster } from '../../ui/AppToaster';
+import { AppToaster } from '#client/ui/AppToaster';
 
 export function RootLayout() {
   return (

@@ -1,6 +1,6 @@
 import { Navigate, Outlet } from '@tanstack/react-router';
-import { useSession } from '../../features/auth/api';
-import { Spinner } from '../../ui/Spinner';
+import { useSession } from '#client/features/auth/api';
+import { Spinner } from '#client/ui/Spinner';
 
 /** /login and /signup: a signed-in visitor goes to /home (docs/pwa.md, "Routes"). */
 export function GuestOnly() {

@@ -2,10 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { AuthError, signIn, useSession } from '../auth/api';
-import { PasswordField } from '../../ui/PasswordField';
-import { TextField } from '../../ui/TextField';
-import { useSubmitOnce } from '../../ui/useSubmitOnce';
-import { ShieldIcon } from '../../ui/icons';
+import { PasswordField } from '#client/ui/PasswordField';
+import { TextField } from '#client/ui/TextField';
+import { useSubmitOnce } from '#client/ui/useSubmitOnce';
+import { ShieldIcon } from '#client/ui/icons';
 
 /** /admin/login (docs/admin-payments.md, "Screens"): signs in, then lets only administrators through. */
 export function AdminLoginPage() {

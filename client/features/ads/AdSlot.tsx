@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { usePublicSettings } from '../../app/public-settings';
-import { useOnline } from '../../app/useOnline';
+import { usePublicSettings } from '#client/app/public-settings';
+import { useOnline } from '#client/app/useOnline';
 import { loadAdScript, pushAd } from './ad-script';
 
 /**

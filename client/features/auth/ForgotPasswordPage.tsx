@@ -4,8 +4,8 @@ import { toast } from 'sonner';
 import { requestPasswordReset } from './api';
 import { AuthCard } from './AuthCard';
 import { authErrorMessage } from './error-message';
-import { TextField } from '../../ui/TextField';
-import { useSubmitOnce } from '../../ui/useSubmitOnce';
+import { TextField } from '#client/ui/TextField';
+import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 
 /** /forgot-password: asks for a reset link. The answer is the same whether or not the address has an account. */
 export function ForgotPasswordPage() {

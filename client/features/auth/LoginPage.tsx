@@ -3,9 +3,9 @@ import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { AuthError, rememberPendingPayment, resendVerification, signIn } from './api';
 import { AuthCard } from './AuthCard';
-import { PasswordField } from '../../ui/PasswordField';
-import { TextField } from '../../ui/TextField';
-import { useSubmitOnce } from '../../ui/useSubmitOnce';
+import { PasswordField } from '#client/ui/PasswordField';
+import { TextField } from '#client/ui/TextField';
+import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import './auth.css';
 
 export function LoginPage() {

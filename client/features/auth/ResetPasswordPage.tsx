@@ -4,8 +4,8 @@ import { toast } from 'sonner';
 import { AuthError, currentUser, resetPassword, signOut } from './api';
 import { AuthCard } from './AuthCard';
 import { authErrorMessage, acceptNewPassword } from './error-message';
-import { PasswordField } from '../../ui/PasswordField';
-import { useSubmitOnce } from '../../ui/useSubmitOnce';
+import { PasswordField } from '#client/ui/PasswordField';
+import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 
 function InvalidLink() {
   return (

@@ -4,10 +4,10 @@ import { toast } from 'sonner';
 import { AuthError, rememberPendingPayment, signUp } from './api';
 import { AuthCard } from './AuthCard';
 import { acceptNewPassword } from './error-message';
-import { entryFeeOf, usePublicSettings } from '../../app/public-settings';
-import { PasswordField } from '../../ui/PasswordField';
-import { TextField } from '../../ui/TextField';
-import { useSubmitOnce } from '../../ui/useSubmitOnce';
+import { entryFeeOf, usePublicSettings } from '#client/app/public-settings';
+import { PasswordField } from '#client/ui/PasswordField';
+import { TextField } from '#client/ui/TextField';
+import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 
 export function SignupPage() {
   const navigate = useNavigate();

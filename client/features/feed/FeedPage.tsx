@@ -1,10 +1,10 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { toast } from '../../ui/toast';
+import { toast } from '#client/ui/toast';
 import { useSession } from '../auth/api';
 import { LazyAdSlot } from '../ads/LazyAdSlot';
 import { useOpenUpload } from '../layout/upload-context';
-import { Spinner } from '../../ui/Spinner';
-import { UploadIcon } from '../../ui/icons';
+import { Spinner } from '#client/ui/Spinner';
+import { UploadIcon } from '#client/ui/icons';
 import { useFeedData, useFeedMutations, useProfileName } from './feed-data';
 import { FeedList } from './components/FeedList';
 import type { FeedCardActions, FeedVideo } from './components/types';

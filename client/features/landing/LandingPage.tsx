@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { CommentIcon, HeartIcon, ShareIcon, UploadIcon } from '../../ui/icons';
+import { CommentIcon, HeartIcon, ShareIcon, UploadIcon } from '#client/ui/icons';
 
 const features = [
   { title: 'Upload Videos', text: 'Share short videos of up to 2 minutes with the community.', Icon: UploadIcon },

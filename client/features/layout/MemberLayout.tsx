@@ -1,13 +1,13 @@
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
-import { toast } from '../../ui/toast';
+import { toast } from '#client/ui/toast';
 import { signOut, useSession } from '../auth/api';
-import { MemberGateFallback, useMemberGate } from '../../app/routes/guards';
-import { HomeIcon, LogOutIcon, ShieldIcon, TrophyIcon, UploadIcon, UserIcon } from '../../ui/icons';
+import { MemberGateFallback, useMemberGate } from '#client/app/routes/guards';
+import { HomeIcon, LogOutIcon, ShieldIcon, TrophyIcon, UploadIcon, UserIcon } from '#client/ui/icons';
 import { StatusBanner } from './StatusBanner';
 import { UploadDialogContext } from './upload-context';
 import { useResumeUploads } from '../upload/api';
-import { useSubmitOnce } from '../../ui/useSubmitOnce';
+import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 
 // The upload dialog pulls in tus-js-client: load it only when someone opens it.
 const UploadDialog = lazy(() => import('./upload-dialog-entry'));

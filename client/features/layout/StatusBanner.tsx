@@ -1,4 +1,4 @@
-import { CloudOffIcon, ClockIcon } from '../../ui/icons';
+import { CloudOffIcon, ClockIcon } from '#client/ui/icons';
 import { useAppStatus } from './useAppStatus';
 
 function changes(n: number): string {

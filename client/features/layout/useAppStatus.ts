@@ -1,5 +1,5 @@
-import { useSyncStatus } from '../../data/hooks';
-import { useOnline } from '../../app/useOnline';
+import { useSyncStatus } from '#client/sync/hooks';
+import { useOnline } from '#client/app/useOnline';
 import { useSession } from '../auth/api';
 import { usePendingUploads } from '../upload/api';
 

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { payEntryFee, PaymentApiError, readPendingPayment, usePaymentSummary } from './api/hooks';
-import { useSubmitOnce } from '../../ui/useSubmitOnce';
-import { Spinner } from '../../ui/Spinner';
-import { ShieldIcon } from '../../ui/icons';
+import { useSubmitOnce } from '#client/ui/useSubmitOnce';
+import { Spinner } from '#client/ui/Spinner';
+import { ShieldIcon } from '#client/ui/icons';
 import './payment.css';
 
 const PERKS = ['Upload unlimited short videos', 'Connect with millions of creators', 'Like, comment and share videos'];

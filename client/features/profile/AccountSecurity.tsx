@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
-import { PasswordField } from '../../ui/PasswordField';
-import { useSubmitOnce } from '../../ui/useSubmitOnce';
+import { PasswordField } from '#client/ui/PasswordField';
+import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { changePassword, signOutEverywhere } from '../auth/api';
 import { authErrorMessage, acceptNewPassword } from '../auth/error-message';
 import './profile.css';

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { Spinner } from '../../ui/Spinner';
-import { TextField } from '../../ui/TextField';
-import { useSubmitOnce } from '../../ui/useSubmitOnce';
+import { Spinner } from '#client/ui/Spinner';
+import { TextField } from '#client/ui/TextField';
+import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { updateSessionUser } from '../auth/api';
 import { ChangePasswordForm, SignOutEverywhere } from './AccountSecurity';
 import { useProfileData, useSaveProfileName } from './profile-data';

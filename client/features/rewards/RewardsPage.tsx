@@ -1,6 +1,6 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useOnline } from '../../app/useOnline';
-import { Spinner } from '../../ui/Spinner';
+import { useOnline } from '#client/app/useOnline';
+import { Spinner } from '#client/ui/Spinner';
 import { useLeaderboards } from './api';
 import { LastWinners } from './components/LastWinners';
 import { LeaderboardTable } from './components/LeaderboardTable';

@@ -1,9 +1,9 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../../db/schema';
-import type { VideoRef } from '../../../sync/mutations/mutators';
-import type { ScoreMemo } from '../../rewards/score-events';
-import { recordQualifyingView } from '../../rewards/view-rules';
-import { logChange } from '../../changes/change-log';
+import type { Database } from '#db/schema';
+import type { VideoRef } from '#sync/mutations/parse-mutation';
+import type { ScoreMemo } from '#server/rewards/score-events';
+import { recordQualifyingView } from '#server/rewards/view-rules';
+import { logChange } from '#server/changes/change-log';
 
 /**
  * The sync side of recordView: the rule itself (what qualifies, one view per viewer and video,

@@ -1,14 +1,14 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../../../db/schema';
-import type { MutatorTx, VideoRef } from '../../../sync/mutations/mutators';
-import type { AuthUser } from '../../context';
-import { applyScoreEvent, type ScoreMemo } from '../../rewards/score-events';
-import { commentAdded, startsPair } from '../../rewards/comment-pairs';
-import { deleteVideoInTx } from '../../videos/delete-video';
-import { Changes } from '../../changes/changes';
-import { kyselySink } from '../../changes/write-tx';
-import { recordAudit } from '../../admin/audit';
-import { changeRow, logChange } from '../../changes/change-log';
+import type { Database } from '#db/schema';
+import type { MutatorTx, VideoRef } from '#sync/mutations/parse-mutation';
+import type { AuthUser } from '#server/context';
+import { applyScoreEvent, type ScoreMemo } from '#server/rewards/score-events';
+import { commentAdded, startsPair } from '#server/rewards/comment-pairs';
+import { deleteVideoInTx } from '#server/videos/delete-video';
+import { Changes } from '#server/changes/changes';
+import { kyselySink } from '#server/changes/write-tx';
+import { recordAudit } from '#server/admin/audit';
+import { changeRow, logChange } from '#server/changes/change-log';
 import type { PushStatements } from '../push-statements';
 import { recordViewInTx } from './record-view';
 

@@ -1,4 +1,4 @@
-import type { AppDeps, AuthUser } from '../../context';
+import type { AppDeps, AuthUser } from '#server/context';
 import type { JsonError } from './responses';
 
 /** What each verb's handler needs from the endpoint (server/uploads/tus-server.ts builds it). */

@@ -1,6 +1,6 @@
 import type { Upload } from '@tus/server';
-import type { AppDeps, AuthUser } from '../../context';
-import { errorBody } from '../../http/errors';
+import type { AppDeps, AuthUser } from '#server/context';
+import { errorBody } from '#server/http/errors';
 import { parseUploadMetadata, type UploadMetadata } from '../metadata';
 import { quotaRefusal, replaceEarlierUploads, UploadRefused } from '../quotas';
 

@@ -1,4 +1,4 @@
-import type { AuthUser } from '../../context';
+import type { AuthUser } from '#server/context';
 import type { TusContext } from './context';
 
 export const TUS_PATH = '/files';

@@ -1,4 +1,4 @@
-import { errorBody } from '../../http/errors';
+import { errorBody } from '#server/http/errors';
 import { MAX_UPLOAD_BYTES } from '../metadata';
 
 const TUS_ERROR_CODES: Record<number, string> = {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Hono } from 'hono';
 import { getRequestListener } from '@hono/node-server';
-import { toFeedItem, type FeedRow } from '../../../server/videos/feed-rows';
+import { toFeedItem, type FeedRow } from '#server/videos/feed-rows';
 
 // Baselines for the benchmarks: the least a plain node:http server needs to answer the same thing.
 // Run as a child process: `node --import tsx tests/bench/baselines/raw-server.ts <health|feed|put>`.

@@ -1,6 +1,6 @@
-import type { ServerProcess } from '../../helpers/server-process';
-import { createAccessTokens } from '../../../server/auth/access-tokens';
-import { loadSigningKeys } from '../../../server/auth/keys';
+import type { ServerProcess } from '#tests/helpers/server-process';
+import { createAccessTokens } from '#server/auth/access-tokens';
+import { loadSigningKeys } from '#server/auth/keys';
 import type { BenchRow } from './result';
 
 export interface BenchContext {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { PROJECT_ROOT } from '../../helpers/server-process';
+import { PROJECT_ROOT } from '#tests/helpers/server-process';
 
-export { freePort } from '../../helpers/server-process';
+export { freePort } from '#tests/helpers/server-process';
 
 export interface ChildServer {
   url: string;

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { lastMailTo } from '../../helpers/mail-sink';
+import { lastMailTo } from '#tests/helpers/mail-sink';
 
 export const BENCH_PASSWORD = 'bench horse battery 1';
 

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS_DIR } from '../../helpers/browser';
+import { ARTIFACTS_DIR } from '#tests/helpers/browser';
 
 /** Prints a scenario's figures and keeps them as test-results/faults/<name>.json for docs/reliability.md. */
 export function record(name: string, figures: object): void {

@@ -3,11 +3,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { migrateToLatest, openDatabase } from '../../../db/connect';
-import { seedDatabase } from '../../../server/cli/seed';
-import { startServer, type ServerProcess } from '../../helpers/server-process';
-import { freePort } from '../../bench/lib/processes';
-import { tokenMinter } from '../../bench/lib/context';
+import { migrateToLatest, openDatabase } from '#db/connect';
+import { seedDatabase } from '#server/cli/seed';
+import { startServer, type ServerProcess } from '#tests/helpers/server-process';
+import { freePort } from '#tests/bench/lib/processes';
+import { tokenMinter } from '#tests/bench/lib/context';
 
 export interface SeededServer {
   server: ServerProcess;

@@ -1,4 +1,4 @@
-import { authFetch } from '../../auth/api';
+import { authFetch } from '#client/features/auth/api';
 import type {
   AdminSettings,
   AdminSettingsUpdate,
@@ -9,7 +9,7 @@ import type {
   RewardsBreakdown,
   RewardsSettings,
   VoidResult,
-} from '../../../../sync/api/admin';
+} from '#sync/rest-api/admin';
 
 /** An /api/admin call that did not succeed; `message` is the server's sentence, ready for a toast. */
 export class AdminApiError extends Error {

@@ -11,7 +11,7 @@ import type {
   Page,
   RewardsBreakdown,
   RewardsSettings,
-} from '../../../../sync/api/admin';
+} from '#sync/rest-api/admin';
 
 export interface Resource<T> {
   data: T | null;
@@ -136,5 +136,5 @@ export type {
   RewardsBreakdown,
   RewardsBreakdownEntry,
   RewardsSettings,
-} from '../../../../sync/api/admin';
-export type { PaymentProvider } from '../../../../sync/api/settings';
+} from '#sync/rest-api/admin';
+export type { PaymentProvider } from '#sync/rest-api/settings';

@@ -1,6 +1,6 @@
 import { useAdminAudit, type AuditEntry } from '../api';
 import { Pager } from './Pager';
-import { Spinner } from '../../../ui/Spinner';
+import { Spinner } from '#client/ui/Spinner';
 
 const ACTIONS: Record<string, string> = {
   'user.suspend': 'Suspended a user',

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { AdminApiError, useAdminActions, useRewardsBreakdown, type RewardsBreakdownEntry } from '../api';
-import { Spinner } from '../../../ui/Spinner';
+import { Spinner } from '#client/ui/Spinner';
 import { formatDate } from '../format';
 
 const confirmVoid = (name: string) =>

@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { AdminApiError, useAdminActions, useRewardsSettings, type RewardsSettings } from '../api';
-import { useSubmitOnce } from '../../../ui/useSubmitOnce';
-import { Spinner } from '../../../ui/Spinner';
+import { useSubmitOnce } from '#client/ui/useSubmitOnce';
+import { Spinner } from '#client/ui/Spinner';
 import { RewardsBreakdown } from './RewardsBreakdown';
 
 interface Form {

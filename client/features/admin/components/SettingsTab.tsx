@@ -1,8 +1,8 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { AdminApiError, useAdminActions, useAdminSettings, type AdminSettings, type AdminSettingsUpdate, type PaymentProvider } from '../api';
-import { useSubmitOnce } from '../../../ui/useSubmitOnce';
-import { Spinner } from '../../../ui/Spinner';
+import { useSubmitOnce } from '#client/ui/useSubmitOnce';
+import { Spinner } from '#client/ui/Spinner';
 
 interface Form {
   feeEnabled: boolean;

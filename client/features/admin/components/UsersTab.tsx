@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { AdminApiError, useAdminActions, useAdminUsers, type AdminUser } from '../api';
 import { CONFIRM_DELETE_USER, formatDate } from '../format';
 import { Pager } from './Pager';
-import { Spinner } from '../../../ui/Spinner';
+import { Spinner } from '#client/ui/Spinner';
 
 const reason = (e: unknown) => (e instanceof AdminApiError ? e.message : 'Something went wrong. Please try again.');
 

@@ -3,8 +3,8 @@ import { toast } from 'sonner';
 import { AdminApiError, useAdminActions, useAdminVideos, type AdminVideo } from '../api';
 import { CONFIRM_DELETE_VIDEO, formatDate } from '../format';
 import { Pager } from './Pager';
-import { Spinner } from '../../../ui/Spinner';
-import { VideoIcon } from '../../../ui/icons';
+import { Spinner } from '#client/ui/Spinner';
+import { VideoIcon } from '#client/ui/icons';
 
 function Preview({ video }: { video: AdminVideo }) {
   const [open, setOpen] = useState(false);

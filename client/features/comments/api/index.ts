@@ -1,9 +1,9 @@
 import { useCallback, useEffect } from 'react';
-import { newId } from '../../../data/ids';
+import { newId } from '#client/sync/ids';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { readComments, type LocalComment } from '../../../data/queries';
-import { getClientDb } from '../../../data/session';
-import { useEngineStatus, useSyncEngine } from '../../../data/hooks';
+import { readComments, type LocalComment } from '#client/sync/queries';
+import { getClientDb } from '#client/sync/active-engine';
+import { useEngineStatus, useSyncEngine } from '#client/sync/hooks';
 
 export type VideoComment = LocalComment;
 

@@ -1,9 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { toast } from 'sonner';
-import { CloseIcon, ClockIcon } from '../../../ui/icons';
-import { Spinner } from '../../../ui/Spinner';
-import { formatDate, isoDate } from '../../feed/components/format';
+import { CloseIcon, ClockIcon } from '#client/ui/icons';
+import { Spinner } from '#client/ui/Spinner';
+import { formatDate, isoDate } from '#client/features/feed/components/format';
 import { useCommentsData, useSendComment } from '../comments-data';
 
 interface Props {

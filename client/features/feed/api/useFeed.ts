@@ -1,11 +1,11 @@
 import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import type { FeedItem as ServerFeedItem } from '../../../../sync/protocol/messages';
-import type { LocalFeedItem } from '../../../data/queries';
-import { createFeedWatch } from '../../../data/feed-watch';
-import { reuseUnchanged } from '../../../data/stable-rows';
-import { getClientDb } from '../../../data/session';
-import { useEngineStatusField, useSyncEngine } from '../../../data/hooks';
-import { usePendingUploads, type PendingFeedItem, type UploadStatus } from '../../upload/api';
+import type { FeedItem as ServerFeedItem } from '#sync/protocol/messages';
+import type { LocalFeedItem } from '#client/sync/queries';
+import { createFeedWatch } from '#client/sync/feed-watch';
+import { reuseUnchanged } from '#client/sync/stable-rows';
+import { getClientDb } from '#client/sync/active-engine';
+import { useEngineStatusField, useSyncEngine } from '#client/sync/hooks';
+import { usePendingUploads, type PendingFeedItem, type UploadStatus } from '#client/features/upload/api';
 
 /**
  * A feed card's data: the API item plus whether queued changes of this user touch it. A queued

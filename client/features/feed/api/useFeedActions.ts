@@ -1,6 +1,6 @@
 import { useMemo, useRef } from 'react';
-import { newId } from '../../../data/ids';
-import { useSyncEngine } from '../../../data/hooks';
+import { newId } from '#client/sync/ids';
+import { useSyncEngine } from '#client/sync/hooks';
 
 export interface FeedActions {
   /** Likes or unlikes, whichever the card shows now; queued and shown at once. */

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { ClockIcon, CommentIcon, EyeIcon, HeartIcon, ShareIcon, TrashIcon } from '../../../ui/icons';
+import { ClockIcon, CommentIcon, EyeIcon, HeartIcon, ShareIcon, TrashIcon } from '#client/ui/icons';
 import { formatDate, initialOf, isoDate, plural } from './format';
 import type { FeedCardActions, FeedVideo } from './types';
 import { VideoPlayer } from './VideoPlayer';

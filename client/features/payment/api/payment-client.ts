@@ -1,9 +1,9 @@
 // The payment calls of an unpaid account: no bearer token (it cannot sign in yet); the account id and
 // e-mail remembered after sign-up identify it (docs/decisions/0007-entry-fee-razorpay-and-sandbox.md).
 
-import type { PaymentOrder, PaymentOrderRequest, PaymentSummary, PaymentVerifyRequest } from '../../../../sync/api/payments';
+import type { PaymentOrder, PaymentOrderRequest, PaymentSummary, PaymentVerifyRequest } from '#sync/rest-api/payments';
 
-export type { PaymentSummary } from '../../../../sync/api/payments';
+export type { PaymentSummary } from '#sync/rest-api/payments';
 
 /** The unpaid account remembered after sign-up. */
 export type PendingAccount = PaymentOrderRequest;

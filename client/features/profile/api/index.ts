@@ -1,8 +1,8 @@
 import { useCallback } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { readProfile, type LocalProfile } from '../../../data/queries';
-import { getClientDb } from '../../../data/session';
-import { useSyncEngine } from '../../../data/hooks';
+import { readProfile, type LocalProfile } from '#client/sync/queries';
+import { getClientDb } from '#client/sync/active-engine';
+import { useSyncEngine } from '#client/sync/hooks';
 
 export type { LocalProfile };
 

@@ -1,3 +1,3 @@
 export { useLeaderboards, refreshLeaderboards, type LeaderboardsState } from './useLeaderboards';
 export { useRecordDistribution, type RecordResult } from './useRecordDistribution';
-export type { Leaderboards, LeaderboardEntry, OwnStanding, DistributionSummary } from '../../../../sync/api/rewards';
+export type { Leaderboards, LeaderboardEntry, OwnStanding, DistributionSummary } from '#sync/rest-api/rewards';

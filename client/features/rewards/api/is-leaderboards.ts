@@ -1,4 +1,4 @@
-import type { Leaderboards } from '../../../../sync/api/rewards';
+import type { Leaderboards } from '#sync/rest-api/rewards';
 
 /**
  * A stored snapshot is only trusted when it has the shape this screen reads. A hand check, not

@@ -1,7 +1,7 @@
-import { getClientDb } from '../../../data/session';
-import type { ClientDb } from '../../../data/db';
+import { getClientDb } from '#client/sync/active-engine';
+import type { ClientDb } from '#client/sync/db';
 
-/** The app's one local database (client/data): the sync pull keeps the leaderboards snapshot in it. */
+/** The app's one local database (client/sync): the sync pull keeps the leaderboards snapshot in it. */
 export function localDb(): ClientDb {
   return getClientDb();
 }

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { authFetch, useSession } from '../../auth/api';
+import { authFetch, useSession } from '#client/features/auth/api';
 import { localDb } from './local-store';
-import type { Leaderboards } from '../../../../sync/api/rewards';
+import type { Leaderboards } from '#sync/rest-api/rewards';
 import { isLeaderboards } from './is-leaderboards';
 
 export interface LeaderboardsState {

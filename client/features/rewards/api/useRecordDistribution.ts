@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
-import { authFetch } from '../../auth/api';
+import { authFetch } from '#client/features/auth/api';
 import { refreshLeaderboards } from './useLeaderboards';
-import type { DistributionSummary } from '../../../../sync/api/rewards';
+import type { DistributionSummary } from '#sync/rest-api/rewards';
 
 export type RecordResult = { ok: true; distribution: DistributionSummary; created: boolean } | { ok: false; message: string };
 

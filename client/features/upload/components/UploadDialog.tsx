@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { toast } from 'sonner';
-import { useSession } from '../../auth/api';
-import { CloseIcon } from '../../../ui/icons';
+import { useSession } from '#client/features/auth/api';
+import { CloseIcon } from '#client/ui/icons';
 import { checkFile, checkUpload, TOO_LONG, MAX_DURATION_MS, type ToastCopy } from '../api/checks';
 import { grabPoster, readVideoDuration } from '../api/media-probe';
 import { progressOf } from '../api/pending';

@@ -6,7 +6,13 @@ describe('reuseUnchanged', () => {
   const b = { id: 'b', likes: 2 };
 
   it('keeps the previous object of an unchanged row and takes the new one of a changed row', () => {
-    const next = reuseUnchanged([a, b], [{ id: 'a', likes: 1 }, { id: 'b', likes: 3 }]);
+    const next = reuseUnchanged(
+      [a, b],
+      [
+        { id: 'a', likes: 1 },
+        { id: 'b', likes: 3 },
+      ],
+    );
     expect(next[0]).toBe(a);
     expect(next[1]).not.toBe(b);
     expect(next[1]).toEqual({ id: 'b', likes: 3 });

@@ -57,7 +57,10 @@ function tokenSubject(token: string): string | null {
 export async function errorCode(res: Response): Promise<{ code: string; message: string; last_mutation_id?: number }> {
   try {
     const j = (await res.clone().json()) as { error?: { code?: string; message?: string }; last_mutation_id?: number };
-    const out: { code: string; message: string; last_mutation_id?: number } = { code: j.error?.code ?? `http_${res.status}`, message: j.error?.message ?? res.statusText };
+    const out: { code: string; message: string; last_mutation_id?: number } = {
+      code: j.error?.code ?? `http_${res.status}`,
+      message: j.error?.message ?? res.statusText,
+    };
     if (typeof j.last_mutation_id === 'number') out.last_mutation_id = j.last_mutation_id;
     return out;
   } catch {

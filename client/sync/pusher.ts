@@ -1,4 +1,4 @@
-import { MAX_PUSH_BATCH } from '../../sync/protocol/limits';
+import { MAX_PUSH_BATCH } from '#sync/protocol/limits';
 import type { ClientDb, OutboxEntry } from './db';
 import { loadValidators } from './load-validators';
 import { batchOf, dropRejected, markSent, nextBatch, pendingOf, renumber, rotateClientId, type Rejection } from './outbox';
@@ -85,7 +85,9 @@ export class Pusher {
   private async batch(round: number): Promise<Batch> {
     const pre = round === 0 && this.prefetched?.epoch === this.lockEpoch ? this.prefetched : null;
     this.prefetched = null;
-    const batch = pre ? { clientId: pre.clientId, entries: batchOf(pre.pending, pre.clientId, this.batchSize) } : await nextBatch(this.db, this.userId, this.batchSize);
+    const batch = pre
+      ? { clientId: pre.clientId, entries: batchOf(pre.pending, pre.clientId, this.batchSize) }
+      : await nextBatch(this.db, this.userId, this.batchSize);
     if (batch.entries.length) trace(pre ? 'push:batch:prefetched' : 'push:batch');
     return batch;
   }
@@ -99,7 +101,9 @@ export class Pusher {
       clientId,
       json.results.filter((r) => r.status !== 'rejected').map((r) => r.id),
     );
-    const rejected = json.results.flatMap((r) => (r.status === 'rejected' ? [{ id: r.id, error: r.error ?? { code: 'rejected', message: 'Refused by the server.' } }] : []));
+    const rejected = json.results.flatMap((r) =>
+      r.status === 'rejected' ? [{ id: r.id, error: r.error ?? { code: 'rejected', message: 'Refused by the server.' } }] : [],
+    );
     await this.drop(clientId, rejected);
     this.batchSize = MAX_PUSH_BATCH;
   }

@@ -1,4 +1,4 @@
-import type { MutatorTx, VideoRef } from '../../sync/mutations/run-mutator';
+import type { MutatorTx, VideoRef } from '#sync/mutations/run-mutator';
 import type { ClientDb, VideoRow } from './db';
 
 /**
@@ -93,9 +93,12 @@ export class ClientMutatorTx implements MutatorTx {
   }
 
   async setProfileName(name: string): Promise<void> {
-    await this.db.profile.where('id').equals(this.userId).modify((p) => {
-      p.name = name;
-    });
+    await this.db.profile
+      .where('id')
+      .equals(this.userId)
+      .modify((p) => {
+        p.name = name;
+      });
   }
 
   async deleteVideo(video: VideoRef): Promise<void> {

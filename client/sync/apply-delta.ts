@@ -1,4 +1,4 @@
-import type { PokeDelta } from '../../sync/protocol/messages';
+import type { PokeDelta } from '#sync/protocol/messages';
 import { runTx } from './tx-queue';
 import { getMeta, type ClientDb } from './db';
 import { CURSOR_KEY, MAX_CACHED_VIDEOS, writePull } from './apply-pull';

@@ -1,4 +1,4 @@
-import type { MutationArgs, MutationName } from '../../sync/mutations/schemas';
+import type { MutationArgs, MutationName } from '#sync/mutations/schemas';
 import { loadValidators, loadedValidators } from './load-validators';
 import type { ClientDb, OutboxEntry } from './db';
 import { resetCacheFor } from './apply-pull';
@@ -148,7 +148,11 @@ export class SyncEngine {
 
   private async periodic(): Promise<void> {
     if (this.stopped || this.loop.busy) return;
-    const waiting = await this.db.outbox.where('user_id').equals(this.userId).filter((e) => e.status === 'pending').count();
+    const waiting = await this.db.outbox
+      .where('user_id')
+      .equals(this.userId)
+      .filter((e) => e.status === 'pending')
+      .count();
     if (waiting > 0 || !this.status.get().live) this.schedule(waiting > 0, true);
   }
 

@@ -30,7 +30,7 @@ describe('SyncTransport', () => {
     expect(seen).toEqual([`Bearer ${tokenFor('u1')}`, `Bearer ${fresh}`]);
   });
 
-  it('pauses as signed out on a second 401, without a token, or with another user\'s token', async () => {
+  it("pauses as signed out on a second 401, without a token, or with another user's token", async () => {
     await expect(transport([401, 401]).t.request('/x', post)).rejects.toBeInstanceOf(PausedError);
     await expect(transport([], { token: null }).t.request('/x', post)).rejects.toMatchObject({ reason: 'signed_out' });
     const other = transport([], { token: tokenFor('u2') });
@@ -43,7 +43,12 @@ describe('SyncTransport', () => {
     await expect(transport([limited()]).t.request('/x', post)).rejects.toMatchObject({ waitMs: 3000 });
     await expect(transport([limited()]).t.request('/x', post)).rejects.toBeInstanceOf(RateLimitedError);
     await expect(transport([503]).t.request('/x', post)).rejects.toMatchObject({ offline: false });
-    const down = new SyncTransport({ userId: 'u1', getAccessToken: () => tokenFor('u1'), refreshSession: async () => null, fetch: () => Promise.reject(new Error('down')) });
+    const down = new SyncTransport({
+      userId: 'u1',
+      getAccessToken: () => tokenFor('u1'),
+      refreshSession: async () => null,
+      fetch: () => Promise.reject(new Error('down')),
+    });
     const err = await down.request('/x', post).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TemporaryError);
     expect(err).toMatchObject({ offline: true });

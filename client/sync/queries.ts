@@ -1,4 +1,4 @@
-import type { CommentItem, FeedItem, ProfileItem } from '../../sync/protocol/messages';
+import type { CommentItem, FeedItem, ProfileItem } from '#sync/protocol/messages';
 import { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, getMeta, LAST_SYNCED_KEY, type ClientDb, type OutboxEntry, type VideoRow } from './db';
 
 // The reads behind the UI hooks, as plain functions over the local database (the hooks wrap them
@@ -48,7 +48,12 @@ export async function readComments(db: ClientDb, userId: string | null, videoId:
 export async function readProfile(db: ClientDb, userId: string): Promise<LocalProfile | null> {
   const p = await db.profile.get(userId);
   if (!p) return null;
-  const pending = (await db.outbox.where('user_id').equals(userId).filter((e) => e.name === 'updateProfileName').count()) > 0;
+  const pending =
+    (await db.outbox
+      .where('user_id')
+      .equals(userId)
+      .filter((e) => e.name === 'updateProfileName')
+      .count()) > 0;
   return { ...p, pending };
 }
 

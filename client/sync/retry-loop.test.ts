@@ -113,7 +113,7 @@ describe('RetryLoop', () => {
     expect(s.rounds).toBe(2);
   });
 
-  it("waits for the next wake when the plan says so: no timer, the work is kept", async () => {
+  it('waits for the next wake when the plan says so: no timer, the work is kept', async () => {
     const { s, loop } = harness('wake');
     s.work = 1;
     s.failures = [true];

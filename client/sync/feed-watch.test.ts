@@ -21,11 +21,30 @@ describe('keysOf', () => {
 
 describe('createFeedWatch', () => {
   const item = (i: number, likes = 0) => ({
-    id: `v${String(i).padStart(3, '0')}`, user_id: 'owner', user_name: 'Owner', title: `t${i}`, description: '', video_url: `/media/${i}`,
-    poster_url: null, created_at: new Date(1_700_000_000_000 + (i % 7) * 1000).toISOString(), duration_ms: 1000,
-    likes_count: likes, comments_count: 0, shares_count: 0, views_count: 0, liked_by_me: false,
+    id: `v${String(i).padStart(3, '0')}`,
+    user_id: 'owner',
+    user_name: 'Owner',
+    title: `t${i}`,
+    description: '',
+    video_url: `/media/${i}`,
+    poster_url: null,
+    created_at: new Date(1_700_000_000_000 + (i % 7) * 1000).toISOString(),
+    duration_ms: 1000,
+    likes_count: likes,
+    comments_count: 0,
+    shares_count: 0,
+    views_count: 0,
+    liked_by_me: false,
   });
-  const base = { deleted_videos: [] as string[], comments: [], deleted_comments: [], comments_loaded: [], profile: null, leaderboards: null, last_mutation_id: 0 };
+  const base = {
+    deleted_videos: [] as string[],
+    comments: [],
+    deleted_comments: [],
+    comments_loaded: [],
+    profile: null,
+    leaderboards: null,
+    last_mutation_id: 0,
+  };
 
   it('always shows what a full read of the feed shows, after every kind of write', async () => {
     const factory = new IDBFactory();
@@ -46,10 +65,21 @@ describe('createFeedWatch', () => {
     await same();
     expect(watch.get()!.items.find((v) => v.id === 'v002')).toMatchObject({ pending: true, likes_count: 1, liked_by_me: true });
     // An incremental pull: a changed row, a deletion, a new video, the like confirmed.
-    expect(await applyPull(db, 'u', client_id, '5', { ...base, cursor: '9', reset: false, videos: [item(3, 4), item(4)], deleted_videos: ['v009'], last_mutation_id: 1 })).toBe(true);
+    expect(
+      await applyPull(db, 'u', client_id, '5', {
+        ...base,
+        cursor: '9',
+        reset: false,
+        videos: [item(3, 4), item(4)],
+        deleted_videos: ['v009'],
+        last_mutation_id: 1,
+      }),
+    ).toBe(true);
     await same();
     // A write of 60 rows names a range, not keys: read in full.
-    expect(await applyPull(db, 'u', client_id, '9', { ...base, cursor: '20', reset: true, videos: Array.from({ length: 60 }, (_, i) => item(i + 10)) })).toBe(true);
+    expect(await applyPull(db, 'u', client_id, '9', { ...base, cursor: '20', reset: true, videos: Array.from({ length: 60 }, (_, i) => item(i + 10)) })).toBe(
+      true,
+    );
     await same();
     // Another tab (a second connection) writes.
     const other = openClientDb('feed-watch', { indexedDB: factory, IDBKeyRange });

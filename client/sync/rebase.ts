@@ -1,7 +1,7 @@
-import { MutationError } from '../../sync/protocol/error-codes';
-import { runMutator } from '../../sync/mutations/run-mutator';
-import { mutationVideoId } from '../../sync/mutations/video-id';
-import type { AnyMutation } from '../../sync/mutations/schemas';
+import { MutationError } from '#sync/protocol/error-codes';
+import { runMutator } from '#sync/mutations/run-mutator';
+import { mutationVideoId } from '#sync/mutations/video-id';
+import type { AnyMutation } from '#sync/mutations/schemas';
 import { ClientMutatorTx } from './client-tx';
 import type { ClientDb, OutboxEntry } from './db';
 

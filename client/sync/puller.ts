@@ -1,4 +1,4 @@
-import type { PokeDelta, PullResponse } from '../../sync/protocol/messages';
+import type { PokeDelta, PullResponse } from '#sync/protocol/messages';
 import { applyDelta } from './apply-delta';
 import { applyPull, CURSOR_KEY } from './apply-pull';
 import { getMeta, setMeta, type ClientDb } from './db';

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { LeaderboardsRow } from './db';
 import { readSyncCounters } from './queries';
-import { getClientDb, getSyncEngine, subscribeSyncEngine } from './session';
+import { getClientDb, getSyncEngine, subscribeSyncEngine } from './active-engine';
 import type { SyncEngine } from './sync-engine';
 import type { EngineStatus } from './status';
 

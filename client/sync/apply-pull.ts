@@ -1,7 +1,18 @@
-import type { PullResponse } from '../../sync/protocol/messages';
-import { FEED_WINDOW } from '../../sync/protocol/limits';
+import type { PullResponse } from '#sync/protocol/messages';
+import { FEED_WINDOW } from '#sync/protocol/limits';
 import { runTx } from './tx-queue';
-import { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, getMeta, LAST_SYNCED_KEY, setMeta, toCommentRow, toVideoRow, type ClientDb, type OutboxEntry } from './db';
+import {
+  CURSOR_KEY,
+  commentsLoadedKey,
+  FEED_END_KEY,
+  getMeta,
+  LAST_SYNCED_KEY,
+  setMeta,
+  toCommentRow,
+  toVideoRow,
+  type ClientDb,
+  type OutboxEntry,
+} from './db';
 import { queuedFor, rebase } from './rebase';
 import { trace } from './trace';
 
@@ -107,7 +118,10 @@ function dropVideos(db: ClientDb, ids: string[]): Promise<unknown> {
 async function trimCache(db: ClientDb, cap: number): Promise<void> {
   const count = await db.server_videos.count();
   if (count <= cap) return;
-  const oldest = (await db.server_videos.orderBy('[created_ms+id]').limit(count - cap).primaryKeys()) as string[];
+  const oldest = (await db.server_videos
+    .orderBy('[created_ms+id]')
+    .limit(count - cap)
+    .primaryKeys()) as string[];
   await dropVideos(db, oldest);
   await setMeta(db, FEED_END_KEY, false);
 }

@@ -1,4 +1,4 @@
-import { encodeFeedCursor } from '../../sync/protocol/feed-cursor';
+import { encodeFeedCursor } from '#sync/protocol/feed-cursor';
 import { FEED_END_KEY, MAX_CACHED_VIDEOS } from './apply-pull';
 import { getMeta, setMeta, toVideoRow, type ClientDb } from './db';
 import { loadValidators } from './load-validators';
@@ -24,7 +24,11 @@ export async function loadOlderPage(db: ClientDb, userId: string, request: Reque
     for (const r of rows) if (!(await db.server_videos.get(r.id))) fresh.push(r);
     await db.server_videos.bulkPut(fresh);
     await db.videos.bulkPut(fresh);
-    await rebase(db, userId, fresh.map((r) => r.id));
+    await rebase(
+      db,
+      userId,
+      fresh.map((r) => r.id),
+    );
     if (!page.next_cursor) await setMeta(db, FEED_END_KEY, true);
   });
   return page.next_cursor !== null;

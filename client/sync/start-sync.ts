@@ -1,6 +1,6 @@
 import type { ClientDb } from './db';
 import { SyncEngine, type SyncOptions } from './sync-engine';
-import { getClientDb, getSyncEngine, setSyncEngine } from './session';
+import { getClientDb, getSyncEngine, setSyncEngine } from './active-engine';
 
 // The auth layer loads this module with import() and calls startSync on sign-in (and on every
 // restored session) and stopSync on sign-out; the queue of a signed-out user stays in IndexedDB,

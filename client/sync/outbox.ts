@@ -1,7 +1,7 @@
 import { newId } from './ids';
-import { MutationError } from '../../sync/protocol/error-codes';
-import { mutationVideoId } from '../../sync/mutations/video-id';
-import type { AnyMutation, MutationName, MutationArgs } from '../../sync/mutations/schemas';
+import { MutationError } from '#sync/protocol/error-codes';
+import { mutationVideoId } from '#sync/mutations/video-id';
+import type { AnyMutation, MutationName, MutationArgs } from '#sync/mutations/schemas';
 import { loadValidators, loadedValidators } from './load-validators';
 import { runTx } from './tx-queue';
 import { getMeta, setMeta, type ClientDb, type OutboxEntry } from './db';
@@ -122,7 +122,12 @@ export async function rotateClientId(db: ClientDb, userId: string): Promise<void
 /** Marks acknowledged mutations; their effect stays shown until the pull that carries it. */
 export async function markSent(db: ClientDb, clientId: string, ids: number[]): Promise<void> {
   if (!ids.length) return;
-  await runTx(db, () => db.outbox.where('[client_id+id]').anyOf(ids.map((id) => [clientId, id])).modify({ status: 'sent' }));
+  await runTx(db, () =>
+    db.outbox
+      .where('[client_id+id]')
+      .anyOf(ids.map((id) => [clientId, id]))
+      .modify({ status: 'sent' }),
+  );
 }
 
 export interface Rejection {
@@ -132,7 +137,12 @@ export interface Rejection {
 }
 
 /** Drops refused mutations and rolls their effect back (rebase without them). */
-export async function dropRejected(db: ClientDb, userId: string, clientId: string, rejected: Array<{ id: number; error: { code: string; message: string } }>): Promise<Rejection[]> {
+export async function dropRejected(
+  db: ClientDb,
+  userId: string,
+  clientId: string,
+  rejected: Array<{ id: number; error: { code: string; message: string } }>,
+): Promise<Rejection[]> {
   if (!rejected.length) return [];
   return runTx(db, async () => {
     const out: Rejection[] = [];

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { Profile } from '../../db/schema';
-import type { AuthSession, PublicUser } from '../../sync/api/auth';
+import type { Profile } from '#db/schema';
+import type { AuthSession, PublicUser } from '#sync/rest-api/auth';
 import type { AppDeps, AppEnv } from '../context';
 import { ACCESS_TOKEN_TTL_SECONDS } from './access-tokens';
 import { REFRESH_TOKEN_TTL_MS, type IssuedRefreshToken } from './refresh-tokens';

@@ -1,5 +1,5 @@
 import { Dexie, type EntityTable } from 'dexie';
-import type { CommentItem, FeedItem, ProfileItem } from '../../sync/protocol/messages';
+import type { CommentItem, FeedItem, ProfileItem } from '#sync/protocol/messages';
 
 /** A feed row as stored: the API item plus a numeric time for ordering. */
 export interface VideoRow extends FeedItem {

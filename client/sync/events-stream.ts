@@ -59,11 +59,7 @@ export interface StreamFollower {
  * (back to 1 s once a stream was live); after 5 minutes when a newer stream replaced it. wake()
  * (the network came back, the app was opened again) reconnects at once.
  */
-export function followStream(opts: {
-  open(signal: AbortSignal): Promise<Response>;
-  onEvent(e: SseEvent): void;
-  onLive(live: boolean): void;
-}): StreamFollower {
+export function followStream(opts: { open(signal: AbortSignal): Promise<Response>; onEvent(e: SseEvent): void; onLive(live: boolean): void }): StreamFollower {
   let stopped = false;
   let abort: AbortController | null = null;
   let wake: (() => void) | null = null;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/test-app';
-import { createUser, type TestUser } from '../../tests/helpers/users';
-import { engineFor, insertVideo, listen, Network, newDevice } from '../../tests/integration/sync-harness';
+import { createTestApp, type TestApp } from '#tests/helpers/test-app';
+import { createUser, type TestUser } from '#tests/helpers/users';
+import { engineFor, insertVideo, listen, Network, newDevice } from '#tests/integration/sync-harness';
 import type { SyncEngine } from './sync-engine';
 import { DEFAULT_RATE_LIMIT_WAIT_MS, MAX_RATE_LIMIT_WAIT_MS, retryAfterMs } from './retry-after';
 
@@ -111,7 +111,10 @@ describe('an honest device under the default limit', () => {
       expect(statuses.filter((s) => s === 429)).toEqual([]);
       // 1,000 mutations in about 10 pushes (100 each): a queue 12 times longer would still fit the burst of 120.
       expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(QUEUED / 100 + 2);
-      const n = await prod.deps.db.selectFrom('comments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const n = await prod.deps.db
+        .selectFrom('comments')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(n.n)).toBe(QUEUED);
     } finally {
       await device?.stop();
