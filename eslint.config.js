@@ -22,7 +22,15 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       // One-way dependencies (docs/layout.md): the client never reaches into the server or the database.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/db/**'], message: 'client/ may import sync/ only' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**', '**/db/**'], message: 'client/ may import sync/ only' },
+            { regex: '^#(server|db)/', message: 'client/ may import sync/ only' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -35,7 +43,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/server/**', '**/db/**', '**/client/**'], message: 'sync/ is shared: it imports neither client/ nor server/' }] },
+        {
+          patterns: [
+            { group: ['**/server/**', '**/db/**', '**/client/**'], message: 'sync/ is shared: it imports neither client/ nor server/' },
+            { regex: '^#(server|db|client|tests)/', message: 'sync/ is shared: it imports neither client/ nor server/' },
+          ],
+        },
       ],
     },
   },
@@ -44,7 +57,15 @@ export default tseslint.config(
     files: ['db/**/*.ts'],
     ignores: ['db/**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', '**/client/**'], message: 'db/ imports neither server/ nor client/' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**', '**/client/**'], message: 'db/ imports neither server/ nor client/' },
+            { regex: '^#(server|client|tests)/', message: 'db/ imports neither server/ nor client/' },
+          ],
+        },
+      ],
     },
   },
 );
