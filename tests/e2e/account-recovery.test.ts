@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
@@ -47,29 +47,35 @@ describe.skipIf(!hasChromium)('account recovery in the browser', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  const email = uniqueEmail('forgot');
 
   beforeAll(async () => {
     server = await startPwaServer();
     browser = await launchChromium();
-    context = await browser.newContext();
-    page = await context.newPage();
-    await signUpVerified(server, 'Forgetful Member', email);
   });
   afterAll(async () => {
-    await context?.close();
     await browser?.close();
     await server?.stop();
   });
+  // Each test has its own member and its own browser context, so each runs alone.
+  beforeEach(async () => {
+    context = await browser.newContext();
+    page = await context.newPage();
+  });
+  afterEach(async () => {
+    await context?.close();
+  });
 
   it('forgot -> "Check your email" -> mailed link -> new password -> "Password updated" -> sign in with it; the old one is refused', async () => {
+    const email = uniqueEmail('forgot');
+    await signUpVerified(server, 'Forgetful Member', email);
     // A session from elsewhere, opened before the reset, ends with it.
     const elsewhere = await apiLogin(server, email, PASSWORD);
     expect(elsewhere.status).toBe(200);
 
     await page.goto(`${server.url}/login`);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
-    await page.waitForURL('**/forgot-password');
+    // The URL changes before the screen does, and the sign-in screen has an Email field too: wait for this screen.
+    await page.getByRole('heading', { name: 'Forgot Password' }).waitFor();
     await page.getByLabel('Email').fill(email);
     // The answer is awaited and checked first, so a failure says whether the request went out and what came back.
     const [answer] = await Promise.all([
@@ -116,8 +122,11 @@ describe.skipIf(!hasChromium)('account recovery in the browser', () => {
   });
 
   it('/profile: "Change password" keeps this session, then "Sign out everywhere" ends it', async () => {
+    const email = uniqueEmail('changer');
+    await signUpVerified(server, 'Changing Member', email, NEW_PASSWORD);
     const other = await apiLogin(server, email, NEW_PASSWORD);
-    // Still signed in from the test above.
+    await signInThroughUi(page, server, email, NEW_PASSWORD);
+    await page.waitForURL('**/home');
     await page.goto(`${server.url}/profile`);
     await page.getByRole('heading', { name: 'Change password' }).waitFor();
     await page.getByLabel('Current Password', { exact: true }).fill('not my password');
