@@ -1,10 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
-import { logChange } from '../changes/change-log';
 import { onUserDeleted } from '../rewards/member-status';
 import { deleteVideoInTx } from '../videos/delete-video';
-import { Changes } from '../changes/changes';
-import { kyselySink } from '../changes/write-tx';
+import type { Changes } from '../changes/changes';
 import { badRequest, forbidden, notFound } from '../http/errors';
 
 /**
@@ -33,21 +31,19 @@ export interface DeletedUser {
  * applyScoreEvent would move no points, so it is not repeated per row). Sessions, credentials,
  * payments and the score row go by ON DELETE CASCADE.
  */
-export async function deleteUserInTx(trx: Transaction<Database>, actorId: string, userId: string, now: number): Promise<DeletedUser> {
+export async function deleteUserInTx(trx: Transaction<Database>, changes: Changes, actorId: string, userId: string): Promise<DeletedUser> {
   if (userId === actorId) throw badRequest('You cannot delete yourself.', 'cannot_target_self');
   const user = await trx.selectFrom('profiles').select(['id', 'email', 'is_admin']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw notFound('No such user.', 'user_not_found');
   if (user.is_admin) throw targetIsAdmin('deleted');
 
-  const scoresChanged = await onUserDeleted(trx, userId, now);
+  const scoresChanged = await onUserDeleted(trx, userId, changes);
 
   const fileKeys: Array<string | null> = [];
   const deletedVideoIds: string[] = [];
   const own = await trx.selectFrom('videos').select('id').where('user_id', '=', userId).execute();
   for (const v of own) {
-    const changes = new Changes(now);
     const gone = await deleteVideoInTx(trx, changes, v.id);
-    await changes.flush(kyselySink(trx));
     if (gone) {
       fileKeys.push(...gone.fileKeys);
       deletedVideoIds.push(v.id);
@@ -68,7 +64,7 @@ export async function deleteUserInTx(trx: Transaction<Database>, actorId: string
       .set((eb) => ({ likes_count: eb('likes_count', '-', 1) }))
       .where('id', '=', l.video_id)
       .execute();
-    await logChange(trx, { entity: 'like', entityId: `${l.video_id}:${userId}`, videoId: l.video_id, userId, deleted: true }, now);
+    changes.like(l.video_id, userId, { deleted: true });
     touched.add(l.video_id);
   }
   await trx.deleteFrom('likes').where('user_id', '=', userId).execute();
@@ -85,7 +81,7 @@ export async function deleteUserInTx(trx: Transaction<Database>, actorId: string
       .set((eb) => ({ comments_count: eb('comments_count', '-', 1) }))
       .where('id', '=', cm.video_id)
       .execute();
-    await logChange(trx, { entity: 'comment', entityId: cm.id, videoId: cm.video_id, userId, deleted: true }, now);
+    changes.comment(cm.id, cm.video_id, userId, { deleted: true });
     touched.add(cm.video_id);
   }
   await trx.deleteFrom('comments').where('user_id', '=', userId).execute();
@@ -118,10 +114,10 @@ export async function deleteUserInTx(trx: Transaction<Database>, actorId: string
   }
   await trx.deleteFrom('shares').where('user_id', '=', userId).execute();
 
-  for (const videoId of touched) await logChange(trx, { entity: 'video', entityId: videoId, videoId }, now);
+  for (const videoId of touched) changes.video(videoId);
 
   await trx.deleteFrom('profiles').where('id', '=', userId).execute();
-  await logChange(trx, { entity: 'profile', entityId: userId, userId, deleted: true }, now);
+  changes.profile(userId, { deleted: true });
 
   return { email: user.email, fileKeys, deletedVideoIds, touchedVideoIds: [...touched], scoresChanged };
 }

@@ -3,6 +3,7 @@ import { createRouter } from '../http/router';
 import { errorResponses } from '../http/openapi-helpers';
 import { notFound } from '../http/errors';
 import { readRewardsBreakdown, voidMember } from '../rewards/breakdown';
+import { writeTx } from '../changes/write-tx';
 import { adminOnly } from './guard';
 import { recordAudit } from './audit';
 import { RewardsBreakdown, VoidRequest, VoidResult } from '#sync/rest-api/admin';
@@ -39,9 +40,8 @@ export function adminRewardsAuditRouter() {
     .openapi(voidPoints, async (c) => {
       const { user_id } = c.req.valid('json');
       const { deps, user } = c.var;
-      const now = deps.now();
-      const done = await deps.db.transaction().execute(async (trx) => {
-        const done = await voidMember(trx, { userId: user_id, adminId: user.id, now });
+      const done = await writeTx(deps, async (trx, changes) => {
+        const done = await voidMember(trx, changes, { userId: user_id, adminId: user.id });
         if (done?.result.created) {
           await recordAudit(
             trx,
@@ -51,13 +51,12 @@ export function adminRewardsAuditRouter() {
               target: user_id,
               details: { period_start: done.result.period_start, points_before: done.pointsBefore },
             },
-            now,
+            changes.now,
           );
         }
         return done;
       });
       if (!done) throw notFound('No such user.');
-      if (done.changed) deps.pokes.notify(['leaderboard']);
       return c.json(done.result, done.result.created ? 201 : 200);
     });
 }

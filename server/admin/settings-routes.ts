@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { createRouter } from '../http/router';
 import { errorResponses } from '../http/openapi-helpers';
-import { logChange } from '../changes/change-log';
+import { writeTx } from '../changes/write-tx';
 import { distributionDateSetting } from '../settings/definitions';
 import { readPrizes, writePrizes } from '../settings/prizes';
 import { readSetting, writeSetting } from '../settings/store';
@@ -60,36 +60,32 @@ export function adminSettingsRouter() {
     .openapi(putRewards, async (c) => {
       const body = c.req.valid('json');
       const { deps, user } = c.var;
-      const now = deps.now();
-      await deps.db.transaction().execute(async (trx) => {
+      await writeTx(deps, async (trx, changes) => {
         await writePrizes(trx, { best_user: body.best_user_prizes, best_viewer: body.best_viewer_prizes });
-        await writeSetting(trx, distributionDateSetting, body.distribution_date, now);
-        await recordAudit(trx, { actorId: user.id, action: 'rewards.update', target: 'rewards', details: body }, now);
+        await writeSetting(trx, distributionDateSetting, body.distribution_date, changes.now);
+        await recordAudit(trx, { actorId: user.id, action: 'rewards.update', target: 'rewards', details: body }, changes.now);
         // Leaderboards carry each rank's prize, and the public settings the date.
-        await logChange(trx, { entity: 'leaderboard', entityId: 'all' }, now);
-        await logChange(trx, { entity: 'settings', entityId: 'public' }, now);
+        changes.leaderboard().settings();
       });
-      deps.pokes.notify(['leaderboard', 'settings']);
       return c.json(body, 200);
     })
     .openapi(getSettings, async (c) => c.json(await readAdminSettings(c.var.deps.db, c.var.deps.secrets), 200))
     .openapi(putSettings, async (c) => {
       const body = c.req.valid('json');
       const { deps, user } = c.var;
-      const now = deps.now();
-      const { view, capChanged } = await deps.db.transaction().execute(async (trx) => {
+      const view = await writeTx(deps, async (trx, changes) => {
+        const now = changes.now;
         const { secretsChanged, capChanged } = await saveAdminSettings(trx, deps.secrets, body, now);
         const view = await readAdminSettings(trx, deps.secrets);
         // The audit keeps what changed, but never a secret: only whether each is set and whether it changed.
         await recordAudit(trx, { actorId: user.id, action: 'settings.update', target: 'settings', details: { ...view, secrets_changed: secretsChanged } }, now);
-        await logChange(trx, { entity: 'settings', entityId: 'public' }, now);
+        changes.settings();
         if (capChanged) {
           await applyCapChange(trx, view.limits.viewer_daily_points_cap);
-          await logChange(trx, { entity: 'leaderboard', entityId: 'all' }, now);
+          changes.leaderboard();
         }
-        return { view, capChanged };
+        return view;
       });
-      deps.pokes.notify(capChanged ? ['settings', 'leaderboard'] : ['settings']);
       return c.json(view, 200);
     });
 }

@@ -6,6 +6,7 @@ import { adminOnly } from './guard';
 import { recordAudit } from './audit';
 import { decodeTimeCursor } from './cursor';
 import { deleteUserInTx } from './delete-user';
+import { writeTx } from '../changes/write-tx';
 import { listUsers, setUserActive } from './users';
 import { AdminUser, AdminUserPage, Ok } from '#sync/rest-api/admin';
 import { IdParam, UserPageQuery } from './schemas';
@@ -60,53 +61,37 @@ export function adminUsersRouter() {
     .openapi(suspend, async (c) => {
       const { id } = c.req.valid('param');
       const { deps, user } = c.var;
-      const now = deps.now();
-      const result = await deps.db.transaction().execute(async (trx) => {
-        const result = await setUserActive(trx, user.id, id, false, now);
-        if (result.changed) await recordAudit(trx, { actorId: user.id, action: 'user.suspend', target: id, details: { email: result.email } }, now);
+      const result = await writeTx(deps, async (trx, changes) => {
+        const result = await setUserActive(trx, changes, user.id, id, false);
+        if (result.changed) await recordAudit(trx, { actorId: user.id, action: 'user.suspend', target: id, details: { email: result.email } }, changes.now);
         return result;
       });
-      if (result.changed) {
-        // Their open event streams would otherwise keep receiving pokes until they reconnect.
-        deps.liveStreams.endUser(id);
-        deps.pokes.notify([`user:${id}`, ...(result.scoresChanged ? ['leaderboard'] : [])]);
-      }
+      // Their open event streams would otherwise keep receiving pokes until they reconnect.
+      if (result.changed) deps.liveStreams.endUser(id);
       return c.json({ user: { id, is_active: false } }, 200);
     })
     .openapi(reactivate, async (c) => {
       const { id } = c.req.valid('param');
       const { deps, user } = c.var;
-      const now = deps.now();
-      const result = await deps.db.transaction().execute(async (trx) => {
-        const result = await setUserActive(trx, user.id, id, true, now);
-        if (result.changed) await recordAudit(trx, { actorId: user.id, action: 'user.reactivate', target: id, details: { email: result.email } }, now);
-        return result;
+      await writeTx(deps, async (trx, changes) => {
+        const result = await setUserActive(trx, changes, user.id, id, true);
+        if (result.changed) await recordAudit(trx, { actorId: user.id, action: 'user.reactivate', target: id, details: { email: result.email } }, changes.now);
       });
-      if (result.changed) deps.pokes.notify([`user:${id}`, ...(result.scoresChanged ? ['leaderboard'] : [])]);
       return c.json({ user: { id, is_active: true } }, 200);
     })
     .openapi(remove, async (c) => {
       const { id } = c.req.valid('param');
       const { deps, user } = c.var;
-      const now = deps.now();
-      const result = await deps.db.transaction().execute(async (trx) => {
-        const result = await deleteUserInTx(trx, user.id, id, now);
+      await writeTx(deps, async (trx, changes) => {
+        const result = await deleteUserInTx(trx, changes, user.id, id);
         await recordAudit(
           trx,
           { actorId: user.id, action: 'user.delete', target: id, details: { email: result.email, videos_deleted: result.deletedVideoIds.length } },
-          now,
+          changes.now,
         );
-        return result;
+        changes.afterCommit(() => deleteMediaFiles(deps.config.mediaDir, result.fileKeys));
       });
       deps.liveStreams.endUser(id);
-      await deleteMediaFiles(deps.config.mediaDir, result.fileKeys);
-      deps.pokes.notify([
-        'feed',
-        ...(result.scoresChanged ? ['leaderboard'] : []),
-        `user:${id}`,
-        ...result.deletedVideoIds.map((v) => `video:${v}`),
-        ...result.touchedVideoIds.map((v) => `video:${v}`),
-      ]);
       return c.json({ ok: true as const }, 200);
     });
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
-import { logChange } from '../changes/change-log';
+import type { Changes } from '../changes/changes';
 import { badRequest, notFound } from '../http/errors';
 import { onUserReactivated, onUserSuspended } from '../rewards/member-status';
 import { eligibleUsers } from '../rewards/score-events';
@@ -58,11 +58,12 @@ export function usersPageQuery(db: Kysely<Database>, opts: { limit: number; curs
  */
 export async function setUserActive(
   trx: Transaction<Database>,
+  changes: Changes,
   actorId: string,
   userId: string,
   active: boolean,
-  now: number,
 ): Promise<{ changed: boolean; scoresChanged: boolean; email: string }> {
+  const now = changes.now;
   if (userId === actorId) throw badRequest(active ? 'You cannot reactivate yourself.' : 'You cannot suspend yourself.', 'cannot_target_self');
   const user = await trx.selectFrom('profiles').select(['id', 'email', 'is_active', 'is_admin']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw notFound('No such user.', 'user_not_found');
@@ -76,11 +77,11 @@ export async function setUserActive(
   let scoresChanged: boolean;
   if (active) {
     // An unpaid account is not eligible yet: it starts counting when its payment activates it.
-    scoresChanged = (await eligibleUsers(trx, [userId])).size > 0 && (await onUserReactivated(trx, userId, now));
+    scoresChanged = (await eligibleUsers(trx, [userId])).size > 0 && (await onUserReactivated(trx, userId, changes));
   } else {
     await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-    scoresChanged = await onUserSuspended(trx, userId, now);
+    scoresChanged = await onUserSuspended(trx, userId, changes);
   }
-  await logChange(trx, { entity: 'profile', entityId: userId, userId }, now);
+  changes.profile(userId);
   return { changed: true, scoresChanged, email: user.email };
 }

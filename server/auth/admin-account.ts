@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '#db/schema';
-import { logChange } from '../changes/change-log';
+import { Changes } from '../changes/changes';
+import { kyselySink } from '../changes/write-tx';
 import { hashPassword } from './password';
 import { revokeAllRefreshTokens } from './refresh-tokens';
 
@@ -47,7 +48,8 @@ export async function upsertAdmin(db: Kysely<Database>, input: AdminAccountInput
       .onConflict((oc) => oc.column('user_id').doUpdateSet({ password_hash: passwordHash, updated_at: now }))
       .execute();
     await revokeAllRefreshTokens(trx, existing.id, now);
-    await logChange(trx, { entity: 'profile', entityId: existing.id, userId: existing.id }, now);
+    const changes = new Changes(now).profile(existing.id, { shown: true });
+    await changes.flush(kyselySink(trx));
     return { action: 'promoted', id: existing.id, email: input.email, name };
   });
 }

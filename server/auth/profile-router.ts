@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { ProfileUpdateBody, PublicUser } from '#sync/rest-api/auth';
 import { errorResponses, bearerSecurity } from '../http/openapi-helpers';
 import { createRouter } from '../http/router';
-import { logChange } from '../changes/change-log';
+import { writeTx } from '../changes/write-tx';
 import { requireUser } from './middleware';
 import { toPublicUser } from './session-answer';
 
@@ -45,13 +45,16 @@ export function profileRouter() {
   app.openapi(updateProfileRoute, async (c) => {
     const { deps, user } = c.var;
     const { name } = c.req.valid('json');
-    const profile = await deps.db.transaction().execute(async (trx) => {
-      const now = deps.now();
-      await trx.updateTable('profiles').set({ name, updated_at: now }).where('id', '=', user.id).execute();
-      await logChange(trx, { entity: 'profile', entityId: user.id, userId: user.id }, now);
-      return trx.selectFrom('profiles').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-    });
-    deps.pokes.notify([`user:${user.id}`]);
+    // The name shows on the member's cards and comments on every device: the same change as the sync rename.
+    const profile = await writeTx(
+      deps,
+      async (trx, changes) => {
+        await trx.updateTable('profiles').set({ name, updated_at: changes.now }).where('id', '=', user.id).execute();
+        changes.profile(user.id, { shown: true });
+        return trx.selectFrom('profiles').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+      },
+      { origin: user.id },
+    );
     return c.json(toPublicUser(profile), 200);
   });
 

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
-import { logChange } from '../changes/change-log';
+import type { Changes } from '../changes/changes';
 import { onUserReactivated } from '../rewards/member-status';
 import { eligibleUsers } from '../rewards/score-events';
 
@@ -11,10 +11,11 @@ import { eligibleUsers } from '../rewards/score-events';
  */
 export async function captureAndActivate(
   trx: Transaction<Database>,
+  changes: Changes,
   payment: { id: string; user_id: string },
   paymentId: string,
-  now: number,
 ): Promise<{ newlyCaptured: boolean; activated: boolean }> {
+  const now = changes.now;
   const captured = await trx
     .updateTable('payments')
     .set({ status: 'captured', payment_id: paymentId, captured_at: now })
@@ -28,13 +29,13 @@ export async function captureAndActivate(
     .where('account_status', '=', 'pending_payment')
     .executeTakeFirst();
   const didActivate = Number(activated.numUpdatedRows) > 0;
-  if (didActivate) await accountActivated(trx, payment.user_id, now);
+  if (didActivate) await accountActivated(trx, changes, payment.user_id);
   return { newlyCaptured: Number(captured.numUpdatedRows) > 0, activated: didActivate };
 }
 
 /** After an unpaid account became active: sync sees the new status, and the member starts counting on the leaderboards. */
-export async function accountActivated(trx: Transaction<Database>, userId: string, now: number): Promise<void> {
-  await logChange(trx, { entity: 'profile', entityId: userId, userId }, now);
+export async function accountActivated(trx: Transaction<Database>, changes: Changes, userId: string): Promise<void> {
+  changes.profile(userId);
   // A suspended account stays ineligible until it is reactivated.
-  if ((await eligibleUsers(trx, [userId])).size) await onUserReactivated(trx, userId, now);
+  if ((await eligibleUsers(trx, [userId])).size) await onUserReactivated(trx, userId, changes);
 }

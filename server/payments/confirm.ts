@@ -3,6 +3,7 @@ import type { AppDeps } from '../context';
 import { badRequest, conflict } from '../http/errors';
 import { readPaymentSetting } from '../settings/payment-secrets';
 import { captureAndActivate } from './capture';
+import { writeTx } from '../changes/write-tx';
 import { findPendingAccount, paymentNotConfigured } from './pending-account';
 import { paymentSignatureValid } from './signatures';
 import type { PaymentConfirmed, PaymentVerifyRequest, SandboxCompleteRequest } from '#sync/rest-api/payments';
@@ -39,9 +40,8 @@ export async function verifyRazorpayPayment(deps: AppDeps, body: PaymentVerifyRe
     if (payment.payment_id !== body.payment_id) throw conflict('This order was already paid with another payment.', 'already_paid');
     return done;
   }
-  const now = deps.now();
   try {
-    await deps.db.transaction().execute((trx) => captureAndActivate(trx, payment, body.payment_id, now));
+    await writeTx(deps, (trx, changes) => captureAndActivate(trx, changes, payment, body.payment_id));
   } catch (err) {
     // payments.payment_id is unique: one Razorpay payment can never pay two orders.
     if (String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) {
@@ -63,7 +63,6 @@ export async function completeSandboxPayment(deps: AppDeps, body: SandboxComplet
   if (payment.provider !== 'sandbox') throw notYourOrder();
   const settings = await readPaymentSetting(deps.db, deps.secrets);
   if (settings.provider !== 'sandbox') throw paymentNotConfigured();
-  const now = deps.now();
-  await deps.db.transaction().execute((trx) => captureAndActivate(trx, payment, `sandbox_pay_${randomUUID().replaceAll('-', '')}`, now));
+  await writeTx(deps, (trx, changes) => captureAndActivate(trx, changes, payment, `sandbox_pay_${randomUUID().replaceAll('-', '')}`));
   return done;
 }

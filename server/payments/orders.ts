@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../context';
 import { accountActivated } from './capture';
+import { writeTx } from '../changes/write-tx';
 import { feeApplies, readEntryFee } from '../settings/entry-fee';
 import { providerConfigured } from '../settings/definitions';
 import { readPaymentSetting } from '../settings/payment-secrets';
@@ -35,15 +36,14 @@ export async function createOrder(deps: AppDeps, userId: string, email: string):
 
   if (!feeApplies(fee)) {
     // An admin switched the fee off after this sign-up: there is nothing left to pay.
-    const now = deps.now();
-    await deps.db.transaction().execute(async (trx) => {
+    await writeTx(deps, async (trx, changes) => {
       const res = await trx
         .updateTable('profiles')
-        .set({ account_status: 'active', updated_at: now })
+        .set({ account_status: 'active', updated_at: changes.now })
         .where('id', '=', account.id)
         .where('account_status', '=', 'pending_payment')
         .executeTakeFirst();
-      if (Number(res.numUpdatedRows) > 0) await accountActivated(trx, account.id, now);
+      if (Number(res.numUpdatedRows) > 0) await accountActivated(trx, changes, account.id);
     });
     return { ...base, provider: 'none', key_id: null, order_id: null, amount_paise: 0 };
   }

@@ -5,6 +5,8 @@ import type { AppDeps } from '../context';
 import { badRequest } from '../http/errors';
 import { readPaymentSetting } from '../settings/payment-secrets';
 import { captureAndActivate } from './capture';
+import { writeTx } from '../changes/write-tx';
+import type { Changes } from '../changes/changes';
 import { paymentNotConfigured } from './pending-account';
 import { webhookSignatureValid } from './signatures';
 
@@ -49,9 +51,8 @@ export async function handleRazorpayWebhook(
   const parsed = Event.safeParse(json);
   if (!parsed.success) throw badRequest('The webhook body is not a Razorpay event.');
   const event = parsed.data;
-  const now = deps.now();
-
-  return deps.db.transaction().execute(async (trx): Promise<WebhookOutcome> => {
+  return writeTx(deps, async (trx, changes): Promise<WebhookOutcome> => {
+    const now = changes.now;
     const seen = await trx
       .insertInto('webhook_events')
       .values({ event_id: eventId, provider: 'razorpay', event_type: event.event, received_at: now })
@@ -76,7 +77,7 @@ export async function handleRazorpayWebhook(
         deps.log.error(`razorpay webhook ${eventId}: amount ${paymentEntity.amount} does not match order ${orderId}`);
         return 'ignored';
       }
-      return capture(trx, payment, paymentEntity.id, now);
+      return capture(trx, changes, payment, paymentEntity.id);
     }
     if (event.event === 'payment.failed') {
       // Only an open order is marked failed; a later success (another attempt) still captures it.
@@ -89,11 +90,11 @@ export async function handleRazorpayWebhook(
 
 async function capture(
   trx: Transaction<Database>,
+  changes: Changes,
   payment: { id: string; user_id: string; status: string },
   paymentId: string,
-  now: number,
 ): Promise<WebhookOutcome> {
   // Captured before: the account may still need activating if an earlier attempt was interrupted; harmless otherwise.
-  await captureAndActivate(trx, payment, paymentId, now);
+  await captureAndActivate(trx, changes, payment, paymentId);
   return payment.status === 'captured' ? 'already_captured' : 'captured';
 }

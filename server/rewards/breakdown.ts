@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { currentPeriodStart, eligibleP, readViewerCap, type Db } from './eligibility';
 import { BEST_USERS, BEST_VIEWERS, topOfBoard } from './leaderboards';
 import { onUserSuspended } from './member-status';
+import type { Changes } from '../changes/changes';
 import type { RewardsBreakdown, RewardsBreakdownEntry } from '#sync/rest-api/admin';
 
 /** Where one member's points of the current period come from (the rule in score-events.ts), read from the rows. */
@@ -85,18 +86,18 @@ export async function readRewardsBreakdown(db: Db): Promise<RewardsBreakdown> {
  * videos gave, exactly as a suspension would, but their account keeps working. It lasts until the
  * next distribution. Returns null for an unknown member; created: false if already voided.
  */
-export async function voidMember(db: Db, input: { userId: string; adminId: string; now: number }) {
+export async function voidMember(db: Db, changes: Changes, input: { userId: string; adminId: string }) {
   const profile = await db.selectFrom('profiles').select('id').where('id', '=', input.userId).executeTakeFirst();
   if (!profile) return null;
   const ps = await currentPeriodStart(db);
   const before = await db.selectFrom('scores').select(['creator_points', 'viewer_points']).where('user_id', '=', input.userId).executeTakeFirst();
   const r = await db
     .insertInto('reward_voids')
-    .values({ period_start: ps, user_id: input.userId, created_at: input.now, created_by: input.adminId })
+    .values({ period_start: ps, user_id: input.userId, created_at: changes.now, created_by: input.adminId })
     .onConflict((oc) => oc.doNothing())
     .executeTakeFirst();
   const created = Number(r.numInsertedOrUpdatedRows) > 0;
-  const changed = created ? await onUserSuspended(db, input.userId, input.now) : false;
+  const changed = created ? await onUserSuspended(db, input.userId, changes) : false;
   return {
     result: { user_id: input.userId, period_start: ps, created },
     changed,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import { conflict } from '../http/errors';
-import { logChange } from '../changes/change-log';
+import type { Changes } from '../changes/changes';
 import { currentStandings, distributionSummary, latestDistribution } from './leaderboards';
 import type { DistributionPage, RecordedDistribution } from '#sync/rest-api/rewards';
 
@@ -11,64 +11,67 @@ import type { DistributionPage, RecordedDistribution } from '#sync/rest-api/rewa
  * become its winners, and scoring starts afresh (the new period begins at the distribution's
  * time, and every counter is reset). The caller names the period it saw, so a retried or doubled
  * request finds that period already distributed and gets the same distribution back; the UNIQUE
- * period_start makes a duplicate impossible even so. Pokes 'leaderboard' is the caller's job, after commit.
+ * period_start makes a duplicate impossible even so. Runs in the caller's transaction (writeTx).
  */
-export async function recordDistribution(db: Kysely<Database>, input: { adminId: string; periodStart: number; now: number }): Promise<RecordedDistribution> {
-  return db.transaction().execute(async (trx) => {
-    const done = await trx
-      .selectFrom('distributions')
-      .select(['id', 'period_start', 'created_at'])
-      .where('period_start', '=', input.periodStart)
-      .executeTakeFirst();
-    if (done) return { distribution: await distributionSummary(trx, done), created: false };
+export async function recordDistribution(
+  trx: Transaction<Database>,
+  changes: Changes,
+  input: { adminId: string; periodStart: number },
+): Promise<RecordedDistribution> {
+  const now = changes.now;
+  const done = await trx
+    .selectFrom('distributions')
+    .select(['id', 'period_start', 'created_at'])
+    .where('period_start', '=', input.periodStart)
+    .executeTakeFirst();
+  if (done) return { distribution: await distributionSummary(trx, done), created: false };
 
-    const last = await latestDistribution(trx);
-    const current = last ? last.created_at : 0;
-    if (input.periodStart !== current) {
-      throw conflict('This is not the current scoring period. Reload the leaderboards and try again.', 'stale_period');
-    }
-    const standings = await currentStandings(trx);
-    // An empty period has no winners; refusing it also keeps a stray second click from replacing
-    // the last winners with an empty list.
-    if (!standings.best_users.length && !standings.best_viewers.length) {
-      throw conflict('Nobody has points in this period yet, so there is nothing to distribute.', 'nothing_to_distribute');
-    }
-    // Strictly after the period start, so the new period never overlaps the old one.
-    const createdAt = Math.max(input.now, current + 1);
-    const id = randomUUID();
-    await trx.insertInto('distributions').values({ id, period_start: current, created_at: createdAt, created_by: input.adminId }).execute();
-    const winners = [
-      ...standings.best_users.map((w) => ({ ...w, board: 'best_user' })),
-      ...standings.best_viewers.map((w) => ({ ...w, board: 'best_viewer' })),
-    ].map((w) => ({
-      distribution_id: id,
-      board: w.board,
-      rank: w.rank,
-      user_id: w.user_id,
-      user_name: w.user_name,
-      points: w.points,
-      prize_rupees: w.prize_rupees,
-    }));
-    if (winners.length) await trx.insertInto('distribution_winners').values(winners).execute();
-    // Actions up to now belong to the closed period (created_at <= createdAt); nothing counts yet.
-    await trx.deleteFrom('scores').execute();
-    await trx.deleteFrom('viewer_days').execute();
-    await trx
-      .insertInto('audit_log')
-      .values({
-        actor_id: input.adminId,
-        action: 'rewards.distribute',
-        target: id,
-        details: JSON.stringify({ period_start: current, best_users: standings.best_users.length, best_viewers: standings.best_viewers.length }),
-        created_at: input.now,
-      })
-      .execute();
-    await logChange(trx, { entity: 'leaderboard', entityId: 'all' }, input.now);
-    return {
-      distribution: { id, period_start: current, created_at: createdAt, best_users: standings.best_users, best_viewers: standings.best_viewers },
-      created: true,
-    };
-  });
+  const last = await latestDistribution(trx);
+  const current = last ? last.created_at : 0;
+  if (input.periodStart !== current) {
+    throw conflict('This is not the current scoring period. Reload the leaderboards and try again.', 'stale_period');
+  }
+  const standings = await currentStandings(trx);
+  // An empty period has no winners; refusing it also keeps a stray second click from replacing
+  // the last winners with an empty list.
+  if (!standings.best_users.length && !standings.best_viewers.length) {
+    throw conflict('Nobody has points in this period yet, so there is nothing to distribute.', 'nothing_to_distribute');
+  }
+  // Strictly after the period start, so the new period never overlaps the old one.
+  const createdAt = Math.max(now, current + 1);
+  const id = randomUUID();
+  await trx.insertInto('distributions').values({ id, period_start: current, created_at: createdAt, created_by: input.adminId }).execute();
+  const winners = [
+    ...standings.best_users.map((w) => ({ ...w, board: 'best_user' })),
+    ...standings.best_viewers.map((w) => ({ ...w, board: 'best_viewer' })),
+  ].map((w) => ({
+    distribution_id: id,
+    board: w.board,
+    rank: w.rank,
+    user_id: w.user_id,
+    user_name: w.user_name,
+    points: w.points,
+    prize_rupees: w.prize_rupees,
+  }));
+  if (winners.length) await trx.insertInto('distribution_winners').values(winners).execute();
+  // Actions up to now belong to the closed period (created_at <= createdAt); nothing counts yet.
+  await trx.deleteFrom('scores').execute();
+  await trx.deleteFrom('viewer_days').execute();
+  await trx
+    .insertInto('audit_log')
+    .values({
+      actor_id: input.adminId,
+      action: 'rewards.distribute',
+      target: id,
+      details: JSON.stringify({ period_start: current, best_users: standings.best_users.length, best_viewers: standings.best_viewers.length }),
+      created_at: now,
+    })
+    .execute();
+  changes.leaderboard();
+  return {
+    distribution: { id, period_start: current, created_at: createdAt, best_users: standings.best_users, best_viewers: standings.best_viewers },
+    created: true,
+  };
 }
 
 /** Past distributions, newest first, keyset-paged on the period_start index. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { logChange } from '../changes/change-log';
+import type { Changes } from '../changes/changes';
 import { DAY_MS, currentPeriodStart, eligibleP, eligibleUsers, readViewerCap, type Db } from './eligibility';
 import type { Exclusion } from './newest-counted';
 import { addPointsMany, ensureScoreRows, subtractPointsMany } from './score-writes';
@@ -108,7 +108,7 @@ async function withRows(db: Db, ids: string[]): Promise<Set<string>> {
 }
 
 /** Takes the member's counted actions off everyone else and drops their rows. */
-async function removeContributions(db: Db, userId: string, now: number): Promise<boolean> {
+async function removeContributions(db: Db, userId: string, changes: Changes): Promise<boolean> {
   if (!(await hasRow(db, userId))) return false;
   const ps = await currentPeriodStart(db);
   const out = await given(db, userId, ps);
@@ -127,17 +127,17 @@ async function removeContributions(db: Db, userId: string, now: number): Promise
   );
   await db.deleteFrom('viewer_days').where('user_id', '=', userId).execute();
   await db.deleteFrom('scores').where('user_id', '=', userId).execute();
-  await logChange(db, { entity: 'leaderboard', entityId: 'all' }, now);
+  changes.leaderboard();
   return true;
 }
 
 /**
  * Call in the transaction that suspends a member (is_active = 0) or voids their period, after that
- * write. Returns whether the leaderboards changed (a 'leaderboard' change is logged; poke 'leaderboard').
+ * write. Returns whether the leaderboards changed (then a leaderboard change is declared on `changes`).
  */
-export async function onUserSuspended(db: Db, userId: string, now: number): Promise<boolean> {
+export async function onUserSuspended(db: Db, userId: string, changes: Changes): Promise<boolean> {
   if ((await eligibleUsers(db, [userId])).size) throw new Error('onUserSuspended: call it after the profile is suspended');
-  return removeContributions(db, userId, now);
+  return removeContributions(db, userId, changes);
 }
 
 /**
@@ -145,8 +145,8 @@ export async function onUserSuspended(db: Db, userId: string, now: number): Prom
  * thing). Their actions stop counting at once; undoing them one by one afterwards (applyScoreEvent
  * with delta -1, deleteVideoInTx) then moves no points, and the rest goes with ON DELETE CASCADE.
  */
-export async function onUserDeleted(db: Db, userId: string, now: number): Promise<boolean> {
-  return removeContributions(db, userId, now);
+export async function onUserDeleted(db: Db, userId: string, changes: Changes): Promise<boolean> {
+  return removeContributions(db, userId, changes);
 }
 
 /**
@@ -154,7 +154,7 @@ export async function onUserDeleted(db: Db, userId: string, now: number): Promis
  * 'active': reactivation, or a payment activating the account), after the profile update. Their
  * actions of this period count again, for them and for the others involved.
  */
-export async function onUserReactivated(db: Db, userId: string, now: number): Promise<boolean> {
+export async function onUserReactivated(db: Db, userId: string, changes: Changes): Promise<boolean> {
   if (!(await eligibleUsers(db, [userId])).size) throw new Error('onUserReactivated: call it after the profile is active again');
   if (await hasRow(db, userId)) return false;
   const ps = await currentPeriodStart(db);
@@ -165,7 +165,7 @@ export async function onUserReactivated(db: Db, userId: string, now: number): Pr
   await addPointsMany(db, 'creator', [...out.map(creatorChange), creatorChange(total(userId, inc))]);
   await applyViewerDays(db, [...inc, total(userId, out)], 1, ps, {}, cap);
   const changed = out.length > 0 || inc.length > 0;
-  if (changed) await logChange(db, { entity: 'leaderboard', entityId: 'all' }, now);
+  if (changed) changes.leaderboard();
   return changed;
 }
 
@@ -175,7 +175,7 @@ export async function onUserReactivated(db: Db, userId: string, now: number): Pr
  * once, and deletes those likes, comments and views (so nothing can undo them a second time).
  * Returns whether points moved.
  */
-export async function onVideoDeleted(db: Db, videoId: string, now: number): Promise<boolean> {
+export async function onVideoDeleted(db: Db, videoId: string, changes: Changes): Promise<boolean> {
   const video = await db.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
   if (!video) return false;
   const owner = video.user_id;
@@ -198,7 +198,7 @@ export async function onVideoDeleted(db: Db, videoId: string, now: number): Prom
   const exclude: Exclusion = { videoId };
   await applyViewerDays(db, tallies, -1, ps, exclude, await readViewerCap(db));
   await subtractPointsMany(db, 'creator', [creatorChange(total(owner, tallies))], ps, exclude);
-  await logChange(db, { entity: 'leaderboard', entityId: 'all' }, now);
+  changes.leaderboard();
   return true;
 }
 

@@ -4,6 +4,7 @@ import { createRouter } from '../http/router';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { readLeaderboards } from './leaderboards';
 import { listDistributions, recordDistribution } from './distributions';
+import { writeTx } from '../changes/write-tx';
 import { DistributionPage, Leaderboards, RecordDistributionRequest, RecordedDistribution } from '#sync/rest-api/rewards';
 import { DistributionPageQuery } from './schemas';
 
@@ -57,8 +58,7 @@ export function adminRewardsRouter() {
     .openapi(distribute, async (c) => {
       const { deps, user } = c.var;
       const { period_start } = c.req.valid('json');
-      const result = await recordDistribution(deps.db, { adminId: user.id, periodStart: period_start, now: deps.now() });
-      if (result.created) deps.pokes.notify(['leaderboard']);
+      const result = await writeTx(deps, (trx, changes) => recordDistribution(trx, changes, { adminId: user.id, periodStart: period_start }));
       return c.json(result, result.created ? 201 : 200);
     })
     .openapi(list, async (c) => {

@@ -2,7 +2,7 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AppDeps } from '../context';
 import { mediaPath, safeFileName } from '../media/storage';
-import { logChange } from '../changes/change-log';
+import { writeTx } from '../changes/write-tx';
 import { ContainerError } from './container/byte-source';
 import { checkVideo } from './container/inspect';
 import { openFileSource } from './file-source';
@@ -80,7 +80,7 @@ export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new
   const [sha256] = await Promise.all([hashes.digest(uploadId, target, src.size), fileSynced, fsyncPath(dirname(target))]);
   await rm(join(config.uploadsDir, `${uploadId}.json`), { force: true });
 
-  const created = await db.transaction().execute(async (trx) => {
+  const created = await writeTx(deps, async (trx, changes) => {
     const existing = await trx.selectFrom('videos').select(['id', 'user_id']).where('id', '=', row.video_id).executeTakeFirst();
     if (existing) {
       await trx.updateTable('uploads').set({ status: 'completed', reason: null, updated_at: now }).where('id', '=', uploadId).execute();
@@ -122,12 +122,11 @@ export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new
       })
       .execute();
     await trx.updateTable('uploads').set({ status: 'completed', reason: null, updated_at: now }).where('id', '=', uploadId).execute();
-    await logChange(trx, { entity: 'video', entityId: row.video_id }, now);
+    changes.videoListed(row.video_id);
     return true;
   });
 
   if (created) {
-    deps.pokes.notify(['feed']);
     if (!info.faststart) log.info(`video ${row.video_id}: MP4 without faststart (moov after mdat), stored unchanged`);
   } else {
     // The same video id finished twice (a retried upload): keep the first, drop this copy.

@@ -11,7 +11,7 @@ import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { createRouter } from '../http/router';
 import { mediaPath, posterKeysOf, writeMediaFileOnce } from '../media/storage';
 import { mediaUrl } from '../media/urls';
-import { logChange } from '../changes/change-log';
+import { writeTx } from '../changes/write-tx';
 import { sniffImage } from './image-type';
 import { MAX_POSTERS_PER_VIDEO, posterKey, releasePoster } from './poster-files';
 
@@ -118,17 +118,17 @@ export function posterRouter() {
     // The file exists before any row names it, so a page never gets a URL without bytes behind it.
     const created = await writeMediaFileOnce(mediaDir, key, bytes);
 
-    const now = deps.now();
     // One transaction, so a poster racing the upload's finish lands on either the upload or the video.
     // The replaced poster's file stays: a page that loaded its URL a moment ago still shows it (the
     // video's deletion removes them all).
-    const outcome = await deps.db.transaction().execute(async (trx) => {
+    const outcome = await writeTx(deps, async (trx, changes) => {
+      const now = changes.now;
       const video = await trx.selectFrom('videos').select(['user_id', 'poster_key']).where('id', '=', id).executeTakeFirst();
       if (video) {
         if (video.user_id !== user.id) return { error: forbidden('Only the uploader can set the poster of this video.', 'not_owner') };
         if (video.poster_key === key) return { attachedTo: 'video' as const, changed: false };
         await trx.updateTable('videos').set({ poster_key: key }).where('id', '=', id).execute();
-        await logChange(trx, { entity: 'video', entityId: id }, now);
+        changes.video(id);
         return { attachedTo: 'video' as const, changed: true };
       }
       const uploads = await trx.selectFrom('uploads').select(['id', 'user_id', 'poster_key', 'status']).where('video_id', '=', id).execute();
@@ -143,7 +143,6 @@ export function posterRouter() {
       if (created) await releasePoster(deps, key);
       throw outcome.error;
     }
-    if (outcome.attachedTo === 'video' && outcome.changed) deps.pokes.notify(['feed', `video:${id}`]);
     return c.json({ video_id: id, poster_url: mediaUrl(key) ?? '', attached_to: outcome.attachedTo }, 200);
   });
   return router;

@@ -19,7 +19,7 @@ export async function deleteVideoInTx(
   if (!video) return null;
   const now = changes.now;
   // Takes the video's likes, comments and views off the leaderboards at once and deletes them, so the loops below find none.
-  await onVideoDeleted(trx, videoId, now);
+  await onVideoDeleted(trx, videoId, changes);
 
   const likes = await trx.selectFrom('likes').select(['user_id', 'created_at']).where('video_id', '=', videoId).execute();
   for (const l of likes) {

@@ -385,7 +385,7 @@ describe('profile', () => {
   });
   afterAll(() => t.close());
 
-  it('updates the own name, logs a profile change and pokes the user after commit', async () => {
+  it('updates the own name, logs a profile change and pokes every client after commit (the name shows on cards and comments)', async () => {
     const user = await signUpVerified(t, { name: 'Before', email: 'prof@example.test', password: 'prof-password' });
     const session = await login(t, 'prof@example.test', 'prof-password');
     const pokes: string[][] = [];
@@ -397,7 +397,8 @@ describe('profile', () => {
     } finally {
       unsubscribe();
     }
-    expect(pokes).toEqual([[`user:${user.id}`]]);
+    // The same scope as the sync rename: a name shows on everyone's cards and comments.
+    expect(pokes).toEqual([['feed']]);
     const log = await t.deps.db.selectFrom('change_log').selectAll().where('entity', '=', 'profile').execute();
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ entity_id: user.id, user_id: user.id, deleted: 0 });

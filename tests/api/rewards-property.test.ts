@@ -5,6 +5,7 @@ import { readLeaderboards, BEST_USERS, BEST_VIEWERS } from '#server/rewards/lead
 import { sql } from 'kysely';
 import { maintainedDays, recomputeAll, recomputeScores, type ScoreRow } from '#server/rewards/recompute';
 import { recordDistribution } from '#server/rewards/distributions';
+import { Changes } from '#server/changes/changes';
 import { emptyRewardsTables, rewardsWorld, type RewardsWorld } from './rewards-world';
 
 type Command =
@@ -198,11 +199,13 @@ describe('rewards counters under random histories', () => {
         // Recording the same period twice leaves one set of winners; an empty period is refused.
         const ps = (await readLeaderboards(w.db, admin, 0)).period_start;
         if (!creators.length && !viewers.length) {
-          await expect(recordDistribution(w.db, { adminId: admin, periodStart: ps, now: w.tick() })).rejects.toMatchObject({ code: 'nothing_to_distribute' });
+          await expect(
+            w.db.transaction().execute((trx) => recordDistribution(trx, new Changes(w.tick()), { adminId: admin, periodStart: ps })),
+          ).rejects.toMatchObject({ code: 'nothing_to_distribute' });
           return;
         }
-        const first = await recordDistribution(w.db, { adminId: admin, periodStart: ps, now: w.tick() });
-        const again = await recordDistribution(w.db, { adminId: admin, periodStart: ps, now: w.tick() });
+        const first = await w.db.transaction().execute((trx) => recordDistribution(trx, new Changes(w.tick()), { adminId: admin, periodStart: ps }));
+        const again = await w.db.transaction().execute((trx) => recordDistribution(trx, new Changes(w.tick()), { adminId: admin, periodStart: ps }));
         expect(first.created).toBe(true);
         expect(again).toEqual({ distribution: first.distribution, created: false });
         const winners = await w.db.selectFrom('distribution_winners').selectAll().where('distribution_id', '=', first.distribution.id).execute();

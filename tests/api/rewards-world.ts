@@ -163,7 +163,7 @@ export function rewardsWorld(deps: AppDeps) {
       const at = tick();
       await db.transaction().execute(async (trx) => {
         const r = await trx.updateTable('profiles').set({ is_active: 0 }).where('id', '=', userId).where('is_active', '=', 1).executeTakeFirst();
-        if (Number(r.numUpdatedRows)) await onUserSuspended(trx, userId, at);
+        if (Number(r.numUpdatedRows)) await onUserSuspended(trx, userId, new Changes(at));
       });
     },
     async reactivate(userId: string): Promise<void> {
@@ -171,14 +171,14 @@ export function rewardsWorld(deps: AppDeps) {
       await db.transaction().execute(async (trx) => {
         const r = await trx.updateTable('profiles').set({ is_active: 1 }).where('id', '=', userId).where('is_active', '=', 0).executeTakeFirst();
         // As the admin area does it: a member voided for the period stays out of it.
-        if (Number(r.numUpdatedRows) && (await eligibleUsers(trx, [userId])).size) await onUserReactivated(trx, userId, at);
+        if (Number(r.numUpdatedRows) && (await eligibleUsers(trx, [userId])).size) await onUserReactivated(trx, userId, new Changes(at));
       });
     },
     /** As the admin area does it: the hook first, then everything of theirs, then the profile. */
     async deleteUser(userId: string): Promise<void> {
       const at = tick();
       await db.transaction().execute(async (trx) => {
-        await onUserDeleted(trx, userId, at);
+        await onUserDeleted(trx, userId, new Changes(at));
         const own = await trx.selectFrom('videos').select('id').where('user_id', '=', userId).execute();
         for (const v of own) await deleteVideoInTx(trx, new Changes(at), v.id);
         const likes = await trx
@@ -205,7 +205,7 @@ export function rewardsWorld(deps: AppDeps) {
       const at = tick();
       const last = await db.selectFrom('distributions').select('created_at').orderBy('period_start', 'desc').limit(1).executeTakeFirst();
       try {
-        return await recordDistribution(db, { adminId, periodStart: Number(last?.created_at ?? 0), now: at });
+        return await db.transaction().execute((trx) => recordDistribution(trx, new Changes(at), { adminId, periodStart: Number(last?.created_at ?? 0) }));
       } catch (e) {
         if (e instanceof ApiError && e.code === 'nothing_to_distribute') return null;
         throw e;
@@ -220,7 +220,7 @@ export function rewardsWorld(deps: AppDeps) {
     },
     async voidPoints(userId: string, adminId: string) {
       const at = tick();
-      return db.transaction().execute((trx) => voidMember(trx, { userId, adminId, now: at }));
+      return db.transaction().execute((trx) => voidMember(trx, new Changes(at), { userId, adminId }));
     },
     async counters() {
       return standingsOf((await db.selectFrom('scores').selectAll().execute()).map((r) => ({ ...r })));

@@ -52,7 +52,7 @@ describe('tus uploads with tus-js-client over loopback', () => {
 
     const change = await t.deps.db.selectFrom('change_log').selectAll().where('entity', '=', 'video').where('entity_id', '=', meta.videoId!).execute();
     expect(change).toHaveLength(1);
-    expect(pokes).toContainEqual(['feed']);
+    expect(pokes).toContainEqual(['feed', `video:${meta.videoId}`]);
     const upload = await t.deps.db.selectFrom('uploads').selectAll().where('video_id', '=', meta.videoId!).executeTakeFirst();
     expect(upload?.status).toBe('completed');
     // Nothing left behind in the tus folder.
