@@ -1,5 +1,8 @@
-export * from './mutations/schemas';
+export * from './mutations/catalogue';
 export * from './mutations/parse-mutation';
+export * from './mutations/limits';
+export { IdSchema } from './mutations/arg-kit';
+export { mutationVideoId } from './mutations/video-id';
 export * from './protocol/error-codes';
 export * from './protocol/messages';
 export * from './protocol/feed-cursor';

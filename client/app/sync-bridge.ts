@@ -1,21 +1,13 @@
 import { toast } from '../ui/toast';
 import { getAccessToken, onSessionEvents, refreshSession } from '../features/auth/api';
 import type { Rejection } from '../sync/outbox';
+import { mutationDef } from '#sync/mutations/catalogue';
 
-/** Toast titles (the product's copy) for a change the server refused for good (it was rolled back). */
-const REJECTED_TITLES: Record<string, string> = {
-  addComment: 'Comment Failed',
-  deleteVideo: 'Delete Failed',
-  updateProfileName: 'Update Failed',
-  like: 'Like not saved',
-  unlike: 'Like not saved',
-  recordShare: 'Share not saved',
-};
-
+/** A change the server refused for good (it was rolled back): the mutation says how it is announced. */
 function announceRejection(r: Rejection): void {
-  // A view that does not count is not the member's concern.
-  if (r.name === 'recordView') return;
-  toast.error(REJECTED_TITLES[r.name] ?? 'Change not saved', { description: r.error.message });
+  const def = mutationDef(r.name);
+  if (def?.refusedTitle === null) return;
+  toast.error(def?.refusedTitle ?? 'Change not saved', { description: r.error.message });
 }
 
 /**

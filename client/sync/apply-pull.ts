@@ -1,3 +1,4 @@
+import { mutationDef } from '#sync/mutations/catalogue';
 import type { PullResponse } from '#sync/protocol/messages';
 import { FEED_WINDOW } from '#sync/protocol/limits';
 import { runTx } from './tx-queue';
@@ -100,7 +101,7 @@ async function settle(db: ClientDb, userId: string, confirmed: OutboxEntry[], wr
   if (confirmed.length) await db.outbox.bulkDelete(confirmed.map((e) => e.seq!));
   const reset = new Set<string>();
   for (const e of confirmed) if (e.video_id && !written.has(e.video_id)) reset.add(e.video_id);
-  const renamed = confirmed.some((e) => e.name === 'updateProfileName');
+  const renamed = confirmed.some((e) => mutationDef(e.name)?.changesProfile);
   await rebase(db, userId, reset, renamed);
 }
 

@@ -1,7 +1,7 @@
 import { newId } from './ids';
 import { MutationError } from '#sync/protocol/error-codes';
 import { mutationVideoId } from '#sync/mutations/video-id';
-import type { AnyMutation, MutationName, MutationArgs } from '#sync/mutations/schemas';
+import type { AnyMutation, MutationName, MutationArgs } from '#sync/mutations/catalogue';
 import { loadValidators, loadedValidators } from './load-validators';
 import { runTx } from './tx-queue';
 import { getMeta, setMeta, type ClientDb, type OutboxEntry } from './db';

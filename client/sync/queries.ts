@@ -1,3 +1,4 @@
+import { mutationDef } from '#sync/mutations/catalogue';
 import type { CommentItem, FeedItem, ProfileItem } from '#sync/protocol/messages';
 import { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, getMeta, LAST_SYNCED_KEY, type ClientDb, type OutboxEntry, type VideoRow } from './db';
 
@@ -7,9 +8,6 @@ import { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, getMeta, LAST_SYNCED_KEY, 
 export type LocalFeedItem = FeedItem & { pending: boolean };
 export type LocalComment = CommentItem & { pending: boolean };
 export type LocalProfile = ProfileItem & { pending: boolean };
-
-/** Mutations that change nothing visible on a card do not mark it pending. */
-const INVISIBLE = new Set(['recordView']);
 
 export interface FeedSnapshot {
   items: LocalFeedItem[];
@@ -31,7 +29,7 @@ export async function readFeed(db: ClientDb, userId: string | null): Promise<Fee
 
 /** The feed from its parts: `rows` newest first, `queued` the user's outbox, two meta values. */
 export function feedItems(rows: VideoRow[], queued: OutboxEntry[], cursor: unknown, feedEnd: unknown): FeedSnapshot {
-  const pending = new Set(queued.filter((e) => e.video_id && !INVISIBLE.has(e.name)).map((e) => e.video_id));
+  const pending = new Set(queued.filter((e) => e.video_id && mutationDef(e.name)?.pendingOnCard).map((e) => e.video_id));
   const items = rows.map(({ created_ms: _ms, ...v }) => ({ ...v, pending: pending.has(v.id) }));
   return { items, synced: cursor != null, end: feedEnd === true };
 }
@@ -39,7 +37,7 @@ export function feedItems(rows: VideoRow[], queued: OutboxEntry[], cursor: unkno
 export async function readComments(db: ClientDb, userId: string | null, videoId: string): Promise<{ comments: LocalComment[]; loaded: boolean }> {
   const rows = await db.comments.where('[video_id+created_ms]').between([videoId, -Infinity], [videoId, Infinity]).reverse().toArray();
   const queued = userId ? await db.outbox.where('user_id').equals(userId).toArray() : [];
-  const pending = new Set(queued.filter((e) => e.name === 'addComment').map((e) => (e.args as { commentId: string }).commentId));
+  const pending = new Set(queued.map((e) => mutationDef(e.name)?.pendingComment?.(e.args)).filter((id) => id !== undefined));
   const comments = rows.map(({ created_ms: _ms, ...c }) => ({ ...c, pending: pending.has(c.id) }));
   const loaded = (await getMeta<number>(db, commentsLoadedKey(videoId))) !== undefined;
   return { comments, loaded };
@@ -52,7 +50,7 @@ export async function readProfile(db: ClientDb, userId: string): Promise<LocalPr
     (await db.outbox
       .where('user_id')
       .equals(userId)
-      .filter((e) => e.name === 'updateProfileName')
+      .filter((e) => !!mutationDef(e.name)?.changesProfile)
       .count()) > 0;
   return { ...p, pending };
 }

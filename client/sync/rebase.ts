@@ -1,8 +1,7 @@
 import { MutationError } from '#sync/protocol/error-codes';
-import { runMutator } from '#sync/mutations/run-mutator';
+import { mutationDef, runMutation, type AnyMutation } from '#sync/mutations/catalogue';
 import { mutationVideoId } from '#sync/mutations/video-id';
-import type { AnyMutation } from '#sync/mutations/schemas';
-import { ClientMutatorTx } from './client-tx';
+import { ClientMutationTx } from './client-tables';
 import type { ClientDb, OutboxEntry } from './db';
 
 /** A user's queued mutations in the order they were made. */
@@ -14,7 +13,7 @@ export async function queuedFor(db: ClientDb, userId: string): Promise<OutboxEnt
 /** Runs one mutation optimistically; a refusal here only means "nothing to show yet": the server decides. */
 export async function applyOptimistic(db: ClientDb, userId: string, entry: Pick<OutboxEntry, 'name' | 'args' | 'client_time'>): Promise<void> {
   try {
-    await runMutator(new ClientMutatorTx(db, userId, entry.client_time), { name: entry.name, args: entry.args } as AnyMutation);
+    await runMutation(new ClientMutationTx(db, userId, entry.client_time), { name: entry.name, args: entry.args } as AnyMutation);
   } catch (err) {
     if (!(err instanceof MutationError)) throw err;
   }
@@ -29,7 +28,7 @@ export async function rebase(db: ClientDb, userId: string, alsoVideos: Iterable<
   const [queued, read] = await Promise.all([queuedFor(db, userId), alsoProfile ? db.server_profile.get(userId) : null]);
   // Only a name change makes the shown profile differ from the server's: without one queued (or
   // just dropped, `alsoProfile`), the row is left alone and its readers are not woken.
-  const profile = alsoProfile || queued.some((e) => e.name === 'updateProfileName') ? (read ?? (await db.server_profile.get(userId))) : null;
+  const profile = alsoProfile || queued.some((e) => mutationDef(e.name)?.changesProfile) ? (read ?? (await db.server_profile.get(userId))) : null;
   const { videoIds, commentVideos } = touchedBy(queued, alsoVideos);
   for (const id of videoIds) {
     const s = await db.server_videos.get(id);
@@ -52,7 +51,7 @@ function touchedBy(queued: OutboxEntry[], alsoVideos: Iterable<string>): { video
     const v = e.video_id ?? mutationVideoId(e);
     if (!v) continue;
     videoIds.add(v);
-    if (e.name === 'addComment' || e.name === 'deleteVideo') commentVideos.add(v);
+    if (mutationDef(e.name)?.rewritesComments) commentVideos.add(v);
   }
   return { videoIds, commentVideos };
 }

@@ -1,4 +1,4 @@
-import type { MutationArgs, MutationName } from '#sync/mutations/schemas';
+import type { MutationArgs, MutationName } from '#sync/mutations/catalogue';
 import { loadValidators, loadedValidators } from './load-validators';
 import type { ClientDb, OutboxEntry } from './db';
 import { resetCacheFor } from './apply-pull';
@@ -105,15 +105,6 @@ export class SyncEngine {
     return this.queueLocal(() => enqueueInTx(this.db, this.userId, parsed.mutation));
   }
 
-  /** Likes or unlikes, whichever the local row shows, decided and queued in one transaction. */
-  async toggleLike(videoId: string): Promise<OutboxEntry> {
-    return this.queueLocal(async () => {
-      // Both reads in one round trip: this is on the way from the click to the push.
-      const [v, state] = await Promise.all([this.db.videos.get(videoId), clientState(this.db, this.userId)]);
-      return enqueueInTx(this.db, this.userId, { name: v?.liked_by_me ? 'unlike' : 'like', args: { videoId } }, Date.now(), state);
-    });
-  }
-
   /** A local write and the flush that sends it start together: the click pays for the slower of the two. */
   private async queueLocal(write: () => Promise<OutboxEntry>): Promise<OutboxEntry> {
     const done = this.pusher.write(write);
@@ -134,15 +125,15 @@ export class SyncEngine {
     this.schedule(false, true);
   }
 
-  /** Follows a video's comments while its dialog is open; returns the unfollow function. */
-  openComments(videoId: string): () => void {
+  /** Pulls a video's comments in full, then their changes, until the returned function is called. */
+  followComments(videoId: string): () => void {
     const { load, close } = this.puller.openComments(videoId);
     if (load) this.schedule(false, true);
     return close;
   }
 
   /** Fetches the page below the oldest cached video. Resolves false when there is nothing more. */
-  loadOlder(): Promise<boolean> {
+  pullOlder(): Promise<boolean> {
     return loadOlderPage(this.db, this.userId, this.transport.request);
   }
 

@@ -75,6 +75,14 @@ export class Changes {
     return this;
   }
 
+  /** Takes over the scopes and tasks of `other`, whose rows are already written (one poke for a whole push). */
+  absorb(other: Changes): this {
+    if (other.hasPending) throw new Error('Changes.absorb: flush the other changes first');
+    for (const s of other.scopes) this.scopes.add(s);
+    this.afterCommitTasks.push(...other.afterCommitTasks);
+    return this;
+  }
+
   /** Writes the rows gathered so far, in the caller's transaction. */
   async flush(sink: ChangeSink): Promise<void> {
     if (!this.pending.length) return;

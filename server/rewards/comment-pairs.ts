@@ -10,20 +10,19 @@ import { bumpViewerDay } from './viewer-days';
  * comment row still counts in videos.comments_count.
  */
 
-/** Whether the member already commented on this video in this period (one probe of comments_user_video). */
-export async function commentedInPeriod(db: Db, userId: string, videoId: string, ps: number): Promise<boolean> {
-  const { rows } = await sql<{
-    one: number;
-  }>`SELECT 1 AS one FROM comments WHERE user_id = ${userId} AND video_id = ${videoId} AND created_at > ${ps} LIMIT 1`.execute(db);
+/** Whether the member commented on this video in this period, apart from `exceptId` (one probe of comments_user_video). */
+async function commentedInPeriod(db: Db, c: { userId: string; videoId: string; exceptId: string }, ps: number): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`SELECT 1 AS one FROM comments
+    WHERE user_id = ${c.userId} AND video_id = ${c.videoId} AND created_at > ${ps} AND id <> ${c.exceptId} LIMIT 1`.execute(db);
   return rows.length > 0;
 }
 
 /**
- * Call in the transaction that adds a comment, BEFORE inserting its row: whether this comment
- * starts a pair (then call commentAdded after the insert).
+ * Call in the transaction that added a comment, AFTER inserting its row: whether this comment
+ * starts a pair, i.e. is the member's only one on the video in this period (then call commentAdded).
  */
-export async function startsPair(db: Db, userId: string, videoId: string, memo?: ScoreMemo): Promise<boolean> {
-  return !(await commentedInPeriod(db, userId, videoId, await periodOf(db, memo)));
+export async function startedPair(db: Db, c: { userId: string; videoId: string; commentId: string }, memo?: ScoreMemo): Promise<boolean> {
+  return !(await commentedInPeriod(db, { userId: c.userId, videoId: c.videoId, exceptId: c.commentId }, await periodOf(db, memo)));
 }
 
 /** After the row of a comment that starts a pair was inserted: the pair counts from its time. */

@@ -2,7 +2,7 @@ import { MAX_PUSH_BATCH, type PushRequest, type PushResponse } from '#sync/proto
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
 import { newScoreMemo } from '../rewards/score-events';
-import type { PushBatch } from './mutators/server-tx';
+import type { PushBatch } from './mutations/server-tables';
 import { afterCommit, applyPush, type AppliedPush } from './push';
 import { pushStatements } from './push-statements';
 
@@ -96,7 +96,7 @@ class PushGroups {
       if ('ok' in o) w.resolve(o.ok.response);
       else w.reject(o.err);
     });
-    for (const o of outcomes) if ('ok' in o) for (const tx of o.ok.applied) await afterCommit(deps, tx);
+    for (const o of outcomes) if ('ok' in o) await afterCommit(deps, o.ok);
   }
 }
 

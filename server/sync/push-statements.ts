@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { perConnection } from '#db/per-connection';
-import type { VideoRef } from '#sync/mutations/parse-mutation';
+import type { VideoRef } from '#sync/mutations/mutation-tx';
 import type { changeRow } from '../changes/change-log';
 
 /**

@@ -2,11 +2,13 @@ import type { ControlledTransaction } from 'kysely';
 import type { Database } from '#db/schema';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
-import { deleteMediaFiles } from '../media/storage';
 import type { MutationResult, PushMutation, PushRequest, PushResponse } from '#sync/protocol/messages';
 import { MutationError } from '#sync/protocol/error-codes';
-import { parseMutation, runMutator } from '#sync/mutations/parse-mutation';
-import { ServerMutatorTx, type PushBatch } from './mutators/server-tx';
+import { parseMutation } from '#sync/mutations/parse-mutation';
+import { Changes } from '../changes/changes';
+import { publishChanges } from '../changes/write-tx';
+import type { PushBatch } from './mutations/server-tables';
+import { runServerMutation } from './mutations/run-server-mutation';
 
 /** 409 for a gapped mutation id: carries the server's last_mutation_id so the client can renumber. */
 export class MutationIdGapError extends ApiError {
@@ -23,7 +25,9 @@ const clientIdTaken = () => new ApiError(403, 'client_id_taken', 'This client id
 /** What one push did inside a group's transaction; its effects run once the transaction committed. */
 export interface AppliedPush {
   response: PushResponse;
-  applied: ServerMutatorTx[];
+  /** Who pushed, and what the applied mutations changed (their rows already written). */
+  userId: string;
+  changes: Changes;
 }
 
 /**
@@ -43,7 +47,7 @@ export async function applyPush(trx: ControlledTransaction<Database>, batch: Pus
   if (firstNew && firstNew.id !== last + 1) throw new MutationIdGapError(last, firstNew.id);
 
   const results: MutationResult[] = [];
-  const applied: ServerMutatorTx[] = [];
+  const changes = new Changes(deps.now());
   for (const m of mutations) {
     if (m.id <= last) {
       results.push({ id: m.id, status: 'duplicate' });
@@ -52,7 +56,7 @@ export async function applyPush(trx: ControlledTransaction<Database>, batch: Pus
     try {
       const outcome = await applyOne(trx, batch, deps, user, m);
       results.push(outcome.result);
-      if (outcome.tx) applied.push(outcome.tx);
+      if (outcome.changes) changes.absorb(outcome.changes);
     } catch (err) {
       // A fault that is not the caller's (the database, a bug): stop here. What is before it is
       // committed and reported; the rest stays queued on the client and is retried.
@@ -67,7 +71,7 @@ export async function applyPush(trx: ControlledTransaction<Database>, batch: Pus
     if (client) s.moveClient.run(last, deps.now(), req.client_id);
     else s.insertClient.run(req.client_id, user.id, last, deps.now());
   }
-  return { response: { results, last_mutation_id: last }, applied };
+  return { response: { results, last_mutation_id: last }, userId: user.id, changes };
 }
 
 /** One mutation in a savepoint: applied, or refused for good with its writes (if any) rolled back. */
@@ -77,17 +81,21 @@ async function applyOne(
   deps: AppDeps,
   user: AuthUser,
   m: PushMutation,
-): Promise<{ result: MutationResult; tx?: ServerMutatorTx }> {
+): Promise<{ result: MutationResult; changes?: Changes }> {
   const { id } = m;
   const parsed = parseMutation(m.name, m.args);
   if (!parsed.ok) return { result: rejected(id, parsed.error) };
   const s = batch.statements;
   s.savepoint.run();
   try {
-    const tx = new ServerMutatorTx(trx, user, deps.now(), m.client_time, batch);
-    await runMutator(tx, parsed.mutation);
+    const changes = new Changes(deps.now());
+    await runServerMutation({ trx, user, now: changes.now, clientTime: m.client_time, batch, changes, mediaDir: deps.config.mediaDir }, parsed.mutation);
+    // Written inside the savepoint: a mutation refused after this point takes its change rows with it.
+    await changes.flush((rows) => {
+      for (const row of rows) s.logChange.run(row);
+    });
     s.release.run();
-    return { result: { id, status: 'applied' }, tx };
+    return { result: { id, status: 'applied' }, changes };
   } catch (err) {
     s.rollbackTo.run();
     s.release.run();
@@ -98,13 +106,7 @@ async function applyOne(
 
 const rejected = (id: number, e: MutationError): MutationResult => ({ id, status: 'rejected', error: { code: e.code, message: e.message } });
 
-export async function afterCommit(deps: AppDeps, tx: ServerMutatorTx): Promise<void> {
-  deps.pokes.notify([...tx.pokeScopes], tx.userId);
-  if (tx.deletedFileKeys.length) {
-    try {
-      await deleteMediaFiles(deps.config.mediaDir, tx.deletedFileKeys);
-    } catch (err) {
-      deps.log.error('could not remove media files of a deleted video', err);
-    }
-  }
+/** Once the push's transaction committed: one poke for what it changed, then its tasks (file removals). */
+export function afterCommit(deps: AppDeps, applied: AppliedPush): Promise<void> {
+  return publishChanges(deps, applied.changes, applied.userId);
 }

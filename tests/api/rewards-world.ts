@@ -6,10 +6,10 @@ import { voidMember } from '#server/rewards/breakdown';
 import { applyCapChange } from '#server/rewards/viewer-days';
 import { limitsSetting } from '#server/settings/definitions';
 import { writeSetting } from '#server/settings/store';
-import { ServerMutatorTx } from '#server/sync/mutators/server-tx';
+import { runServerMutation } from '#server/sync/mutations/run-server-mutation';
 import { pushStatements } from '#server/sync/push-statements';
-import { runMutator } from '#sync/mutations/parse-mutation';
-import type { AnyMutation } from '#sync/mutations/schemas';
+import type { AnyMutation } from '#sync/mutations/catalogue';
+import { kyselySink } from '#server/changes/write-tx';
 import { MutationError } from '#sync/protocol/error-codes';
 import { onUserDeleted, onUserReactivated, onUserSuspended } from '#server/rewards/member-status';
 import { recordQualifyingView, type RecordViewResult } from '#server/rewards/view-rules';
@@ -21,7 +21,7 @@ import { ApiError } from '#server/http/errors';
 
 /**
  * Builds rewards scenarios on the real database through the same write paths the app uses: the
- * sync mutators themselves (ServerMutatorTx), recordQualifyingView,
+ * sync mutations themselves (runServerMutation: the shared logic and its server effects), recordQualifyingView,
  * deleteVideoInTx, and the member-status hooks the admin area calls. Time is explicit.
  */
 /** Empties every table the rewards scenarios write, children first: each scenario starts with nobody scored and no period closed. */
@@ -57,8 +57,10 @@ export function rewardsWorld(deps: AppDeps) {
     try {
       await db.transaction().execute(async (trx) => {
         const batch = { statements: pushStatements(deps.sqlite), scores: newScoreMemo() };
-        const tx = new ServerMutatorTx(trx, { id: actorId, email: '', name: '', isAdmin: false }, at, undefined, batch);
-        await runMutator(tx, mutation as AnyMutation);
+        const changes = new Changes(at);
+        const user = { id: actorId, email: '', name: '', isAdmin: false };
+        await runServerMutation({ trx, user, now: at, clientTime: undefined, batch, changes, mediaDir: deps.config.mediaDir }, mutation as AnyMutation);
+        await changes.flush(kyselySink(trx));
       });
       return true;
     } catch (e) {
@@ -116,7 +118,7 @@ export function rewardsWorld(deps: AppDeps) {
     async ownerOf(videoId: string): Promise<string> {
       return (await db.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirstOrThrow()).user_id;
     },
-    /** Likes, unlikes, comments and shares run the real sync mutators (ServerMutatorTx) at the world's time. */
+    /** Likes, unlikes, comments and shares run the real sync mutations (runServerMutation) at the world's time. */
     async like(actorId: string, videoId: string): Promise<boolean> {
       return mutate(actorId, { name: 'like', args: { videoId } }, tick());
     },

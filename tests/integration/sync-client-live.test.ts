@@ -256,7 +256,7 @@ describe('the engine with live deltas', () => {
     const videoId = await insertVideo(s.t.deps, s.bob.id);
     const net = new Network();
     let close = () => undefined as void;
-    const { db } = await startLive(s.alice, net, (engine) => (close = engine.openComments(videoId)));
+    const { db } = await startLive(s.alice, net, (engine) => (close = engine.followComments(videoId)));
     const before = pulls(net);
     const commentId = randomUUID();
     expect((await push(s.bob, randomUUID(), [{ id: 1, name: 'addComment', args: { commentId, videoId, content: 'live' } }])).status).toBe(200);

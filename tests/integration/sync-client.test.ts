@@ -6,6 +6,7 @@ import { engineFor, insertVideo, listen, Network, newDevice, videoTruth, type Te
 import type { SyncEngine } from '#client/sync/sync-engine';
 import { readComments, readFeed, readProfile, readSyncCounters } from '#client/sync/queries';
 import { applyPull } from '#client/sync/apply-pull';
+import { setLike } from '#client/features/feed/api/set-like';
 
 let t: TestApp;
 let http: { url: string; close(): Promise<void> };
@@ -125,13 +126,13 @@ describe('what the hooks read', () => {
     await engine.start();
     expect((await readFeed(device.db, alice.id)).synced).toBe(false);
     await engine.sync();
-    const close = engine.openComments(videoId);
+    const close = engine.followComments(videoId);
     await engine.sync();
     expect((await readComments(device.db, alice.id, videoId)).loaded).toBe(true);
 
     net.offline = true;
     const commentId = randomUUID();
-    await engine.toggleLike(videoId);
+    await setLike(engine, { videoId, liked: true });
     await engine.mutate('addComment', { commentId, videoId, content: 'pending one' });
     await engine.mutate('recordView', { videoId: other, watchedMs: 4000 });
     await engine.mutate('updateProfileName', { name: 'Alice Offline' });
@@ -453,7 +454,7 @@ describe('two users', () => {
     await b.engine.sync();
     await a.engine.sync();
     expect(await device.db.comments.where('video_id').equals(videoId).count()).toBe(0);
-    const close = a.engine.openComments(videoId);
+    const close = a.engine.followComments(videoId);
     await a.engine.sync();
     expect((await device.db.comments.where('video_id').equals(videoId).toArray()).map((c) => c.content)).toEqual(['before open']);
     await b.engine.mutate('addComment', { commentId: randomUUID(), videoId, content: 'while open' });
@@ -475,9 +476,9 @@ describe('two users', () => {
       await te.engine.start();
       await te.engine.sync();
       expect(await device.db.videos.count()).toBe(300);
-      expect(await te.engine.loadOlder()).toBe(false);
+      expect(await te.engine.pullOlder()).toBe(false);
       expect(await device.db.videos.count()).toBe(305);
-      expect(await te.engine.loadOlder()).toBe(false);
+      expect(await te.engine.pullOlder()).toBe(false);
     } finally {
       await server.close();
       await fresh.close();

@@ -60,7 +60,7 @@ export function FeedPage() {
 
   const actions = useMemo<FeedCardActions>(
     () => ({
-      toggleLike: m.toggleLike,
+      setLike: m.setLike,
       recordView: m.recordView,
       openComments: (v) => {
         setCommentsUsed(true);

@@ -18,7 +18,7 @@ export function useFeedData(): FeedData {
 }
 
 export interface FeedMutations {
-  toggleLike(videoId: string): void;
+  setLike(videoId: string, liked: boolean): void;
   shareVideo(videoId: string): void;
   deleteVideo(videoId: string): Promise<void>;
   recordView(videoId: string, watchedMs: number): void;
@@ -29,7 +29,7 @@ export function useFeedMutations(): FeedMutations {
   return useMemo(
     () => ({
       // Like errors are only logged (the product's copy has no toast for them); a refusal by the server is announced by the sync bridge.
-      toggleLike: (id: string) => void a.toggleLike(id).catch((e: unknown) => console.warn('like failed', e)),
+      setLike: (videoId: string, liked: boolean) => void a.setLike({ videoId, liked }).catch((e: unknown) => console.warn('like failed', e)),
       shareVideo: (id: string) => void a.shareVideo(id).catch((e: unknown) => console.warn('share not recorded', e)),
       deleteVideo: (id: string) => a.deleteVideo(id),
       recordView: (id: string, ms: number) => void a.recordView(id, ms).catch(() => undefined),

@@ -23,7 +23,7 @@ export function useVideoComments(videoId: string | null): VideoComments {
   const userId = engine?.userId ?? null;
   useEffect(() => {
     if (!engine || !videoId) return;
-    return engine.openComments(videoId);
+    return engine.followComments(videoId);
   }, [engine, videoId]);
   const data = useLiveQuery(async () => (videoId ? readComments(getClientDb(), userId, videoId) : { comments: [], loaded: true }), [videoId, userId]);
   const ready = !!data && (data.loaded || !status.online || !engine || status.paused !== null);

@@ -70,7 +70,7 @@ export function useFeed(): FeedState {
     if (!engine || loading.current) return;
     loading.current = true;
     engine
-      .loadOlder()
+      .pullOlder()
       .then(
         () => setOlderFailed(false),
         () => setOlderFailed(true),

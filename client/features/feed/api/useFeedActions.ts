@@ -1,10 +1,11 @@
 import { useMemo, useRef } from 'react';
 import { newId } from '#client/sync/ids';
 import { useSyncEngine } from '#client/sync/hooks';
+import { setLike } from './set-like';
 
 export interface FeedActions {
-  /** Likes or unlikes, whichever the card shows now; queued and shown at once. */
-  toggleLike(videoId: string): Promise<void>;
+  /** Likes (liked: true) or unlikes; idempotent, queued and shown at once. */
+  setLike(like: { videoId: string; liked: boolean }): Promise<void>;
   /** Records a share (the share sheet or copied link is the screen's job). */
   shareVideo(videoId: string): Promise<void>;
   deleteVideo(videoId: string): Promise<void>;
@@ -21,12 +22,12 @@ export function useFeedActions(): FeedActions {
   return useMemo<FeedActions>(() => {
     if (!engine) {
       const signedOut = async () => undefined;
-      return { toggleLike: signedOut, shareVideo: signedOut, deleteVideo: signedOut, recordView: signedOut };
+      return { setLike: signedOut, shareVideo: signedOut, deleteVideo: signedOut, recordView: signedOut };
     }
     const { db } = engine;
     return {
-      async toggleLike(videoId) {
-        await engine.toggleLike(videoId);
+      async setLike(like) {
+        await setLike(engine, like);
       },
       async shareVideo(videoId) {
         await engine.mutate('recordShare', { shareId: newId(), videoId });

@@ -67,7 +67,7 @@ export const VideoCard = memo(function VideoCard({ video, index, near, own, acti
           className={`action${video.liked_by_me ? ' liked' : ''}`}
           aria-pressed={video.liked_by_me}
           aria-label={`Like, ${plural(video.likes_count, 'like', 'likes')}`}
-          onClick={() => actions.toggleLike(video.id)}
+          onClick={() => actions.setLike(video.id, !video.liked_by_me)}
         >
           <HeartIcon fill={video.liked_by_me ? 'currentColor' : 'none'} /> <span>{video.likes_count}</span>
         </button>

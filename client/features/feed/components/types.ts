@@ -20,7 +20,7 @@ export interface FeedVideo {
 }
 
 export interface FeedCardActions {
-  toggleLike(videoId: string): void;
+  setLike(videoId: string, liked: boolean): void;
   openComments(video: FeedVideo): void;
   share(video: FeedVideo): void;
   remove(video: FeedVideo): void;

@@ -1,0 +1,42 @@
+import type { MutationArgs, MutationName, MutationOutcome } from '#sync/mutations/catalogue';
+import { recordAudit } from '#server/admin/audit';
+import { commentAdded, startedPair } from '#server/rewards/comment-pairs';
+import { applyScoreEvent } from '#server/rewards/score-events';
+import { recordViewInTx } from './record-view';
+import type { ServerMutationContext } from './server-tables';
+
+type Effect<N extends MutationName> = (ctx: ServerMutationContext, args: MutationArgs<N>, outcome: NonNullable<MutationOutcome<N>>) => Promise<unknown>;
+
+/**
+ * What only the server does after a mutation's shared logic changed something (a replay returns
+ * null and has no effect), in the same transaction: leaderboard points (docs/decisions/0009-scoring-rules.md),
+ * the view rule, the audit of an admin's deletion. A mutation without server-only effects has no entry.
+ */
+export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
+  like: ({ trx, user, now, batch }, _args, { video }) =>
+    applyScoreEvent(trx, { kind: 'like', actorId: user.id, creatorId: video.user_id, delta: 1, occurredAt: now, at: now }, batch.scores),
+  unlike: ({ trx, user, now, batch }, _args, { video, likedAt }) =>
+    applyScoreEvent(trx, { kind: 'like', actorId: user.id, creatorId: video.user_id, delta: -1, occurredAt: likedAt, at: now }, batch.scores),
+  // Every comment counts in comments_count; only a member's first on the video in the period scores.
+  addComment: async ({ trx, user, now, batch }, _args, { video, commentId }) => {
+    if (await startedPair(trx, { userId: user.id, videoId: video.id, commentId }, batch.scores)) {
+      await commentAdded(trx, { userId: user.id, creatorId: video.user_id, createdAt: now }, batch.scores);
+    }
+  },
+  // Another member's video goes only by an admin's hand: audited like DELETE /api/admin/videos/:id.
+  deleteVideo: async ({ trx, user, now }, _args, { video }) => {
+    if (video.user_id === user.id) return;
+    await recordAudit(trx, { actorId: user.id, action: 'video.delete', target: video.id, details: { owner_id: video.user_id } }, now);
+  },
+  recordView: (ctx, { watchedMs }, { video }) => recordViewInTx(ctx, video, watchedMs),
+};
+
+export async function runMutationEffects<N extends MutationName>(
+  ctx: ServerMutationContext,
+  name: N,
+  args: MutationArgs<N>,
+  outcome: MutationOutcome<N>,
+): Promise<void> {
+  const effect = mutationEffects[name] as Effect<N> | undefined;
+  if (effect && outcome) await effect(ctx, args, outcome as NonNullable<MutationOutcome<N>>);
+}

@@ -1,0 +1,117 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '#db/schema';
+import type { MemberVideoKey, MutationTx, VideoCounter, VideoRef } from '#sync/mutations/mutation-tx';
+import type { AuthUser } from '#server/context';
+import type { Changes } from '#server/changes/changes';
+import type { ScoreMemo } from '#server/rewards/score-events';
+import { deleteVideoInTx } from '#server/videos/delete-video';
+import { deleteMediaFiles } from '#server/media/storage';
+import type { PushStatements } from '../push-statements';
+
+/** What the mutations of one push batch share: prepared statements and the batch's score facts. */
+export interface PushBatch {
+  statements: PushStatements;
+  scores: ScoreMemo;
+}
+
+/** One mutation's server context: its transaction, its caller, its time and the changes it declares. */
+export interface ServerMutationContext {
+  trx: Transaction<Database>;
+  user: AuthUser;
+  now: number;
+  /** The mutation's client_time: only the view rule uses it (views are queued offline). */
+  clientTime: number | undefined;
+  batch: PushBatch;
+  changes: Changes;
+  mediaDir: string;
+}
+
+/**
+ * The authoritative tables: every write stamps the server's user and time and declares its change
+ * (the change-log row and the poke), in the push's transaction. Likes are most of what a feed pushes:
+ * their reads and writes go through prepared statements (push-statements.ts); the rest use Kysely.
+ * A like's or comment's change also tells pulls that its video's counters moved.
+ */
+export class ServerMutationTx implements MutationTx {
+  readonly location = 'server' as const;
+  readonly userId: string;
+
+  constructor(readonly ctx: ServerMutationContext) {
+    this.userId = ctx.user.id;
+  }
+
+  async isAdmin(): Promise<boolean> {
+    return this.ctx.user.isAdmin;
+  }
+
+  readonly videos = {
+    get: async (id: string): Promise<VideoRef | undefined> => this.ctx.batch.statements.video.get(id),
+    increment: async (id: string, counter: VideoCounter, by: 1 | -1): Promise<void> => {
+      if (counter === 'likes_count') {
+        this.ctx.batch.statements.bumpLikes.run(by, id);
+        return;
+      }
+      await this.ctx.trx
+        .updateTable('videos')
+        .set((eb) => ({ [counter]: eb(counter, '+', by) }))
+        .where('id', '=', id)
+        .execute();
+    },
+    delete: async (video: VideoRef): Promise<void> => {
+      const { trx, changes, mediaDir } = this.ctx;
+      const gone = await deleteVideoInTx(trx, changes, video.id);
+      // Files are not transactional: they go once the deletion committed.
+      if (gone) changes.afterCommit(() => deleteMediaFiles(mediaDir, gone.fileKeys));
+    },
+  };
+
+  readonly likes = {
+    get: async (key: MemberVideoKey) => this.ctx.batch.statements.like.get(key.videoId, key.userId),
+    insert: async (key: MemberVideoKey): Promise<void> => {
+      this.ctx.batch.statements.insertLike.run(key.videoId, key.userId, this.ctx.now);
+      this.ctx.changes.like(key.videoId, key.userId);
+    },
+    delete: async (key: MemberVideoKey): Promise<void> => {
+      this.ctx.batch.statements.deleteLike.run(key.videoId, key.userId);
+      this.ctx.changes.like(key.videoId, key.userId, { deleted: true });
+    },
+  };
+
+  readonly comments = {
+    get: (id: string) => this.ctx.trx.selectFrom('comments').select(['video_id', 'user_id']).where('id', '=', id).executeTakeFirst(),
+    insert: async (row: { id: string; videoId: string; userId: string; content: string }): Promise<void> => {
+      await this.ctx.trx
+        .insertInto('comments')
+        .values({ id: row.id, video_id: row.videoId, user_id: row.userId, content: row.content, created_at: this.ctx.now })
+        .execute();
+      this.ctx.changes.comment(row.id, row.videoId, row.userId);
+    },
+  };
+
+  readonly shares = {
+    get: (id: string) => this.ctx.trx.selectFrom('shares').select(['video_id', 'user_id']).where('id', '=', id).executeTakeFirst(),
+    anyBy: async (key: MemberVideoKey): Promise<boolean> => {
+      const row = await this.ctx.trx
+        .selectFrom('shares')
+        .select('id')
+        .where('user_id', '=', key.userId)
+        .where('video_id', '=', key.videoId)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    insert: async (row: { id: string; videoId: string; userId: string }): Promise<void> => {
+      await this.ctx.trx.insertInto('shares').values({ id: row.id, video_id: row.videoId, user_id: row.userId, created_at: this.ctx.now }).execute();
+      // Declared even when the count stays: the sharing device counted it and must pull the real count.
+      this.ctx.changes.video(row.videoId);
+    },
+  };
+
+  readonly profiles = {
+    update: async (userId: string, patch: { name: string }): Promise<void> => {
+      await this.ctx.trx.updateTable('profiles').set({ name: patch.name, updated_at: this.ctx.now }).where('id', '=', userId).execute();
+      // Names show on feed cards and comments: every client may need to pull.
+      this.ctx.changes.profile(userId, { shown: true });
+    },
+  };
+}

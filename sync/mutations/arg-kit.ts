@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { NameSchema } from '../rest-api/auth';
+import { MAX_COMMENT_LENGTH, MAX_WATCHED_MS } from './limits';
+
+/** Ids are client-made UUIDs or server ids: short, URL-safe. */
+export const IdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Invalid id.');
+
+/** The pieces mutation schemas are made of; handed to each mutation's `args` when zod is loaded. */
+export const argKit = {
+  z,
+  id: IdSchema,
+  // The same rules as PATCH /api/profile (one schema): a rename cannot slip through sync what the API refuses.
+  name: NameSchema,
+  commentContent: z
+    .string()
+    .trim()
+    .min(1, 'A comment cannot be empty.')
+    .max(MAX_COMMENT_LENGTH, `A comment can have at most ${MAX_COMMENT_LENGTH} characters.`),
+  watchedMs: z.number().int().min(0).max(MAX_WATCHED_MS),
+};
+
+export type ArgKit = typeof argKit;

@@ -1,0 +1,34 @@
+import type { z } from 'zod';
+import type { ArgKit } from './arg-kit';
+import type { MutationTx } from './mutation-tx';
+
+/**
+ * One mutation, defined once (zbugs' defineMutator): its arguments, what the client shows while it
+ * is queued, the toast when the server refuses it for good, and its logic against the generic
+ * tables. The client runs `run` optimistically over Dexie, the server authoritatively over the
+ * database; server-only effects (points, audit, files) sit in server/sync/mutation-effects.ts and
+ * get `run`'s outcome.
+ *
+ * `args` is a function of the schema kit so this module needs no zod at run time: the client
+ * replays queued mutations on its first screen, and loads zod only to queue a new one.
+ */
+export interface MutationDef<N extends string, S extends z.ZodType, O> {
+  readonly name: N;
+  readonly args: (kit: ArgKit) => S;
+  /** The title of the toast when the server refuses it for good (the product's copy); null: not shown. */
+  readonly refusedTitle: string | null;
+  /** Whether a queued copy marks its video's card as pending. */
+  readonly pendingOnCard: boolean;
+  /** The comment a queued copy shows as pending, if it adds one. */
+  readonly pendingComment?: (args: z.output<S>) => string;
+  /** Rebasing it also resets its video's comment list. */
+  readonly rewritesComments?: boolean;
+  /** It changes the member's own profile (rebase resets the profile; the profile shows pending). */
+  readonly changesProfile?: boolean;
+  /** Replays are harmless: `run` on an already-applied mutation changes nothing. */
+  readonly run: (tx: MutationTx, args: z.output<S>) => Promise<O>;
+}
+
+export function defineMutation<const N extends string, S extends z.ZodType, O>(def: MutationDef<N, S, O>): MutationDef<N, S, O> {
+  return def;
+}

@@ -1,0 +1,12 @@
+import { defineMutation } from './define-mutation';
+import { requireVideo } from './require-video';
+
+/** Whether a view counts is the server's call (docs/decisions/0008-the-view-rule.md): the shared part only checks the video. */
+export const recordView = defineMutation({
+  name: 'recordView',
+  args: (k) => k.z.strictObject({ videoId: k.id, watchedMs: k.watchedMs }),
+  // A view that does not count is not the member's concern.
+  refusedTitle: null,
+  pendingOnCard: false,
+  run: async (tx, { videoId }) => ({ video: await requireVideo(tx, videoId) }),
+});

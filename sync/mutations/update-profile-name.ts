@@ -1,0 +1,13 @@
+import { defineMutation } from './define-mutation';
+
+export const updateProfileName = defineMutation({
+  name: 'updateProfileName',
+  args: (k) => k.z.strictObject({ name: k.name }),
+  refusedTitle: 'Update Failed',
+  pendingOnCard: false,
+  changesProfile: true,
+  run: async (tx, { name }) => {
+    await tx.profiles.update(tx.userId, { name });
+    return null;
+  },
+});

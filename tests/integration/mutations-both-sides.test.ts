@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { openClientDb, type ClientDb, type VideoRow } from '#client/sync/db';
+import { ClientMutationTx } from '#client/sync/client-tables';
+import { mutationDef, mutationNames, runMutation, type AnyMutation } from '#sync/mutations/catalogue';
+import { parseMutation } from '#sync/mutations/parse-mutation';
+import { MutationError } from '#sync/protocol/error-codes';
+import { createTestApp, call, type TestApp } from '../helpers/test-app';
+import { createUser, type TestUser } from '../helpers/users';
+import { insertVideo, videoTruth } from './sync-harness';
+
+// Each mutation is written once and run on both sides: optimistically over the device's Dexie
+// tables, authoritatively by the server's push. Run the same steps on both; the card the device
+// shows must be what the server then holds.
+
+type Step = { name: AnyMutation['name']; args: Record<string, unknown> };
+
+describe('the mutation catalogue', () => {
+  it('gives every mutation a schema, its metadata and its logic, and refuses what it does not know', () => {
+    for (const name of mutationNames) {
+      const def = mutationDef(name)!;
+      expect(def.name).toBe(name);
+      expect(typeof def.run).toBe('function');
+      expect(def.refusedTitle === null || def.refusedTitle.length > 0).toBe(true);
+      expect(parseMutation(name, {}).ok).toBe(false);
+    }
+    expect(mutationDef('toString')).toBeUndefined();
+    expect(parseMutation('deleteComment', { commentId: 'c1' })).toMatchObject({ ok: false, error: { code: 'unknown_mutation' } });
+  });
+});
+
+describe('one mutation, two sides: the device shows what the server then holds', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let member: TestUser;
+  let factory: IDBFactory;
+  let seq = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await createUser(t.deps, { name: 'Owner' });
+    member = await createUser(t.deps, { name: 'Member' });
+    factory = new IDBFactory();
+  });
+  afterAll(() => t.close());
+
+  async function deviceWith(videoId: string, user: TestUser): Promise<ClientDb> {
+    const db = openClientDb(`both-sides-${++seq}`, { indexedDB: factory, IDBKeyRange });
+    const truth = await t.deps.db.selectFrom('videos').selectAll().where('id', '=', videoId).executeTakeFirstOrThrow();
+    const row: VideoRow = {
+      id: truth.id,
+      user_id: truth.user_id,
+      user_name: 'Owner',
+      title: truth.title,
+      description: truth.description,
+      video_url: '',
+      poster_url: null,
+      created_at: new Date(truth.created_at).toISOString(),
+      created_ms: truth.created_at,
+      duration_ms: truth.duration_ms,
+      likes_count: truth.likes_count,
+      comments_count: truth.comments_count,
+      shares_count: truth.shares_count,
+      views_count: truth.views_count,
+      liked_by_me: false,
+    };
+    await db.videos.put(row);
+    await db.profile.put({ id: user.id, name: user.name, email: user.email, is_admin: false, created_at: new Date().toISOString() });
+    return db;
+  }
+
+  /** The steps on the device, each in its own read-write transaction; a refusal is recorded, not thrown. */
+  async function onDevice(db: ClientDb, user: TestUser, steps: Step[]): Promise<string[]> {
+    const refused: string[] = [];
+    for (const step of steps) {
+      const parsed = parseMutation(step.name, step.args);
+      if (!parsed.ok) throw parsed.error;
+      try {
+        await db.transaction('rw', [db.videos, db.comments, db.profile], async () => {
+          await runMutation(new ClientMutationTx(db, user.id, Date.now()), parsed.mutation);
+        });
+      } catch (e) {
+        if (!(e instanceof MutationError)) throw e;
+        refused.push(e.code);
+      }
+    }
+    return refused;
+  }
+
+  async function onServer(user: TestUser, steps: Step[]): Promise<string[]> {
+    const mutations = steps.map((s, i) => ({ id: i + 1, name: s.name, args: s.args, client_time: Date.now() }));
+    const res = await call(t.app, 'POST', '/api/sync/push', { client_id: randomUUID(), mutations }, user.token);
+    expect(res.status).toBe(200);
+    return (res.json.results as Array<{ status: string; error?: { code: string } }>).filter((r) => r.status === 'rejected').map((r) => r.error!.code);
+  }
+
+  async function sameOnBothSides(steps: (videoId: string) => Step[], actor: () => TestUser = () => member) {
+    const videoId = await insertVideo(t.deps, owner.id);
+    const db = await deviceWith(videoId, actor());
+    const deviceRefused = await onDevice(db, actor(), steps(videoId));
+    const serverRefused = await onServer(actor(), steps(videoId));
+    expect(deviceRefused).toEqual(serverRefused);
+    const shown = await db.videos.get(videoId);
+    const truth = await videoTruth(t.deps, videoId);
+    const liked = await t.deps.db.selectFrom('likes').select('user_id').where('video_id', '=', videoId).where('user_id', '=', actor().id).executeTakeFirst();
+    const serverComments = (await t.deps.db.selectFrom('comments').select('id').where('video_id', '=', videoId).execute()).map((c) => c.id).sort();
+    const deviceComments = (await db.comments.where('video_id').equals(videoId).toArray()).map((c) => c.id).sort();
+    expect({ exists: !!shown, likes: shown?.likes_count ?? 0, comments: shown?.comments_count ?? 0, liked: shown?.liked_by_me ?? false }).toEqual({
+      exists: truth.exists,
+      likes: truth.likes_count,
+      comments: truth.comments_count,
+      liked: !!liked,
+    });
+    expect(deviceComments).toEqual(serverComments);
+    return { shown, truth, db, videoId };
+  }
+
+  it('like, like again, unlike, like', async () => {
+    const { truth } = await sameOnBothSides((videoId) => [
+      { name: 'like', args: { videoId } },
+      { name: 'like', args: { videoId } },
+      { name: 'unlike', args: { videoId } },
+      { name: 'like', args: { videoId } },
+    ]);
+    expect(truth.likes_count).toBe(1);
+  });
+
+  it('two comments, one replayed', async () => {
+    const { truth } = await sameOnBothSides((videoId) => [
+      { name: 'addComment', args: { commentId: 'c-one-' + videoId.slice(0, 8), videoId, content: 'first' } },
+      { name: 'addComment', args: { commentId: 'c-two-' + videoId.slice(0, 8), videoId, content: 'second' } },
+      { name: 'addComment', args: { commentId: 'c-one-' + videoId.slice(0, 8), videoId, content: 'first' } },
+    ]);
+    expect(truth.comments_count).toBe(2);
+  });
+
+  it('a share: the count moves once for the member', async () => {
+    const { shown, truth } = await sameOnBothSides((videoId) => [{ name: 'recordShare', args: { shareId: randomUUID(), videoId } }]);
+    expect([shown?.shares_count, truth.shares_count]).toEqual([1, 1]);
+  });
+
+  it("another member's video cannot be deleted; the owner's can, with its comments", async () => {
+    await sameOnBothSides((videoId) => [{ name: 'deleteVideo', args: { videoId } }]);
+    const { truth } = await sameOnBothSides(
+      (videoId) => [
+        { name: 'addComment', args: { commentId: 'own-' + videoId.slice(0, 8), videoId, content: 'mine' } },
+        { name: 'deleteVideo', args: { videoId } },
+        { name: 'like', args: { videoId } },
+      ],
+      () => owner,
+    );
+    expect(truth.exists).toBe(false);
+  });
+});
