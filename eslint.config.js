@@ -3,6 +3,24 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/** What every client file may not import: the server and the database (one-way dependencies, docs/layout.md). */
+function clientPatterns(...extra) {
+  return [
+    { group: ['**/server/**', '**/db/**'], message: 'client/ may import sync/ only' },
+    { regex: '^#(server|db)/', message: 'client/ may import sync/ only' },
+    ...extra,
+  ];
+}
+
+/** For a file `depth` folders inside its feature: no alias into another feature or the app, no relative path out of the feature. */
+function featureRule(depth) {
+  return {
+    regex: `^(#client/(app|features)/|(\\.\\./){${depth}})`,
+    message:
+      'A feature imports client/ui, client/lib, client/sync and sync/ (and its own files), never another feature or client/app; client/app composes them',
+  };
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'client/routeTree.gen.ts', 'test-results/**', '**/*.gen.ts'] },
   ...tseslint.configs.recommended,
@@ -21,14 +39,26 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      // One-way dependencies (docs/layout.md): the client never reaches into the server or the database.
+      'no-restricted-imports': ['error', { patterns: clientPatterns() }],
+    },
+  },
+  // Layers inside the client (docs/layout.md), as bulletproof-react's zones: client/app composes the
+  // features; a feature imports client/ui, client/lib, client/sync and sync/, never another feature
+  // or client/app; ui, lib and sync import no feature and no app. A path that climbs out of a
+  // feature's folder is caught by how far it climbs from where the file sits.
+  { files: ['client/features/*/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { patterns: clientPatterns(featureRule(1)) }] } },
+  { files: ['client/features/*/*/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { patterns: clientPatterns(featureRule(2)) }] } },
+  { files: ['client/features/*/*/*/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { patterns: clientPatterns(featureRule(3)) }] } },
+  {
+    files: ['client/{ui,lib,sync}/**/*.{ts,tsx}'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            { group: ['**/server/**', '**/db/**'], message: 'client/ may import sync/ only' },
-            { regex: '^#(server|db)/', message: 'client/ may import sync/ only' },
-          ],
+          patterns: clientPatterns({
+            regex: '^(#client/|(\\.\\./)+)(features|app)/',
+            message: 'client/ui, client/lib and client/sync import no feature and not client/app',
+          }),
         },
       ],
     },

@@ -2,10 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
 import { router } from './app/router';
-import { restoreSession } from './features/auth/api';
-import { loadPublicSettings } from './app/public-settings';
+import { restoreSession } from './lib/session';
+import { loadPublicSettings } from './lib/public-settings';
 import { connectSyncToSession } from './app/sync-bridge';
-import { registerServiceWorker } from './app/service-worker';
+import { registerServiceWorker } from './lib/service-worker';
 import './app/styles.css';
 
 connectSyncToSession();

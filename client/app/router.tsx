@@ -42,7 +42,7 @@ const resetPasswordRoute = createRoute({
 const memberRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'member',
-  component: lazyRouteComponent(() => import('../features/layout/MemberLayout'), 'MemberLayout'),
+  component: lazyRouteComponent(() => import('./layout/MemberLayout'), 'MemberLayout'),
 });
 const homeRoute = createRoute({
   getParentRoute: () => memberRoute,
@@ -75,7 +75,7 @@ const adminLoginRoute = createRoute({
 const adminRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/admin',
-  component: lazyRouteComponent(() => import('../features/admin/AdminPage'), 'AdminPage'),
+  component: lazyRouteComponent(() => import('./routes/AdminRoute'), 'AdminRoute'),
 });
 
 const routeTree = rootRoute.addChildren([

@@ -1,5 +1,5 @@
 import { toast } from '../ui/toast';
-import { getAccessToken, onSessionEvents, refreshSession } from '../features/auth/api';
+import { getAccessToken, onSessionEvents, refreshSession } from '../lib/session';
 import type { Rejection } from '../sync/outbox';
 import { mutationDef } from '#sync/mutations/catalogue';
 

@@ -4,7 +4,8 @@ import { applyPull, CURSOR_KEY } from './apply-pull';
 import { getMeta, setMeta, type ClientDb } from './db';
 import { loadValidators, loadedValidators, type Validators } from './load-validators';
 import { clientState } from './outbox';
-import { errorCode, TemporaryError, type Requester } from './sync-transport';
+import { TemporaryError, type Requester } from './sync-transport';
+import { apiErrorFromResponse } from '#client/lib/http/api-error';
 import { trace } from './trace';
 import { runTx } from './tx-queue';
 
@@ -54,7 +55,7 @@ export class Puller {
     const open = [...this.open.keys()];
     const body = { client_id, cursor, open_videos: open, load_comments: open.filter((id) => !this.loaded.has(id)) };
     const res = await this.request('/api/sync/pull', { method: 'POST', body });
-    if (res.status === 400 && (await errorCode(res)).code === 'invalid_cursor') {
+    if (res.status === 400 && (await apiErrorFromResponse(res)).code === 'invalid_cursor') {
       await setMeta(this.db, CURSOR_KEY, null);
       return true;
     }

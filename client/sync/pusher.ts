@@ -2,7 +2,8 @@ import { MAX_PUSH_BATCH } from '#sync/protocol/limits';
 import type { ClientDb, OutboxEntry } from './db';
 import { loadValidators } from './load-validators';
 import { batchOf, dropRejected, markSent, nextBatch, pendingOf, renumber, rotateClientId, type Rejection } from './outbox';
-import { errorCode, TemporaryError, type Requester } from './sync-transport';
+import { TemporaryError, type Requester } from './sync-transport';
+import { apiErrorFromResponse } from '#client/lib/http/api-error';
 import { trace } from './trace';
 import { runTx } from './tx-queue';
 
@@ -109,9 +110,10 @@ export class Pusher {
   }
 
   private async refused({ clientId, entries }: Batch, res: Response): Promise<void> {
-    const err = await errorCode(res);
-    if (res.status === 409 && err.code === 'mutation_id_gap' && typeof err.last_mutation_id === 'number') {
-      return renumber(this.db, this.userId, clientId, err.last_mutation_id + 1, err.last_mutation_id);
+    const err = await apiErrorFromResponse(res);
+    const last = err.details.lastMutationId;
+    if (res.status === 409 && err.code === 'mutation_id_gap' && typeof last === 'number') {
+      return renumber(this.db, this.userId, clientId, last + 1, last);
     }
     if (res.status === 403 && err.code === 'client_id_taken') return rotateClientId(this.db, this.userId);
     if (res.status !== 400 && res.status !== 413) throw new TemporaryError(`push answered ${res.status}`);
@@ -121,7 +123,7 @@ export class Pusher {
       return;
     }
     const first = entries[0]!;
-    await this.drop(clientId, [{ id: first.id, error: err }]);
+    await this.drop(clientId, [{ id: first.id, error: { code: err.code, message: err.message } }]);
     // Its id is still free on the server: the next mutation takes it.
     await renumber(this.db, this.userId, clientId, first.id, first.id - 1);
   }

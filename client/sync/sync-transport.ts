@@ -1,9 +1,11 @@
 import type { EngineStatus } from './status';
 import { trace } from './trace';
-import { retryAfterMs } from './retry-after';
+import { retryAfterMs } from '#client/lib/http/retry-after';
+import { ApiError, apiErrorFromResponse } from '#client/lib/http/api-error';
+import { HttpClient, REQUEST_TIMEOUT_MS, type BearerAuth } from '#client/lib/http/http-client';
 
 /** A push, pull or page that takes longer than this is abandoned and retried. */
-export const REQUEST_TIMEOUT_MS = 30_000;
+export { REQUEST_TIMEOUT_MS };
 
 /** A network failure or 5xx: retried with backoff. */
 export class TemporaryError extends Error {
@@ -54,46 +56,38 @@ function tokenSubject(token: string): string | null {
   }
 }
 
-export async function errorCode(res: Response): Promise<{ code: string; message: string; last_mutation_id?: number }> {
-  try {
-    const j = (await res.clone().json()) as { error?: { code?: string; message?: string }; last_mutation_id?: number };
-    const out: { code: string; message: string; last_mutation_id?: number } = {
-      code: j.error?.code ?? `http_${res.status}`,
-      message: j.error?.message ?? res.statusText,
-    };
-    if (typeof j.last_mutation_id === 'number') out.last_mutation_id = j.last_mutation_id;
-    return out;
-  } catch {
-    return { code: `http_${res.status}`, message: res.statusText };
-  }
-}
-
 /** The sync engine's requests as one user: bearer token, one refresh on 401, a timeout, and errors by kind. */
 export class SyncTransport {
   private readonly opts: TransportOptions;
-  private readonly fetchFn: typeof fetch;
-  private readonly base: string;
+  private readonly http: HttpClient;
+  /** Streams pass their own signal and have their own idle watchdog: no timeout. */
+  private readonly streamHttp: HttpClient;
 
   constructor(opts: TransportOptions) {
     this.opts = opts;
-    this.fetchFn = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.base = opts.baseUrl ?? '';
+    const auth: BearerAuth = { token: () => this.token(), refresh: () => this.refreshed() };
+    const base = { baseUrl: opts.baseUrl ?? '', ...(opts.fetch ? { fetch: opts.fetch } : {}), auth };
+    // A request that hangs would hold the flush lock for every tab: give up and retry instead.
+    this.http = new HttpClient({ ...base, timeoutMs: REQUEST_TIMEOUT_MS });
+    this.streamHttp = new HttpClient({ ...base, timeoutMs: null });
   }
 
   /** One request with auth: a 401 refreshes the session once and retries. */
   readonly request: Requester = async (path, init, signal) => {
-    let res = await this.send(path, init, await this.token(), signal);
-    if (res.status === 401) {
-      const refreshed = await this.opts.refreshSession().catch(() => null);
-      const token = typeof refreshed === 'string' && refreshed ? refreshed : await this.token();
-      if (tokenSubject(token) !== null && tokenSubject(token) !== this.opts.userId) throw new PausedError('signed_out');
-      res = await this.send(path, init, token, signal);
-      if (res.status === 401) throw new PausedError('signed_out');
+    trace(`fetch:${path}`);
+    const client = signal ? this.streamHttp : this.http;
+    let res: Response;
+    try {
+      res = await client.send(path, signal ? { ...init, signal } : init);
+    } catch (err) {
+      if (err instanceof ApiError && !err.answered) throw new TemporaryError(`network: ${err.code}`, true);
+      throw err;
     }
+    if (res.status === 401) throw new PausedError('signed_out');
     if (res.status === 429) throw new RateLimitedError(retryAfterMs(res.headers.get('retry-after')));
     if (res.status >= 500) throw new TemporaryError(`server answered ${res.status}`);
     if (res.status === 403) {
-      const { code } = await errorCode(res);
+      const { code } = await apiErrorFromResponse(res);
       if (code === 'client_id_taken') return res;
       throw new PausedError(code === 'account_suspended' || code === 'payment_required' ? code : 'forbidden');
     }
@@ -109,32 +103,11 @@ export class SyncTransport {
     return token;
   }
 
-  private async send(path: string, init: RequestInitLike, token: string, signal?: AbortSignal): Promise<Response> {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-    const req: RequestInit = { method: init.method, headers };
-    if (init.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      req.body = JSON.stringify(init.body);
-    }
-    // A request that hangs would hold the flush lock for every tab: give up and retry instead.
-    // The event stream has its own idle watchdog, so it passes a signal and no timeout.
-    const timeout = signal ? null : new AbortController();
-    const timer = timeout ? setTimeout(() => timeout.abort(), REQUEST_TIMEOUT_MS) : null;
-    req.signal = signal ?? timeout!.signal;
-    try {
-      trace(`fetch:${path}`);
-      const res = await this.fetchFn(`${this.base}${path}`, req);
-      // The body is read by the caller: keep the timer until headers and body are both in.
-      if (timeout) {
-        const body = [101, 204, 205, 304].includes(res.status) ? null : await res.arrayBuffer();
-        return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
-      }
-      return res;
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      throw new TemporaryError(`network: ${String(err)}`, true);
-    } finally {
-      if (timer) clearTimeout(timer);
-    }
+  /** The token after a refresh, or null (then the 401 stands and the queue pauses). */
+  private async refreshed(): Promise<string | null> {
+    const refreshed = await this.opts.refreshSession().catch(() => null);
+    const token = typeof refreshed === 'string' && refreshed ? refreshed : await this.opts.getAccessToken();
+    if (!token || (tokenSubject(token) !== null && tokenSubject(token) !== this.opts.userId)) return null;
+    return token;
   }
 }

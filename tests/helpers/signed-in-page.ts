@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { SESSION_USER_KEY } from '#client/features/auth/api/session-cache';
+import { SESSION_USER_KEY } from '#client/lib/session/session-cache';
 
 export interface SignedInPage {
   page: Page;

@@ -6,8 +6,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { createUploadRaw, listen, sha256, terminateUnfinished, type LoopbackServer } from '../fixtures/tus-client';
 import { mp4Faststart, mp4TwoMegabytes, posterJpeg, textAsMp4 } from '../fixtures/videos';
-import { UploadsDb, type UploadRecord } from '#client/features/upload/api/upload-db';
-import { UploadQueue, type NewUpload, type UploadQueueOptions } from '#client/features/upload/api/upload-queue';
+import { UploadsDb, type UploadRecord } from '#client/sync/uploads/upload-db';
+import { UploadQueue, type NewUpload, type UploadQueueOptions } from '#client/sync/uploads/upload-queue';
 
 /** tus-js-client's Node build reads Buffers and streams; the browser hands it Blobs from IndexedDB. */
 const blobReader = {

@@ -1,5 +1,5 @@
 import { Navigate, Outlet } from '@tanstack/react-router';
-import { useSession } from '#client/features/auth/api';
+import { useSession } from '#client/lib/session';
 import { Spinner } from '#client/ui/Spinner';
 
 /** /login and /signup: a signed-in visitor goes to /home (docs/pwa.md, "Routes"). */

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
-import { AuthError, signIn, useSession } from '../auth/api';
+import { isErrorAnswer, signIn, useSession } from '#client/lib/session';
 import { PasswordField } from '#client/ui/PasswordField';
 import { TextField } from '#client/ui/TextField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
@@ -24,7 +24,7 @@ export function AdminLoginPage() {
       toast.success('Admin Access Granted', { description: 'Welcome, administrator!' });
       await navigate({ to: '/admin', replace: true });
     } catch (e) {
-      const message = e instanceof AuthError ? e.message : 'The server could not be reached. Check your connection and try again.';
+      const message = isErrorAnswer(e) ? e.message : 'The server could not be reached. Check your connection and try again.';
       toast.error('Sign in Failed', { description: message });
     }
   });

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
-import { signOut, useSession } from '../auth/api';
+import { signOut, useSession } from '#client/lib/session';
 import { Spinner } from '#client/ui/Spinner';
 import { HomeIcon, LogOutIcon } from '#client/ui/icons';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
@@ -11,7 +11,7 @@ import { UsersTab } from './components/UsersTab';
 import { VideosTab } from './components/VideosTab';
 import { RewardsTab } from './components/RewardsTab';
 import { SettingsTab } from './components/SettingsTab';
-import { RewardsAdminActions } from './rewards-slot';
+import type { ReactNode } from 'react';
 import { AuditLog } from './components/AuditLog';
 import './admin.css';
 
@@ -24,15 +24,15 @@ const TABS: Array<TabDef<TabKey>> = [
 ];
 
 /** /admin (docs/pwa.md, "Routes"; docs/admin-payments.md): no profile -> /admin/login, not an admin -> /home. */
-export function AdminPage() {
+export function AdminPage({ rewardsActions }: { rewardsActions?: ReactNode }) {
   const session = useSession();
   if (session.status === 'loading') return <Spinner fullScreen label="Loading your session" />;
   if (session.status === 'signedOut') return <Navigate to="/admin/login" replace />;
   if (!session.user.is_admin) return <Navigate to="/home" replace />;
-  return <Dashboard selfId={session.user.id} offline={session.offline} />;
+  return <Dashboard selfId={session.user.id} offline={session.offline} rewardsActions={rewardsActions} />;
 }
 
-function Dashboard({ selfId, offline }: { selfId: string; offline: boolean }) {
+function Dashboard({ selfId, offline, rewardsActions }: { selfId: string; offline: boolean; rewardsActions: ReactNode }) {
   const [tab, setTab] = useState<TabKey>('users');
   const navigate = useNavigate();
   const { busy, run: logout } = useSubmitOnce(async () => {
@@ -75,11 +75,7 @@ function Dashboard({ selfId, offline }: { selfId: string; offline: boolean }) {
         <Tabs<TabKey> tabs={TABS} selected={tab} onSelect={setTab} label="Admin sections">
           {tab === 'users' ? <UsersTab selfId={selfId} /> : null}
           {tab === 'videos' ? <VideosTab /> : null}
-          {tab === 'rewards' ? (
-            <RewardsTab>
-              <RewardsAdminActions />
-            </RewardsTab>
-          ) : null}
+          {tab === 'rewards' ? <RewardsTab>{rewardsActions}</RewardsTab> : null}
           {tab === 'settings' ? <SettingsTab /> : null}
         </Tabs>
         <AuditLog />

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
-import { AdSlot } from '../ads/AdSlot';
+import { AdSlot } from '#client/ui/ads/AdSlot';
 
 /** The frame shared by /login and /signup: brand, title, the form, and the ad slot (docs/pwa.md, "Ads"). */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {

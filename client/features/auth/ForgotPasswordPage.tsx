@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import { toast } from 'sonner';
-import { requestPasswordReset } from './api';
+import { requestPasswordReset } from '#client/lib/session';
 import { AuthCard } from './AuthCard';
-import { authErrorMessage } from './error-message';
+import { authErrorMessage } from '#client/lib/session/error-message';
 import { TextField } from '#client/ui/TextField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { toast } from 'sonner';
-import { AuthError, rememberPendingPayment, resendVerification, signIn } from './api';
+import { isErrorAnswer, rememberPendingPayment, resendVerification, signIn } from '#client/lib/session';
 import { AuthCard } from './AuthCard';
 import { PasswordField } from '#client/ui/PasswordField';
 import { TextField } from '#client/ui/TextField';
@@ -20,13 +20,13 @@ export function LoginPage() {
       await signIn(email, password);
       await navigate({ to: '/home', replace: true });
     } catch (e) {
-      if (e instanceof AuthError && e.code === 'payment_required' && e.userId) {
-        rememberPendingPayment({ user_id: e.userId, email: email.trim().toLowerCase(), name: '' });
+      if (isErrorAnswer(e) && e.code === 'payment_required' && e.details.userId) {
+        rememberPendingPayment({ user_id: e.details.userId, email: email.trim().toLowerCase(), name: '' });
         await navigate({ to: '/payment' });
         return;
       }
-      setUnverified(e instanceof AuthError && e.code === 'email_not_verified');
-      const message = e instanceof AuthError ? e.message : 'The server could not be reached. Check your connection and try again.';
+      setUnverified(isErrorAnswer(e) && e.code === 'email_not_verified');
+      const message = isErrorAnswer(e) ? e.message : 'The server could not be reached. Check your connection and try again.';
       toast.error('Sign in Failed', { description: message });
     }
   });
@@ -35,7 +35,7 @@ export function LoginPage() {
     try {
       toast.success('Verification email sent', { description: await resendVerification(email) });
     } catch (e) {
-      toast.error('Something went wrong', { description: e instanceof AuthError ? e.message : 'Please try again.' });
+      toast.error('Something went wrong', { description: isErrorAnswer(e) ? e.message : 'Please try again.' });
     }
   });
 

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { toast } from 'sonner';
-import { AuthError, currentUser, resetPassword, signOut } from './api';
+import { isErrorAnswer, currentUser, resetPassword, signOut } from '#client/lib/session';
 import { AuthCard } from './AuthCard';
-import { authErrorMessage, acceptNewPassword } from './error-message';
+import { authErrorMessage, acceptNewPassword } from '#client/lib/session/error-message';
 import { PasswordField } from '#client/ui/PasswordField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 
@@ -37,7 +37,7 @@ export function ResetPasswordPage() {
       toast.success('Password updated', { description: 'You can now sign in with your new password.' });
       await navigate({ to: '/login', replace: true });
     } catch (e) {
-      if (e instanceof AuthError && e.code === 'invalid_reset_token') setLinkDead(true);
+      if (isErrorAnswer(e) && e.code === 'invalid_reset_token') setLinkDead(true);
       toast.error('Reset Failed', { description: authErrorMessage(e) });
     }
   });

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
-import { AuthError, rememberPendingPayment, signUp } from './api';
+import { isErrorAnswer, rememberPendingPayment, signUp } from '#client/lib/session';
 import { AuthCard } from './AuthCard';
-import { acceptNewPassword } from './error-message';
-import { entryFeeOf, usePublicSettings } from '#client/app/public-settings';
+import { acceptNewPassword } from '#client/lib/session/error-message';
+import { entryFeeOf, usePublicSettings } from '#client/lib/public-settings';
 import { PasswordField } from '#client/ui/PasswordField';
 import { TextField } from '#client/ui/TextField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
@@ -29,7 +29,7 @@ export function SignupPage() {
       toast.success('Account created!', { description: 'Please check your email to verify your account.' });
       await navigate({ to: '/login' });
     } catch (e) {
-      const message = e instanceof AuthError ? e.message : 'Something went wrong';
+      const message = isErrorAnswer(e) ? e.message : 'Something went wrong';
       toast.error('Sign up Failed', { description: message });
     }
   });

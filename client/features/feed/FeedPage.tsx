@@ -1,14 +1,14 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from '#client/ui/toast';
-import { useSession } from '../auth/api';
-import { LazyAdSlot } from '../ads/LazyAdSlot';
-import { useOpenUpload } from '../layout/upload-context';
+import { useSession } from '#client/lib/session';
+import { LazyAdSlot } from '#client/ui/ads/LazyAdSlot';
+import { useOpenUpload } from '#client/lib/upload-context';
 import { Spinner } from '#client/ui/Spinner';
 import { UploadIcon } from '#client/ui/icons';
 import { useFeedData, useFeedMutations, useProfileName } from './feed-data';
 import { FeedList } from './components/FeedList';
 import type { FeedCardActions, FeedVideo } from './components/types';
-import type { ShareOutcome } from '../share/share-link';
+import type { ShareOutcome } from '#client/lib/share-link';
 
 // The feed does not need the dialog (and Radix) to show: it is fetched once the feed is on screen
 // (the effect below), off the first load but in before the first tap on a comments button.
@@ -16,7 +16,7 @@ const loadCommentsDialog = () => import('../comments/components/comments-dialog-
 const CommentsDialog = lazy(loadCommentsDialog);
 // Likewise the share code, fetched with the dialog: by the first tap it is in, so the share sheet
 // still opens within the tap's user activation.
-const loadShareLink = () => import('../share/share-link');
+const loadShareLink = () => import('#client/lib/share-link');
 
 const DELETE_CONFIRM = 'Are you sure you want to delete this video? This action cannot be undone.';
 

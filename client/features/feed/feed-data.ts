@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useFeed, useFeedActions } from './api';
-import { useProfile } from '../profile/api';
+import { useLocalProfile } from '#client/sync/useLocalProfile';
 import type { FeedVideo } from './components/types';
 
 /** The feed hooks (client/features/feed/api) in the shape the cards use. */
@@ -40,6 +40,6 @@ export function useFeedMutations(): FeedMutations {
 
 /** The signed-in member's display name from the local profile (the session's copy until it is there). */
 export function useProfileName(fallback: string): string {
-  const profile = useProfile();
+  const profile = useLocalProfile();
   return profile?.name ?? fallback;
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
-import { payEntryFee, PaymentApiError, readPendingPayment, usePaymentSummary } from './api/hooks';
+import { ApiError, payEntryFee, readPendingPayment, usePaymentSummary } from './api/hooks';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { Spinner } from '#client/ui/Spinner';
 import { ShieldIcon } from '#client/ui/icons';
@@ -28,12 +28,12 @@ function PaymentScreen({ account }: { account: { user_id: string; email: string;
       toast.success('Account created!', { description: 'Please check your email to verify your account.' });
       await navigate({ to: '/login', replace: true });
     } catch (e) {
-      if (e instanceof PaymentApiError && e.code === 'payment_not_configured') {
+      if (e instanceof ApiError && e.code === 'payment_not_configured') {
         toast.error('Payment not configured', { description: NOT_CONFIGURED });
-      } else if (e instanceof PaymentApiError && e.code === 'already_paid') {
+      } else if (e instanceof ApiError && e.code === 'already_paid') {
         toast.success('Account created!', { description: 'Please check your email to verify your account.' });
         await navigate({ to: '/login', replace: true });
-      } else if (e instanceof PaymentApiError && e.code === 'account_not_found') {
+      } else if (e instanceof ApiError && e.code === 'account_not_found') {
         toast.error('Account creation failed', { description: e.message });
         await navigate({ to: '/signup', replace: true });
       } else {

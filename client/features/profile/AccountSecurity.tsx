@@ -3,8 +3,8 @@ import { useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { PasswordField } from '#client/ui/PasswordField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
-import { changePassword, signOutEverywhere } from '../auth/api';
-import { authErrorMessage, acceptNewPassword } from '../auth/error-message';
+import { changePassword, signOutEverywhere } from '#client/lib/session';
+import { authErrorMessage, acceptNewPassword } from '#client/lib/session/error-message';
 import './profile.css';
 
 /** "Change password" on /profile: the server keeps this session and ends the member's others. */

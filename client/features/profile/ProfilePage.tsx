@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { Spinner } from '#client/ui/Spinner';
 import { TextField } from '#client/ui/TextField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
-import { updateSessionUser } from '../auth/api';
+import { updateSessionUser } from '#client/lib/session';
 import { ChangePasswordForm, SignOutEverywhere } from './AccountSecurity';
 import { useProfileData, useSaveProfileName } from './profile-data';
 

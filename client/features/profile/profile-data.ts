@@ -1,4 +1,4 @@
-import { useSession } from '../auth/api';
+import { useSession } from '#client/lib/session';
 import { useProfile, useUpdateProfileName } from './api';
 
 /** The member's profile from the local database, or the session's copy before the first sync. */

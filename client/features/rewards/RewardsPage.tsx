@@ -1,5 +1,5 @@
 import { useNavigate } from '@tanstack/react-router';
-import { useOnline } from '#client/app/useOnline';
+import { useOnline } from '#client/lib/useOnline';
 import { Spinner } from '#client/ui/Spinner';
 import { useLeaderboards } from './api';
 import { LastWinners } from './components/LastWinners';

@@ -1,3 +1,3 @@
 export { UploadDialog } from './components/UploadDialog';
-export { useUploadQueue } from './api/use-upload-queue';
-export { usePendingUploads, type PendingFeedItem } from './api';
+export { useUploadQueue } from '#client/sync/uploads/use-upload-queue';
+export { usePendingUploads, type PendingFeedItem } from '#client/sync/uploads';

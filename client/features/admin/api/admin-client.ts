@@ -1,4 +1,4 @@
-import { authFetch } from '#client/features/auth/api';
+import { memberHttp } from '#client/lib/session';
 import type {
   AdminSettings,
   AdminSettingsUpdate,
@@ -11,41 +11,9 @@ import type {
   VoidResult,
 } from '#sync/rest-api/admin';
 
-/** An /api/admin call that did not succeed; `message` is the server's sentence, ready for a toast. */
-export class AdminApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'AdminApiError';
-  }
-}
-
-// Admin screens are online-only: every call goes straight to the server with the bearer token.
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await authFetch(path, {
-      method,
-      headers: { accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-  } catch {
-    throw new AdminApiError(0, 'network', 'The server could not be reached. Check your connection and try again.');
-  }
-  const data: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const err = (data as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-    throw new AdminApiError(
-      res.status,
-      typeof err?.code === 'string' ? err.code : 'unknown',
-      typeof err?.message === 'string' ? err.message : 'Something went wrong. Please try again.',
-    );
-  }
-  return data as T;
-}
+// Admin screens are online-only: every call goes straight to the server with the member's token.
+// A failure throws an ApiError whose message is the server's sentence, ready for a toast.
+const request = <T>(method: string, path: string, body?: unknown) => memberHttp.json<T>(method, path, body);
 
 const qs = (params: Record<string, string | number | null | undefined>) => {
   const p = new URLSearchParams();

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { adminApi, AdminApiError } from './admin-client';
+import { adminApi } from './admin-client';
+import { ApiError } from '#client/lib/http/api-error';
 import { adminDataChanged, useAdminDataVersion } from './data-version';
 import type {
   AdminSettings,
@@ -20,7 +21,7 @@ export interface Resource<T> {
 }
 
 function messageOf(e: unknown): string {
-  return e instanceof AdminApiError ? e.message : 'Something went wrong. Please try again.';
+  return e instanceof ApiError ? e.message : 'Something went wrong. Please try again.';
 }
 
 /** Loads `load()` whenever `key` or the admin data version changes; the newest answer wins. */
@@ -106,7 +107,7 @@ export function useAdminSettings(): Resource<AdminSettings> {
   return useResource(() => adminApi.settings(), 'settings');
 }
 
-/** The admin's write actions; each reloads the lists and stats when it succeeds, and throws AdminApiError otherwise. */
+/** The admin's write actions; each reloads the lists and stats when it succeeds, and throws ApiError otherwise. */
 export function useAdminActions() {
   const after = useCallback(async <T>(p: Promise<T>): Promise<T> => {
     const out = await p;
@@ -124,7 +125,7 @@ export function useAdminActions() {
   };
 }
 
-export { AdminApiError } from './admin-client';
+export { ApiError } from '#client/lib/http/api-error';
 export type {
   AdminSettings,
   AdminSettingsUpdate,

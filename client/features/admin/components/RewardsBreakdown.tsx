@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { AdminApiError, useAdminActions, useRewardsBreakdown, type RewardsBreakdownEntry } from '../api';
+import { ApiError, useAdminActions, useRewardsBreakdown, type RewardsBreakdownEntry } from '../api';
 import { Spinner } from '#client/ui/Spinner';
 import { formatDate } from '../format';
 
@@ -59,7 +59,7 @@ export function RewardsBreakdown() {
       await actions.voidPoints(e.user_id);
       toast.success('Points voided', { description: `${e.user_name}'s points no longer count this period.` });
     } catch (err) {
-      toast.error('Void Failed', { description: err instanceof AdminApiError ? err.message : 'Something went wrong. Please try again.' });
+      toast.error('Void Failed', { description: err instanceof ApiError ? err.message : 'Something went wrong. Please try again.' });
     } finally {
       setWorking(null);
     }

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'sonner';
-import { AdminApiError, useAdminActions, useRewardsSettings, type RewardsSettings } from '../api';
+import { ApiError, useAdminActions, useRewardsSettings, type RewardsSettings } from '../api';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { Spinner } from '#client/ui/Spinner';
 import { RewardsBreakdown } from './RewardsBreakdown';
@@ -83,7 +83,7 @@ export function RewardsTab({ children }: { children?: ReactNode }) {
       setForm(toForm(saved));
       toast.success('Settings updated', { description: 'Admin settings have been saved successfully' });
     } catch (e) {
-      toast.error('Update Failed', { description: e instanceof AdminApiError ? e.message : 'Something went wrong. Please try again.' });
+      toast.error('Update Failed', { description: e instanceof ApiError ? e.message : 'Something went wrong. Please try again.' });
     }
   });
 

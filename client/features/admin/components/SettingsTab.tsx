@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { AdminApiError, useAdminActions, useAdminSettings, type AdminSettings, type AdminSettingsUpdate, type PaymentProvider } from '../api';
+import { ApiError, useAdminActions, useAdminSettings, type AdminSettings, type AdminSettingsUpdate, type PaymentProvider } from '../api';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { Spinner } from '#client/ui/Spinner';
 
@@ -134,7 +134,7 @@ export function SettingsTab() {
       setForm(toForm(saved));
       toast.success('Settings updated', { description: 'Admin settings have been saved successfully' });
     } catch (e) {
-      toast.error('Update Failed', { description: e instanceof AdminApiError ? e.message : 'Something went wrong. Please try again.' });
+      toast.error('Update Failed', { description: e instanceof ApiError ? e.message : 'Something went wrong. Please try again.' });
     }
   });
 

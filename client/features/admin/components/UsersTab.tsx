@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { AdminApiError, useAdminActions, useAdminUsers, type AdminUser } from '../api';
+import { ApiError, useAdminActions, useAdminUsers, type AdminUser } from '../api';
 import { CONFIRM_DELETE_USER, formatDate } from '../format';
 import { Pager } from './Pager';
 import { Spinner } from '#client/ui/Spinner';
 
-const reason = (e: unknown) => (e instanceof AdminApiError ? e.message : 'Something went wrong. Please try again.');
+const reason = (e: unknown) => (e instanceof ApiError ? e.message : 'Something went wrong. Please try again.');
 
 /** Waits until typing pauses before searching, so 100 000 users are not queried per keystroke. */
 function useDebounced(value: string, ms: number): string {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { AdminApiError, useAdminActions, useAdminVideos, type AdminVideo } from '../api';
+import { ApiError, useAdminActions, useAdminVideos, type AdminVideo } from '../api';
 import { CONFIRM_DELETE_VIDEO, formatDate } from '../format';
 import { Pager } from './Pager';
 import { Spinner } from '#client/ui/Spinner';
@@ -41,7 +41,7 @@ export function VideosTab() {
       await actions.deleteVideo(v.id);
       toast.success('Video deleted', { description: 'Video has been removed from the platform' });
     } catch (e) {
-      toast.error('Delete Failed', { description: e instanceof AdminApiError ? e.message : 'Something went wrong. Please try again.' });
+      toast.error('Delete Failed', { description: e instanceof ApiError ? e.message : 'Something went wrong. Please try again.' });
     } finally {
       setWorking(null);
     }

@@ -3,7 +3,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { toast } from 'sonner';
 import { CloseIcon, ClockIcon } from '#client/ui/icons';
 import { Spinner } from '#client/ui/Spinner';
-import { formatDate, isoDate } from '#client/features/feed/components/format';
+import { formatDate, isoDate } from '#client/lib/format';
 import { useCommentsData, useSendComment } from '../comments-data';
 
 interface Props {

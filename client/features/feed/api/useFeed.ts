@@ -5,7 +5,7 @@ import { createFeedWatch } from '#client/sync/feed-watch';
 import { reuseUnchanged } from '#client/sync/stable-rows';
 import { getClientDb } from '#client/sync/active-engine';
 import { useEngineStatusField, useSyncEngine } from '#client/sync/hooks';
-import { usePendingUploads, type PendingFeedItem, type UploadStatus } from '#client/features/upload/api';
+import { usePendingUploads, type PendingFeedItem, type UploadStatus } from '#client/sync/uploads';
 
 /**
  * A feed card's data: the API item plus whether queued changes of this user touch it. A queued

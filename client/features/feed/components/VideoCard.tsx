@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { ClockIcon, CommentIcon, EyeIcon, HeartIcon, ShareIcon, TrashIcon } from '#client/ui/icons';
-import { formatDate, initialOf, isoDate, plural } from './format';
+import { formatDate, initialOf, isoDate, plural } from '#client/lib/format';
 import type { FeedCardActions, FeedVideo } from './types';
 import { VideoPlayer } from './VideoPlayer';
 

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
 import { CheckoutClosed, payWithCheckout } from './razorpay-checkout';
-import { paymentApi, PaymentApiError, type PaymentSummary, type PendingAccount } from './payment-client';
+import { paymentApi, type PaymentSummary, type PendingAccount } from './payment-client';
+import { ApiError } from '#client/lib/http/api-error';
 import { clearPendingPayment, readPendingPayment } from './pending';
 
 export { readPendingPayment } from './pending';
-export { PaymentApiError } from './payment-client';
+export { ApiError } from '#client/lib/http/api-error';
 export type { PaymentSummary } from './payment-client';
 
-export type SummaryState = { status: 'loading' } | { status: 'ready'; summary: PaymentSummary } | { status: 'error'; error: PaymentApiError };
+export type SummaryState = { status: 'loading' } | { status: 'ready'; summary: PaymentSummary } | { status: 'error'; error: ApiError };
 
 /** The order summary for the remembered unpaid account. */
 export function usePaymentSummary(account: PendingAccount | null): SummaryState {
@@ -20,8 +21,7 @@ export function usePaymentSummary(account: PendingAccount | null): SummaryState 
     paymentApi.summary({ user_id: userId, email }).then(
       (summary) => current && setState({ status: 'ready', summary }),
       (e: unknown) =>
-        current &&
-        setState({ status: 'error', error: e instanceof PaymentApiError ? e : new PaymentApiError(0, 'unknown', 'Something went wrong. Please try again.') }),
+        current && setState({ status: 'error', error: e instanceof ApiError ? e : new ApiError(0, 'unknown', 'Something went wrong. Please try again.') }),
     );
     return () => {
       current = false;
@@ -39,7 +39,7 @@ export type PayOutcome = 'paid' | 'cancelled';
  */
 export async function payEntryFee(): Promise<PayOutcome> {
   const account = readPendingPayment();
-  if (!account) throw new PaymentApiError(404, 'account_not_found', 'No sign-up is waiting for payment. Please sign up again.');
+  if (!account) throw new ApiError(404, 'account_not_found', 'No sign-up is waiting for payment. Please sign up again.');
   const order = await paymentApi.order(account);
   const orderId = order.order_id;
   if (order.provider === 'none' || !orderId) {
@@ -49,7 +49,7 @@ export async function payEntryFee(): Promise<PayOutcome> {
   if (order.provider === 'sandbox') {
     await paymentApi.completeSandbox(account, orderId);
   } else {
-    if (!order.key_id) throw new PaymentApiError(409, 'payment_not_configured', 'Payment not configured');
+    if (!order.key_id) throw new ApiError(409, 'payment_not_configured', 'Payment not configured');
     let result;
     try {
       result = await payWithCheckout({ keyId: order.key_id, orderId, amountPaise: order.amount_paise, name: order.name, email: order.email });
@@ -76,7 +76,7 @@ async function verifyWithRetry(verify: () => Promise<unknown>): Promise<void> {
       await verify();
       return;
     } catch (e) {
-      const retryable = e instanceof PaymentApiError && (e.status === 0 || e.status >= 500);
+      const retryable = e instanceof ApiError && (e.status === 0 || e.status >= 500);
       const delay = delays[attempt];
       if (!retryable || delay === undefined) throw e;
       await new Promise((r) => setTimeout(r, delay));

@@ -1,4 +1,4 @@
-import { PENDING_PAYMENT_KEY, type PendingPayment } from '#client/features/auth/api/pending-payment';
+import { PENDING_PAYMENT_KEY, type PendingPayment } from '#client/lib/session/pending-payment';
 
 /** The unpaid sign-up remembered by the auth screens (account id, e-mail, name; never the password). */
 export function readPendingPayment(): PendingPayment | null {
@@ -14,4 +14,4 @@ export function readPendingPayment(): PendingPayment | null {
   }
 }
 
-export { clearPendingPayment } from '#client/features/auth/api/pending-payment';
+export { clearPendingPayment } from '#client/lib/session/pending-payment';

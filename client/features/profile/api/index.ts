@@ -1,17 +1,7 @@
 import { useCallback } from 'react';
-import { useLiveQuery } from 'dexie-react-hooks';
-import { readProfile, type LocalProfile } from '#client/sync/queries';
-import { getClientDb } from '#client/sync/active-engine';
 import { useSyncEngine } from '#client/sync/hooks';
 
-export type { LocalProfile };
-
-/** The signed-in member's profile from the local database (undefined while reading, null when none yet). */
-export function useProfile(): LocalProfile | null | undefined {
-  const engine = useSyncEngine();
-  const userId = engine?.userId ?? null;
-  return useLiveQuery(async () => (userId ? readProfile(getClientDb(), userId) : null), [userId]);
-}
+export { useLocalProfile as useProfile, type LocalProfile } from '#client/sync/useLocalProfile';
 
 /**
  * Renames the member (queued, shown at once). Throws a MutationError with a readable message when

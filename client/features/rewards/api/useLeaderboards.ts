@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { authFetch, useSession } from '#client/features/auth/api';
+import { memberHttp, useSession } from '#client/lib/session';
 import { localDb } from './local-store';
 import type { Leaderboards } from '#sync/rest-api/rewards';
 import { isLeaderboards } from './is-leaderboards';
@@ -18,7 +18,7 @@ const REFRESH_MS = 15_000;
 export async function refreshLeaderboards(): Promise<Leaderboards | null> {
   let res: Response;
   try {
-    res = await authFetch('/api/rewards/leaderboards', { headers: { accept: 'application/json' } });
+    res = await memberHttp.send('/api/rewards/leaderboards', { method: 'GET' });
   } catch {
     return null;
   }

@@ -1,13 +1,13 @@
 import { useRef, useState } from 'react';
-import { authFetch } from '#client/features/auth/api';
+import { memberHttp } from '#client/lib/session';
+import { apiErrorFromResponse } from '#client/lib/http/api-error';
 import { refreshLeaderboards } from './useLeaderboards';
 import type { DistributionSummary } from '#sync/rest-api/rewards';
 
 export type RecordResult = { ok: true; distribution: DistributionSummary; created: boolean } | { ok: false; message: string };
 
 async function errorMessage(res: Response): Promise<string> {
-  const body = (await res.json().catch(() => null)) as { error?: { message?: unknown } } | null;
-  return typeof body?.error?.message === 'string' ? body.error.message : 'Something went wrong. Please try again.';
+  return (await apiErrorFromResponse(res)).message;
 }
 
 /**
@@ -29,11 +29,7 @@ export function useRecordDistribution(): { busy: boolean; record(): Promise<Reco
       }
       let res: Response;
       try {
-        res = await authFetch('/api/admin/rewards/distributions', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify({ period_start: pendingPeriod.current }),
-        });
+        res = await memberHttp.send('/api/admin/rewards/distributions', { method: 'POST', body: { period_start: pendingPeriod.current } });
       } catch {
         return { ok: false, message: 'The server could not be reached. Please try again.' };
       }

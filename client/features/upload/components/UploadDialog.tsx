@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { toast } from 'sonner';
-import { useSession } from '#client/features/auth/api';
+import { useSession } from '#client/lib/session';
 import { CloseIcon } from '#client/ui/icons';
-import { checkFile, checkUpload, TOO_LONG, MAX_DURATION_MS, type ToastCopy } from '../api/checks';
-import { grabPoster, readVideoDuration } from '../api/media-probe';
-import { progressOf } from '../api/pending';
-import { useUploadQueue } from '../api/use-upload-queue';
+import { checkFile, checkUpload, TOO_LONG, MAX_DURATION_MS, type ToastCopy } from '#client/sync/uploads/checks';
+import { grabPoster, readVideoDuration } from '#client/sync/uploads/media-probe';
+import { progressOf } from '#client/sync/uploads/pending';
+import { useUploadQueue } from '#client/sync/uploads/use-upload-queue';
 import './upload.css';
 
 interface Props {

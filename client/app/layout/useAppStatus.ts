@@ -1,7 +1,7 @@
 import { useSyncStatus } from '#client/sync/hooks';
-import { useOnline } from '#client/app/useOnline';
-import { useSession } from '../auth/api';
-import { usePendingUploads } from '../upload/api';
+import { useOnline } from '#client/lib/useOnline';
+import { useSession } from '#client/lib/session';
+import { usePendingUploads } from '#client/sync/uploads';
 
 export interface AppStatus {
   online: boolean;

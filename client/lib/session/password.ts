@@ -1,12 +1,12 @@
-import { errorOf, requestJson } from './http';
-import { AuthError, getAccessToken, refreshSession, signOut } from './session';
+import { apiErrorOf } from '#client/lib/http/api-error';
+import { requestJson } from './http';
+import { getAccessToken, refreshSession, signOut } from './session';
 
 // Account recovery and password changes. Plain requests through the auth client: none of this is
 // queued for later, it needs the server now.
 
 function fail(status: number, data: unknown): never {
-  const e = errorOf(data);
-  throw new AuthError(status, e.code, e.message, e.userId);
+  throw apiErrorOf(status, data, undefined, 'Something went wrong');
 }
 
 function messageOf(data: unknown, fallback: string): string {

@@ -1,12 +1,12 @@
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { toast } from '#client/ui/toast';
-import { signOut, useSession } from '../auth/api';
-import { MemberGateFallback, useMemberGate } from '#client/app/routes/guards';
+import { signOut, useSession } from '#client/lib/session';
+import { MemberGateFallback, useMemberGate } from '../routes/guards';
 import { HomeIcon, LogOutIcon, ShieldIcon, TrophyIcon, UploadIcon, UserIcon } from '#client/ui/icons';
 import { StatusBanner } from './StatusBanner';
-import { UploadDialogContext } from './upload-context';
-import { useResumeUploads } from '../upload/api';
+import { UploadDialogContext } from '#client/lib/upload-context';
+import { useResumeUploads } from '#client/sync/uploads';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 
 // The upload dialog pulls in tus-js-client: load it only when someone opens it.

@@ -1,5 +1,5 @@
 import { toast } from 'sonner';
-import { getAccessToken, refreshSession } from '#client/features/auth/api';
+import { getAccessToken, refreshSession } from '#client/lib/session';
 import { UPLOADED, UPLOAD_FAILED_TITLE } from './checks';
 import { uploadsDb } from './upload-db';
 import { UploadQueue } from './upload-queue';

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { usePublicSettings } from '#client/app/public-settings';
-import { useOnline } from '#client/app/useOnline';
+import { usePublicSettings } from '#client/lib/public-settings';
+import { useOnline } from '#client/lib/useOnline';
 import { loadAdScript, pushAd } from './ad-script';
 
 /**

@@ -1,4 +1,6 @@
-import { errorOf, NetworkError, requestJson } from './http';
+import { apiErrorOf, type ApiError } from '#client/lib/http/api-error';
+import { HttpClient } from '#client/lib/http/http-client';
+import { isNoAnswer, requestJson } from './http';
 import { readCachedUser, SESSION_USER_KEY, writeCachedUser } from './session-cache';
 import { expiryMs, isAuthSession, type AuthSession, type SessionState, type SessionUser } from './session-types';
 
@@ -105,7 +107,7 @@ async function doRefresh(): Promise<string | null> {
     // 429 / 5xx: keep what we have and try again on the next tick.
     return null;
   } catch (e) {
-    if (e instanceof NetworkError) {
+    if (isNoAnswer(e)) {
       if (state.status === 'signedIn' && !state.offline && !getAccessToken()) setState({ ...state, offline: true });
       return null;
     }
@@ -130,7 +132,7 @@ export function restoreSession(): Promise<void> {
       if (ans.status >= 500 || ans.status === 429) return openOffline(cached);
       endSession('expired');
     } catch (e) {
-      if (!(e instanceof NetworkError)) throw e;
+      if (!isNoAnswer(e)) throw e;
       openOffline(cached);
     }
   })();
@@ -167,21 +169,8 @@ function followOtherTabs(e: StorageEvent): void {
   }
 }
 
-export class AuthError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly userId: string | null,
-  ) {
-    super(message);
-    this.name = 'AuthError';
-  }
-}
-
-function toAuthError(status: number, data: unknown): AuthError {
-  const e = errorOf(data);
-  return new AuthError(status, e.code, e.message, e.userId);
+function toAuthError(status: number, data: unknown): ApiError {
+  return apiErrorOf(status, data, undefined, 'Something went wrong');
 }
 
 export async function signIn(email: string, password: string): Promise<SessionUser> {
@@ -230,20 +219,13 @@ export function updateSessionUser(patch: Partial<Pick<SessionUser, 'name'>>): vo
 }
 
 /**
- * fetch with the bearer token; a 401 refreshes once and retries, a second 401 ends the session.
+ * The signed-in member's calls: the bearer token, a 401 refreshes once and retries, a second 401
+ * ends the session.
  */
-export async function authFetch(input: string, init: RequestInit = {}): Promise<Response> {
-  const send = (token: string | null) => {
-    const headers = new Headers(init.headers);
-    if (token) headers.set('authorization', `Bearer ${token}`);
-    return fetch(input, { ...init, headers, credentials: 'same-origin' });
-  };
-  const token = getAccessToken() ?? (await refreshSession());
-  const res = await send(token);
-  if (res.status !== 401) return res;
-  const fresh = await refreshSession();
-  if (!fresh) return res;
-  const retry = await send(fresh);
-  if (retry.status === 401) endSession('expired');
-  return retry;
-}
+export const memberHttp = new HttpClient({
+  auth: {
+    token: () => getAccessToken() ?? refreshSession(),
+    refresh: refreshSession,
+    onRejected: () => endSession('expired'),
+  },
+});

@@ -1,9 +1,9 @@
 import { toast } from 'sonner';
-import { AuthError } from './api';
+import { isErrorAnswer } from '#client/lib/http/api-error';
 
 /** What to tell the member about a failed auth call: the server's sentence, or that it could not be reached. */
 export function authErrorMessage(e: unknown): string {
-  return e instanceof AuthError ? e.message : 'The server could not be reached. Check your connection and try again.';
+  return isErrorAnswer(e) ? e.message : 'The server could not be reached. Check your connection and try again.';
 }
 
 const PASSWORD_MIN = 6;

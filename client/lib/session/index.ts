@@ -1,6 +1,5 @@
 export {
-  authFetch,
-  AuthError,
+  memberHttp,
   currentUser,
   getAccessToken,
   onSessionEvents,
@@ -17,4 +16,4 @@ export type { AuthSession, SessionState, SessionUser } from './session-types';
 export { useSession } from './useSession';
 export { clearPendingPayment, rememberPendingPayment } from './pending-payment';
 export { changePassword, requestPasswordReset, resetPassword, signOutEverywhere } from './password';
-export { NetworkError } from './http';
+export { ApiError, isErrorAnswer } from '#client/lib/http/api-error';

@@ -1,2 +1,0 @@
-// Default export for React.lazy: the upload dialog (and tus-js-client) in its own chunk.
-export { UploadDialog as default } from '../upload/components/UploadDialog';
