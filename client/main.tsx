@@ -5,7 +5,7 @@ import { router } from './app/router';
 import { restoreSession } from './lib/session';
 import { loadPublicSettings } from './lib/public-settings';
 import { connectSyncToSession } from './app/sync-bridge';
-import { registerServiceWorker } from './lib/service-worker';
+import { registerServiceWorker } from './app/service-worker';
 import './app/styles.css';
 
 connectSyncToSession();

@@ -13,6 +13,7 @@ import { mountTus } from './uploads/mount';
 import { posterRouter } from './uploads/poster-routes';
 import { mediaRouter } from './media/media-routes';
 import { syncRouter } from './sync/routes';
+import { eventStreamRouter } from './realtime/routes';
 import { videosRouter } from './videos/routes';
 import { authRouter } from './auth/auth-router';
 import { profileRouter } from './auth/profile-router';
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api/admin', adminRouter());
   app.route('/api/payments', paymentsRouter());
   app.route('/api/sync', syncRouter());
+  app.route('/api/sync', eventStreamRouter());
   app.route('/api/videos', videosRouter());
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });

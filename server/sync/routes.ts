@@ -7,7 +7,6 @@ import { MutationIdGapError } from './push';
 import { processPush } from './push-group';
 import { limitPushes } from './push-rate-limit';
 import { processPull } from './pull';
-import { pokeStream } from './events';
 
 const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
 
@@ -47,23 +46,6 @@ const pullRoute = createRoute({
   responses: { 200: { description: 'Changes and the new cursor.', content: json(PullResponseSchema) }, ...errorResponses(400, 401, 403) },
 });
 
-const eventsRoute = createRoute({
-  method: 'get',
-  path: '/events',
-  tags: ['sync'],
-  summary: 'Server-sent events: pokes telling the client to pull',
-  description:
-    'Events `ready` and `poke` with data {"type":"pull","scopes":[...],"delta"?:{...}}; a delta is the pull answer from change-log seq `from` to `cursor` ' +
-    '(client_id names the device, for last_mutation_id). A comment line every 25 s as heartbeat.',
-  security: bearerSecurity,
-  middleware: [requireUser] as const,
-  request: { query: z.object({ client_id: z.uuid().optional() }) },
-  responses: {
-    200: { description: 'An event stream.', content: { 'text/event-stream': { schema: z.string() } } },
-    ...errorResponses(401, 403),
-  },
-});
-
 export function syncRouter() {
   const router = createRouter();
   router.openapi(pushRoute, async (c) => {
@@ -77,7 +59,5 @@ export function syncRouter() {
     }
   });
   router.openapi(pullRoute, async (c) => c.json(await processPull(c.var.deps, c.var.user, c.req.valid('json')), 200));
-  // The handler returns a streaming Response, which the typed OpenAPI handler cannot express.
-  router.openapi(eventsRoute, ((c: Parameters<typeof pokeStream>[0]) => pokeStream(c)) as never);
   return router;
 }

@@ -4,7 +4,7 @@ import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { requireUser } from '../auth/middleware';
 import { ApiError, notFound } from '../http/errors';
 import { CommentsPageSchema, FeedPageSchema } from '#sync/protocol/messages';
-import { IdSchema } from '#sync/mutations/arg-kit';
+import { IdSchema } from '#sync/protocol/ids';
 import { decodeCursor, readCommentsPage, readFeedPageJson } from './feed-rows';
 
 const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });

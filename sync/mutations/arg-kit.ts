@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import { NameSchema } from '../rest-api/auth';
 import { MAX_COMMENT_LENGTH, MAX_WATCHED_MS } from './limits';
-
-/** Ids are client-made UUIDs or server ids: short, URL-safe. */
-export const IdSchema = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9_-]+$/, 'Invalid id.');
+import { IdSchema } from '../protocol/ids';
 
 /** The pieces mutation schemas are made of; handed to each mutation's `args` when zod is loaded. */
 export const argKit = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema } from '../mutations/arg-kit';
+import { IdSchema } from './ids';
 import { MAX_OPEN_VIDEOS } from './limits';
 
 export { MAX_PUSH_BATCH, FEED_WINDOW, MAX_OPEN_VIDEOS, COMMENTS_PER_VIDEO } from './limits';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { PauseIcon, PlayIcon, VideoIcon } from '#client/ui/icons';
 import { claimPlayback, releasePlayback } from './playback';
-import { keepMediaForOffline } from '#client/lib/service-worker';
+import { keepMediaForOffline } from '#client/lib/offline-media';
 
 /** A view counts once the viewer watched 3 s, or a shorter video to its end (docs/decisions/0008-the-view-rule.md). */
 export const VIEW_THRESHOLD_MS = 3000;

@@ -2,8 +2,8 @@ import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import type { AppEnv } from '../context';
 import type { PokeMessage } from '#sync/protocol/messages';
-import { createDeltaSource, mayReceiveRows } from '../realtime/poke-deltas';
-import type { StreamCloseReason } from '../realtime/live-streams';
+import { createDeltaSource, mayReceiveRows } from './poke-deltas';
+import type { StreamCloseReason } from './live-streams';
 
 /** A comment line this often keeps proxies and the client's reader from timing out (spec: 25 s). */
 export const HEARTBEAT_MS = 25_000;

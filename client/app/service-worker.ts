@@ -1,5 +1,5 @@
 import { registerSW } from 'virtual:pwa-register';
-import { toast } from '../ui/toast';
+import { toast } from '#client/ui/toast';
 
 const UPDATE_TOAST_ID = 'sw-update';
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
@@ -59,10 +59,4 @@ export function registerServiceWorker(): void {
     if (waiting) waiting.postMessage({ type: 'SKIP_WAITING' });
     else window.location.reload();
   }
-}
-
-/** Asks the service worker to keep a played video for offline replays (see client/sw/sw.ts). */
-export function keepMediaForOffline(src: string): void {
-  const controller = typeof navigator !== 'undefined' ? navigator.serviceWorker?.controller : null;
-  controller?.postMessage({ type: 'KEEP_MEDIA', url: new URL(src, location.href).href });
 }
