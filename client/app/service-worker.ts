@@ -1,5 +1,5 @@
 import { registerSW } from 'virtual:pwa-register';
-import { toast } from '#client/ui/toast';
+import { toast } from '../ui/toast';
 
 const UPDATE_TOAST_ID = 'sw-update';
 const UPDATE_CHECK_MS = 60 * 60 * 1000;

@@ -5,7 +5,7 @@ import { getMeta, setMeta, type ClientDb } from './db';
 import { loadValidators, loadedValidators, type Validators } from './load-validators';
 import { clientState } from './outbox';
 import { TemporaryError, type Requester } from './sync-transport';
-import { apiErrorFromResponse } from '#client/lib/http/api-error';
+import { apiErrorFromResponse } from '../lib/http/api-error';
 import { trace } from './trace';
 import { runTx } from './tx-queue';
 

@@ -3,7 +3,7 @@ import type { ClientDb, OutboxEntry } from './db';
 import { loadValidators } from './load-validators';
 import { batchOf, dropRejected, markSent, nextBatch, pendingOf, renumber, rotateClientId, type Rejection } from './outbox';
 import { TemporaryError, type Requester } from './sync-transport';
-import { apiErrorFromResponse } from '#client/lib/http/api-error';
+import { apiErrorFromResponse } from '../lib/http/api-error';
 import { trace } from './trace';
 import { runTx } from './tx-queue';
 

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '#tests/helpers/test-app';
 import { createUser, type TestUser } from '#tests/helpers/users';
 import { engineFor, insertVideo, listen, Network, newDevice } from '#tests/integration/sync-harness';
 import type { SyncEngine } from './sync-engine';
-import { DEFAULT_RATE_LIMIT_WAIT_MS, MAX_RATE_LIMIT_WAIT_MS, retryAfterMs } from '#client/lib/http/retry-after';
+import { DEFAULT_RATE_LIMIT_WAIT_MS, MAX_RATE_LIMIT_WAIT_MS, retryAfterMs } from '../lib/http/retry-after';
 
 // The outbox honours 429 + Retry-After (docs/sync.md, "Push rate limit" and "Error classes").
 // Were a 429 retried after 200 ms x attempt, with every new action cutting the wait short, a

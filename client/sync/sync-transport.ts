@@ -1,8 +1,8 @@
 import type { EngineStatus } from './status';
 import { trace } from './trace';
-import { retryAfterMs } from '#client/lib/http/retry-after';
-import { ApiError, apiErrorFromResponse } from '#client/lib/http/api-error';
-import { HttpClient, REQUEST_TIMEOUT_MS, type BearerAuth } from '#client/lib/http/http-client';
+import { retryAfterMs } from '../lib/http/retry-after';
+import { ApiError, apiErrorFromResponse } from '../lib/http/api-error';
+import { HttpClient, REQUEST_TIMEOUT_MS, type BearerAuth } from '../lib/http/http-client';
 
 /** A push, pull or page that takes longer than this is abandoned and retried. */
 export { REQUEST_TIMEOUT_MS };

@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { readProfile, type LocalProfile } from './queries';
 import { getClientDb } from './active-engine';
-import { useSyncEngine } from './hooks';
+import { useSyncEngine } from './useSyncEngine';
 
 export type { LocalProfile };
 

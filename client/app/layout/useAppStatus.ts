@@ -1,4 +1,4 @@
-import { useSyncStatus } from '#client/sync/hooks';
+import { useSyncStatus } from '#client/sync/useSyncEngine';
 import { useOnline } from '#client/lib/useOnline';
 import { useSession } from '#client/lib/session';
 import { usePendingUploads } from '#client/sync/uploads';

@@ -5,9 +5,9 @@ import { LazyAdSlot } from '#client/ui/ads/LazyAdSlot';
 import { useOpenUpload } from '#client/lib/upload-context';
 import { Spinner } from '#client/ui/Spinner';
 import { UploadIcon } from '#client/ui/icons';
-import { useFeedData, useFeedMutations, useProfileName } from './feed-data';
+import { useFeedData, useFeedMutations, useProfileName } from './useFeedData';
 import { FeedList } from './components/FeedList';
-import type { FeedCardActions, FeedVideo } from './components/types';
+import type { FeedCardActions, FeedCard } from './components/types';
 import type { ShareOutcome } from '#client/lib/share-link';
 
 // The feed does not need the dialog (and Radix) to show: it is fetched once the feed is on screen
@@ -27,7 +27,7 @@ export function FeedPage() {
   const feed = useFeedData();
   const m = useFeedMutations();
   const openUpload = useOpenUpload();
-  const [commentsFor, setCommentsFor] = useState<FeedVideo | null>(null);
+  const [commentsFor, setCommentsFor] = useState<FeedCard | null>(null);
   // Mounted from the first opening on, so closing runs Radix's close (focus back to the opener).
   const [commentsUsed, setCommentsUsed] = useState(false);
 
@@ -44,7 +44,7 @@ export function FeedPage() {
   // A second tap while the share sheet is still open must not record a second share.
   const sharing = useRef(new Set<string>());
   const share = useCallback(
-    async (video: FeedVideo) => {
+    async (video: FeedCard) => {
       if (sharing.current.has(video.id)) return;
       sharing.current.add(video.id);
       const outcome = await loadShareLink()

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
-import { ApiError, payEntryFee, readPendingPayment, usePaymentSummary } from './api/hooks';
+import { ApiError, payEntryFee, readPendingPayment, usePaymentSummary } from './api/usePayment';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { Spinner } from '#client/ui/Spinner';
 import { ShieldIcon } from '#client/ui/icons';

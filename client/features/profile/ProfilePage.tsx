@@ -5,7 +5,7 @@ import { TextField } from '#client/ui/TextField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { updateSessionUser } from '#client/lib/session';
 import { ChangePasswordForm, SignOutEverywhere } from './AccountSecurity';
-import { useProfileData, useSaveProfileName } from './profile-data';
+import { useProfileData, useSaveProfileName } from './useProfileData';
 
 export function ProfilePage() {
   const profile = useProfileData();

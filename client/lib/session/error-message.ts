@@ -1,5 +1,5 @@
 import { toast } from 'sonner';
-import { isErrorAnswer } from '#client/lib/http/api-error';
+import { isErrorAnswer } from '../http/api-error';
 
 /** What to tell the member about a failed auth call: the server's sentence, or that it could not be reached. */
 export function authErrorMessage(e: unknown): string {

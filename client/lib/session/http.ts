@@ -1,5 +1,5 @@
-import { ApiError } from '#client/lib/http/api-error';
-import { HttpClient, type JsonAnswer } from '#client/lib/http/http-client';
+import { ApiError } from '../http/api-error';
+import { HttpClient, type JsonAnswer } from '../http/http-client';
 
 export type { JsonAnswer };
 

@@ -16,4 +16,4 @@ export type { AuthSession, SessionState, SessionUser } from './session-types';
 export { useSession } from './useSession';
 export { clearPendingPayment, rememberPendingPayment } from './pending-payment';
 export { changePassword, requestPasswordReset, resetPassword, signOutEverywhere } from './password';
-export { ApiError, isErrorAnswer } from '#client/lib/http/api-error';
+export { ApiError, isErrorAnswer } from '../http/api-error';

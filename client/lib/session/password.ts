@@ -1,4 +1,4 @@
-import { apiErrorOf } from '#client/lib/http/api-error';
+import { apiErrorOf } from '../http/api-error';
 import { requestJson } from './http';
 import { getAccessToken, refreshSession, signOut } from './session';
 

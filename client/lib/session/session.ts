@@ -1,5 +1,5 @@
-import { apiErrorOf, type ApiError } from '#client/lib/http/api-error';
-import { HttpClient } from '#client/lib/http/http-client';
+import { apiErrorOf, type ApiError } from '../http/api-error';
+import { HttpClient } from '../http/http-client';
 import { isNoAnswer, requestJson } from './http';
 import { readCachedUser, SESSION_USER_KEY, writeCachedUser } from './session-cache';
 import { expiryMs, isAuthSession, type AuthSession, type SessionState, type SessionUser } from './session-types';

@@ -2,22 +2,15 @@ import { useEffect, useMemo } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { uploadsDb, type UploadRecord, type UploadStatus } from './upload-db';
 
-/** A queued upload shaped like a feed item, so the feed can show it at once, marked pending. */
-export interface PendingFeedItem {
+/** A queued upload as the feed shows it, at once and marked pending, until the server has the video. */
+export interface QueuedUploadItem {
   id: string;
   user_id: string;
+  user_name: string;
   title: string;
   description: string;
   poster_url: string | null;
-  video_url: null;
-  user_name: string;
   created_at: number;
-  likes_count: 0;
-  comments_count: 0;
-  shares_count: 0;
-  views_count: 0;
-  liked_by_me: false;
-  pending: true;
   /** 0-100. */
   progress: number;
   status: UploadStatus;
@@ -48,22 +41,15 @@ function releasePosters(keep: Set<string>): void {
   }
 }
 
-export function toPendingItem(r: UploadRecord): PendingFeedItem {
+export function toQueuedUploadItem(r: UploadRecord): QueuedUploadItem {
   return {
     id: r.videoId,
     user_id: r.userId,
     title: r.title,
     description: r.description,
     poster_url: posterUrl(r),
-    video_url: null,
     user_name: r.userName,
     created_at: r.createdAt,
-    likes_count: 0,
-    comments_count: 0,
-    shares_count: 0,
-    views_count: 0,
-    liked_by_me: false,
-    pending: true,
     progress: progressOf(r),
     status: r.status,
     error: r.error,
@@ -107,7 +93,7 @@ export function useResumeUploads(userId: string | null | undefined): void {
  * The signed-in user's queued uploads, newest first, as pending feed items. Using it also resumes
  * unfinished uploads after a reload or an app restart.
  */
-export function usePendingUploads(userId?: string | null): PendingFeedItem[] {
+export function usePendingUploads(userId?: string | null): QueuedUploadItem[] {
   const records = useLiveQuery(
     () => (userId ? uploadsDb().uploads.where('userId').equals(userId).toArray() : uploadsDb().uploads.toArray()),
     [userId],
@@ -125,7 +111,7 @@ export function usePendingUploads(userId?: string | null): PendingFeedItem[] {
       records
         .filter((r) => r.status !== 'done')
         .sort((a, b) => b.createdAt - a.createdAt)
-        .map(toPendingItem),
+        .map(toQueuedUploadItem),
     [records],
   );
 }

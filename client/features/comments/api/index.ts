@@ -3,7 +3,7 @@ import { newId } from '#client/sync/ids';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { readComments, type LocalComment } from '#client/sync/queries';
 import { getClientDb } from '#client/sync/active-engine';
-import { useEngineStatus, useSyncEngine } from '#client/sync/hooks';
+import { useEngineStatus, useSyncEngine } from '#client/sync/useSyncEngine';
 
 export type VideoComment = LocalComment;
 

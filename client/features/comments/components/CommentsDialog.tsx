@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { CloseIcon, ClockIcon } from '#client/ui/icons';
 import { Spinner } from '#client/ui/Spinner';
 import { formatDate, isoDate } from '#client/lib/format';
-import { useCommentsData, useSendComment } from '../comments-data';
+import { useCommentsData, useSendComment } from '../useCommentsData';
 
 interface Props {
   video: { id: string; title: string } | null;

@@ -1,2 +1,3 @@
-export { useFeed, type FeedItem, type FeedState } from './useFeed';
+export { useFeed, type FeedState } from './useFeed';
+export type { FeedCard } from '../components/types';
 export { useFeedActions, type FeedActions } from './useFeedActions';

@@ -1,23 +1,13 @@
 import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import type { FeedItem as ServerFeedItem } from '#sync/protocol/messages';
+import type { FeedCard } from '../components/types';
 import type { LocalFeedItem } from '#client/sync/queries';
 import { createFeedWatch } from '#client/sync/feed-watch';
 import { reuseUnchanged } from '#client/sync/stable-rows';
 import { getClientDb } from '#client/sync/active-engine';
-import { useEngineStatusField, useSyncEngine } from '#client/sync/hooks';
-import { usePendingUploads, type PendingFeedItem, type UploadStatus } from '#client/sync/uploads';
+import { useEngineStatusField, useSyncEngine } from '#client/sync/useSyncEngine';
+import { usePendingUploads, type QueuedUploadItem } from '#client/sync/uploads';
 
-/**
- * A feed card's data: the API item plus whether queued changes of this user touch it. A queued
- * upload (from the upload feature) has no video_url yet and carries its progress in `upload`.
- */
-export interface FeedItem extends Omit<ServerFeedItem, 'video_url'> {
-  video_url: string | null;
-  pending: boolean;
-  upload?: { progress: number; status: UploadStatus; error: string | null };
-}
-
-function uploadItem(u: PendingFeedItem): FeedItem {
+function uploadItem(u: QueuedUploadItem): FeedCard {
   return {
     id: u.id,
     user_id: u.user_id,
@@ -39,7 +29,7 @@ function uploadItem(u: PendingFeedItem): FeedItem {
 }
 
 export interface FeedState {
-  items: FeedItem[];
+  items: FeedCard[];
   status: 'loading' | 'ready';
   /** Videos could not be fetched although the network is up (the sync engine keeps retrying). */
   error: boolean;

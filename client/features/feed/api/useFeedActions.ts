@@ -1,6 +1,6 @@
 import { useMemo, useRef } from 'react';
 import { newId } from '#client/sync/ids';
-import { useSyncEngine } from '#client/sync/hooks';
+import { useSyncEngine } from '#client/sync/useSyncEngine';
 import { setLike } from './set-like';
 
 export interface FeedActions {

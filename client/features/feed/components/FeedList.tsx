@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { FeedCardActions, FeedVideo } from './types';
+import type { FeedCardActions, FeedCard } from './types';
 import { VideoCard } from './VideoCard';
 
 /** How many cards past the last visible one get their poster and first bytes early. */
@@ -8,7 +8,7 @@ const PRELOAD_AHEAD = 2;
 export const CARDS_PER_STEP = 10;
 
 interface Props {
-  items: FeedVideo[];
+  items: FeedCard[];
   hasMore: boolean;
   loadMore(): void;
   userId: string;
@@ -70,7 +70,7 @@ export function FeedList({ items, hasMore, loadMore, userId, actions }: Props) {
 }
 
 /** A shared link (/home#video-ID) scrolls to its card once the card is in the list. */
-function useSharedLinkTarget(items: FeedVideo[], shown: number, setShown: (n: number) => void): void {
+function useSharedLinkTarget(items: FeedCard[], shown: number, setShown: (n: number) => void): void {
   const done = useRef(false);
   useEffect(() => {
     if (done.current || !location.hash.startsWith('#video-')) return;

@@ -1,18 +1,18 @@
 import { memo } from 'react';
 import { ClockIcon, CommentIcon, EyeIcon, HeartIcon, ShareIcon, TrashIcon } from '#client/ui/icons';
 import { formatDate, initialOf, isoDate, plural } from '#client/lib/format';
-import type { FeedCardActions, FeedVideo } from './types';
+import type { FeedCardActions, FeedCard } from './types';
 import { VideoPlayer } from './VideoPlayer';
 
 interface Props {
-  video: FeedVideo;
+  video: FeedCard;
   index: number;
   near: boolean;
   own: boolean;
   actions: FeedCardActions;
 }
 
-function UploadState({ upload }: { upload: NonNullable<FeedVideo['upload']> }) {
+function UploadState({ upload }: { upload: NonNullable<FeedCard['upload']> }) {
   const pct = Math.round(upload.progress);
   const label =
     upload.status === 'failed'

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useSyncEngine } from '#client/sync/hooks';
+import { useSyncEngine } from '#client/sync/useSyncEngine';
 
 export { useLocalProfile as useProfile, type LocalProfile } from '#client/sync/useLocalProfile';
 

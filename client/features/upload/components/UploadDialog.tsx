@@ -6,7 +6,7 @@ import { CloseIcon } from '#client/ui/icons';
 import { checkFile, checkUpload, TOO_LONG, MAX_DURATION_MS, type ToastCopy } from '#client/sync/uploads/checks';
 import { grabPoster, readVideoDuration } from '#client/sync/uploads/media-probe';
 import { progressOf } from '#client/sync/uploads/pending';
-import { useUploadQueue } from '#client/sync/uploads/use-upload-queue';
+import { useUploadQueue } from '#client/sync/uploads/useUploadQueue';
 import './upload.css';
 
 interface Props {

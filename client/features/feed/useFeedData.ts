@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import { useFeed, useFeedActions } from './api';
 import { useLocalProfile } from '#client/sync/useLocalProfile';
-import type { FeedVideo } from './components/types';
+import type { FeedCard } from './components/types';
 
 /** The feed hooks (client/features/feed/api) in the shape the cards use. */
 export interface FeedData {
-  items: FeedVideo[];
+  items: FeedCard[];
   loading: boolean;
   error: boolean;
   hasMore: boolean;

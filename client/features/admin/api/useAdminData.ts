@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { adminApi } from './admin-client';
 import { ApiError } from '#client/lib/http/api-error';
-import { adminDataChanged, useAdminDataVersion } from './data-version';
+import { adminDataChanged, useAdminDataVersion } from './useAdminDataVersion';
 import type {
   AdminSettings,
   AdminSettingsUpdate,
