@@ -6,7 +6,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{client,server,sync,db}/**/*.test.{ts,tsx}', 'tests/api/**/*.test.ts', 'tests/integration/**/*.test.ts', 'tests/architecture/**/*.test.ts'],
+          include: [
+            '{client,server,sync,db}/**/*.test.{ts,tsx}',
+            'tests/api/**/*.test.ts',
+            'tests/integration/**/*.test.ts',
+            'tests/architecture/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
