@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { PageLimit } from '../http/openapi-helpers';
 
 // Path and query parameters of /api/admin (bodies and answers are shared: sync/rest-api/admin.ts).
 
@@ -12,13 +13,7 @@ export const IdParam = z.object({
 });
 
 export const PageQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(20)
-    .openapi({ param: { name: 'limit', in: 'query' } }),
+  limit: PageLimit,
   cursor: z
     .string()
     .max(200)

@@ -1,4 +1,4 @@
-import type { RouteConfig } from '@hono/zod-openapi';
+import { z, type RouteConfig } from '@hono/zod-openapi';
 import { ErrorSchema } from '#sync/rest-api/errors';
 
 const errorContent = { 'application/json': { schema: ErrorSchema } } as const;
@@ -21,3 +21,12 @@ export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 
 
 /** Marks an operation as needing `Authorization: Bearer <access_token>`. */
 export const bearerSecurity = [{ bearerAuth: [] }];
+
+/** `?limit=` of a paged list: 1-100, 20 when absent. */
+export const PageLimit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(100)
+  .default(20)
+  .openapi({ param: { name: 'limit', in: 'query' } });

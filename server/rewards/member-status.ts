@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Changes } from '../changes/changes';
 import { DAY_MS, currentPeriodStart, eligibleP, eligibleUsers, readViewerCap, type Db } from './eligibility';
 import type { Exclusion } from './newest-counted';
@@ -29,31 +29,44 @@ interface TallyRow {
   newest: number;
 }
 
-/** The member's counted actions (likes, comment pairs, views) on other eligible members' videos, per video owner and day. */
-async function given(db: Db, userId: string, ps: number): Promise<Tally[]> {
+/** Counted actions folded per other member, kind and day: `other` names the member, `rest` joins and filters `x`. */
+async function tally(db: Db, other: RawBuilder<unknown>, actions: RawBuilder<unknown>, rest: RawBuilder<unknown>): Promise<Tally[]> {
   const { rows } = await sql<TallyRow>`
-    SELECT v.user_id AS other, x.kind AS kind, x.t / ${sql.lit(DAY_MS)} AS day, count(*) AS n, max(x.t) AS newest FROM (
-      SELECT video_id, created_at AS t, 'e' AS kind FROM likes WHERE user_id = ${userId} AND created_at > ${ps}
-      UNION ALL SELECT video_id, min(created_at), 'e' FROM comments WHERE user_id = ${userId} AND created_at > ${ps} GROUP BY video_id
-      UNION ALL SELECT video_id, created_at, 'v' FROM views WHERE user_id = ${userId} AND created_at > ${ps}
-    ) x JOIN videos v ON v.id = x.video_id JOIN profiles p ON p.id = v.user_id
-    WHERE v.user_id <> ${userId} AND ${eligibleP(ps)}
+    SELECT ${other} AS other, x.kind AS kind, x.t / ${sql.lit(DAY_MS)} AS day, count(*) AS n, max(x.t) AS newest
+    FROM (${actions}) x ${rest}
     GROUP BY 1, 2, 3`.execute(db);
   return merge(rows);
 }
 
+/**
+ * The counted actions of this period (likes, one per comment pair timed by its first comment,
+ * views) whose `by` column is `id`: by a member (`ref` is the video) or on a video (`ref` is the member).
+ */
+function countedActions(by: 'user_id' | 'video_id', id: string, ps: number) {
+  const col = sql.ref(by);
+  const ref = sql.ref(by === 'user_id' ? 'video_id' : 'user_id');
+  return sql`SELECT ${ref} AS ref, created_at AS t, 'e' AS kind FROM likes WHERE ${col} = ${id} AND created_at > ${ps}
+      UNION ALL SELECT ${ref}, min(created_at), 'e' FROM comments WHERE ${col} = ${id} AND created_at > ${ps} GROUP BY ${ref}
+      UNION ALL SELECT ${ref}, created_at, 'v' FROM views WHERE ${col} = ${id} AND created_at > ${ps}`;
+}
+
+/** The member's counted actions (likes, comment pairs, views) on other eligible members' videos, per video owner and day. */
+async function given(db: Db, userId: string, ps: number): Promise<Tally[]> {
+  return tally(
+    db,
+    sql`v.user_id`,
+    countedActions('user_id', userId, ps),
+    sql`JOIN videos v ON v.id = x.ref JOIN profiles p ON p.id = v.user_id WHERE v.user_id <> ${userId} AND ${eligibleP(ps)}`,
+  );
+}
+
 /** Other eligible members' counted actions on this member's videos, per actor and day. */
 async function received(db: Db, userId: string, ps: number): Promise<Tally[]> {
-  const { rows } = await sql<TallyRow>`
-    SELECT x.user_id AS other, x.kind AS kind, x.t / ${sql.lit(DAY_MS)} AS day, count(*) AS n, max(x.t) AS newest FROM (
-      SELECT l.user_id, l.created_at AS t, 'e' AS kind FROM videos v JOIN likes l ON l.video_id = v.id WHERE v.user_id = ${userId} AND l.created_at > ${ps}
+  const actions = sql`SELECT l.user_id AS ref, l.created_at AS t, 'e' AS kind FROM videos v JOIN likes l ON l.video_id = v.id WHERE v.user_id = ${userId} AND l.created_at > ${ps}
       UNION ALL SELECT c.user_id, min(c.created_at), 'e' FROM videos v JOIN comments c ON c.video_id = v.id
         WHERE v.user_id = ${userId} AND c.created_at > ${ps} GROUP BY c.video_id, c.user_id
-      UNION ALL SELECT w.user_id, w.created_at, 'v' FROM videos v JOIN views w ON w.video_id = v.id WHERE v.user_id = ${userId} AND w.created_at > ${ps}
-    ) x JOIN profiles p ON p.id = x.user_id
-    WHERE x.user_id <> ${userId} AND ${eligibleP(ps)}
-    GROUP BY 1, 2, 3`.execute(db);
-  return merge(rows);
+      UNION ALL SELECT w.user_id, w.created_at, 'v' FROM videos v JOIN views w ON w.video_id = v.id WHERE v.user_id = ${userId} AND w.created_at > ${ps}`;
+  return tally(db, sql`x.ref`, actions, sql`JOIN profiles p ON p.id = x.ref WHERE x.ref <> ${userId} AND ${eligibleP(ps)}`);
 }
 
 function merge(rows: TallyRow[]): Tally[] {
@@ -184,15 +197,12 @@ export async function onVideoDeleted(db: Db, videoId: string, changes: Changes):
     return false;
   }
   const ps = await currentPeriodStart(db);
-  const { rows } = await sql<TallyRow>`
-    SELECT x.user_id AS other, x.kind AS kind, x.t / ${sql.lit(DAY_MS)} AS day, count(*) AS n, max(x.t) AS newest FROM (
-      SELECT user_id, created_at AS t, 'e' AS kind FROM likes WHERE video_id = ${videoId} AND created_at > ${ps}
-      UNION ALL SELECT user_id, min(created_at), 'e' FROM comments WHERE video_id = ${videoId} AND created_at > ${ps} GROUP BY user_id
-      UNION ALL SELECT user_id, created_at, 'v' FROM views WHERE video_id = ${videoId} AND created_at > ${ps}
-    ) x JOIN profiles p ON p.id = x.user_id JOIN scores s ON s.user_id = x.user_id
-    WHERE x.user_id <> ${owner} AND ${eligibleP(ps)}
-    GROUP BY 1, 2, 3`.execute(db);
-  const tallies = merge(rows);
+  const tallies = await tally(
+    db,
+    sql`x.ref`,
+    countedActions('video_id', videoId, ps),
+    sql`JOIN profiles p ON p.id = x.ref JOIN scores s ON s.user_id = x.ref WHERE x.ref <> ${owner} AND ${eligibleP(ps)}`,
+  );
   await removeVideoActions(db, videoId);
   if (!tallies.length) return false;
   const exclude: Exclusion = { videoId };

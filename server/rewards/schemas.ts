@@ -1,15 +1,10 @@
 import { z } from '@hono/zod-openapi';
+import { PageLimit } from '../http/openapi-helpers';
 
 // Query parameters of /api/admin/rewards (bodies and answers are shared: sync/rest-api/rewards.ts).
 
 export const DistributionPageQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .default(20)
-    .openapi({ param: { name: 'limit', in: 'query' } }),
+  limit: PageLimit,
   cursor: z
     .string()
     .regex(/^\d{1,16}$/, 'Not a cursor.')

@@ -3,11 +3,10 @@ import type { z } from 'zod';
 import { addComment } from './add-comment';
 import { deleteVideo } from './delete-video';
 import type { MutationDef } from './define-mutation';
-import { like } from './like';
+import { like, unlike } from './like';
 import type { MutationTx } from './mutation-tx';
 import { recordShare } from './record-share';
 import { recordView } from './record-view';
-import { unlike } from './unlike';
 import { updateProfileName } from './update-profile-name';
 
 /** Every member mutation. Adding one: its module beside this file and one line here. */

@@ -1,17 +1,43 @@
+import type { ArgKit } from './arg-kit';
 import { defineMutation } from './define-mutation';
+import type { MutationTx } from './mutation-tx';
 import { requireVideo } from './require-video';
+
+// like and unlike: the two wire names of one switch, defined together.
+
+const aboutAVideo = {
+  args: (k: ArgKit) => k.z.strictObject({ videoId: k.id }),
+  refusedTitle: 'Like not saved',
+  pendingOnCard: true,
+} as const;
+
+/** The video (it must exist) and the acting member's like of it. */
+async function likeOf(tx: MutationTx, videoId: string) {
+  const video = await requireVideo(tx, videoId);
+  const key = { videoId, userId: tx.userId };
+  return { video, key, existing: await tx.likes.get(key) };
+}
 
 export const like = defineMutation({
   name: 'like',
-  args: (k) => k.z.strictObject({ videoId: k.id }),
-  refusedTitle: 'Like not saved',
-  pendingOnCard: true,
+  ...aboutAVideo,
   run: async (tx, { videoId }) => {
-    const video = await requireVideo(tx, videoId);
-    const key = { videoId, userId: tx.userId };
-    if (await tx.likes.get(key)) return null;
+    const { video, key, existing } = await likeOf(tx, videoId);
+    if (existing) return null;
     await tx.likes.insert(key);
     await tx.videos.increment(videoId, 'likes_count', 1);
     return { video };
+  },
+});
+
+export const unlike = defineMutation({
+  name: 'unlike',
+  ...aboutAVideo,
+  run: async (tx, { videoId }) => {
+    const { video, key, existing } = await likeOf(tx, videoId);
+    if (!existing) return null;
+    await tx.likes.delete(key);
+    await tx.videos.increment(videoId, 'likes_count', -1);
+    return { video, likedAt: existing.created_at };
   },
 });

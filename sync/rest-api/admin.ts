@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FeedItemSchema } from '../protocol/messages';
 import { AdsValue, EntryFeeValue, IsoDate, LimitsValue, PaymentProvider, PRIZE_SLOTS, Rupees } from './settings';
 
 // The /api/admin bodies and answers, shared by the server (validation, OpenAPI) and the admin screens.
@@ -34,15 +35,9 @@ export type AdminUser = z.infer<typeof AdminUser>;
 export const AdminUserPage = pageOf(AdminUser).meta({ id: 'AdminUserPage' });
 export type AdminUserPage = z.infer<typeof AdminUserPage>;
 
-export const AdminVideo = z
-  .object({
-    id: z.string(),
-    user_id: z.string(),
-    user_name: z.string(),
-    title: z.string(),
-    description: z.string(),
-    video_url: z.string(),
-    poster_url: z.string().nullable(),
+/** A video as the admin list shows it: the feed's fields (times in ms) plus what the file is. */
+export const AdminVideo = FeedItemSchema.pick({ id: true, user_id: true, user_name: true, title: true, description: true, video_url: true, poster_url: true })
+  .extend({
     mime_type: z.string(),
     size_bytes: z.number().int(),
     duration_ms: z.number().int(),

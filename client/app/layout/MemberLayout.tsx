@@ -5,6 +5,7 @@ import { signOut, useSession } from '#client/lib/session';
 import { MemberGateFallback, useMemberGate } from '../routes/guards';
 import { HomeIcon, LogOutIcon, ShieldIcon, TrophyIcon, UploadIcon, UserIcon } from '#client/ui/icons';
 import { StatusBanner } from './StatusBanner';
+import { AppHeader } from '#client/ui/AppHeader';
 import { UploadDialogContext } from '#client/lib/upload-context';
 import { useResumeUploads } from '#client/sync/uploads';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
@@ -47,36 +48,25 @@ export function MemberLayout() {
 
   return (
     <UploadDialogContext.Provider value={uploadCtx}>
-      <a href="#main" className="skip-link">
-        Skip to content
-      </a>
-      <header className="app-header">
-        <div className="header-inner">
-          <Link to="/home" className="brand">
-            Vidi
+      <AppHeader navLabel="Main" below={<StatusBanner />}>
+        <Link to="/rewards" className="nav-link wide-only" activeProps={{ 'aria-current': 'page' }}>
+          <TrophyIcon /> <span>Rewards</span>
+        </Link>
+        <button type="button" className="nav-link" onClick={openUpload}>
+          <UploadIcon /> <span>Upload</span>
+        </button>
+        <Link to="/profile" className="nav-link wide-only" activeProps={{ 'aria-current': 'page' }}>
+          <UserIcon /> <span>Profile</span>
+        </Link>
+        {user.is_admin ? (
+          <Link to="/admin" className="nav-link">
+            <ShieldIcon /> <span>Admin</span>
           </Link>
-          <nav aria-label="Main" className="header-nav">
-            <Link to="/rewards" className="nav-link wide-only" activeProps={{ 'aria-current': 'page' }}>
-              <TrophyIcon /> <span>Rewards</span>
-            </Link>
-            <button type="button" className="nav-link" onClick={openUpload}>
-              <UploadIcon /> <span>Upload</span>
-            </button>
-            <Link to="/profile" className="nav-link wide-only" activeProps={{ 'aria-current': 'page' }}>
-              <UserIcon /> <span>Profile</span>
-            </Link>
-            {user.is_admin ? (
-              <Link to="/admin" className="nav-link">
-                <ShieldIcon /> <span>Admin</span>
-              </Link>
-            ) : null}
-            <button type="button" className="nav-link" onClick={() => void doSignOut()} disabled={signingOut}>
-              <LogOutIcon /> <span>Sign Out</span>
-            </button>
-          </nav>
-        </div>
-        <StatusBanner />
-      </header>
+        ) : null}
+        <button type="button" className="nav-link" onClick={() => void doSignOut()} disabled={signingOut}>
+          <LogOutIcon /> <span>Sign Out</span>
+        </button>
+      </AppHeader>
       <main id="main" className="member-main">
         <Outlet />
       </main>

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate } from '@tanstack/react-router';
+import { Navigate, useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { isErrorAnswer, signIn, useSession } from '#client/lib/session';
 import { PasswordField } from '#client/ui/PasswordField';
 import { TextField } from '#client/ui/TextField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { ShieldIcon } from '#client/ui/icons';
+import { CardPage } from '#client/ui/CardPage';
+import { SubmitButton } from '#client/ui/SubmitButton';
 
 /** /admin/login (docs/admin-payments.md, "Screens"): signs in, then lets only administrators through. */
 export function AdminLoginPage() {
@@ -38,23 +40,21 @@ export function AdminLoginPage() {
   };
 
   return (
-    <main className="auth-page" id="main">
-      <div className="auth-card">
-        <Link to="/" className="brand auth-brand">
-          Vidi
-        </Link>
-        <h1>
+    <CardPage
+      title={
+        <>
           <ShieldIcon /> Admin Login
-        </h1>
-        <p className="muted">Sign in with an administrator account</p>
-        <form onSubmit={onSubmit} className="form" aria-label="Admin login">
-          <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={setEmail} />
-          <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={setPassword} />
-          <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
-            {busy ? 'Authenticating...' : 'Login'}
-          </button>
-        </form>
-      </div>
-    </main>
+        </>
+      }
+      subtitle="Sign in with an administrator account"
+    >
+      <form onSubmit={onSubmit} className="form" aria-label="Admin login">
+        <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={setEmail} />
+        <PasswordField label="Password" name="password" autoComplete="current-password" value={password} onChange={setPassword} />
+        <SubmitButton busy={busy} busyLabel="Authenticating...">
+          Login
+        </SubmitButton>
+      </form>
+    </CardPage>
   );
 }

@@ -12,6 +12,7 @@ import { VideosTab } from './components/VideosTab';
 import { RewardsTab } from './components/RewardsTab';
 import { SettingsTab } from './components/SettingsTab';
 import type { ReactNode } from 'react';
+import { AppHeader } from '#client/ui/AppHeader';
 import { AuditLog } from './components/AuditLog';
 import './admin.css';
 
@@ -46,24 +47,14 @@ function Dashboard({ selfId, offline, rewardsActions }: { selfId: string; offlin
 
   return (
     <>
-      <a href="#main" className="skip-link">
-        Skip to content
-      </a>
-      <header className="app-header">
-        <div className="header-inner">
-          <Link to="/home" className="brand">
-            Vidi
-          </Link>
-          <nav aria-label="Admin" className="header-nav">
-            <Link to="/home" className="nav-link">
-              <HomeIcon /> <span>Home</span>
-            </Link>
-            <button type="button" className="nav-link" onClick={() => void logout()} disabled={busy}>
-              <LogOutIcon /> <span>Logout</span>
-            </button>
-          </nav>
-        </div>
-      </header>
+      <AppHeader navLabel="Admin">
+        <Link to="/home" className="nav-link">
+          <HomeIcon /> <span>Home</span>
+        </Link>
+        <button type="button" className="nav-link" onClick={() => void logout()} disabled={busy}>
+          <LogOutIcon /> <span>Logout</span>
+        </button>
+      </AppHeader>
       <main id="main" className="admin-main">
         <h1>Admin Dashboard</h1>
         {offline ? (

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { requestPasswordReset } from '#client/lib/session';
 import { AuthCard } from './AuthCard';
 import { authErrorMessage } from '#client/lib/session/error-message';
 import { TextField } from '#client/ui/TextField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
+import { SubmitButton } from '#client/ui/SubmitButton';
+import { SwitchLink } from '#client/ui/CardPage';
 
 /** /forgot-password: asks for a reset link. The answer is the same whether or not the address has an account. */
 export function ForgotPasswordPage() {
@@ -32,9 +33,7 @@ export function ForgotPasswordPage() {
         <p className="notice" role="status">
           If an account uses {sentTo}, we have sent it a link to reset the password. The link works once, for 1 hour.
         </p>
-        <p className="switch">
-          <Link to="/login">Back to Sign In</Link>
-        </p>
+        <SwitchLink to="/login">Back to Sign In</SwitchLink>
       </AuthCard>
     );
   }
@@ -43,13 +42,13 @@ export function ForgotPasswordPage() {
     <AuthCard title="Forgot Password" subtitle="Enter your email and we will send you a link to reset your password">
       <form onSubmit={onSubmit} className="form" aria-label="Forgot password">
         <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={setEmail} />
-        <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
-          {busy ? 'Sending...' : 'Send Reset Link'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Sending...">
+          Send Reset Link
+        </SubmitButton>
       </form>
-      <p className="switch">
-        Remembered it? <Link to="/login">Sign in</Link>
-      </p>
+      <SwitchLink prompt="Remembered it?" to="/login">
+        Sign in
+      </SwitchLink>
     </AuthCard>
   );
 }

@@ -7,6 +7,8 @@ import { PasswordField } from '#client/ui/PasswordField';
 import { TextField } from '#client/ui/TextField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import './auth.css';
+import { SubmitButton } from '#client/ui/SubmitButton';
+import { SwitchLink } from '#client/ui/CardPage';
 
 export function LoginPage() {
   const navigate = useNavigate();
@@ -62,18 +64,18 @@ export function LoginPage() {
         <p className="forgot-link">
           <Link to="/forgot-password">Forgot password?</Link>
         </p>
-        <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
-          {busy ? 'Signing in...' : 'Sign In'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Signing in...">
+          Sign In
+        </SubmitButton>
       </form>
       {unverified ? (
         <button type="button" className="button block resend" onClick={() => void resend.run()} disabled={resend.busy}>
           {resend.busy ? 'Sending...' : 'Resend verification email'}
         </button>
       ) : null}
-      <p className="switch">
-        Don&apos;t have an account? <Link to="/signup">Sign up</Link>
-      </p>
+      <SwitchLink prompt="Don't have an account?" to="/signup">
+        Sign up
+      </SwitchLink>
     </AuthCard>
   );
 }

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { isErrorAnswer, currentUser, resetPassword, signOut } from '#client/lib/session';
 import { AuthCard } from './AuthCard';
 import { authErrorMessage, acceptNewPassword } from '#client/lib/session/error-message';
 import { PasswordField } from '#client/ui/PasswordField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
+import { SubmitButton } from '#client/ui/SubmitButton';
+import { SwitchLink } from '#client/ui/CardPage';
 
 function InvalidLink() {
   return (
@@ -13,9 +15,7 @@ function InvalidLink() {
       <p className="notice error" role="alert">
         This reset link is invalid or has expired.
       </p>
-      <p className="switch">
-        <Link to="/forgot-password">Send a new link</Link>
-      </p>
+      <SwitchLink to="/forgot-password">Send a new link</SwitchLink>
     </AuthCard>
   );
 }
@@ -54,13 +54,11 @@ export function ResetPasswordPage() {
       <form onSubmit={onSubmit} className="form" aria-label="Reset password">
         <PasswordField label="New Password" name="password" autoComplete="new-password" value={password} onChange={setPassword} />
         <PasswordField label="Confirm Password" name="confirm" autoComplete="new-password" value={confirm} onChange={setConfirm} />
-        <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
-          {busy ? 'Updating...' : 'Update Password'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Updating...">
+          Update Password
+        </SubmitButton>
       </form>
-      <p className="switch">
-        <Link to="/login">Back to Sign In</Link>
-      </p>
+      <SwitchLink to="/login">Back to Sign In</SwitchLink>
     </AuthCard>
   );
 }

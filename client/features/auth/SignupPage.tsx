@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { isErrorAnswer, rememberPendingPayment, signUp } from '#client/lib/session';
 import { AuthCard } from './AuthCard';
@@ -8,6 +8,7 @@ import { entryFeeOf, usePublicSettings } from '#client/lib/public-settings';
 import { PasswordField } from '#client/ui/PasswordField';
 import { TextField } from '#client/ui/TextField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
+import { SwitchLink } from '#client/ui/CardPage';
 
 export function SignupPage() {
   const navigate = useNavigate();
@@ -55,9 +56,9 @@ export function SignupPage() {
           {busy ? 'Creating account...' : fee !== null ? 'Proceed to Payment' : 'Create Account'}
         </button>
       </form>
-      <p className="switch">
-        Already have an account? <Link to="/login">Sign in</Link>
-      </p>
+      <SwitchLink prompt="Already have an account?" to="/login">
+        Sign in
+      </SwitchLink>
     </AuthCard>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, Navigate, useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
+import { CardPage, SwitchLink } from '#client/ui/CardPage';
 import { ApiError, payEntryFee, readPendingPayment, usePaymentSummary } from './api/usePayment';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { Spinner } from '#client/ui/Spinner';
@@ -47,78 +48,63 @@ function PaymentScreen({ account }: { account: { user_id: string; email: string;
     const e = summary.error;
     if (e.code === 'already_paid') return <Navigate to="/login" replace />;
     return (
-      <main className="auth-page" id="main">
-        <div className="auth-card">
-          <Link to="/" className="brand auth-brand">
-            Vidi
-          </Link>
-          <h1>Complete Payment</h1>
-          <p className="notice error" role="alert">
-            {e.code === 'account_not_found' ? e.message : 'Something went wrong. Please try again.'}
-          </p>
-          <Link to="/signup" className="button block">
-            Back to Sign Up
-          </Link>
-        </div>
-      </main>
+      <CardPage title="Complete Payment">
+        <p className="notice error" role="alert">
+          {e.code === 'account_not_found' ? e.message : 'Something went wrong. Please try again.'}
+        </p>
+        <Link to="/signup" className="button block">
+          Back to Sign Up
+        </Link>
+      </CardPage>
     );
   }
 
   const s = summary.summary;
   const sandbox = s.provider === 'sandbox';
   return (
-    <main className="auth-page" id="main">
-      <div className="auth-card payment-card">
-        <Link to="/" className="brand auth-brand">
-          Vidi
-        </Link>
-        <h1>Complete Payment</h1>
-        <p className="muted">One-time entry fee to activate your account</p>
-        {sandbox ? (
-          <p className="notice test-mode" role="note">
-            <strong>Test mode:</strong> this is a sandbox payment. No real money is charged.
-          </p>
-        ) : null}
-        {!s.configured ? (
-          <p className="notice error" role="status">
-            Payment not configured
-          </p>
-        ) : null}
-        <section aria-labelledby="order-summary" className="order-summary">
-          <h2 id="order-summary">Order Summary</h2>
-          <dl>
-            <div>
-              <dt>Entry Fee</dt>
-              <dd className="amount">₹{s.amount_rupees}</dd>
-            </div>
-            <div>
-              <dt>Name</dt>
-              <dd>{s.name}</dd>
-            </div>
-            <div>
-              <dt>Email</dt>
-              <dd>{s.email}</dd>
-            </div>
-          </dl>
-        </section>
-        <button type="button" className="button primary block" onClick={() => void pay()} disabled={busy} aria-busy={busy}>
-          {busy ? 'Processing...' : s.fee_applies ? `Pay ₹${s.amount_rupees}` : 'Activate Account'}
-        </button>
-        <p className="secured">
-          <ShieldIcon /> Secured by {sandbox ? 'Sandbox (test mode)' : 'Razorpay'}
+    <CardPage title="Complete Payment" subtitle="One-time entry fee to activate your account" cardClass="payment-card">
+      {sandbox ? (
+        <p className="notice test-mode" role="note">
+          <strong>Test mode:</strong> this is a sandbox payment. No real money is charged.
         </p>
-        <section aria-labelledby="perks-title" className="perks">
-          <h2 id="perks-title">What you get</h2>
-          <ul>
-            {PERKS.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </section>
-        <p className="switch">
-          <Link to="/signup">Back to Sign Up</Link>
+      ) : null}
+      {!s.configured ? (
+        <p className="notice error" role="status">
+          Payment not configured
         </p>
-      </div>
-    </main>
+      ) : null}
+      <section aria-labelledby="order-summary" className="order-summary">
+        <h2 id="order-summary">Order Summary</h2>
+        <dl>
+          <div>
+            <dt>Entry Fee</dt>
+            <dd className="amount">₹{s.amount_rupees}</dd>
+          </div>
+          <div>
+            <dt>Name</dt>
+            <dd>{s.name}</dd>
+          </div>
+          <div>
+            <dt>Email</dt>
+            <dd>{s.email}</dd>
+          </div>
+        </dl>
+      </section>
+      <button type="button" className="button primary block" onClick={() => void pay()} disabled={busy} aria-busy={busy}>
+        {busy ? 'Processing...' : s.fee_applies ? `Pay ₹${s.amount_rupees}` : 'Activate Account'}
+      </button>
+      <p className="secured">
+        <ShieldIcon /> Secured by {sandbox ? 'Sandbox (test mode)' : 'Razorpay'}
+      </p>
+      <section aria-labelledby="perks-title" className="perks">
+        <h2 id="perks-title">What you get</h2>
+        <ul>
+          {PERKS.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      </section>
+      <SwitchLink to="/signup">Back to Sign Up</SwitchLink>
+    </CardPage>
   );
 }

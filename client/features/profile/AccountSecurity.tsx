@@ -6,6 +6,7 @@ import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { changePassword, signOutEverywhere } from '#client/lib/session';
 import { authErrorMessage, acceptNewPassword } from '#client/lib/session/error-message';
 import './profile.css';
+import { SubmitButton } from '#client/ui/SubmitButton';
 
 /** "Change password" on /profile: the server keeps this session and ends the member's others. */
 export function ChangePasswordForm() {
@@ -38,9 +39,9 @@ export function ChangePasswordForm() {
         <PasswordField label="Current Password" name="current-password" autoComplete="current-password" value={current} onChange={setCurrent} />
         <PasswordField label="New Password" name="new-password" autoComplete="new-password" value={next} onChange={setNext} />
         <PasswordField label="Confirm New Password" name="confirm-password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
-        <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
-          {busy ? 'Updating...' : 'Update Password'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Updating...">
+          Update Password
+        </SubmitButton>
       </form>
     </section>
   );

@@ -6,6 +6,7 @@ import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { updateSessionUser } from '#client/lib/session';
 import { ChangePasswordForm, SignOutEverywhere } from './AccountSecurity';
 import { useProfileData, useSaveProfileName } from './useProfileData';
+import { SubmitButton } from '#client/ui/SubmitButton';
 
 export function ProfilePage() {
   const profile = useProfileData();
@@ -58,9 +59,9 @@ export function ProfilePage() {
           readOnly
           hint="Email address cannot be changed."
         />
-        <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
-          {busy ? 'Saving...' : 'Save Changes'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Saving...">
+          Save Changes
+        </SubmitButton>
       </form>
       <ChangePasswordForm />
       <SignOutEverywhere />

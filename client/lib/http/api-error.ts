@@ -62,3 +62,8 @@ export async function apiErrorFromResponse(res: Response): Promise<ApiError> {
     .catch(() => null);
   return apiErrorOf(res.status, data, res.headers);
 }
+
+/** The sentence to show for a failed call: the server's own, or `fallback` for anything else. */
+export function messageOf(e: unknown, fallback = 'Something went wrong. Please try again.'): string {
+  return e instanceof ApiError ? e.message : fallback;
+}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { adminApi } from './admin-client';
-import { ApiError } from '#client/lib/http/api-error';
+import { messageOf } from '#client/lib/http/api-error';
 import { adminDataChanged, useAdminDataVersion } from './useAdminDataVersion';
 import type {
   AdminSettings,
@@ -18,10 +18,6 @@ export interface Resource<T> {
   data: T | null;
   error: string | null;
   loading: boolean;
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof ApiError ? e.message : 'Something went wrong. Please try again.';
 }
 
 /** Loads `load()` whenever `key` or the admin data version changes; the newest answer wins. */
@@ -124,18 +120,3 @@ export function useAdminActions() {
     voidPoints: (userId: string) => after(adminApi.voidPoints(userId)),
   };
 }
-
-export { ApiError } from '#client/lib/http/api-error';
-export type {
-  AdminSettings,
-  AdminSettingsUpdate,
-  AdminStats,
-  AdminUser,
-  AdminVideo,
-  AuditEntry,
-  Page,
-  RewardsBreakdown,
-  RewardsBreakdownEntry,
-  RewardsSettings,
-} from '#sync/rest-api/admin';
-export type { PaymentProvider } from '#sync/rest-api/settings';

@@ -1,6 +1,6 @@
 import { useAdminAudit, type AuditEntry } from '../api';
 import { Pager } from './Pager';
-import { Spinner } from '#client/ui/Spinner';
+import { AdminTable, ListStatus } from './admin-parts';
 
 const ACTIONS: Record<string, string> = {
   'user.suspend': 'Suspended a user',
@@ -28,40 +28,24 @@ export function AuditLog() {
   return (
     <section aria-labelledby="audit-title" className="admin-section audit-log">
       <h2 id="audit-title">Audit log</h2>
-      {list.error ? (
-        <p className="notice error" role="alert">
-          {list.error}
-        </p>
-      ) : null}
-      {list.loading && !list.data ? (
-        <Spinner label="Loading the audit log" />
-      ) : items.length === 0 ? (
-        <p className="empty-text">No admin actions yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="admin-table">
-            <caption className="sr-only">Audit log</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">Target</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((e) => (
-                <tr key={e.id}>
-                  <td>{when.format(new Date(e.created_at))}</td>
-                  <td>{e.actor_name ?? 'Deleted admin'}</td>
-                  <td>{ACTIONS[e.action] ?? e.action}</td>
-                  <td className="audit-target">{targetOf(e)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListStatus
+        error={list.error}
+        loading={list.loading && !list.data}
+        empty={items.length === 0}
+        loadingLabel="Loading the audit log"
+        emptyText="No admin actions yet."
+      >
+        <AdminTable caption="Audit log" columns={['When', 'Who', 'What', 'Target']}>
+          {items.map((e) => (
+            <tr key={e.id}>
+              <td>{when.format(new Date(e.created_at))}</td>
+              <td>{e.actor_name ?? 'Deleted admin'}</td>
+              <td>{ACTIONS[e.action] ?? e.action}</td>
+              <td className="audit-target">{targetOf(e)}</td>
+            </tr>
+          ))}
+        </AdminTable>
+      </ListStatus>
       <Pager
         label="Audit log"
         pageNumber={list.pageNumber}

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { ApiError, useAdminActions, useRewardsBreakdown, type RewardsBreakdownEntry } from '../api';
+import { useAdminActions, useRewardsBreakdown, type RewardsBreakdownEntry } from '../api';
 import { Spinner } from '#client/ui/Spinner';
 import { formatDate } from '../format';
+import { messageOf } from '#client/lib/http/api-error';
 
 const confirmVoid = (name: string) =>
   `Void ${name}'s points for this period? Their points, and the points their likes, comments and views gave others, stop counting until the next distribution. This cannot be undone.`;
@@ -59,7 +60,7 @@ export function RewardsBreakdown() {
       await actions.voidPoints(e.user_id);
       toast.success('Points voided', { description: `${e.user_name}'s points no longer count this period.` });
     } catch (err) {
-      toast.error('Void Failed', { description: err instanceof ApiError ? err.message : 'Something went wrong. Please try again.' });
+      toast.error('Void Failed', { description: messageOf(err) });
     } finally {
       setWorking(null);
     }

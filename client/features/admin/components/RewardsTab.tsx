@@ -1,9 +1,12 @@
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { toast } from 'sonner';
-import { ApiError, useAdminActions, useRewardsSettings, type RewardsSettings } from '../api';
+import { useAdminActions, useRewardsSettings, type RewardsSettings } from '../api';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { Spinner } from '#client/ui/Spinner';
 import { RewardsBreakdown } from './RewardsBreakdown';
+import { messageOf } from '#client/lib/http/api-error';
+import { announceSaved, LoadError } from './admin-parts';
+import { useFormFrom } from './useFormFrom';
 
 interface Form {
   bestUser: string[];
@@ -60,11 +63,7 @@ function PrizeInputs({
 export function RewardsTab({ children }: { children?: ReactNode }) {
   const settings = useRewardsSettings();
   const actions = useAdminActions();
-  const [form, setForm] = useState<Form | null>(null);
-
-  useEffect(() => {
-    if (settings.data && form === null) setForm(toForm(settings.data));
-  }, [settings.data, form]);
+  const [form, setForm] = useFormFrom(settings.data, toForm);
 
   const { busy, run } = useSubmitOnce(async () => {
     if (!form) return;
@@ -81,18 +80,13 @@ export function RewardsTab({ children }: { children?: ReactNode }) {
         distribution_date: form.date || null,
       });
       setForm(toForm(saved));
-      toast.success('Settings updated', { description: 'Admin settings have been saved successfully' });
+      announceSaved();
     } catch (e) {
-      toast.error('Update Failed', { description: e instanceof ApiError ? e.message : 'Something went wrong. Please try again.' });
+      toast.error('Update Failed', { description: messageOf(e) });
     }
   });
 
-  if (settings.error && !form)
-    return (
-      <p className="notice error" role="alert">
-        {settings.error}
-      </p>
-    );
+  if (settings.error && !form) return <LoadError message={settings.error} />;
   if (!form) return <Spinner label="Loading reward settings" />;
 
   const set = (key: 'bestUser' | 'bestViewer') => (i: number, v: string) => setForm((f) => (f ? { ...f, [key]: f[key].map((x, j) => (j === i ? v : x)) } : f));

@@ -1,8 +1,11 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { ApiError, useAdminActions, useAdminSettings, type AdminSettings, type AdminSettingsUpdate, type PaymentProvider } from '../api';
+import { useAdminActions, useAdminSettings, type AdminSettings, type AdminSettingsUpdate, type PaymentProvider } from '../api';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { Spinner } from '#client/ui/Spinner';
+import { messageOf } from '#client/lib/http/api-error';
+import { announceSaved, LoadError } from './admin-parts';
+import { useFormFrom } from './useFormFrom';
 
 interface Form {
   feeEnabled: boolean;
@@ -89,11 +92,7 @@ function SecretField({
 export function SettingsTab() {
   const settings = useAdminSettings();
   const actions = useAdminActions();
-  const [form, setForm] = useState<Form | null>(null);
-
-  useEffect(() => {
-    if (settings.data && form === null) setForm(toForm(settings.data));
-  }, [settings.data, form]);
+  const [form, setForm] = useFormFrom(settings.data, toForm);
 
   const { busy, run } = useSubmitOnce(async () => {
     if (!form) return;
@@ -132,18 +131,13 @@ export function SettingsTab() {
     try {
       const saved = await actions.saveSettings(body);
       setForm(toForm(saved));
-      toast.success('Settings updated', { description: 'Admin settings have been saved successfully' });
+      announceSaved();
     } catch (e) {
-      toast.error('Update Failed', { description: e instanceof ApiError ? e.message : 'Something went wrong. Please try again.' });
+      toast.error('Update Failed', { description: messageOf(e) });
     }
   });
 
-  if (settings.error && !form)
-    return (
-      <p className="notice error" role="alert">
-        {settings.error}
-      </p>
-    );
+  if (settings.error && !form) return <LoadError message={settings.error} />;
   if (!form || !settings.data) return <Spinner label="Loading settings" />;
 
   const payment = settings.data.payment;

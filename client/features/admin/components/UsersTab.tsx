@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { ApiError, useAdminActions, useAdminUsers, type AdminUser } from '../api';
+import { useAdminActions, useAdminUsers, type AdminUser } from '../api';
 import { CONFIRM_DELETE_USER, formatDate } from '../format';
 import { Pager } from './Pager';
-import { Spinner } from '#client/ui/Spinner';
-
-const reason = (e: unknown) => (e instanceof ApiError ? e.message : 'Something went wrong. Please try again.');
+import { AdminTable, DeleteButton, ListStatus } from './admin-parts';
+import { messageOf } from '#client/lib/http/api-error';
 
 /** Waits until typing pauses before searching, so 100 000 users are not queried per keystroke. */
 function useDebounced(value: string, ms: number): string {
@@ -46,7 +45,7 @@ export function UsersTab({ selfId }: { selfId: string }) {
         await actions.deleteUser(u.id);
         toast.success('User deleted', { description: 'User has been removed from the platform' });
       } catch (e) {
-        toast.error('Delete Failed', { description: reason(e) });
+        toast.error('Delete Failed', { description: messageOf(e) });
       }
     });
 
@@ -61,7 +60,7 @@ export function UsersTab({ selfId }: { selfId: string }) {
           toast.success('User reactivated', { description: `${u.name} can sign in again.` });
         }
       } catch (e) {
-        toast.error('Update Failed', { description: reason(e) });
+        toast.error('Update Failed', { description: messageOf(e) });
       }
     });
 
@@ -72,74 +71,49 @@ export function UsersTab({ selfId }: { selfId: string }) {
         <label htmlFor="admin-user-search">Search users</label>
         <input id="admin-user-search" type="search" placeholder="Name or email" value={search} onChange={(e) => setSearch(e.target.value)} maxLength={100} />
       </div>
-      {list.error ? (
-        <p className="notice error" role="alert">
-          {list.error}
-        </p>
-      ) : null}
-      {list.loading && !list.data ? (
-        <Spinner label="Loading users" />
-      ) : items.length === 0 ? (
-        <p className="empty-text">{query ? 'No users match this search.' : 'No users yet.'}</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="admin-table">
-            <caption className="sr-only">Users</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Joined</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((u) => (
-                <tr key={u.id} data-user-id={u.id}>
-                  <td>
-                    {u.name} {u.is_admin ? <span className="badge">Admin</span> : null}
-                  </td>
-                  <td>{u.email}</td>
-                  <td>{formatDate(u.created_at)}</td>
-                  <td>
-                    <span className={`status ${u.is_active ? 'active' : 'suspended'}`}>{statusOf(u)}</span>
-                  </td>
-                  <td className="row-actions">
-                    {u.id === selfId ? (
-                      <span className="muted">You</span>
-                    ) : u.is_admin ? (
-                      // The server refuses to suspend or delete an admin (only `npm run admin` changes admins).
-                      <span className="muted">Admin</span>
-                    ) : (
-                      <>
-                        <button
-                          type="button"
-                          className="button small"
-                          disabled={working === u.id}
-                          onClick={() => void onToggle(u)}
-                          aria-label={`${u.is_active ? 'Suspend' : 'Reactivate'} ${u.name}`}
-                        >
-                          {u.is_active ? 'Suspend' : 'Reactivate'}
-                        </button>
-                        <button
-                          type="button"
-                          className="button small danger"
-                          disabled={working === u.id}
-                          onClick={() => void onDelete(u)}
-                          aria-label={`Delete ${u.name}`}
-                        >
-                          Delete
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListStatus
+        error={list.error}
+        loading={list.loading && !list.data}
+        empty={items.length === 0}
+        loadingLabel="Loading users"
+        emptyText={query ? 'No users match this search.' : 'No users yet.'}
+      >
+        <AdminTable caption="Users" columns={['Name', 'Email', 'Joined', 'Status', 'Actions']}>
+          {items.map((u) => (
+            <tr key={u.id} data-user-id={u.id}>
+              <td>
+                {u.name} {u.is_admin ? <span className="badge">Admin</span> : null}
+              </td>
+              <td>{u.email}</td>
+              <td>{formatDate(u.created_at)}</td>
+              <td>
+                <span className={`status ${u.is_active ? 'active' : 'suspended'}`}>{statusOf(u)}</span>
+              </td>
+              <td className="row-actions">
+                {u.id === selfId ? (
+                  <span className="muted">You</span>
+                ) : u.is_admin ? (
+                  // The server refuses to suspend or delete an admin (only `npm run admin` changes admins).
+                  <span className="muted">Admin</span>
+                ) : (
+                  <>
+                    <button
+                      type="button"
+                      className="button small"
+                      disabled={working === u.id}
+                      onClick={() => void onToggle(u)}
+                      aria-label={`${u.is_active ? 'Suspend' : 'Reactivate'} ${u.name}`}
+                    >
+                      {u.is_active ? 'Suspend' : 'Reactivate'}
+                    </button>
+                    <DeleteButton name={u.name} busy={working === u.id} onDelete={() => void onDelete(u)} />
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
+      </ListStatus>
       <Pager label="Users" pageNumber={list.pageNumber} hasPrevious={list.hasPrevious} hasNext={list.hasNext} onPrevious={list.previous} onNext={list.next} />
     </section>
   );

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { ApiError, useAdminActions, useAdminVideos, type AdminVideo } from '../api';
+import { useAdminActions, useAdminVideos, type AdminVideo } from '../api';
 import { CONFIRM_DELETE_VIDEO, formatDate } from '../format';
 import { Pager } from './Pager';
-import { Spinner } from '#client/ui/Spinner';
 import { VideoIcon } from '#client/ui/icons';
+import { DeleteButton, ListStatus } from './admin-parts';
+import { messageOf } from '#client/lib/http/api-error';
 
 function Preview({ video }: { video: AdminVideo }) {
   const [open, setOpen] = useState(false);
@@ -41,7 +42,7 @@ export function VideosTab() {
       await actions.deleteVideo(v.id);
       toast.success('Video deleted', { description: 'Video has been removed from the platform' });
     } catch (e) {
-      toast.error('Delete Failed', { description: e instanceof ApiError ? e.message : 'Something went wrong. Please try again.' });
+      toast.error('Delete Failed', { description: messageOf(e) });
     } finally {
       setWorking(null);
     }
@@ -50,16 +51,7 @@ export function VideosTab() {
   const items = list.data?.items ?? [];
   return (
     <section aria-label="Videos" className="admin-section">
-      {list.error ? (
-        <p className="notice error" role="alert">
-          {list.error}
-        </p>
-      ) : null}
-      {list.loading && !list.data ? (
-        <Spinner label="Loading videos" />
-      ) : items.length === 0 ? (
-        <p className="empty-text">No videos yet</p>
-      ) : (
+      <ListStatus error={list.error} loading={list.loading && !list.data} empty={items.length === 0} loadingLabel="Loading videos" emptyText="No videos yet">
         <ul className="admin-videos">
           {items.map((v) => (
             <li key={v.id} className="admin-video" data-video-id={v.id}>
@@ -78,19 +70,11 @@ export function VideosTab() {
                   </a>
                 </p>
               </div>
-              <button
-                type="button"
-                className="button small danger"
-                disabled={working === v.id}
-                onClick={() => void onDelete(v)}
-                aria-label={`Delete ${v.title}`}
-              >
-                Delete
-              </button>
+              <DeleteButton name={v.title} busy={working === v.id} onDelete={() => void onDelete(v)} />
             </li>
           ))}
         </ul>
-      )}
+      </ListStatus>
       <Pager label="Videos" pageNumber={list.pageNumber} hasPrevious={list.hasPrevious} hasNext={list.hasNext} onPrevious={list.previous} onNext={list.next} />
     </section>
   );
