@@ -35,5 +35,14 @@ function prepare(sqlite: SQLite.Database) {
   };
 }
 
-export const pushStatements = perConnection(prepare);
+export const pushStatements = perConnection((sqlite) => {
+  const s = prepare(sqlite);
+  return {
+    ...s,
+    /** The change-log rows of one mutation, as a ChangeSink (made once per connection, not per mutation). */
+    logChanges: (rows: Array<ReturnType<typeof changeRow>>) => {
+      for (const row of rows) s.logChange.run(row);
+    },
+  };
+});
 export type PushStatements = ReturnType<typeof pushStatements>;

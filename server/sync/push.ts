@@ -7,7 +7,7 @@ import { MutationError } from '#sync/protocol/error-codes';
 import { parseMutation } from '#sync/mutations/parse-mutation';
 import { Changes } from '../changes/changes';
 import { publishChanges } from '../changes/write-tx';
-import type { PushBatch } from './mutations/server-tables';
+import { ServerMutationTx, type PushBatch } from './mutations/server-tables';
 import { runServerMutation } from './mutations/run-server-mutation';
 
 /** 409 for a gapped mutation id: carries the server's last_mutation_id so the client can renumber. */
@@ -48,13 +48,15 @@ export async function applyPush(trx: ControlledTransaction<Database>, batch: Pus
 
   const results: MutationResult[] = [];
   const changes = new Changes(deps.now());
+  // One table API for the push; each mutation gets its own context (time, changes) in applyOne.
+  const tx = new ServerMutationTx({ trx, user, now: changes.now, clientTime: undefined, batch, changes, mediaDir: deps.config.mediaDir });
   for (const m of mutations) {
     if (m.id <= last) {
       results.push({ id: m.id, status: 'duplicate' });
       continue;
     }
     try {
-      const outcome = await applyOne(trx, batch, deps, user, m);
+      const outcome = await applyOne(tx, deps, m);
       results.push(outcome.result);
       if (outcome.changes) changes.absorb(outcome.changes);
     } catch (err) {
@@ -75,25 +77,18 @@ export async function applyPush(trx: ControlledTransaction<Database>, batch: Pus
 }
 
 /** One mutation in a savepoint: applied, or refused for good with its writes (if any) rolled back. */
-async function applyOne(
-  trx: ControlledTransaction<Database>,
-  batch: PushBatch,
-  deps: AppDeps,
-  user: AuthUser,
-  m: PushMutation,
-): Promise<{ result: MutationResult; changes?: Changes }> {
+async function applyOne(tx: ServerMutationTx, deps: AppDeps, m: PushMutation): Promise<{ result: MutationResult; changes?: Changes }> {
   const { id } = m;
   const parsed = parseMutation(m.name, m.args);
   if (!parsed.ok) return { result: rejected(id, parsed.error) };
-  const s = batch.statements;
+  const s = tx.ctx.batch.statements;
   s.savepoint.run();
   try {
     const changes = new Changes(deps.now());
-    await runServerMutation({ trx, user, now: changes.now, clientTime: m.client_time, batch, changes, mediaDir: deps.config.mediaDir }, parsed.mutation);
+    tx.ctx = { ...tx.ctx, now: changes.now, clientTime: m.client_time, changes };
+    await runServerMutation(tx, parsed.mutation);
     // Written inside the savepoint: a mutation refused after this point takes its change rows with it.
-    await changes.flush((rows) => {
-      for (const row of rows) s.logChange.run(row);
-    });
+    await changes.flush(s.logChanges);
     s.release.run();
     return { result: { id, status: 'applied' }, changes };
   } catch (err) {

@@ -7,6 +7,7 @@ import { applyCapChange } from '#server/rewards/viewer-days';
 import { limitsSetting } from '#server/settings/definitions';
 import { writeSetting } from '#server/settings/store';
 import { runServerMutation } from '#server/sync/mutations/run-server-mutation';
+import { ServerMutationTx } from '#server/sync/mutations/server-tables';
 import { pushStatements } from '#server/sync/push-statements';
 import type { AnyMutation } from '#sync/mutations/catalogue';
 import { kyselySink } from '#server/changes/write-tx';
@@ -59,7 +60,8 @@ export function rewardsWorld(deps: AppDeps) {
         const batch = { statements: pushStatements(deps.sqlite), scores: newScoreMemo() };
         const changes = new Changes(at);
         const user = { id: actorId, email: '', name: '', isAdmin: false };
-        await runServerMutation({ trx, user, now: at, clientTime: undefined, batch, changes, mediaDir: deps.config.mediaDir }, mutation as AnyMutation);
+        const tx = new ServerMutationTx({ trx, user, now: at, clientTime: undefined, batch, changes, mediaDir: deps.config.mediaDir });
+        await runServerMutation(tx, mutation as AnyMutation);
         await changes.flush(kyselySink(trx));
       });
       return true;

@@ -34,10 +34,12 @@ export interface ServerMutationContext {
  */
 export class ServerMutationTx implements MutationTx {
   readonly location = 'server' as const;
-  readonly userId: string;
 
-  constructor(readonly ctx: ServerMutationContext) {
-    this.userId = ctx.user.id;
+  /** One per push: `ctx` is replaced for each of its mutations (the tables read it at call time). */
+  constructor(public ctx: ServerMutationContext) {}
+
+  get userId(): string {
+    return this.ctx.user.id;
   }
 
   async isAdmin(): Promise<boolean> {
