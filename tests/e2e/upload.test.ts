@@ -7,6 +7,7 @@ import { startServer, type ServerProcess } from '../helpers/server-process';
 import { mp4Faststart, mp4ThreeMinutes, mp4TwelveMegabytes } from '../fixtures/videos';
 import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 import { toastText } from './toasts';
+import { expectPlayedPast, recordMediaEvents } from './media-playback';
 
 async function openDialog(page: Page) {
   await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
@@ -73,8 +74,9 @@ describe.skipIf(!hasChromium)('uploading from the browser', () => {
     await card.waitFor();
     await expect.poll(() => card.locator('video').getAttribute('src'), { timeout: 30_000 }).toMatch(/^\/media\//);
     await card.scrollIntoViewIfNeeded();
+    await recordMediaEvents(page);
     await card.getByRole('button', { name: 'Play Test pattern' }).click();
-    await expect.poll(() => card.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(0.5);
+    await expectPlayedPast(page, card.locator('video'), 0.5);
     expect(await card.locator('video').evaluate((v: HTMLVideoElement) => v.error)).toBeNull();
   });
 

@@ -23,6 +23,8 @@ export function VideoPlayer({ videoId, title, src, poster, near, onWatched }: Pr
   const [playing, setPlaying] = useState(false);
   const [refused, setRefused] = useState(false);
   const watch = useRef({ ms: 0, last: -1, reported: false });
+  // When the member last pressed play: an observation made before that press must not undo it.
+  const pressedAt = useRef(0);
 
   useEffect(() => {
     const frame = frameRef.current;
@@ -30,7 +32,7 @@ export function VideoPlayer({ videoId, title, src, poster, near, onWatched }: Pr
     if (!frame || !video || typeof IntersectionObserver === 'undefined') return;
     const io = new IntersectionObserver(
       ([entry]) => {
-        if (entry && entry.intersectionRatio < 0.3 && !video.paused) video.pause();
+        if (entry && entry.intersectionRatio < 0.3 && entry.time > pressedAt.current && !video.paused) video.pause();
       },
       { threshold: [0, 0.3] },
     );
@@ -63,6 +65,7 @@ export function VideoPlayer({ videoId, title, src, poster, near, onWatched }: Pr
     const video = videoRef.current;
     if (!video) return;
     if (video.paused) {
+      pressedAt.current = performance.now();
       claimPlayback(video);
       setRefused(false);
       video.play().catch(() => setRefused(true));
