@@ -9,6 +9,7 @@ import { useFeedData, useFeedMutations, useProfileName } from './useFeedData';
 import { FeedList } from './components/FeedList';
 import type { FeedCardActions, FeedCard } from './components/types';
 import type { ShareOutcome } from '#client/lib/share-link';
+import { downloadAhead } from '#client/lib/offline-media';
 
 // The feed does not need the dialog (and Radix) to show: it is fetched once the feed is on screen
 // (the effect below), off the first load but in before the first tap on a comments button.
@@ -35,6 +36,15 @@ export function FeedPage() {
     void loadCommentsDialog().catch(() => undefined);
     void loadShareLink().catch(() => undefined);
   }, []);
+
+  // "Download new videos for offline" (off unless the member turned it on; gated by the connection there).
+  // Keyed on the newest card and the count, not on every like's new array.
+  const newest = feed.items[0]?.id;
+  const itemsRef = useRef(feed.items);
+  itemsRef.current = feed.items;
+  useEffect(() => {
+    if (newest) void downloadAhead(itemsRef.current);
+  }, [newest, feed.items.length]);
 
   // The product's copy: 'Error' / 'Could not fetch videos.' — once per failure, not on every retry.
   useEffect(() => {

@@ -18,6 +18,13 @@ function uploadItem(u: QueuedUploadItem): FeedCard {
     poster_url: u.poster_url,
     created_at: new Date(u.created_at).toISOString(),
     duration_ms: 0,
+    // Not on the server yet: nothing to play but what the upload state shows.
+    media_status: 'processing',
+    media_progress: 0,
+    media_error: null,
+    hls_url: null,
+    mp4_url: null,
+    captions_url: null,
     likes_count: 0,
     comments_count: 0,
     shares_count: 0,

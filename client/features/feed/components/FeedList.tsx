@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FeedCardActions, FeedCard } from './types';
 import { VideoCard } from './VideoCard';
+import { useMediaPreferences } from '#client/lib/media-preferences';
+import { cardInView, loadModeFor } from './load-mode';
 
-/** How many cards past the last visible one get their poster and first bytes early. */
-const PRELOAD_AHEAD = 2;
 /** Cards added to the page per step: the local copy may hold hundreds, a phone shows a few. */
 export const CARDS_PER_STEP = 10;
+/** Intersection ratios reported in tenths, enough to tell which card shows the most of itself. */
+const RATIO_STEPS = Array.from({ length: 11 }, (_, i) => i / 10);
 
 interface Props {
   items: FeedCard[];
@@ -22,7 +24,9 @@ interface Props {
 export function FeedList({ items, hasMore, loadMore, userId, actions }: Props) {
   const listRef = useRef<HTMLDivElement>(null);
   const sentinelRef = useRef<HTMLDivElement>(null);
-  const [lastVisible, setLastVisible] = useState(0);
+  // The card in view; the next one preloads its first segment (load-mode.ts).
+  const [current, setCurrent] = useState(0);
+  const { dataSaver } = useMediaPreferences();
   const [shown, setShown] = useState(CARDS_PER_STEP);
   const visibleItems = items.slice(0, shown);
   const moreLocal = items.length > shown;
@@ -31,15 +35,19 @@ export function FeedList({ items, hasMore, loadMore, userId, actions }: Props) {
   useEffect(() => {
     const list = listRef.current;
     if (!list || typeof IntersectionObserver === 'undefined') return;
-    const visible = new Set<number>();
-    const io = new IntersectionObserver((entries) => {
-      for (const e of entries) {
-        const i = Number((e.target as HTMLElement).dataset.index);
-        if (e.isIntersecting) visible.add(i);
-        else visible.delete(i);
-      }
-      if (visible.size > 0) setLastVisible(Math.max(...visible));
-    });
+    const ratios = new Map<number, number>();
+    const io = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) {
+          const i = Number((e.target as HTMLElement).dataset.index);
+          if (e.isIntersecting) ratios.set(i, e.intersectionRatio);
+          else ratios.delete(i);
+        }
+        const inView = cardInView(ratios);
+        if (inView >= 0) setCurrent(inView);
+      },
+      { threshold: RATIO_STEPS },
+    );
     list.querySelectorAll<HTMLElement>('article[data-index]').forEach((el) => io.observe(el));
     return () => io.disconnect();
   }, [visibleItems.length, items]);
@@ -62,7 +70,7 @@ export function FeedList({ items, hasMore, loadMore, userId, actions }: Props) {
   return (
     <div className="feed" ref={listRef} aria-label="Videos" role="feed" aria-busy={false}>
       {visibleItems.map((v, i) => (
-        <VideoCard key={v.id} video={v} index={i} near={i <= lastVisible + PRELOAD_AHEAD} own={v.user_id === userId} actions={actions} />
+        <VideoCard key={v.id} video={v} index={i} mode={loadModeFor(i, current, dataSaver)} own={v.user_id === userId} actions={actions} />
       ))}
       {moreLocal || hasMore ? <div ref={sentinelRef} className="feed-sentinel" aria-hidden="true" /> : null}
     </div>

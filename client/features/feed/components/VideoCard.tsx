@@ -3,11 +3,14 @@ import { ClockIcon, CommentIcon, EyeIcon, HeartIcon, ShareIcon, TrashIcon } from
 import { formatDate, initialOf, isoDate, plural } from '#client/lib/format';
 import type { FeedCardActions, FeedCard } from './types';
 import { VideoPlayer } from './VideoPlayer';
+import type { LoadMode } from './load-mode';
+import { FailedState, ProcessingState } from './processing-state';
 
 interface Props {
   video: FeedCard;
   index: number;
-  near: boolean;
+  /** What the card loads before play is pressed (load-mode.ts). */
+  mode: LoadMode;
   own: boolean;
   actions: FeedCardActions;
 }
@@ -28,8 +31,15 @@ function UploadState({ upload }: { upload: NonNullable<FeedCard['upload']> }) {
   );
 }
 
+/** The server's processing of the video, shown under the player until it is ready (docs/media.md). */
+function MediaState({ video }: { video: FeedCard }) {
+  if (video.media_status === 'processing') return <ProcessingState progress={video.media_progress} />;
+  if (video.media_status === 'failed') return <FailedState error={video.media_error} />;
+  return null;
+}
+
 /** A feed card (docs/pwa.md, "Feed"): author, date, player, title, description, like / comment / share, views. */
-export const VideoCard = memo(function VideoCard({ video, index, near, own, actions }: Props) {
+export const VideoCard = memo(function VideoCard({ video, index, mode, own, actions }: Props) {
   const author = video.user_name?.trim() || 'Unknown User';
   const titleId = `video-title-${video.id}`;
   return (
@@ -53,8 +63,8 @@ export const VideoCard = memo(function VideoCard({ video, index, near, own, acti
           </button>
         ) : null}
       </header>
-      <VideoPlayer videoId={video.id} title={video.title} src={video.video_url} poster={video.poster_url} near={near} onWatched={actions.recordView} />
-      {video.upload ? <UploadState upload={video.upload} /> : null}
+      <VideoPlayer video={video} mode={mode} own={own} onWatched={actions.recordView} />
+      {video.upload ? <UploadState upload={video.upload} /> : <MediaState video={video} />}
       <div className="card-body">
         <h2 id={titleId} className="card-title">
           {video.title}

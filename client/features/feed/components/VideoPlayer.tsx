@@ -1,31 +1,57 @@
 import { useEffect, useRef, useState } from 'react';
 import { PauseIcon, PlayIcon, VideoIcon } from '#client/ui/icons';
-import { claimPlayback, releasePlayback } from './playback';
 import { keepMediaForOffline } from '#client/lib/offline-media';
+import { claimPlayback, releasePlayback } from './playback';
+import type { LoadMode } from './load-mode';
+import type { FeedCard } from './types';
+import { useHlsSource } from './use-hls-source';
+import { usePlayerSource } from './use-player-source';
+import { CaptionsButton, SaveOfflineButton } from './player-controls';
 
 /** A view counts once the viewer watched 3 s, or a shorter video to its end (docs/decisions/0008-the-view-rule.md). */
 export const VIEW_THRESHOLD_MS = 3000;
 
 interface Props {
-  videoId: string;
-  title: string;
-  src: string | null;
-  poster: string | null;
-  /** Close to the viewport: load the poster and the first bytes ahead of time. */
-  near: boolean;
+  video: FeedCard;
+  /** What to load before play is pressed (load-mode.ts). */
+  mode: LoadMode;
+  own: boolean;
   onWatched(videoId: string, watchedMs: number): void;
 }
 
-/** The 9:16 inline player: tap to play or pause; pauses when scrolled out of view. */
-export function VideoPlayer({ videoId, title, src, poster, near, onWatched }: Props) {
-  const frameRef = useRef<HTMLDivElement>(null);
-  const videoRef = useRef<HTMLVideoElement>(null);
-  const [playing, setPlaying] = useState(false);
-  const [refused, setRefused] = useState(false);
+/** Counts time actually played (a seek jumps and is not watching) and reports a view once. */
+function useWatchTime(videoId: string, onWatched: Props['onWatched']) {
   const watch = useRef({ ms: 0, last: -1, reported: false });
-  // When the member last pressed play: an observation made before that press must not undo it.
-  const pressedAt = useRef(0);
+  const report = () => {
+    const w = watch.current;
+    if (w.reported) return;
+    w.reported = true;
+    onWatched(videoId, Math.round(w.ms));
+  };
+  return {
+    onTimeUpdate(t: number) {
+      const w = watch.current;
+      if (w.last >= 0 && t > w.last && t - w.last < 1.5) w.ms += (t - w.last) * 1000;
+      w.last = t;
+      if (w.ms >= VIEW_THRESHOLD_MS) report();
+    },
+    onSeeking() {
+      watch.current.last = -1;
+    },
+    onEnded() {
+      watch.current.last = -1;
+      report();
+    },
+  };
+}
 
+/** Pauses the video when less than 30 % of it is visible, unless the member pressed play after that was seen. */
+function usePauseOutOfView(
+  frameRef: React.RefObject<HTMLDivElement | null>,
+  videoRef: React.RefObject<HTMLVideoElement | null>,
+  pressedAt: React.RefObject<number>,
+  src: string | undefined,
+) {
   useEffect(() => {
     const frame = frameRef.current;
     const video = videoRef.current;
@@ -41,73 +67,91 @@ export function VideoPlayer({ videoId, title, src, poster, near, onWatched }: Pr
       io.disconnect();
       releasePlayback(video);
     };
-  }, [src]);
+  }, [frameRef, videoRef, pressedAt, src]);
+}
 
-  const report = () => {
-    const w = watch.current;
-    if (w.reported) return;
-    w.reported = true;
-    onWatched(videoId, Math.round(w.ms));
-  };
+/** Attaching follows the mode, and stays once made until the card is far away (scrolling back one card keeps its place). */
+function useStickyAttach(mode: LoadMode, pressed: boolean): boolean {
+  const [kept, setKept] = useState(false);
+  useEffect(() => {
+    if (mode === 'preload') setKept(true);
+    if (mode === 'none') setKept(false);
+  }, [mode]);
+  return pressed || mode === 'preload' || kept;
+}
 
-  const onTimeUpdate = () => {
-    const video = videoRef.current;
-    if (!video) return;
-    const w = watch.current;
-    const t = video.currentTime;
-    // Only time actually played counts; a seek jumps and is not watching.
-    if (w.last >= 0 && t > w.last && t - w.last < 1.5) w.ms += (t - w.last) * 1000;
-    w.last = t;
-    if (w.ms >= VIEW_THRESHOLD_MS) report();
-  };
+/** The 9:16 inline player: tap to play or pause; pauses when scrolled out of view. */
+export function VideoPlayer({ video, mode, own, onWatched }: Props) {
+  const frameRef = useRef<HTMLDivElement>(null);
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const [playing, setPlaying] = useState(false);
+  const [refused, setRefused] = useState(false);
+  const [pressed, setPressed] = useState(false);
+  // When the member last pressed play: an observation made before that press must not undo it.
+  const pressedAt = useRef(0);
+  const attached = useRef(false);
+  const playWhenAttached = useRef(false);
+  const watch = useWatchTime(video.id, onWatched);
+  const { source, dataSaver, saved, hlsFailed } = usePlayerSource(video, own);
+  const attach = useStickyAttach(mode, pressed);
+
+  const start = (el: HTMLVideoElement) => el.play().catch(() => setRefused(true));
+  useHlsSource(videoRef, source, {
+    attach,
+    preloading: !pressed,
+    dataSaver,
+    onAttached: () => {
+      attached.current = true;
+      if (playWhenAttached.current && videoRef.current) start(videoRef.current);
+      playWhenAttached.current = false;
+    },
+    onDetached: () => (attached.current = false),
+    onFatal: hlsFailed,
+  });
+  usePauseOutOfView(frameRef, videoRef, pressedAt, source?.url);
 
   const toggle = () => {
-    const video = videoRef.current;
-    if (!video) return;
-    if (video.paused) {
-      pressedAt.current = performance.now();
-      claimPlayback(video);
-      setRefused(false);
-      video.play().catch(() => setRefused(true));
-    } else {
-      video.pause();
-    }
+    const el = videoRef.current;
+    if (!el) return;
+    if (!el.paused) return el.pause();
+    pressedAt.current = performance.now();
+    claimPlayback(el);
+    setRefused(false);
+    setPressed(true);
+    // Not attached yet (data saver, or a card that was far away): play once the source is on.
+    if (attached.current) void start(el);
+    else playWhenAttached.current = true;
   };
 
-  if (!src) {
-    return (
-      <div className="player placeholder" role="img" aria-label={`No video for ${title}`}>
-        <VideoIcon size={48} />
-      </div>
-    );
-  }
-
+  const poster = mode !== 'none' ? (video.poster_url ?? undefined) : undefined;
+  if (!source) return <PosterFrame title={video.title} poster={poster} />;
+  const title = video.title;
   return (
     <div className="player" ref={frameRef}>
       <video
         ref={videoRef}
-        src={src}
-        poster={near && poster ? poster : undefined}
-        preload={near ? 'metadata' : 'none'}
+        poster={poster}
+        preload={attach ? 'metadata' : 'none'}
         playsInline
         loop={false}
         onPlay={(e) => {
           claimPlayback(e.currentTarget);
           setPlaying(true);
-          keepMediaForOffline(src);
+          setPressed(true);
+          if (source.kind !== 'local') keepMediaForOffline(video.mp4_url);
         }}
         onPause={() => setPlaying(false)}
         onEnded={() => {
           setPlaying(false);
-          watch.current.last = -1;
-          report();
+          watch.onEnded();
         }}
-        onSeeking={() => {
-          watch.current.last = -1;
-        }}
-        onTimeUpdate={onTimeUpdate}
+        onSeeking={watch.onSeeking}
+        onTimeUpdate={(e) => watch.onTimeUpdate(e.currentTarget.currentTime)}
         aria-label={title}
-      />
+        data-source={source.kind}
+      >
+        {video.captions_url ? <track kind="subtitles" srcLang="en" label="English" default src={video.captions_url} /> : null}
+      </video>
       <button
         type="button"
         className={`play-toggle${playing ? ' playing' : ''}${refused ? ' refused' : ''}`}
@@ -116,6 +160,19 @@ export function VideoPlayer({ videoId, title, src, poster, near, onWatched }: Pr
       >
         <span className="play-icon">{playing ? <PauseIcon size={36} /> : <PlayIcon size={36} />}</span>
       </button>
+      <div style={{ position: 'absolute', top: 8, right: 8, display: 'flex', gap: 6, zIndex: 1 }}>
+        {video.captions_url ? <CaptionsButton videoRef={videoRef} /> : null}
+        {video.media_status === 'ready' && video.mp4_url ? <SaveOfflineButton mp4Url={video.mp4_url} saved={saved} /> : null}
+      </div>
+    </div>
+  );
+}
+
+/** No playable source (processing without a local copy, failed, or an upload still queued): the poster or an icon. */
+function PosterFrame({ title, poster }: { title: string; poster: string | undefined }) {
+  return (
+    <div className="player placeholder" role="img" aria-label={`No video for ${title}`}>
+      {poster ? <img src={poster} alt="" style={{ width: '100%', height: '100%', objectFit: 'contain' }} /> : <VideoIcon size={48} />}
     </div>
   );
 }
