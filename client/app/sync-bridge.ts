@@ -21,6 +21,7 @@ export function connectSyncToSession(): void {
     signedIn: (user) => {
       void import('../sync/start-sync').then(({ startSync }) => startSync({ userId: user.id, getAccessToken, refreshSession, onRejected: announceRejection }));
     },
+    signingOut: () => import('../sync/start-sync').then(({ stopSync }) => stopSync()),
     signedOut: () => {
       void import('../sync/start-sync').then(({ stopSync }) => stopSync());
     },

@@ -118,7 +118,7 @@ describe.skipIf(!hasChromium)('account recovery in the browser', () => {
     await page.getByLabel('New Password', { exact: true }).fill(NEWER_PASSWORD);
     await page.getByLabel('Confirm Password', { exact: true }).fill(NEWER_PASSWORD);
     await page.getByRole('button', { name: 'Update Password' }).click();
-    await page.getByText('This reset link is invalid or has expired.').waitFor();
+    await page.getByText('This reset link is invalid or has expired.', { exact: true }).waitFor();
   });
 
   it('/profile: "Change password" keeps this session, then "Sign out everywhere" ends it', async () => {

@@ -13,6 +13,8 @@ export type SignOutReason = 'user' | 'expired';
 export interface SessionEvents {
   signedIn(user: SessionUser): void;
   signedOut(reason: SignOutReason): void;
+  /** The member asked to sign out: stop what would still call the server with this session. */
+  signingOut(): Promise<void> | void;
 }
 
 let state: SessionState = { status: 'loading' };
@@ -202,6 +204,10 @@ export async function resendVerification(email: string): Promise<string> {
 /** Signs out on the server when reachable; locally in any case (queued actions are kept). */
 export async function signOut(): Promise<void> {
   const token = getAccessToken();
+  // A pull still running when the server ends the session would be refused (401), and its refresh
+  // too (400): let the sync engine finish and stop first, but never hold the sign-out for long.
+  const stopped = Promise.all([...eventHandlers].map((h) => h.signingOut?.()));
+  await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 3000))]).catch(() => undefined);
   try {
     await requestJson('POST', '/api/auth/logout', {}, token);
   } catch {
