@@ -1,10 +1,10 @@
 import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { CacheFirst } from 'workbox-strategies';
+import { CacheFirst, NetworkOnly } from 'workbox-strategies';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { ExpirationPlugin } from 'workbox-expiration';
-import { RangeRequestsPlugin } from 'workbox-range-requests';
+import { createPartialResponse } from 'workbox-range-requests';
 
 // The service worker (vite-plugin-pwa injectManifest). Typed loosely: the project's DOM lib and the
 // WebWorker lib cannot share one TypeScript program.
@@ -13,18 +13,18 @@ interface SwScope {
   location: Location;
   skipWaiting(): Promise<void>;
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  addEventListener(type: 'activate', listener: (event: { waitUntil(p: Promise<unknown>): void }) => void): void;
 }
 declare const self: SwScope;
 interface RouteArgs {
   url: URL;
   request: Request;
-  event: { waitUntil(p: Promise<unknown>): void };
 }
 
 export const MEDIA_CACHE = 'vidi-media';
 export const POSTER_CACHE = 'vidi-posters';
-/** Watched videos kept for offline replay (each up to 120 MiB; the quota purge guards the rest). */
-const MEDIA_MAX_ENTRIES = 30;
+/** Set by offline-media.ts on every copy it stores; entries without it are originals an older worker kept. */
+const OFFLINE_COPY_HEADER = 'X-Vidi-Offline-Copy';
 const POSTER_MAX_ENTRIES = 300;
 
 // The app shell: hashed assets, index.html, icons, manifest.
@@ -50,49 +50,42 @@ registerRoute(
   }),
 );
 
-// Videos: a cached full copy answers Range requests (206) itself; only complete 200 answers are stored.
-const videoCache = new CacheFirst({
-  cacheName: MEDIA_CACHE,
-  plugins: [
-    plugin(new CacheableResponsePlugin({ statuses: [200] })),
-    plugin(new RangeRequestsPlugin()),
-    plugin(new ExpirationPlugin({ maxEntries: MEDIA_MAX_ENTRIES, purgeOnQuotaError: true })),
-  ],
-});
-const copying = new Set<string>();
+// Videos (docs/pwa.md, "Service worker"): the page stores the small MP4 of a video it keeps for
+// offline (client/lib/offline-media.ts, same cache name); the worker only reads that cache. It stores
+// nothing itself, so neither the original upload nor the feed's preloads cost a second download.
+
+/** HLS playlists, fragments and init segments: the same rule as isStreamingMedia in offline-media.ts. */
+const isStreaming = (url: URL) => /\.(m3u8|m4s)$/i.test(url.pathname) || /\/init\.mp4$/i.test(url.pathname);
+
+// Streamed segments go straight to the network, before any cache lookup: a player asks for one every
+// few seconds and none is ever stored.
+registerRoute(({ url, request }: RouteArgs) => isMedia(url) && request.destination !== 'image' && isStreaming(url), new NetworkOnly());
 
 registerRoute(
   ({ url, request }: RouteArgs) => isMedia(url) && request.destination !== 'image',
-  async ({ request, event }: RouteArgs) => {
-    const cache = await caches.open(MEDIA_CACHE);
-    if (await cache.match(request.url)) return videoCache.handle({ event: event as never, request });
-    // Not kept yet: straight from the network (the player's own Range request). Only videos the member
-    // plays are kept (the page says so), not every one the feed preloads.
-    return fetch(request);
+  async ({ request }: RouteArgs) => {
+    const cached = await (await caches.open(MEDIA_CACHE)).match(request.url);
+    if (!cached) return fetch(request);
+    // The player asks for byte ranges; a stored copy answers them (206) with no network at all.
+    if (request.headers.has('range')) return createPartialResponse(request, cached);
+    return cached;
   },
 );
 
-/** Stores a full copy of a played video for offline replays (once per URL at a time). */
-function keepForOffline(url: string, event: { waitUntil(p: Promise<unknown>): void }): void {
-  const u = new URL(url, self.location.href);
-  if (!isMedia(u) || copying.has(u.href)) return;
-  copying.add(u.href);
-  event.waitUntil(
-    caches
-      .open(MEDIA_CACHE)
-      .then(async (cache) => {
-        if (await cache.match(u.href)) return;
-        await videoCache.handle({ event: event as never, request: new Request(u.href, { credentials: 'same-origin' }) });
-      })
-      .catch(() => undefined)
-      .finally(() => copying.delete(u.href)),
-  );
+// Workers before this one kept full originals (up to 120 MiB each) in the same cache: drop them once.
+async function dropKeptOriginals(): Promise<void> {
+  const cache = await caches.open(MEDIA_CACHE);
+  for (const request of await cache.keys()) {
+    const response = await cache.match(request);
+    if (!response?.headers.has(OFFLINE_COPY_HEADER)) await cache.delete(request);
+  }
 }
+self.addEventListener('activate', (event) => event.waitUntil(dropKeptOriginals().catch(() => undefined)));
 
-// Messages from the page: 'Reload' on the update prompt, and a video that started playing.
+// Messages from the page: 'Reload' on the update prompt. (Pages from before offline copies moved to
+// the page post KEEP_MEDIA with the original's URL; it is ignored on purpose.)
 self.addEventListener('message', (event) => {
-  const data = event.data as { type?: string; url?: unknown } | null;
+  const data = event.data as { type?: string } | null;
   if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
-  if (data?.type === 'KEEP_MEDIA' && typeof data.url === 'string') keepForOffline(data.url, event as unknown as RouteArgs['event']);
 });
 clientsClaim();

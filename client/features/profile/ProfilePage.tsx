@@ -5,6 +5,7 @@ import { TextField } from '#client/ui/TextField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { updateSessionUser } from '#client/lib/session';
 import { ChangePasswordForm, SignOutEverywhere } from './AccountSecurity';
+import { MediaSettings } from './MediaSettings';
 import { useProfileData, useSaveProfileName } from './useProfileData';
 import { SubmitButton } from '#client/ui/SubmitButton';
 
@@ -63,6 +64,7 @@ export function ProfilePage() {
           Save Changes
         </SubmitButton>
       </form>
+      <MediaSettings />
       <ChangePasswordForm />
       <SignOutEverywhere />
     </section>
