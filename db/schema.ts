@@ -57,6 +57,15 @@ export interface VideosTable {
   sha256: string;
   poster_key: string | null;
   created_at: number;
+  /** 'processing' | 'ready' | 'failed' (docs/media.md); defaults to 'ready' for rows inserted directly. */
+  media_status: Generated<string>;
+  /** Why processing failed, shown to the uploader and to admins. */
+  media_error: string | null;
+  /** 0-100 while processing. */
+  media_progress: Generated<number>;
+  /** The folder of the current outputs under DATA_DIR/media ({userId}/{videoId}/{jobId}), or null before the first. */
+  media_key: string | null;
+  captions_key: string | null;
   likes_count: number;
   comments_count: number;
   shares_count: number;
@@ -227,6 +236,25 @@ export interface AuditLogTable {
   created_at: number;
 }
 
+/** The durable processing queue (docs/media.md, "The job runner"). */
+export interface MediaJobsTable {
+  id: string;
+  video_id: string;
+  /** 'transcode' */
+  kind: string;
+  /** 'queued' | 'running' | 'done' | 'failed' */
+  state: string;
+  attempts: number;
+  /** Not before this time (ms): the backoff between tries. */
+  run_at: number;
+  /** A running job's lease; past it, another worker may claim the job. */
+  lease_until: number;
+  worker_id: string | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   profiles: ProfilesTable;
   credentials: CredentialsTable;
@@ -251,6 +279,7 @@ export interface Database {
   sync_clients: SyncClientsTable;
   change_log: ChangeLogTable;
   audit_log: AuditLogTable;
+  media_jobs: MediaJobsTable;
 }
 
 export type Profile = Selectable<ProfilesTable>;

@@ -11,6 +11,7 @@ import { apiDocsRouter } from './http/api-docs';
 import { mountClient } from './http/static-client';
 import { mountTus } from './uploads/mount';
 import { posterRouter } from './uploads/poster-routes';
+import { captionsRouter } from './uploads/captions-routes';
 import { mediaRouter } from './media/media-routes';
 import { syncRouter } from './sync/routes';
 import { eventStreamRouter } from './realtime/routes';
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps) {
     return apiSecurityHeaders(c, run);
   });
   app.route('/api/videos', posterRouter());
+  app.route('/api/videos', captionsRouter());
 
   app.route('/api', systemRouter());
   mountTus(app, deps);

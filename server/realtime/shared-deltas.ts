@@ -109,13 +109,16 @@ export async function personalDelta(
     user.id,
     changes.videos.map((v) => v.id),
   );
+  // The shared read sees a video still processing as gone; to its uploader it is a card with progress.
+  const own = changes.deletedVideos.length ? readVideosByIds(deps.sqlite, user.id, changes.deletedVideos) : [];
+  const ownIds = new Set(own.map((v) => v.id));
   const lastMutationId = clientId ? (ownStatements(deps.sqlite).lastMutation.get(clientId, user.id)?.last_mutation_id ?? 0) : 0;
   const boards = changes.leaderboards;
   return {
     cursor: String(shared.head),
     reset: false,
-    videos: changes.videos.map((v) => (liked.has(v.id) ? { ...v, liked_by_me: true } : v)),
-    deleted_videos: changes.deletedVideos,
+    videos: [...changes.videos.map((v) => (liked.has(v.id) ? { ...v, liked_by_me: true } : v)), ...own],
+    deleted_videos: ownIds.size ? changes.deletedVideos.filter((id) => !ownIds.has(id)) : changes.deletedVideos,
     comments: [],
     deleted_comments: [],
     comments_loaded: [],

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { AppDeps } from '../context';
 import { mediaPath, safeFileName } from '../media/storage';
 import { writeTx } from '../changes/write-tx';
+import { enqueueMediaJob } from '../media/jobs/queue';
 import { ContainerError } from './container/byte-source';
 import { checkVideo } from './container/inspect';
 import { openFileSource } from './file-source';
@@ -115,6 +116,8 @@ export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new
         sha256,
         poster_key: posterKey,
         created_at: now,
+        // Only its uploader sees it until the job below has made its renditions (docs/media.md).
+        media_status: 'processing',
         likes_count: 0,
         comments_count: 0,
         shares_count: 0,
@@ -122,6 +125,8 @@ export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new
       })
       .execute();
     await trx.updateTable('uploads').set({ status: 'completed', reason: null, updated_at: now }).where('id', '=', uploadId).execute();
+    // In the row's transaction: a video never exists without the job that will process it.
+    await enqueueMediaJob(trx, row.video_id, now);
     changes.videoListed(row.video_id);
     return true;
   });

@@ -13,6 +13,11 @@ export interface FeedRow {
   poster_key: string | null;
   created_at: number;
   duration_ms: number;
+  media_status: FeedItem['media_status'];
+  media_progress: number;
+  media_error: string | null;
+  media_key: string | null;
+  captions_key: string | null;
   likes_count: number;
   comments_count: number;
   shares_count: number;
@@ -42,6 +47,12 @@ export function toFeedItem(r: FeedRow): FeedItem {
     poster_url: r.poster_key ? `/media/${r.poster_key}` : null,
     created_at: new Date(r.created_at).toISOString(),
     duration_ms: r.duration_ms,
+    media_status: r.media_status,
+    media_progress: r.media_progress,
+    media_error: r.media_error,
+    hls_url: r.media_key ? `/media/${r.media_key}/master.m3u8` : null,
+    mp4_url: r.media_key ? `/media/${r.media_key}/small.mp4` : null,
+    captions_url: r.captions_key ? `/media/${r.captions_key}` : null,
     likes_count: r.likes_count,
     comments_count: r.comments_count,
     shares_count: r.shares_count,
@@ -64,11 +75,13 @@ export function toCommentItem(r: CommentRow): CommentItem {
 // One query per page: the author's name and the viewer's like come from LEFT JOINs (no N+1), and
 // the (created_at, id) row-value comparison walks the videos_feed index backwards.
 const FEED_COLUMNS = `v.id, v.user_id, p.name AS user_name, v.title, v.description, v.file_key, v.poster_key,
-  v.created_at, v.duration_ms, v.likes_count, v.comments_count, v.shares_count, v.views_count,
+  v.created_at, v.duration_ms, v.media_status, v.media_progress, v.media_error, v.media_key, v.captions_key, v.likes_count, v.comments_count, v.shares_count, v.views_count,
   (l.user_id IS NOT NULL) AS liked_by_me`;
 const FEED_FROM = `FROM videos v
   LEFT JOIN profiles p ON p.id = v.user_id
   LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = @viewer`;
+// Only its uploader sees a video before its renditions exist (docs/media.md, "What members see").
+const VISIBLE = `(v.media_status = 'ready' OR v.user_id = @viewer)`;
 
 // The same item built by SQLite as JSON text: the feed route sends it without creating an object
 // per row and field in JS (the feed is the hottest read). Must stay equal to toFeedItem.
@@ -77,7 +90,12 @@ const FEED_JSON = `json_object(
   'description', v.description, 'video_url', '/media/' || v.file_key,
   'poster_url', CASE WHEN v.poster_key IS NULL THEN NULL ELSE '/media/' || v.poster_key END,
   'created_at', strftime('%Y-%m-%dT%H:%M:%fZ', v.created_at / 1000.0, 'unixepoch'),
-  'duration_ms', v.duration_ms, 'likes_count', v.likes_count, 'comments_count', v.comments_count,
+  'duration_ms', v.duration_ms, 'media_status', v.media_status, 'media_progress', v.media_progress,
+  'media_error', v.media_error,
+  'hls_url', CASE WHEN v.media_key IS NULL THEN NULL ELSE '/media/' || v.media_key || '/master.m3u8' END,
+  'mp4_url', CASE WHEN v.media_key IS NULL THEN NULL ELSE '/media/' || v.media_key || '/small.mp4' END,
+  'captions_url', CASE WHEN v.captions_key IS NULL THEN NULL ELSE '/media/' || v.captions_key END,
+  'likes_count', v.likes_count, 'comments_count', v.comments_count,
   'shares_count', v.shares_count, 'views_count', v.views_count,
   'liked_by_me', json(CASE WHEN l.user_id IS NULL THEN 'false' ELSE 'true' END)
 ) AS j, v.created_at AS at, v.id AS id`;
@@ -87,22 +105,24 @@ const COMMENT_COLUMNS = `c.id, c.video_id, c.user_id, p.name AS user_name, c.con
 function statements(sqlite: SQLite.Database) {
   return {
     firstPage: sqlite.prepare<{ viewer: string; limit: number }, FeedRow>(
-      `SELECT ${FEED_COLUMNS} ${FEED_FROM} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+      `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
     ),
     nextPage: sqlite.prepare<{ viewer: string; limit: number; at: number; id: string }, FeedRow>(
-      `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+      `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} AND (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
     ),
     firstPageJson: sqlite
       .prepare<{ viewer: string; limit: number }, [string, number, string]>(
-        `SELECT ${FEED_JSON} ${FEED_FROM} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+        `SELECT ${FEED_JSON} ${FEED_FROM} WHERE ${VISIBLE} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
       )
       .raw(),
     nextPageJson: sqlite
       .prepare<{ viewer: string; limit: number; at: number; id: string }, [string, number, string]>(
-        `SELECT ${FEED_JSON} ${FEED_FROM} WHERE (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+        `SELECT ${FEED_JSON} ${FEED_FROM} WHERE ${VISIBLE} AND (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
       )
       .raw(),
-    byIds: sqlite.prepare<{ viewer: string; ids: string }, FeedRow>(`SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE v.id IN (SELECT value FROM json_each(@ids))`),
+    byIds: sqlite.prepare<{ viewer: string; ids: string }, FeedRow>(
+      `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} AND v.id IN (SELECT value FROM json_each(@ids))`,
+    ),
     commentsFirst: sqlite.prepare<{ video: string; limit: number }, CommentRow>(
       `SELECT ${COMMENT_COLUMNS} FROM comments c LEFT JOIN profiles p ON p.id = c.user_id
        WHERE c.video_id = @video ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`,

@@ -41,10 +41,23 @@ export const FeedItemSchema = z.object({
   user_name: z.string(),
   title: z.string(),
   description: z.string(),
+  /** The original upload, byte for byte (its owner and re-processing use it; players use hls_url). */
   video_url: z.string(),
   poster_url: z.string().nullable(),
   created_at: z.string(),
   duration_ms: z.number(),
+  /** Processing state (docs/media.md): only the uploader ever sees a video that is not 'ready'. */
+  media_status: z.enum(['processing', 'ready', 'failed']),
+  /** 0-100 while processing. */
+  media_progress: z.number(),
+  /** Why processing failed (shown as "We couldn't process this video: …"); null otherwise. */
+  media_error: z.string().nullable(),
+  /** The HLS master playlist, same origin; null until renditions exist. */
+  hls_url: z.string().nullable(),
+  /** The small progressive MP4 (360p, fast start): offline copies and players without HLS or MSE. */
+  mp4_url: z.string().nullable(),
+  /** WebVTT captions, when the uploader sent them. */
+  captions_url: z.string().nullable(),
   likes_count: z.number(),
   comments_count: z.number(),
   shares_count: z.number(),

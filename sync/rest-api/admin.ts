@@ -36,7 +36,17 @@ export const AdminUserPage = pageOf(AdminUser).meta({ id: 'AdminUserPage' });
 export type AdminUserPage = z.infer<typeof AdminUserPage>;
 
 /** A video as the admin list shows it: the feed's fields (times in ms) plus what the file is. */
-export const AdminVideo = FeedItemSchema.pick({ id: true, user_id: true, user_name: true, title: true, description: true, video_url: true, poster_url: true })
+export const AdminVideo = FeedItemSchema.pick({
+  id: true,
+  user_id: true,
+  user_name: true,
+  title: true,
+  description: true,
+  video_url: true,
+  poster_url: true,
+  media_status: true,
+  media_error: true,
+})
   .extend({
     mime_type: z.string(),
     size_bytes: z.number().int(),

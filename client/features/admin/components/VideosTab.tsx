@@ -30,6 +30,13 @@ function Preview({ video }: { video: AdminVideo }) {
   );
 }
 
+/** Processing state, said only when the video is not simply ready. */
+function MediaState({ video }: { video: AdminVideo }) {
+  if (video.media_status === 'processing') return <p className="muted">Processing…</p>;
+  if (video.media_status === 'failed') return <p className="admin-media-failed">Processing failed: {video.media_error ?? 'unknown reason'}</p>;
+  return null;
+}
+
 export function VideosTab() {
   const list = useAdminVideos();
   const actions = useAdminActions();
@@ -64,6 +71,7 @@ export function VideosTab() {
                 <p className="muted">
                   {v.likes_count} likes · {v.comments_count} comments · {v.shares_count} shares · {v.views_count} views
                 </p>
+                <MediaState video={v} />
                 <p>
                   <a href={v.video_url} target="_blank" rel="noreferrer">
                     Open video
