@@ -38,7 +38,31 @@ const EnvSchema = z.object({
     .min(0)
     .max(1024 * 1024 * 1024)
     .default(2048),
+  /** 'off': this process runs no media job runner (separate `npm run worker` processes do; docs/reliability.md). */
+  MEDIA_WORKER: z.enum(['on', 'off']).default('on'),
+  /** ffmpeg processes one runner runs at a time. */
+  MEDIA_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
+  /** Threads each ffmpeg may use (-threads). */
+  MEDIA_FFMPEG_THREADS: z.coerce.number().int().min(1).max(16).default(2),
+  /** Niceness of ffmpeg, so serving requests keeps the CPU first. */
+  MEDIA_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /** How long a claimed job is held without a heartbeat: a dead worker's job is taken over after this. */
+  MEDIA_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** ffmpeg / ffprobe to use instead of the ones on PATH (server/media/processing/ffmpeg-binaries.ts). */
+  FFMPEG_PATH: z.string().min(1).optional(),
+  FFPROBE_PATH: z.string().min(1).optional(),
 });
+
+export interface MediaConfig {
+  /** MEDIA_WORKER=on: the web process runs a job runner too. */
+  worker: boolean;
+  concurrency: number;
+  ffmpegThreads: number;
+  nice: number;
+  leaseMs: number;
+  ffmpegPath: string | undefined;
+  ffprobePath: string | undefined;
+}
 
 export interface Config {
   port: number;
@@ -60,6 +84,7 @@ export interface Config {
   mediaDir: string;
   uploadsDir: string;
   mailDir: string;
+  media: MediaConfig;
 }
 
 export class ConfigError extends Error {
@@ -97,5 +122,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mediaDir: join(dataDir, 'media'),
     uploadsDir: join(dataDir, 'uploads'),
     mailDir: join(dataDir, 'mail'),
+    media: {
+      worker: e.MEDIA_WORKER === 'on',
+      concurrency: e.MEDIA_CONCURRENCY,
+      ffmpegThreads: e.MEDIA_FFMPEG_THREADS,
+      nice: e.MEDIA_NICE,
+      leaseMs: e.MEDIA_LEASE_SECONDS * 1000,
+      ffmpegPath: e.FFMPEG_PATH,
+      ffprobePath: e.FFPROBE_PATH,
+    },
   };
 }

