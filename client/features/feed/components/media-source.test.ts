@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseSource, type PlayerEnv, type SourceItem } from './media-source';
+import { chooseSource, prefersNativeHls, type PlayerEnv, type SourceItem } from './media-source';
 
 const ready: SourceItem = { media_status: 'ready', hls_url: '/media/u/v/j/master.m3u8', mp4_url: '/media/u/v/j/small.mp4', video_url: '/media/u/orig.mov' };
 const legacy: SourceItem = { media_status: 'ready', hls_url: null, mp4_url: null, video_url: '/media/u/orig.mp4' };
@@ -44,5 +44,16 @@ describe('chooseSource', () => {
     expect(chooseSource(processing, chrome)).toBeNull();
     expect(chooseSource(processing, { ...chrome, localUrl: 'blob:x' })).toEqual({ kind: 'local', url: 'blob:x' });
     expect(chooseSource({ ...ready, media_status: 'failed' }, chrome)).toBeNull();
+  });
+});
+
+describe('prefersNativeHls', () => {
+  it('uses the native player on Apple browsers and where there is no MSE, hls.js elsewhere', () => {
+    expect(prefersNativeHls(true, true, 'Apple Computer, Inc.')).toBe(true);
+    expect(prefersNativeHls(true, false, 'Apple Computer, Inc.')).toBe(true);
+    // Chromium answers "maybe" for HLS too, but its player cannot be capped or limited to one segment.
+    expect(prefersNativeHls(true, true, 'Google Inc.')).toBe(false);
+    expect(prefersNativeHls(true, false, 'Google Inc.')).toBe(true);
+    expect(prefersNativeHls(false, true, 'Apple Computer, Inc.')).toBe(false);
   });
 });

@@ -13,7 +13,7 @@ export type PlaybackSource =
   | { kind: 'original'; url: string };
 
 export interface PlayerEnv {
-  /** video.canPlayType('application/vnd.apple.mpegurl') said so (Safari, iOS). */
+  /** HLS goes to the browser's own player (Safari, iOS: see prefersNativeHls). */
   nativeHls: boolean;
   /** Media Source Extensions (hls.js) are there. */
   mse: boolean;
@@ -42,16 +42,24 @@ export function chooseSource(item: SourceItem, env: PlayerEnv): PlaybackSource |
   return item.video_url ? { kind: 'original', url: item.video_url } : null;
 }
 
+/**
+ * Whether to hand HLS to the browser's own player. Apple's browsers play it best natively (and
+ * iPhones before iOS 17.1 have no MSE at all). Recent Chromium also answers canPlayType for HLS,
+ * but its native player can neither be capped at 360p nor stopped after one preloaded segment, so
+ * where MSE exists outside Apple's browsers hls.js plays.
+ */
+export function prefersNativeHls(canPlayHls: boolean, mse: boolean, vendor: string): boolean {
+  return canPlayHls && (!mse || vendor.startsWith('Apple'));
+}
+
 /** What this browser can do, asked once per page (the answers do not change). */
 let capabilities: { nativeHls: boolean; mse: boolean } | undefined;
 export function browserCapabilities(): { nativeHls: boolean; mse: boolean } {
   if (capabilities) return capabilities;
   if (typeof document === 'undefined') return { nativeHls: false, mse: false };
-  const probe = document.createElement('video');
   const w = window as Window & { ManagedMediaSource?: unknown };
-  capabilities = {
-    nativeHls: probe.canPlayType('application/vnd.apple.mpegurl') !== '',
-    mse: typeof window.MediaSource !== 'undefined' || typeof w.ManagedMediaSource !== 'undefined',
-  };
+  const mse = typeof window.MediaSource !== 'undefined' || typeof w.ManagedMediaSource !== 'undefined';
+  const canPlayHls = document.createElement('video').canPlayType('application/vnd.apple.mpegurl') !== '';
+  capabilities = { nativeHls: prefersNativeHls(canPlayHls, mse, navigator.vendor ?? ''), mse };
   return capabilities;
 }
