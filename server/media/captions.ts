@@ -13,7 +13,6 @@ const TIMESTAMP = String.raw`(?:(\d{2,}):)?([0-5]\d):([0-5]\d)\.(\d{3})`;
 const TIMING = new RegExp(String.raw`^${TIMESTAMP}[ \t]+-->[ \t]+${TIMESTAMP}(?:[ \t]+.*)?$`);
 
 // Tabs, line feeds and carriage returns are text; every other C0 control, DEL and C1 control is not.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 function millis(h: string | undefined, m: string, s: string, ms: string): number {
