@@ -40,6 +40,7 @@ async function makeLadder(dir: string): Promise<void> {
   const variants = RENDITIONS.map(
     (r) => `#EXT-X-STREAM-INF:BANDWIDTH=${r.bitrate + 64_000},RESOLUTION=${r.width}x${r.height},CODECS="avc1.4d401f,mp4a.40.2"\n${r.name}/index.m3u8`,
   );
+  writeFileSync(join(dir, 'captions.vtt'), 'WEBVTT\n\n00:00.000 --> 00:08.000\nHello from the captions\n');
   writeFileSync(join(dir, 'master.m3u8'), ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS', ...variants, ''].join('\n'));
   await run('ffmpeg', ['-loglevel', 'error', '-y', ...source, '-vf', 'scale=360:640', ...h264, '-movflags', '+faststart', join(dir, 'small.mp4')]);
   await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=360x640', '-frames:v', '1', join(dir, 'poster.jpg')]);
@@ -49,10 +50,11 @@ const mediaKey = (i: number) => `${CREATOR}/hls-video-${i}/job1`;
 const originalKey = (i: number) => `${CREATOR}/original-${i}.mov`;
 
 /** Ready videos with renditions, newest first in the feed as card i; their originals are never served. */
-async function seedVideos(server: ServerProcess, ladder: string): Promise<void> {
+async function seedVideos(server: ServerProcess, ladder: string, viewerEmail: string): Promise<void> {
   const { db, close } = openDatabase(join(server.dataDir, 'vidi.sqlite'));
   try {
     const base = Date.now() - 60_000;
+    const viewer = await db.selectFrom('profiles').select('id').where('email', '=', viewerEmail).executeTakeFirstOrThrow();
     await db
       .insertInto('profiles')
       .values({
@@ -87,7 +89,7 @@ async function seedVideos(server: ServerProcess, ladder: string): Promise<void> 
           media_progress: 100,
           media_error: null,
           media_key: mediaKey(i),
-          captions_key: null,
+          captions_key: i === 0 ? `${mediaKey(i)}/captions.vtt` : null,
           likes_count: 0,
           comments_count: 0,
           shares_count: 0,
@@ -95,6 +97,33 @@ async function seedVideos(server: ServerProcess, ladder: string): Promise<void> 
         })
         .execute();
     }
+    // The viewer's own uploads the server is still processing or failed to process (oldest cards).
+    const own = (id: string, status: string, progress: number, error: string | null, at: number) => ({
+      id,
+      user_id: viewer.id,
+      title: id,
+      description: '',
+      file_key: `${viewer.id}/${id}.mp4`,
+      mime_type: 'video/mp4',
+      size_bytes: 1,
+      duration_ms: 8000,
+      sha256: 'x',
+      poster_key: null,
+      created_at: at,
+      media_status: status,
+      media_progress: progress,
+      media_error: error,
+      media_key: null,
+      captions_key: null,
+      likes_count: 0,
+      comments_count: 0,
+      shares_count: 0,
+      views_count: 0,
+    });
+    await db
+      .insertInto('videos')
+      .values([own('still-processing', 'processing', 42, null, base - 10_000), own('could-not-process', 'failed', 0, 'Unsupported codec', base - 11_000)])
+      .execute();
   } finally {
     await close();
   }
@@ -123,8 +152,8 @@ describe.skipIf(!hasChromium)('the feed plays HLS', () => {
     await makeLadder(ladder);
     // No media worker: the rows below are ready already, and nothing must re-process them.
     server = await startPwaServer({ MEDIA_WORKER: 'off' });
-    await seedVideos(server, ladder);
     await signUpVerified(server, 'Hana Viewer', email);
+    await seedVideos(server, ladder, email);
     browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {
@@ -185,6 +214,31 @@ describe.skipIf(!hasChromium)('the feed plays HLS', () => {
       expect(segments(first).length).toBeGreaterThan(1);
       for (const i of [1, 2]) expect(ofCard(seen, i).filter((p) => p !== 'poster.jpg')).toEqual([]);
       for (let i = 0; i < VIDEOS; i++) expect(seen).not.toContain(`/media/${originalKey(i)}`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows processing and failed states on the uploader cards, a captions toggle, and Save for offline', async () => {
+    const { context, page } = await openFeed(false);
+    try {
+      const processing = page.locator('article', { has: page.getByRole('heading', { name: 'still-processing' }) });
+      await expect.poll(() => processing.getByText('Processing… 42%').count()).toBe(1);
+      expect(await processing.getByRole('progressbar', { name: 'Processing progress' }).getAttribute('value')).toBe('42');
+      const failed = page.locator('article', { has: page.getByRole('heading', { name: 'could-not-process' }) });
+      expect(await failed.getByText("We couldn't process this video: Unsupported codec").count()).toBe(1);
+
+      const first = page.locator('article[data-index="0"]');
+      const cc = first.getByRole('button', { name: 'Captions' });
+      expect(await cc.getAttribute('aria-pressed')).toBe('true');
+      await cc.click();
+      expect(await cc.getAttribute('aria-pressed')).toBe('false');
+      expect(await first.locator('video').evaluate((v: HTMLVideoElement) => v.textTracks[0]?.mode)).toBe('hidden');
+      expect(await page.locator('article[data-index="1"]').getByRole('button', { name: 'Captions' }).count()).toBe(0);
+
+      await first.getByRole('button', { name: 'Save for offline' }).click();
+      await page.getByText('Saved for offline').first().waitFor();
+      await first.getByRole('button', { name: 'Saved for offline' }).waitFor();
     } finally {
       await context.close();
     }
