@@ -47,8 +47,10 @@ describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video 
     await first.waitFor();
     expect(await first.getAttribute('preload')).toBe('metadata');
     expect(await first.getAttribute('poster')).toMatch(/^\/media\//);
-    // The cards after the one on screen get their poster and first bytes ahead of time; farther ones not.
-    expect(await page.locator('article[data-index="2"] video').getAttribute('preload')).toBe('metadata');
+    // The next card gets its first bytes ahead of time, the two after it only their poster, farther ones nothing.
+    expect(await page.locator('article[data-index="1"] video').getAttribute('preload')).toBe('metadata');
+    expect(await page.locator('article[data-index="2"] video').getAttribute('preload')).toBe('none');
+    expect(await page.locator('article[data-index="2"] video').getAttribute('poster')).toMatch(/^\/media\//);
     expect(await page.locator('article[data-index="8"] video').getAttribute('preload')).toBe('none');
     expect(await page.locator('article[data-index="8"] video').getAttribute('poster')).toBeNull();
     await saveScreenshot(page, 'feed-phone');
