@@ -99,7 +99,7 @@ describe('the client upload queue against the real server', () => {
     await expect.poll(check, { timeout: 20_000, interval: 5 }).toBe(true);
   };
 
-  it('uploads a queued file with its poster and forgets the local copy', async () => {
+  it('uploads a queued file with its poster and keeps the local copy only until processing ends', async () => {
     const db = new UploadsDb(`q-${randomUUID()}`);
     const { queue, settled, next } = makeQueue(db);
     const item = await input(await mp4Faststart());
@@ -111,7 +111,8 @@ describe('the client upload queue against the real server', () => {
     expect(video.sha256).toBe(sha256(readFileSync(await mp4Faststart())));
     expect(video.poster_key).toMatch(new RegExp(`^${user.id}/poster-${item.videoId}-[0-9a-f]{32}\\.jpg$`));
     expect(posterPuts.filter((id) => id === item.videoId)).toHaveLength(1);
-    expect(await db.uploads.count()).toBe(0);
+    // Kept (not queued again) so the uploader's card can play it while the server processes it.
+    expect(await db.uploads.get(item.videoId)).toMatchObject({ status: 'done', bytesSent: item.file.size });
     queue.stop();
   });
 

@@ -2,4 +2,4 @@
 // something is waiting. The queue itself (tus-js-client) and useUploadQueue load with the dialog.
 export { usePendingUploads, useResumeUploads, toQueuedUploadItem, progressOf, type QueuedUploadItem } from './pending';
 export type { UploadRecord, UploadStatus } from './upload-db';
-export { readQueuedFile } from './local-file';
+export { readQueuedFile, forgetProcessedUploads } from './local-file';

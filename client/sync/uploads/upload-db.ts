@@ -23,6 +23,8 @@ export interface UploadRecord {
   status: UploadStatus;
   error: string | null;
   createdAt: number;
+  /** When the server took the whole file; the record then only keeps the file for playback while processing. */
+  doneAt?: number;
 }
 
 /** Its own database, so the sync engine's schema and this queue evolve independently. */

@@ -256,8 +256,10 @@ export class UploadQueue {
           void (async () => {
             await this.sendPosterOnce(rec.videoId);
             const done = await db.uploads.get(rec.videoId);
-            // The video is on the server now; the feed shows it from there. Drop the local copy.
-            await db.uploads.delete(rec.videoId);
+            // The video is on the server now and the feed shows it from there. The file stays (status
+            // 'done') so the uploader's card plays it while the server processes the video; the feed
+            // forgets it once the video is ready (forgetProcessedUploads).
+            await db.uploads.update(rec.videoId, { status: 'done', bytesSent: rec.size, doneAt: Date.now() });
             if (done) this.o.events?.onSuccess?.({ ...done, status: 'done', bytesSent: done.size });
             finish('next');
           })();

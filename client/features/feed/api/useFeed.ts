@@ -1,11 +1,11 @@
-import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { FeedCard } from '../components/types';
 import type { LocalFeedItem } from '#client/sync/queries';
 import { createFeedWatch } from '#client/sync/feed-watch';
 import { reuseUnchanged } from '#client/sync/stable-rows';
 import { getClientDb } from '#client/sync/active-engine';
 import { useEngineStatusField, useSyncEngine } from '#client/sync/useSyncEngine';
-import { usePendingUploads, type QueuedUploadItem } from '#client/sync/uploads';
+import { forgetProcessedUploads, usePendingUploads, type QueuedUploadItem } from '#client/sync/uploads';
 
 function uploadItem(u: QueuedUploadItem): FeedCard {
   return {
@@ -81,6 +81,11 @@ export function useFeed(): FeedState {
   // Unchanged cards keep their objects, so a like re-renders one memoized card, not every card.
   const stable = useRef<LocalFeedItem[]>([]);
   const rows = useMemo(() => (stable.current = reuseUnchanged(stable.current, data?.items ?? [])), [data]);
+  // An uploaded file is kept to play while the server processes it; once the feed shows the video
+  // ready (or failed) the copy goes.
+  useEffect(() => {
+    if (userId) void forgetProcessedUploads(rows).catch(() => undefined);
+  }, [rows, userId]);
   const items = useMemo(() => {
     if (!uploads.length) return rows;
     const known = new Set(rows.map((r) => r.id));
