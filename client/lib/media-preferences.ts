@@ -107,8 +107,3 @@ function onStorage(e: StorageEvent): void {
 export function useMediaPreferences(): MediaPreferences {
   return useSyncExternalStore(subscribeMediaPreferences, getMediaPreferences, getMediaPreferences);
 }
-
-/** Forgets the cached snapshot (tests, after changing localStorage or navigator behind the module's back). */
-export function resetMediaPreferencesForTests(): void {
-  current = null;
-}
