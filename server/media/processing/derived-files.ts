@@ -25,7 +25,7 @@ const POSTER_SEARCH_SECONDS = 5;
 async function ffmpegRun(o: DerivedInput, args: string[], what: string): Promise<boolean> {
   const res = await runChild({
     command: o.ffmpeg,
-    args: ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-threads', String(o.threads), ...args],
+    args: ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-threads', String(o.threads), '-filter_threads', String(o.threads), ...args],
     nice: o.nice,
     timeoutMs: 120_000,
     idleMs: 60_000,

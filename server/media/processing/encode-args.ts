@@ -67,7 +67,7 @@ export function encodeArgs(o: EncodeArgsInput): string[] {
   const streamMap = plan.renditions.map((_, i) => (o.probe.hasAudio ? `v:${i},a:${i}` : `v:${i}`)).join(' ');
   return [
     ...['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', '-progress', 'pipe:1', '-y'],
-    ...['-threads', t, '-i', o.source],
+    ...['-threads', t, '-filter_threads', t, '-i', o.source],
     ...['-filter_complex_threads', t, '-filter_complex', filterGraph(o.probe, plan)],
     ...perRendition(o),
     ...['-c:v', 'libx264', '-preset', o.preset, '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-threads', t],

@@ -42,21 +42,27 @@ function commandLine(o: ChildOptions): [string, string[]] {
 
 /**
  * Runs one child process to completion. Never hangs: an overall timeout, an idle timeout and the
- * abort signal all SIGKILL the child (ffmpeg's own SIGTERM handling can take seconds to flush).
+ * abort signal all SIGKILL the child's process group (ffmpeg's own SIGTERM handling can take seconds to flush).
  * A non-zero exit is returned, not thrown, because only the caller knows what it means.
  */
 export function runChild(o: ChildOptions): Promise<ChildResult> {
   if (o.signal?.aborted) return Promise.reject(abortError(o.signal));
   const [cmd, args] = commandLine(o);
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so a kill reaches anything it started: a grandchild holding the
+    // pipes open would otherwise keep 'close' from ever firing.
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     let partial = '';
     let failure: Error | undefined;
     const stop = (e: Error) => {
       failure ??= e;
-      child.kill('SIGKILL');
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
     };
     const total = setTimeout(() => stop(new MediaProcessingError('processing took too long and was stopped', false, `${o.timeoutMs} ms`)), o.timeoutMs);
     let idle: NodeJS.Timeout | undefined;
