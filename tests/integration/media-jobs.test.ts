@@ -1,18 +1,19 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { mp4Faststart } from '../fixtures/videos';
 import { writeTx } from '#server/changes/write-tx';
-import { claimNextJob, enqueueMediaJob } from '#server/media/jobs/queue';
+import { enqueueMediaJob } from '#server/media/jobs/queue';
 import { createMediaRunner, type MediaRunner } from '#server/media/jobs/runner';
 import type { ProcessVideoFn, RunnerOptions } from '#server/media/jobs/types';
 import { findFfmpeg } from '#server/media/processing/ffmpeg-binaries';
 import { processVideo } from '#server/media/processing/process-video';
 import { deleteVideoInTx } from '#server/videos/delete-video';
+import { loadConfig } from '#server/config';
 
 const run = promisify(execFile);
 
@@ -112,7 +113,6 @@ describe('media jobs: the runner over real SQLite, real ffmpeg and real files', 
   const video = (id: string) => t.deps.db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirst();
   const job = (id: string) => t.deps.db.selectFrom('media_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const videoFolder = (videoId: string, user = alice) => media(`${user.id}/${videoId}`);
-  const tempFolders = (videoId: string) => (existsSync(videoFolder(videoId)) ? readdirSync(videoFolder(videoId)).filter((n) => n.startsWith('.tmp-')) : []);
 
   async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, ms = 30_000): Promise<T> {
     const end = Date.now() + ms;
@@ -146,111 +146,26 @@ describe('media jobs: the runner over real SQLite, real ffmpeg and real files', 
     expect(pokes.at(-1)).toEqual(['feed', `video:${videoId}`]);
   }, 60_000);
 
-  it('two claimers never take the same job: 12 concurrent claims for 6 jobs get each job once', async () => {
-    const ids = new Set<string>();
-    for (let i = 0; i < 6; i++) ids.add((await addVideo(clip)).jobId);
-    const now = t.deps.now();
-    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => claimNextJob(t.deps.db, `claimer-${i % 2}`, now, 60_000)));
-    const won = claims.filter((c) => c !== null).map((c) => c!.id);
-    expect(won.sort()).toEqual([...ids].sort());
-    // Give them back for the next test.
-    await t.deps.db.updateTable('media_jobs').set({ state: 'done' }).where('id', 'in', won).execute();
-  });
-
-  it('two runners process 6 jobs concurrently, each exactly once', async () => {
-    const calls = new Map<string, number>();
-    const counted: ProcessVideoFn = (input) => {
-      calls.set(input.source, (calls.get(input.source) ?? 0) + 1);
-      return processVideo(input);
-    };
-    const added: Array<{ videoId: string; jobId: string }> = [];
-    for (let i = 0; i < 6; i++) added.push(await addVideo(clip));
-    const started = Date.now();
-    const a = startRunner({ processVideo: counted, workerId: 'runner-a' });
-    const b = startRunner({ processVideo: counted, workerId: 'runner-b' });
-    await until(
-      'all ready',
-      async () => {
-        const rows = await t.deps.db
-          .selectFrom('videos')
-          .select('media_status')
-          .where(
-            'id',
-            'in',
-            added.map((x) => x.videoId),
-          )
-          .execute();
-        return rows.every((r) => r.media_status === 'ready');
-      },
-      90_000,
-    );
-    console.log(`6 jobs on 2 runners in ${Date.now() - started} ms (a: ${a.tries}, b: ${b.tries})`);
-    expect([...calls.values()]).toEqual([1, 1, 1, 1, 1, 1]);
-    expect(a.tries + b.tries).toBe(6);
-    expect(a.tries).toBeGreaterThan(0);
-    expect(b.tries).toBeGreaterThan(0);
-    for (const x of added) expect(await job(x.jobId)).toMatchObject({ state: 'done', attempts: 1 });
-  }, 120_000);
-
-  it('re-claims a job whose lease expired (its worker died) and removes the dead try’s temp folder at start-up', async () => {
-    const { videoId, jobId } = await addVideo(clip);
-    // A worker claimed it and died mid-way, leaving half an output; its lease ran out 9 s ago.
-    const dead = await claimNextJob(t.deps.db, 'dead-worker', t.deps.now(), 1000);
-    expect(dead?.id).toBe(jobId);
-    await t.deps.db
-      .updateTable('media_jobs')
-      .set({ lease_until: t.deps.now() - 9000 })
-      .where('id', '=', jobId)
-      .execute();
-    const stale = join(videoFolder(videoId), `.tmp-${jobId}-1`);
-    mkdirSync(join(stale, 'v360'), { recursive: true });
-    writeFileSync(join(stale, 'v360', 'seg-0.m4s'), 'half');
-    const runner = createMediaRunner(runnerDeps(), {
-      binaries,
-      processVideo,
-      concurrency: 1,
-      threads: 2,
-      nice: 10,
-      leaseMs: 3000,
-      pollMs: 50,
-      retry: { maxAttempts: 3, backoffMs: [150, 300] },
-      workerId: 'heir',
-    });
-    runners.push(runner);
-    await runner.start();
-    expect(existsSync(stale)).toBe(false);
-    await until('ready', async () => (await video(videoId))?.media_status === 'ready');
-    expect(await job(jobId)).toMatchObject({ state: 'done', attempts: 2, worker_id: 'heir' });
-    expect(tempFolders(videoId)).toEqual([]);
-  }, 60_000);
-
-  it('a corrupt clip is tried 3 times with the backoff between, then fails with the reason; nothing is left behind', async () => {
-    const corrupt = join(t.dataDir, 'corrupt.mp4');
-    const good = readFileSync(clip);
-    // A real header, then noise: ffprobe reads it, the decoder cannot.
-    writeFileSync(corrupt, Buffer.concat([good.subarray(0, 4096), Buffer.alloc(good.length - 4096, 0x5a)]));
-    const at: number[] = [];
-    const timed: ProcessVideoFn = (input) => {
-      if (input.source.endsWith(fileKey)) at.push(Date.now());
-      return processVideo(input);
-    };
-    const { videoId, jobId } = await addVideo(corrupt);
-    const fileKey = (await video(videoId))!.file_key;
-    startRunner({ processVideo: timed });
-    const j = await until('failed', async () => {
-      const row = await job(jobId);
-      return row.state === 'failed' ? row : null;
-    });
-    const v = await video(videoId);
-    console.log(`3 tries at +0, +${at[1]! - at[0]!}, +${at[2]! - at[0]!} ms; reason: ${v?.media_error}`);
-    expect(j.attempts).toBe(3);
-    expect(at).toHaveLength(3);
-    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(150);
-    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(300);
-    expect(v).toMatchObject({ media_status: 'failed', media_key: null });
-    expect(v!.media_error).toMatch(/^the video /);
-    expect(j.last_error).toContain(v!.media_error);
-    expect(tempFolders(videoId)).toEqual([]);
+  it('progress reaches the owner by pull (and by a poke of user:{owner} only); others are never sent the processing video', async () => {
+    const bob = await createUser(t.deps, { name: 'Bob' });
+    const pull = (u: TestUser, cursor: string | null) => call(t.app, 'POST', '/api/sync/pull', { cursor }, u.token);
+    const start = (await pull(alice, null)).json.cursor as string;
+    const { videoId } = await addVideo(longClip);
+    const pokes: string[][] = [];
+    const off = t.deps.pokes.subscribe((scopes) => pokes.push(scopes));
+    startRunner();
+    await until('progress', async () => ((await video(videoId))?.media_progress ?? 0) > 0);
+    off();
+    const mine = await pull(alice, start);
+    expect(mine.status).toBe(200);
+    const item = mine.json.videos.find((v: { id: string }) => v.id === videoId);
+    expect(item).toMatchObject({ media_status: 'processing', hls_url: null });
+    expect(item.media_progress).toBeGreaterThan(0);
+    const theirs = await pull(bob, start);
+    expect(theirs.json.videos.map((v: { id: string }) => v.id)).not.toContain(videoId);
+    expect(pokes.length).toBeGreaterThan(0);
+    for (const p of pokes) expect(p).toEqual([`user:${alice.id}`]);
+    await writeTx(t.deps, (trx, changes) => deleteVideoInTx(trx, changes, videoId));
   }, 60_000);
 
   it('deleting a video mid-processing kills its ffmpeg and leaves no files', async () => {
@@ -290,3 +205,27 @@ async function ffmpegPidsReading(fileKey: string): Promise<number[]> {
   }
   return pids;
 }
+
+describe('media runner configuration', () => {
+  it('has defaults and refuses values out of range, naming the variable', () => {
+    expect(loadConfig({}).media).toEqual({
+      worker: true,
+      concurrency: 1,
+      ffmpegThreads: 2,
+      nice: 10,
+      leaseMs: 60_000,
+      ffmpegPath: undefined,
+      ffprobePath: undefined,
+    });
+    expect(loadConfig({ MEDIA_WORKER: 'off', MEDIA_CONCURRENCY: '8', MEDIA_NICE: '0' }).media).toMatchObject({ worker: false, concurrency: 8, nice: 0 });
+    for (const [name, value] of [
+      ['MEDIA_WORKER', 'yes'],
+      ['MEDIA_CONCURRENCY', '0'],
+      ['MEDIA_CONCURRENCY', '9'],
+      ['MEDIA_FFMPEG_THREADS', '17'],
+      ['MEDIA_NICE', '20'],
+    ]) {
+      expect(() => loadConfig({ [name!]: value }), `${name}=${value}`).toThrow(name);
+    }
+  });
+});

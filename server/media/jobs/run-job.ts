@@ -17,7 +17,8 @@ interface JobVideo {
 }
 
 /** Shown to the uploader when the pipeline failed in a way it did not explain. */
-const UNEXPECTED = 'Processing failed unexpectedly.';
+const UNEXPECTED = 'processing failed unexpectedly';
+const INTERRUPTED = 'processing was interrupted too many times';
 
 /**
  * One try of one claimed job: process into an empty temp folder, rename it into place, then point
@@ -25,16 +26,23 @@ const UNEXPECTED = 'Processing failed unexpectedly.';
  * so a crash at any point leaves at most folders the sweep removes.
  */
 export async function runJob(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, signal: AbortSignal): Promise<void> {
-  const video = await deps.db
-    .selectFrom('videos')
-    .select(['id', 'user_id', 'file_key', 'poster_key', 'media_status'])
-    .where('id', '=', job.videoId)
-    .executeTakeFirst();
+  const video = await readVideo(deps, job);
   if (!video) {
     // Deleted before its turn: nothing to make, nothing left behind.
     await completeJob(deps.db, job.id, o.workerId, deps.now());
     return;
   }
+  // Claimed again after its worker died on every try (an expired lease counts a try): a file that
+  // kills the worker (memory, a crash in ffmpeg) must not be retried forever.
+  if (job.attempt > o.retry.maxAttempts) return recordFailure(deps, o, job, video, new MediaProcessingError(INTERRUPTED, false));
+  await processAndInstall(deps, o, job, video, signal);
+}
+
+function readVideo(deps: RunnerDeps, job: ClaimedJob): Promise<JobVideo | undefined> {
+  return deps.db.selectFrom('videos').select(['id', 'user_id', 'file_key', 'poster_key', 'media_status']).where('id', '=', job.videoId).executeTakeFirst();
+}
+
+async function processAndInstall(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, video: JobVideo, signal: AbortSignal): Promise<void> {
   const folder = videoFolderKey(video.user_id, video.id);
   const tempKey = `${folder}/${tempFolderName(job.id, job.attempt)}`;
   await sweepVideoFolder(deps.db, deps.mediaDir, video.user_id, video.id, deps.now());
