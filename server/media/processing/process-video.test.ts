@@ -81,6 +81,12 @@ async function yavg(image: string): Promise<number> {
   return Number(stdout.trim());
 }
 
+/** Integrated loudness (EBU R128) in LUFS. */
+async function loudness(file: string): Promise<number> {
+  const { stderr } = await run('ffmpeg', ['-hide_banner', '-nostats', '-i', file, '-map', '0:a', '-af', 'ebur128', '-f', 'null', '-']);
+  return Number(/I:\s+(-?[\d.]+) LUFS/.exec(stderr.split('Summary:').pop() ?? '')?.[1]);
+}
+
 /** What every output must be, whatever the source: checked for each rendition. */
 async function checkOutput(out: string, result: ProcessResult): Promise<void> {
   const master = readFileSync(join(out, 'master.m3u8'), 'utf8');
@@ -146,11 +152,14 @@ describe('processVideo', () => {
     expect(readFileSync(join(out, 'master.m3u8'), 'utf8')).toContain('FRAME-RATE=30.000');
   }, 120_000);
 
-  it('converts VP9 + Opus WebM to H.264 + AAC', async () => {
-    const { out, result } = await processClip(await clips.vp9Webm());
+  it('converts VP9 + Opus WebM to H.264 + AAC, its loudness normalised to -16 LUFS', async () => {
+    const source = await clips.vp9Webm();
+    const { out, result } = await processClip(source);
     expect(shape(result)).toEqual(['v360:640x360']);
     expect(result.hasAudio).toBe(true);
     await checkOutput(out, result);
+    expect(await loudness(source)).toBeLessThan(-19);
+    expect(await loudness(join(out, 'small.mp4'))).toBeCloseTo(-16, 0);
   });
 
   it('stands a clip with rotate=90 upright: stored landscape, delivered portrait', async () => {

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { encodeArgs, filterGraph, toSdr } from './encode-args';
+import { planLadder } from './ladder';
+import type { ProbeResult } from './probe';
+
+const probe = (over: Partial<ProbeResult> = {}): ProbeResult => ({
+  width: 1080,
+  height: 1920,
+  rotation: 0,
+  displayWidth: 1080,
+  displayHeight: 1920,
+  fps: { num: 60, den: 1 },
+  pixFmt: 'yuv420p',
+  bitDepth: 8,
+  colorTransfer: 'bt709',
+  hasAudio: true,
+  durationMs: 2000,
+  ...over,
+});
+
+describe('toSdr', () => {
+  it('tone-maps PQ and HLG through linear light with zscale + tonemap', () => {
+    expect(toSdr({ colorTransfer: 'smpte2084' })).toMatch(
+      /^zscale=tin=smpte2084:.*t=linear.*tonemap=tonemap=hable.*zscale=t=bt709:m=bt709:r=tv,format=yuv420p$/,
+    );
+    expect(toSdr({ colorTransfer: 'arib-std-b67' })).toContain('zscale=tin=arib-std-b67');
+  });
+
+  it('only converts the pixel format for SDR, 10-bit or not', () => {
+    expect(toSdr({ colorTransfer: 'bt709' })).toBe('format=yuv420p');
+    expect(toSdr({ colorTransfer: undefined })).toBe('format=yuv420p');
+  });
+});
+
+describe('filterGraph and encodeArgs', () => {
+  it('decodes once, caps the rate, splits per rendition and normalises loudness once', () => {
+    const p = probe();
+    const graph = filterGraph(p, planLadder(p));
+    expect(graph).toContain('[0:v:0]format=yuv420p,fps=30,split=4[s0][s1][s2][s3]');
+    expect(graph).toContain('[s3]scale=1080:1920,setsar=1[v3]');
+    expect(graph).toContain('[0:a:0]loudnorm=I=-16:TP=-1.5:LRA=11,aresample=48000,asplit=4[a0][a1][a2][a3]');
+  });
+
+  it('leaves audio out entirely when the source has none', () => {
+    const p = probe({ hasAudio: false });
+    const args = encodeArgs({ probe: p, plan: planLadder(p), source: 'in.mov', workDir: '/w', threads: 2, preset: 'veryfast' });
+    expect(args.join(' ')).not.toMatch(/0:a|aac|loudnorm/);
+    expect(args[args.indexOf('-var_stream_map') + 1]).toBe('v:0 v:1 v:2 v:3');
+  });
+
+  it('bounds threads, fixes the GOP, turns scene cuts off and writes fMP4 HLS', () => {
+    const p = probe();
+    const args = encodeArgs({ probe: p, plan: planLadder(p), source: 'in.mov', workDir: '/w', threads: 3, preset: 'veryfast' }).join(' ');
+    expect(args).toContain('-threads 3 -filter_threads 3 -i in.mov');
+    expect(args).toContain('-filter_complex_threads 3');
+    expect(args).toContain('-g 60 -keyint_min 60 -sc_threshold 0');
+    expect(args).toContain('-force_key_frames expr:gte(t,n_forced*2)');
+    expect(args).toContain('-progress pipe:1');
+    expect(args).toContain('-hls_time 2 -hls_playlist_type vod -hls_segment_type fmp4');
+    expect(args).toContain('-var_stream_map v:0,a:0 v:1,a:1 v:2,a:2 v:3,a:3 /w/v%v/index.m3u8');
+    expect(args).toContain('-b:v:0 700000');
+    expect(args).toContain('-level:v:3 4.0');
+  });
+});
