@@ -57,13 +57,14 @@ describe.skipIf(!hasChromium)('the same member offline', () => {
     await card.waitFor();
     await expect.poll(() => card.getByText('Pending').count(), { timeout: 30_000 }).toBe(0);
 
-    // Watch it online: the service worker keeps a full copy for offline replays.
-    const src = await card.locator('video').getAttribute('src');
-    expect(src).toMatch(/^\/media\//);
+    // Processed on the server: the card streams HLS, and playing it keeps the small MP4 (never the
+    // original, never the streamed segments) for offline replays.
+    await expect.poll(() => card.getByText(/^Processing/).count(), { timeout: 60_000 }).toBe(0);
     await card.getByRole('button', { name: `Play ${onlineTitle}` }).click();
     await expect.poll(() => card.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 }).toBeGreaterThan(0);
     await card.getByRole('button', { name: `Pause ${onlineTitle}` }).click();
-    await expect.poll(() => page.evaluate(async (url) => !!(await (await caches.open('vidi-media')).match(url)), src!), { timeout: 30_000 }).toBe(true);
+    const kept = () => page.evaluate(async () => (await (await caches.open('vidi-media')).keys()).map((r) => new URL(r.url).pathname));
+    await expect.poll(kept, { timeout: 30_000 }).toEqual([expect.stringMatching(/^\/media\/.+\/small\.mp4$/)]);
 
     await context.setOffline(true);
     await page.getByRole('status').filter({ hasText: "You're offline" }).waitFor();
