@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { claimNextJob, renewLease, type ClaimedJob } from './queue';
+import { claimNextJob, releaseJob, renewLease, type ClaimedJob } from './queue';
 import { registerMediaHost } from './registry';
 import { runJob } from './run-job';
 import { sweepAllVideoFolders } from './sweep';
@@ -89,7 +89,9 @@ export function createMediaRunner(deps: RunnerDeps, o: RunnerOptions): MediaRunn
   async function claimOne(): Promise<boolean> {
     try {
       const job = await claimNextJob(deps.db, o.workerId, deps.now(), o.leaseMs);
-      if (job && !stopped) launch(job);
+      // Claimed while stopping: give it back now rather than let it wait out the lease.
+      if (job && stopped) await releaseJob(deps.db, job.id, o.workerId, deps.now());
+      else if (job) launch(job);
       return job !== null;
     } catch (err) {
       deps.log.error('media runner: claiming a job failed', err);
