@@ -17,11 +17,12 @@ import { browserOffline } from './browser-offline';
 import { dexieBulk } from './dexie-bulk';
 import { liveUpdate } from './live-update';
 import { bundle } from './bundle';
+import { media } from './media-bench';
 
 // `npm run bench [-- --quick] [--json FILE] [--seed-size full|small] [--only a,b] [--rounds N] [--data-dir DIR]`
 // Every figure is a ratio against a baseline measured in the same run, A/B interleaved.
 
-const ALL: Benchmark[] = [apiFloor, feed, push, upload, leaderboards, browserOffline, dexieBulk, liveUpdate, bundle];
+const ALL: Benchmark[] = [apiFloor, feed, push, upload, leaderboards, browserOffline, dexieBulk, liveUpdate, bundle, media];
 
 const SEEDS = {
   full: { users: 10_000, videos: 100_000, likes: 1_000_000, comments: 300_000, views: 1_000_000 },

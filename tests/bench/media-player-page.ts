@@ -1,0 +1,163 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import { PROJECT_ROOT } from '#tests/helpers/server-process';
+import { bufferLimits, chooseStartLevel, type LevelInfo } from '#client/features/feed/components/hls-levels';
+
+/** The emulated link: 1.6 Mbit/s down, 150 ms round trip (a slow 4G / good 3G phone). */
+export const LINK = { downBitsPerSecond: 1_600_000, upBitsPerSecond: 750_000, latencyMs: 150 };
+
+/** A phone-sized player: 360x640 CSS px at 2x, as on the feed. */
+const VIEWPORT = { width: 360, height: 640 };
+const DPR = 2;
+
+const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>player bench</title></head>
+<body style="margin:0;background:#000">
+<video id="v" muted playsinline preload="none" style="display:block;width:${VIEWPORT.width}px;height:${VIEWPORT.height - 40}px"></video>
+<button id="play" style="height:40px;width:100%">play</button>
+</body></html>`;
+
+/**
+ * The page's side: on the click, start the chosen source and record the first presented frame
+ * (requestVideoFrameCallback) and every 'waiting' after it. hls.js is configured as the feed's
+ * player configures it (client/features/feed/components/use-hls-source.ts): no loading before the
+ * start level is set, capped to the player's size, the playing buffer limits.
+ */
+const HARNESS = `(() => {
+  const b = (window.__bench = { waiting: 0, firstFrame: null, t0: null, error: null, level: null });
+  const v = document.getElementById('v');
+  v.addEventListener('waiting', () => { if (b.firstFrame !== null) b.waiting++; });
+  v.addEventListener('error', () => { b.error = 'video error ' + (v.error && v.error.message); });
+  document.getElementById('play').addEventListener('click', () => {
+    b.t0 = performance.now();
+    v.requestVideoFrameCallback(() => { b.firstFrame = performance.now(); });
+    if (b.mode === 'hls') {
+      const hls = new Hls(Object.assign({ autoStartLoad: false, startLevel: -1, capLevelToPlayerSize: true }, b.hlsConfig));
+      hls.on(Hls.Events.MANIFEST_PARSED, () => { hls.startLevel = b.startLevel; hls.startLoad(-1); });
+      hls.on(Hls.Events.LEVEL_SWITCHED, (_e, d) => { b.level = d.level; });
+      hls.on(Hls.Events.ERROR, (_e, d) => { if (d.fatal) b.error = 'hls ' + d.type + ' ' + d.details; });
+      hls.loadSource(b.url);
+      hls.attachMedia(v);
+    } else {
+      v.src = b.url;
+    }
+    v.play().catch((e) => { b.error = String(e); });
+  });
+})()`;
+
+export interface PlaybackSample {
+  /** Click to the first presented frame, ms. */
+  firstFrameMs: number;
+  /** 'waiting' events after the first frame, within the window. */
+  stalls: number;
+  /** Encoded bytes of /media/ responses received from the click to the window's end. */
+  bytes: number;
+  /** Seconds of video played in the window. */
+  played: number;
+  level: number | null;
+}
+
+/** Levels of a master playlist in hls.js's order (ascending bandwidth). */
+export function masterLevels(master: string): LevelInfo[] {
+  const levels: LevelInfo[] = [];
+  for (const line of master.split('\n')) {
+    if (!line.startsWith('#EXT-X-STREAM-INF:')) continue;
+    const bw = Number(/BANDWIDTH=(\d+)/.exec(line)?.[1] ?? 0);
+    const [w, h] = (/RESOLUTION=(\d+)x(\d+)/.exec(line) ?? []).slice(1).map(Number);
+    levels.push({ width: w ?? 0, height: h ?? 0, bitrate: bw });
+  }
+  return levels.sort((a, b) => a.bitrate - b.bitrate);
+}
+
+/** Bytes of media responses on the wire, per request: the final count when finished, else the chunks so far. */
+function byteCounter(cdp: CDPSession): { total(): number } {
+  const media = new Set<string>();
+  const chunks = new Map<string, number>();
+  const finished = new Map<string, number>();
+  cdp.on('Network.requestWillBeSent', (e) => {
+    if (new URL(e.request.url).pathname.startsWith('/media/')) media.add(e.requestId);
+  });
+  cdp.on('Network.dataReceived', (e) => {
+    if (media.has(e.requestId)) chunks.set(e.requestId, (chunks.get(e.requestId) ?? 0) + e.encodedDataLength);
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    if (media.has(e.requestId)) finished.set(e.requestId, e.encodedDataLength);
+  });
+  return { total: () => [...media].reduce((sum, id) => sum + Math.max(finished.get(id) ?? 0, chunks.get(id) ?? 0), 0) };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface PlayOptions {
+  origin: string;
+  mode: 'hls' | 'progressive';
+  url: string;
+  /** Seconds of playback after the first frame. */
+  windowSeconds: number;
+  hlsSource: string;
+  levels: LevelInfo[];
+}
+
+async function preparePage(browser: Browser, o: PlayOptions): Promise<{ page: Page; cdp: CDPSession }> {
+  const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: DPR, bypassCSP: true });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await page.goto(`${o.origin}/manifest.webmanifest`);
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: LINK.latencyMs,
+    downloadThroughput: LINK.downBitsPerSecond / 8,
+    uploadThroughput: LINK.upBitsPerSecond / 8,
+  });
+  await page.setContent(PAGE);
+  if (o.mode === 'hls') await page.addScriptTag({ content: o.hlsSource });
+  await page.addScriptTag({ content: HARNESS });
+  const downlink = (await page.evaluate('navigator.connection ? navigator.connection.downlink : 0')) as number;
+  const bandwidth = downlink > 0 ? downlink * 1_000_000 : undefined;
+  const startLevel = chooseStartLevel(o.levels, { bandwidth, playerWidth: VIEWPORT.width * DPR, playerHeight: (VIEWPORT.height - 40) * DPR, cap: -1 });
+  const hlsConfig = { ...bufferLimits(false), ...(bandwidth ? { abrEwmaDefaultEstimate: bandwidth } : {}) };
+  await page.evaluate(`Object.assign(window.__bench, ${JSON.stringify({ mode: o.mode, url: o.url, startLevel, hlsConfig })})`);
+  return { page, cdp };
+}
+
+interface PageState {
+  t0: number | null;
+  firstFrame: number | null;
+  waiting: number;
+  error: string | null;
+  level: number | null;
+  played: number;
+}
+
+const STATE = `({ ...window.__bench, played: document.getElementById('v').currentTime })`;
+
+/** One cold play on the emulated link: click, first frame, then `windowSeconds` of playback. */
+export async function playOnce(browser: Browser, o: PlayOptions): Promise<PlaybackSample> {
+  const { page, cdp } = await preparePage(browser, o);
+  try {
+    const bytes = byteCounter(cdp);
+    await page.click('#play');
+    const deadline = Date.now() + 90_000;
+    let s = (await page.evaluate(STATE)) as PageState;
+    while (s.firstFrame === null) {
+      if (s.error) throw new Error(`${o.mode}: ${s.error}`);
+      if (Date.now() > deadline) throw new Error(`${o.mode}: no frame within 90 s of the click`);
+      await sleep(20);
+      s = (await page.evaluate(STATE)) as PageState;
+    }
+    const firstFrameMs = s.firstFrame - s.t0!;
+    await sleep(o.windowSeconds * 1000);
+    s = (await page.evaluate(STATE)) as PageState;
+    const total = bytes.total();
+    if (s.error) throw new Error(`${o.mode}: ${s.error}`);
+    return { firstFrameMs, stalls: s.waiting, bytes: total, played: s.played, level: s.level };
+  } finally {
+    await page.context().close();
+  }
+}
+
+export function hlsJsSource(): string {
+  return readFileSync(join(PROJECT_ROOT, 'node_modules/hls.js/dist/hls.min.js'), 'utf8');
+}
