@@ -31,3 +31,14 @@ export function checkUpload(input: { title: string; file: { size: number; type: 
   if (input.durationMs !== null && input.durationMs > MAX_DURATION_MS) return TOO_LONG;
   return null;
 }
+
+/** Captions: a WebVTT file of at most 100 KB (the server checks every cue again). */
+export const MAX_CAPTIONS_BYTES = 100 * 1024;
+export const INVALID_CAPTIONS: ToastCopy = { title: 'Invalid captions file', description: 'Please select a WebVTT (.vtt) file of at most 100 KB' };
+
+/** The checks on a picked captions file: its size and the WEBVTT signature on its first line. */
+export async function checkCaptions(file: Blob): Promise<ToastCopy | null> {
+  if (file.size === 0 || file.size > MAX_CAPTIONS_BYTES) return INVALID_CAPTIONS;
+  const head = (await file.slice(0, 16).text()).replace(/^\uFEFF/, '');
+  return /^WEBVTT(?:[ \t\r\n]|$)/.test(head) ? null : INVALID_CAPTIONS;
+}

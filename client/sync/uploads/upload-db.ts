@@ -16,6 +16,9 @@ export interface UploadRecord {
   durationMs: number | null;
   posterBlob: Blob | null;
   posterSent: boolean;
+  /** Optional WebVTT captions, sent once the video exists (PUT /api/videos/:id/captions). */
+  captionsBlob?: Blob | null;
+  captionsSent?: boolean;
   /** The tus upload URL once the server created it: the only thing needed to resume. */
   tusUrl: string | null;
   /** Last offset the server acknowledged. */

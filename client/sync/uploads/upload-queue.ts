@@ -11,7 +11,9 @@ const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000];
 const PROGRESS_WRITE_MS = 250;
 
 /** What the dialog hands over; the queue fills in the rest of the record. */
-export type NewUpload = Pick<UploadRecord, 'videoId' | 'userId' | 'userName' | 'title' | 'description' | 'file' | 'fileName' | 'durationMs' | 'posterBlob'>;
+export type NewUpload = Pick<UploadRecord, 'videoId' | 'userId' | 'userName' | 'title' | 'description' | 'file' | 'fileName' | 'durationMs' | 'posterBlob'> & {
+  captionsBlob?: Blob | null;
+};
 
 export interface QueueEvents {
   onSuccess?(record: UploadRecord): void;
@@ -26,6 +28,8 @@ export interface UploadQueueOptions {
   getAccessToken(): Promise<string | null>;
   /** Sends the poster (PUT /api/videos/:id/poster); resolves true when stored. */
   sendPoster?(videoId: string, poster: Blob, token: string): Promise<boolean>;
+  /** Sends the captions (PUT /api/videos/:id/captions) once the video exists; resolves true when stored or refused for good. */
+  sendCaptions?(videoId: string, captions: Blob, token: string): Promise<boolean>;
   chunkSize?: number;
   events?: QueueEvents;
   isOnline?(): boolean;
@@ -109,6 +113,8 @@ export class UploadQueue {
       durationMs: input.durationMs,
       posterBlob: input.posterBlob,
       posterSent: false,
+      captionsBlob: input.captionsBlob ?? null,
+      captionsSent: false,
       tusUrl: null,
       bytesSent: 0,
       status: 'queued',
@@ -166,6 +172,7 @@ export class UploadQueue {
   }
 
   private async drain(): Promise<void> {
+    await this.sendUnsentCaptions();
     for (;;) {
       if (!this.isOnline()) return;
       const next = await this.o.db.uploads
@@ -207,6 +214,25 @@ export class UploadQueue {
     if (!token) return;
     const ok = await this.o.sendPoster(videoId, rec.posterBlob, token).catch(() => false);
     if (ok) await this.o.db.uploads.update(videoId, { posterSent: true });
+  }
+
+  /** Captions of finished uploads that could not be sent yet (offline at the time): sent at the next run. */
+  private async sendUnsentCaptions(): Promise<void> {
+    const waiting = await this.o.db.uploads
+      .where('status')
+      .equals('done')
+      .filter((r) => !!r.captionsBlob && !r.captionsSent)
+      .toArray();
+    for (const r of waiting) await this.sendCaptionsIfUnsent(r.videoId);
+  }
+
+  private async sendCaptionsIfUnsent(videoId: string): Promise<void> {
+    const rec = await this.o.db.uploads.get(videoId);
+    if (!rec?.captionsBlob || rec.captionsSent || !this.o.sendCaptions) return;
+    const token = await this.o.getAccessToken().catch(() => null);
+    if (!token) return;
+    const ok = await this.o.sendCaptions(videoId, rec.captionsBlob, token).catch(() => false);
+    if (ok) await this.o.db.uploads.update(videoId, { captionsSent: true });
   }
 
   /** 'next' to go on with the queue, 'stopped' when the network is gone (wait for `online`). */
@@ -260,6 +286,7 @@ export class UploadQueue {
             // 'done') so the uploader's card plays it while the server processes the video; the feed
             // forgets it once the video is ready (forgetProcessedUploads).
             await db.uploads.update(rec.videoId, { status: 'done', bytesSent: rec.size, doneAt: Date.now() });
+            await this.sendCaptionsIfUnsent(rec.videoId);
             if (done) this.o.events?.onSuccess?.({ ...done, status: 'done', bytesSent: done.size });
             finish('next');
           })();

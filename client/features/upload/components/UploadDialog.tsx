@@ -3,7 +3,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { toast } from 'sonner';
 import { useSession } from '#client/lib/session';
 import { CloseIcon } from '#client/ui/icons';
-import { checkFile, checkUpload, TOO_LONG, MAX_DURATION_MS, type ToastCopy } from '#client/sync/uploads/checks';
+import { checkCaptions, checkFile, checkUpload, TOO_LONG, MAX_DURATION_MS, type ToastCopy } from '#client/sync/uploads/checks';
 import { grabPoster, readVideoDuration } from '#client/sync/uploads/media-probe';
 import { progressOf } from '#client/sync/uploads/pending';
 import { useUploadQueue } from '#client/sync/uploads/useUploadQueue';
@@ -39,8 +39,10 @@ export function UploadDialog({ open, onOpenChange }: Props) {
     () => navigator.onLine,
     () => true,
   );
-  const ids = { title: useId(), description: useId(), file: useId(), hint: useId() };
+  const ids = { title: useId(), description: useId(), file: useId(), hint: useId(), captions: useId() };
   const fileInput = useRef<HTMLInputElement>(null);
+  const captionsInput = useRef<HTMLInputElement>(null);
+  const [captions, setCaptions] = useState<File | null>(null);
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [file, setFile] = useState<File | null>(null);
@@ -49,7 +51,7 @@ export function UploadDialog({ open, onOpenChange }: Props) {
   const [currentId, setCurrentId] = useState<string | null>(null);
 
   const current = currentId ? queue.list.find((r) => r.videoId === currentId) : undefined;
-  const uploading = !!current && current.status !== 'failed';
+  const uploading = !!current && current.status !== 'failed' && current.status !== 'done';
   const progress = current ? progressOf(current) : 0;
 
   const reset = () => {
@@ -58,15 +60,25 @@ export function UploadDialog({ open, onOpenChange }: Props) {
     setFile(null);
     setDurationMs(null);
     setCurrentId(null);
+    setCaptions(null);
     if (fileInput.current) fileInput.current.value = '';
+    if (captionsInput.current) captionsInput.current.value = '';
   };
 
-  // The queue deletes a record once the server has the video: that is this dialog's success.
+  // The queue marks a record done (or, cancelled elsewhere, deletes it) once the server has the video:
+  // that is this dialog's success.
   const seen = useRef(false);
   const status = current?.status;
   useEffect(() => {
     if (!currentId) {
       seen.current = false;
+      return;
+    }
+    if (status === 'done') {
+      if (!preparing) {
+        reset();
+        onOpenChange(false);
+      }
       return;
     }
     if (status === undefined) {
@@ -108,6 +120,15 @@ export function UploadDialog({ open, onOpenChange }: Props) {
     setDurationMs(d);
   };
 
+  const onPickCaptions = async (picked: File | null) => {
+    const problem = picked ? await checkCaptions(picked) : null;
+    if (problem) {
+      showError(problem);
+      if (captionsInput.current) captionsInput.current.value = '';
+    }
+    setCaptions(picked && !problem ? picked : null);
+  };
+
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (uploading || preparing) return;
@@ -137,6 +158,7 @@ export function UploadDialog({ open, onOpenChange }: Props) {
         fileName: file.name,
         durationMs: duration,
         posterBlob,
+        captionsBlob: captions,
       });
       if (!navigator.onLine) {
         // Offline: the upload waits in the queue (and shows as pending in the feed) until the network returns.
@@ -201,6 +223,17 @@ export function UploadDialog({ open, onOpenChange }: Props) {
               <p id={ids.hint} className="hint">
                 {file ? `${file.name} (${(file.size / 1048576).toFixed(1)} MB)` : 'MP4, MOV or WebM, up to 120MB.'}
               </p>
+            </div>
+            <div className="field">
+              <label htmlFor={ids.captions}>Captions (optional, WebVTT)</label>
+              <input
+                id={ids.captions}
+                ref={captionsInput}
+                type="file"
+                accept=".vtt,text/vtt"
+                disabled={busy}
+                onChange={(e) => void onPickCaptions(e.target.files?.[0] ?? null)}
+              />
             </div>
             {uploading ? (
               <div className="upload-progress">
