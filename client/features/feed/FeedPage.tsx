@@ -42,9 +42,11 @@ export function FeedPage() {
   const newest = feed.items[0]?.id;
   const itemsRef = useRef(feed.items);
   itemsRef.current = feed.items;
+  // Also when a video finishes processing: that changes neither the newest card nor the count.
+  const readyCount = feed.items.reduce((n, v) => (v.media_status === 'ready' ? n + 1 : n), 0);
   useEffect(() => {
     if (newest) void downloadAhead(itemsRef.current);
-  }, [newest, feed.items.length]);
+  }, [newest, feed.items.length, readyCount]);
 
   // The product's copy: 'Error' / 'Could not fetch videos.' — once per failure, not on every retry.
   useEffect(() => {
