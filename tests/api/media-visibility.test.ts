@@ -82,6 +82,17 @@ describe('who sees a video before it is ready', () => {
     });
     expect(items.find((v) => v.id === failed)).toMatchObject({ media_status: 'failed', hls_url: null, media_error: 'the video could not be decoded' });
   });
+
+  it("tells admins a video's processing state and why it failed", async () => {
+    const admin = await createUser(t.deps, { isAdmin: true, name: 'Admin' });
+    const failed = await addVideo('failed');
+    const res = await call(t.app, 'GET', '/api/admin/videos?limit=100', undefined, admin.token);
+    expect(res.status, res.text).toBe(200);
+    expect((res.json.items as Array<Record<string, unknown>>).find((v) => v.id === failed)).toMatchObject({
+      media_status: 'failed',
+      media_error: 'the video could not be decoded',
+    });
+  });
 });
 
 describe('PUT /api/videos/:id/captions', () => {
