@@ -2,27 +2,13 @@ import { createServer } from 'node:http';
 import { createNodeListener } from './uploads/mount';
 import { startUploadCleanup } from './uploads/tus-server';
 import { startUnverifiedSweep } from './auth/unverified-expiry';
-import { ConfigError, loadConfig, type Config } from './config';
+import type { Config } from './config';
+import { failStartup as fail, readConfigOrExit as readConfig } from './startup';
 import { createDeps } from './deps';
 import { createApp } from './app';
 import { findCheckedFfmpeg, createConfiguredRunner } from './media/jobs/start';
 import { registerMediaHost } from './media/jobs/registry';
 import type { FfmpegBinaries } from './media/processing/ffmpeg-binaries';
-
-/** Exits 2 (like a bad configuration) with the reason when the environment cannot run the server. */
-function fail(message: string): never {
-  console.error(message);
-  process.exit(2);
-}
-
-function readConfig(): Config {
-  try {
-    return loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) fail(e.message);
-    throw e;
-  }
-}
 
 /**
  * With a runner in this process, ffmpeg must work before anyone can upload: a member would

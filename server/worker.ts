@@ -1,21 +1,6 @@
-import { ConfigError, loadConfig, type Config } from './config';
+import { failStartup as fail, readConfigOrExit as readConfig } from './startup';
 import { createDeps } from './deps';
 import { findCheckedFfmpeg, createConfiguredRunner } from './media/jobs/start';
-
-/** Exits 2 with the reason, as `npm start` does for a bad environment. */
-function fail(message: string): never {
-  console.error(message);
-  process.exit(2);
-}
-
-function readConfig(): Config {
-  try {
-    return loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) fail(e.message);
-    throw e;
-  }
-}
 
 // `npm run worker`: a process that only processes media jobs, for deployments that run the web
 // server with MEDIA_WORKER=off. Any number may run against one database: jobs are claimed with an

@@ -1,19 +1,10 @@
 import type { WriteDeps } from '../../changes/write-tx';
 import type { FfmpegBinaries } from '../processing/ffmpeg-binaries';
+import type { ProcessOptions } from '../processing/process-video';
 import type { RetryPolicy } from './queue';
 
 /** What the runner asks of the pipeline (server/media/processing: processVideo). */
-export interface ProcessVideoInput {
-  binaries: FfmpegBinaries;
-  source: string;
-  /** Exists and is empty. */
-  outDir: string;
-  threads: number;
-  nice: number;
-  makePoster: boolean;
-  signal?: AbortSignal;
-  onProgress?: (pct: number) => void;
-}
+export type ProcessVideoInput = ProcessOptions;
 export type ProcessVideoFn = (input: ProcessVideoInput) => Promise<{ poster: boolean }>;
 
 export interface RunnerDeps extends WriteDeps {

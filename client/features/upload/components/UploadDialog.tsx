@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { toast } from 'sonner';
 import { useSession } from '#client/lib/session';
+import { useOnline } from '#client/lib/useOnline';
 import { CloseIcon } from '#client/ui/icons';
 import { checkCaptions, checkFile, checkUpload, TOO_LONG, MAX_DURATION_MS, type ToastCopy } from '#client/sync/uploads/checks';
 import { grabPoster, readVideoDuration } from '#client/sync/uploads/media-probe';
@@ -16,15 +17,6 @@ interface Props {
 
 const showError = (c: ToastCopy) => toast.error(c.title, { description: c.description });
 
-function subscribeOnline(l: () => void): () => void {
-  window.addEventListener('online', l);
-  window.addEventListener('offline', l);
-  return () => {
-    window.removeEventListener('online', l);
-    window.removeEventListener('offline', l);
-  };
-}
-
 /**
  * The upload dialog of the product's copy: Title, Description (optional), a video picker (max 2 minutes),
  * a progress bar, Cancel, and Upload reading 'Uploading... N%'. The upload itself runs in the
@@ -34,11 +26,7 @@ export function UploadDialog({ open, onOpenChange }: Props) {
   const session = useSession();
   const user = session.status === 'signedIn' ? session.user : null;
   const queue = useUploadQueue();
-  const online = useSyncExternalStore(
-    subscribeOnline,
-    () => navigator.onLine,
-    () => true,
-  );
+  const online = useOnline();
   const ids = { title: useId(), description: useId(), file: useId(), hint: useId(), captions: useId() };
   const fileInput = useRef<HTMLInputElement>(null);
   const captionsInput = useRef<HTMLInputElement>(null);

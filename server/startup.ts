@@ -1,0 +1,17 @@
+import { ConfigError, loadConfig, type Config } from './config';
+
+/** Exits 2 (like a bad configuration) with the reason when the environment cannot run the process. */
+export function failStartup(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+/** The validated configuration, or exit 2 naming every bad variable (`npm start`, `npm run worker`). */
+export function readConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) failStartup(e.message);
+    throw e;
+  }
+}
