@@ -1,7 +1,5 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { PlannedRendition } from './ladder';
 
 export interface MediaPlaylist {
@@ -94,9 +92,12 @@ export function masterPlaylist(variants: Variant[], fps: number): string {
 
 /** init + media segments, byte for byte, is one fragmented MP4 that any demuxer reads. */
 export async function joinFragments(dir: string, playlist: MediaPlaylist, target: string): Promise<void> {
-  const out = createWriteStream(target);
-  for (const file of [playlist.initFile, ...playlist.segments.map((s) => s.file)]) {
-    await pipeline(createReadStream(join(dir, file)), out, { end: false });
+  // One write per file through one handle (a stream piped into once per segment collects a listener
+  // per pipe: Node warns past ten). Segments are small (a 360p segment is well under a MiB).
+  const out = await open(target, 'w');
+  try {
+    for (const file of [playlist.initFile, ...playlist.segments.map((s) => s.file)]) await out.write(await readFile(join(dir, file)));
+  } finally {
+    await out.close();
   }
-  await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
 }
