@@ -7,6 +7,7 @@ import { clientState, enqueueInTx } from './outbox';
 import { runTx } from './tx-queue';
 import { readFeed } from './queries';
 import { createFeedWatch, keysOf } from './feed-watch';
+import { feedItem } from '#tests/helpers/feed-item';
 
 describe('keysOf', () => {
   it('lists the single keys of a tree, also one copied from another tab, and gives up on ranges', () => {
@@ -20,28 +21,16 @@ describe('keysOf', () => {
 });
 
 describe('createFeedWatch', () => {
-  const item = (i: number, likes = 0) => ({
-    id: `v${String(i).padStart(3, '0')}`,
-    user_id: 'owner',
-    user_name: 'Owner',
-    title: `t${i}`,
-    description: '',
-    video_url: `/media/${i}`,
-    poster_url: null,
-    created_at: new Date(1_700_000_000_000 + (i % 7) * 1000).toISOString(),
-    duration_ms: 1000,
-    media_status: 'ready' as const,
-    media_progress: 100,
-    media_error: null,
-    hls_url: null,
-    mp4_url: null,
-    captions_url: null,
-    likes_count: likes,
-    comments_count: 0,
-    shares_count: 0,
-    views_count: 0,
-    liked_by_me: false,
-  });
+  const item = (i: number, likes = 0) =>
+    feedItem({
+      id: `v${String(i).padStart(3, '0')}`,
+      user_id: 'owner',
+      user_name: 'Owner',
+      title: `t${i}`,
+      video_url: `/media/${i}`,
+      created_at: new Date(1_700_000_000_000 + (i % 7) * 1000).toISOString(),
+      likes_count: likes,
+    });
   const base = {
     deleted_videos: [] as string[],
     comments: [],

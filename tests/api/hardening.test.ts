@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
+import { insertVideo } from '../helpers/videos';
 import { HSTS_VALUE } from '#server/http/security-headers';
 
 // docs/decisions/0004-secrets-at-rest-and-server-hardening.md and docs/reliability.md: each case below failed on the code before it.
@@ -19,31 +20,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function addVideo(owner: TestUser): Promise<string> {
-  const id = randomUUID();
-  const now = t.deps.now();
-  await t.deps.db
-    .insertInto('videos')
-    .values({
-      id,
-      user_id: owner.id,
-      title: 'Clip',
-      description: '',
-      file_key: `${owner.id}/${now}-${id.slice(0, 6)}.mp4`,
-      mime_type: 'video/mp4',
-      size_bytes: 12,
-      duration_ms: 5000,
-      sha256: 'x',
-      poster_key: null,
-      created_at: now,
-      likes_count: 0,
-      comments_count: 0,
-      shares_count: 0,
-      views_count: 0,
-    })
-    .execute();
-  return id;
-}
+const addVideo = (owner: TestUser): Promise<string> => insertVideo(t.deps, owner.id);
 
 const push = (user: TestUser, mutations: Array<{ id: number; name: string; args: unknown }>, clientId = randomUUID()) =>
   call(t.app, 'POST', '/api/sync/push', { client_id: clientId, mutations: mutations.map((m) => ({ ...m, client_time: t.deps.now() })) }, user.token);

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
+import { insertVideo } from '../helpers/videos';
 
 // docs/media.md, "What members see" and "Captions".
 
@@ -20,34 +21,13 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function addVideo(status: 'processing' | 'ready' | 'failed', mediaKey: string | null = null): Promise<string> {
-  const id = randomUUID();
-  const now = t.deps.now();
-  await t.deps.db
-    .insertInto('videos')
-    .values({
-      id,
-      user_id: owner.id,
-      title: `Clip ${status}`,
-      description: '',
-      file_key: `${owner.id}/${now}-${id.slice(0, 6)}.mp4`,
-      mime_type: 'video/mp4',
-      size_bytes: 12,
-      duration_ms: 5000,
-      sha256: 'x',
-      poster_key: null,
-      created_at: now,
-      media_status: status,
-      media_error: status === 'failed' ? 'the video could not be decoded' : null,
-      media_key: mediaKey,
-      captions_key: null,
-      likes_count: 0,
-      comments_count: 0,
-      shares_count: 0,
-      views_count: 0,
-    })
-    .execute();
-  return id;
+function addVideo(status: 'processing' | 'ready' | 'failed', mediaKey: string | null = null): Promise<string> {
+  return insertVideo(t.deps, owner.id, {
+    title: `Clip ${status}`,
+    media_status: status,
+    media_error: status === 'failed' ? 'the video could not be decoded' : null,
+    media_key: mediaKey,
+  });
 }
 
 const feedIds = async (user: TestUser) =>

@@ -19,6 +19,7 @@ import { recordDistribution } from '#server/rewards/distributions';
 import { deleteVideoInTx } from '#server/videos/delete-video';
 import { Changes } from '#server/changes/changes';
 import { ApiError } from '#server/http/errors';
+import { insertVideo } from '../helpers/videos';
 
 /**
  * Builds rewards scenarios on the real database through the same write paths the app uses: the
@@ -94,28 +95,7 @@ export function rewardsWorld(deps: AppDeps) {
       return id;
     },
     async video(ownerId: string, durationMs = 30_000): Promise<string> {
-      const id = randomUUID();
-      await db
-        .insertInto('videos')
-        .values({
-          id,
-          user_id: ownerId,
-          title: 'clip',
-          description: '',
-          file_key: `${ownerId}/${id}.mp4`,
-          mime_type: 'video/mp4',
-          size_bytes: 1000,
-          duration_ms: durationMs,
-          sha256: 'x',
-          poster_key: null,
-          created_at: clock,
-          likes_count: 0,
-          comments_count: 0,
-          shares_count: 0,
-          views_count: 0,
-        })
-        .execute();
-      return id;
+      return insertVideo({ db }, ownerId, { title: 'clip', size_bytes: 1000, duration_ms: durationMs, created_at: clock });
     },
     async ownerOf(videoId: string): Promise<string> {
       return (await db.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirstOrThrow()).user_id;

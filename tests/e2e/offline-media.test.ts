@@ -5,21 +5,13 @@ import type { ServerProcess } from '../helpers/server-process';
 import { mp4Faststart } from '../fixtures/videos';
 import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
 import { toastText } from './toasts';
+import { uploadAndWaitSent, waitForServiceWorker } from './feed-actions';
 
 // Offline copies and media preferences (docs/pwa.md, "Service worker"; client/lib/offline-media.ts,
 // client/lib/media-preferences.ts, the profile's "Video playback and storage"). Each test signs up
 // its own member in its own browser context.
 
 const MEDIA_CACHE = 'vidi-media';
-
-async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise<void>((ok) => navigator.serviceWorker.addEventListener('controllerchange', () => ok(), { once: true }));
-    }
-  });
-}
 
 async function openProfile(page: Page, server: ServerProcess): Promise<void> {
   await page.goto(`${server.url}/profile`);
@@ -32,20 +24,6 @@ function savedVideosFigure(page: Page) {
 }
 
 const cachedUrls = (page: Page) => page.evaluate(async (name) => (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname), MEDIA_CACHE);
-
-async function uploadThroughUi(page: Page, title: string, file: string): Promise<void> {
-  await page
-    .getByRole('button', { name: /^Upload/ })
-    .first()
-    .click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Title').fill(title);
-  await dialog.locator('input[type=file]').setInputFiles(file);
-  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-  const card = page.getByRole('article', { name: title });
-  await card.waitFor();
-  await expect.poll(() => card.getByText('Pending').count(), { timeout: 30_000 }).toBe(0);
-}
 
 interface LocalVideo {
   title: string;
@@ -75,7 +53,7 @@ function localVideo(page: Page, title: string): Promise<LocalVideo | undefined> 
 
 /** Uploads through the dialog and waits until the server's media worker made the renditions. */
 async function uploadReady(page: Page, title: string): Promise<LocalVideo> {
-  await uploadThroughUi(page, title, await mp4Faststart());
+  await uploadAndWaitSent(page, title, await mp4Faststart());
   await expect.poll(async () => (await localVideo(page, title))?.media_status, { timeout: 90_000, interval: 500 }).toBe('ready');
   const video = await localVideo(page, title);
   expect(video?.mp4_url).toBeTruthy();

@@ -4,26 +4,7 @@ import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser'
 import type { ServerProcess } from '../helpers/server-process';
 import { mp4Faststart, webm } from '../fixtures/videos';
 import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
-
-async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise<void>((ok) => navigator.serviceWorker.addEventListener('controllerchange', () => ok(), { once: true }));
-    }
-  });
-}
-
-async function upload(page: Page, title: string, file: string): Promise<void> {
-  await page
-    .getByRole('button', { name: /^Upload/ })
-    .first()
-    .click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Title').fill(title);
-  await dialog.locator('input[type=file]').setInputFiles(file);
-  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-}
+import { uploadThroughDialog, waitForServiceWorker } from './feed-actions';
 
 describe.skipIf(!hasChromium)('the same member offline', () => {
   let server: ServerProcess;
@@ -52,7 +33,7 @@ describe.skipIf(!hasChromium)('the same member offline', () => {
   it('likes, comments and uploads offline, keeps them pending over an offline reload, and sends each once', async () => {
     await logInThroughUi(page, server, email);
     await waitForServiceWorker(page);
-    await upload(page, onlineTitle, await mp4Faststart());
+    await uploadThroughDialog(page, onlineTitle, await mp4Faststart());
     const card = page.getByRole('article', { name: onlineTitle });
     await card.waitFor();
     await expect.poll(() => card.getByText('Pending').count(), { timeout: 30_000 }).toBe(0);
@@ -78,7 +59,7 @@ describe.skipIf(!hasChromium)('the same member offline', () => {
     await dialog.getByText('Written on a plane').waitFor();
     await dialog.getByText('Pending').waitFor();
     await page.keyboard.press('Escape');
-    await upload(page, offlineTitle, await webm());
+    await uploadThroughDialog(page, offlineTitle, await webm());
     await page.getByRole('article', { name: offlineTitle }).waitFor();
     await page.getByText(/changes? waiting to sync/).waitFor();
     await saveScreenshot(page, 'offline-pending');

@@ -1,15 +1,12 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DbHandle } from '#db/connect';
-import { enqueueMediaJob } from '#server/media/jobs/queue';
 import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
-
-const run = promisify(execFile);
+import { ffmpegPidsNaming, makeLongClip, placeUpload, queueProcessingVideo, tempFoldersIn, until as waitUntil } from '../helpers/media-jobs';
 
 /**
  * The runner in real processes: `npm start` killed with SIGKILL while ffmpeg runs must finish the
@@ -25,19 +22,7 @@ describe('media jobs across processes', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'vidi-media-crash-'));
     // 12 s at 360x640: several seconds of ffmpeg, so the kill lands mid-encode.
-    clip = join(dataDir, 'long.mp4');
-    await run(
-      'ffmpeg',
-      ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=360x640:rate=30', '-t', '12'].concat([
-        '-c:v',
-        'libx264',
-        '-preset',
-        'ultrafast',
-        '-pix_fmt',
-        'yuv420p',
-        clip,
-      ]),
-    );
+    clip = await makeLongClip(join(dataDir, 'long.mp4'));
     handle = openDatabase(join(dataDir, 'vidi.sqlite'));
     await migrateToLatest(handle.db);
     const now = Date.now();
@@ -66,53 +51,20 @@ describe('media jobs across processes', () => {
   async function addVideo(): Promise<{ videoId: string; jobId: string }> {
     const videoId = randomUUID();
     const fileKey = `${userId}/${Date.now()}-clip.mp4`;
-    mkdirSync(join(dataDir, 'media', userId), { recursive: true });
-    copyFileSync(clip, join(dataDir, 'media', fileKey));
+    placeUpload(join(dataDir, 'media'), clip, fileKey);
     const now = Date.now();
-    const jobId = await handle.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('videos')
-        .values({
-          id: videoId,
-          user_id: userId,
-          title: 'long',
-          description: '',
-          file_key: fileKey,
-          mime_type: 'video/mp4',
-          size_bytes: 1,
-          duration_ms: 12_000,
-          sha256: 'x',
-          poster_key: null,
-          created_at: now,
-          media_status: 'processing',
-          media_key: null,
-          media_error: null,
-          captions_key: null,
-          likes_count: 0,
-          comments_count: 0,
-          shares_count: 0,
-          views_count: 0,
-        })
-        .execute();
-      return enqueueMediaJob(trx, videoId, now);
-    });
+    const jobId = await handle.db
+      .transaction()
+      .execute((trx) => queueProcessingVideo(trx, userId, { id: videoId, file_key: fileKey, created_at: now, title: 'long', duration_ms: 12_000 }));
     return { videoId, jobId };
   }
 
   const folder = (videoId: string) => join(dataDir, 'media', userId, videoId);
-  const temps = (videoId: string) => (existsSync(folder(videoId)) ? readdirSync(folder(videoId)).filter((n) => n.startsWith('.tmp-')) : []);
+  const temps = (videoId: string) => tempFoldersIn(folder(videoId));
   const video = (id: string) => handle.db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const job = (id: string) => handle.db.selectFrom('media_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-
-  async function until<T>(what: string, probe: () => Promise<T | null | false> | T | null | false, ms = 60_000): Promise<T> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (v) return v;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}${server ? `\n${server.output().slice(-3000)}` : ''}`);
-      await new Promise((ok) => setTimeout(ok, 50));
-    }
-  }
+  const until = <T>(what: string, probe: () => Promise<T | null | false> | T | null | false, ms = 60_000): Promise<T> =>
+    waitUntil(what, probe, ms, { everyMs: 50, detail: () => (server ? `\n${server.output().slice(-3000)}` : '') });
 
   it('kill -9 mid-encode, restart on the same DATA_DIR: the job finishes, its outputs are served, no temp folder is left', async () => {
     const { videoId, jobId } = await addVideo();
@@ -140,7 +92,7 @@ describe('media jobs across processes', () => {
     expect(await master.text()).toContain('#EXTM3U');
     expect((await fetch(`${server.url}/media/${ready.poster_key}`)).status).toBe(200);
     // The killed process's ffmpeg outlives it (nothing kills an orphan) but dies once its folder is swept.
-    await until('the orphaned ffmpeg gone', () => !ffmpegWriting(`.tmp-${jobId}-1`), 20_000);
+    await until('the orphaned ffmpeg gone', () => ffmpegPidsNaming(`.tmp-${jobId}-1`).length === 0, 20_000);
     await server.stop();
     server = undefined;
   }, 120_000);
@@ -166,16 +118,3 @@ describe('media jobs across processes', () => {
     expect(temps(videoId)).toEqual([]);
   }, 60_000);
 });
-
-/** Whether a live ffmpeg's command line names `part` (read from /proc). */
-function ffmpegWriting(part: string): boolean {
-  return readdirSync('/proc').some((pid) => {
-    if (!/^\d+$/.test(pid)) return false;
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      return cmd.includes('ffmpeg') && cmd.includes(part);
-    } catch {
-      return false;
-    }
-  });
-}

@@ -1,118 +1,24 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/test-app';
-import { createUser, type TestUser } from '../helpers/users';
-import { mp4Faststart } from '../fixtures/videos';
-import { writeTx } from '#server/changes/write-tx';
-import { claimNextJob, enqueueMediaJob } from '#server/media/jobs/queue';
-import { createMediaRunner, type MediaRunner } from '#server/media/jobs/runner';
-import type { ProcessVideoFn, RunnerOptions } from '#server/media/jobs/types';
-import { findFfmpeg } from '#server/media/processing/ffmpeg-binaries';
+import { describe, expect, it } from 'vitest';
+import { until, useMediaJobsWorld } from '../helpers/media-jobs';
+import { claimNextJob } from '#server/media/jobs/queue';
+import type { ProcessVideoFn } from '#server/media/jobs/types';
 import { processVideo } from '#server/media/processing/process-video';
 
 describe('media jobs: claims, leases and retries (real SQLite, real ffmpeg, real files)', () => {
-  let t: TestApp;
-  let alice: TestUser;
-  let clip: string;
-  const runners: MediaRunner[] = [];
-  const binaries = findFfmpeg();
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    alice = await createUser(t.deps, { name: 'Alice' });
-    clip = await mp4Faststart();
-  }, 60_000);
-  afterEach(async () => {
-    await Promise.all(runners.splice(0).map((r) => r.stop()));
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
-  const media = (key: string) => join(t.deps.config.mediaDir, key);
-  const runnerDeps = () => ({ db: t.deps.db, pokes: t.deps.pokes, log: t.deps.log, now: t.deps.now, mediaDir: t.deps.config.mediaDir });
-
-  function startRunner(over: Partial<RunnerOptions> = {}): MediaRunner {
-    const r = createMediaRunner(runnerDeps(), {
-      binaries,
-      processVideo,
-      concurrency: 1,
-      threads: 2,
-      nice: 10,
-      leaseMs: 3000,
-      pollMs: 50,
-      retry: { maxAttempts: 3, backoffMs: [150, 300] },
-      workerId: `w-${Math.random().toString(16).slice(2)}`,
-      ...over,
-    });
-    runners.push(r);
-    void r.start();
-    return r;
-  }
-
-  /** A processing video of `source` with its queued job, as finishUpload writes them (one transaction). */
-  async function addVideo(source: string, user = alice): Promise<{ videoId: string; jobId: string }> {
-    const videoId = crypto.randomUUID();
-    const fileKey = `${user.id}/${Date.now()}-${videoId.slice(0, 8)}.mp4`;
-    mkdirSync(media(user.id), { recursive: true });
-    copyFileSync(source, media(fileKey));
-    const now = t.deps.now();
-    const jobId = await writeTx(t.deps, async (trx, changes) => {
-      await trx
-        .insertInto('videos')
-        .values({
-          id: videoId,
-          user_id: user.id,
-          title: 't',
-          description: '',
-          file_key: fileKey,
-          mime_type: 'video/mp4',
-          size_bytes: 1,
-          duration_ms: 3000,
-          sha256: 'x',
-          poster_key: null,
-          created_at: now,
-          media_status: 'processing',
-          media_key: null,
-          media_error: null,
-          captions_key: null,
-          likes_count: 0,
-          comments_count: 0,
-          shares_count: 0,
-          views_count: 0,
-        })
-        .execute();
-      changes.videoOwnerOnly(videoId, user.id);
-      return enqueueMediaJob(trx, videoId, now);
-    });
-    return { videoId, jobId };
-  }
-
-  const video = (id: string) => t.deps.db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirst();
-  const job = (id: string) => t.deps.db.selectFrom('media_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const videoFolder = (videoId: string, user = alice) => media(`${user.id}/${videoId}`);
-  const tempFolders = (videoId: string) => (existsSync(videoFolder(videoId)) ? readdirSync(videoFolder(videoId)).filter((n) => n.startsWith('.tmp-')) : []);
-
-  async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, ms = 30_000): Promise<T> {
-    const end = Date.now() + ms;
-    for (;;) {
-      const v = await probe();
-      if (v) return v;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((ok) => setTimeout(ok, 25));
-    }
-  }
+  const w = useMediaJobsWorld();
+  const { createRunner, startRunner, addVideo, video, job, videoFolder, tempFolders } = w;
 
   it('two claimers never take the same job: 12 concurrent claims for 6 jobs get each job once', async () => {
     const ids = new Set<string>();
-    for (let i = 0; i < 6; i++) ids.add((await addVideo(clip)).jobId);
-    const now = t.deps.now();
-    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => claimNextJob(t.deps.db, `claimer-${i % 2}`, now, 60_000)));
+    for (let i = 0; i < 6; i++) ids.add((await addVideo(w.clip)).jobId);
+    const now = w.t.deps.now();
+    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => claimNextJob(w.t.deps.db, `claimer-${i % 2}`, now, 60_000)));
     const won = claims.filter((c) => c !== null).map((c) => c!.id);
     expect(won.sort()).toEqual([...ids].sort());
     // Give them back for the next test.
-    await t.deps.db.updateTable('media_jobs').set({ state: 'done' }).where('id', 'in', won).execute();
+    await w.t.deps.db.updateTable('media_jobs').set({ state: 'done' }).where('id', 'in', won).execute();
   });
 
   it('two runners process 6 jobs concurrently, each exactly once', async () => {
@@ -122,14 +28,14 @@ describe('media jobs: claims, leases and retries (real SQLite, real ffmpeg, real
       return processVideo(input);
     };
     const added: Array<{ videoId: string; jobId: string }> = [];
-    for (let i = 0; i < 6; i++) added.push(await addVideo(clip));
+    for (let i = 0; i < 6; i++) added.push(await addVideo(w.clip));
     const started = Date.now();
     const a = startRunner({ processVideo: counted, workerId: 'runner-a' });
     const b = startRunner({ processVideo: counted, workerId: 'runner-b' });
     await until(
       'all ready',
       async () => {
-        const rows = await t.deps.db
+        const rows = await w.t.deps.db
           .selectFrom('videos')
           .select('media_status')
           .where(
@@ -151,30 +57,19 @@ describe('media jobs: claims, leases and retries (real SQLite, real ffmpeg, real
   }, 120_000);
 
   it('re-claims a job whose lease expired (its worker died) and removes the dead try’s temp folder at start-up', async () => {
-    const { videoId, jobId } = await addVideo(clip);
+    const { videoId, jobId } = await addVideo(w.clip);
     // A worker claimed it and died mid-way, leaving half an output; its lease ran out 9 s ago.
-    const dead = await claimNextJob(t.deps.db, 'dead-worker', t.deps.now(), 1000);
+    const dead = await claimNextJob(w.t.deps.db, 'dead-worker', w.t.deps.now(), 1000);
     expect(dead?.id).toBe(jobId);
-    await t.deps.db
+    await w.t.deps.db
       .updateTable('media_jobs')
-      .set({ lease_until: t.deps.now() - 9000 })
+      .set({ lease_until: w.t.deps.now() - 9000 })
       .where('id', '=', jobId)
       .execute();
     const stale = join(videoFolder(videoId), `.tmp-${jobId}-1`);
     mkdirSync(join(stale, 'v360'), { recursive: true });
     writeFileSync(join(stale, 'v360', 'seg-0.m4s'), 'half');
-    const runner = createMediaRunner(runnerDeps(), {
-      binaries,
-      processVideo,
-      concurrency: 1,
-      threads: 2,
-      nice: 10,
-      leaseMs: 3000,
-      pollMs: 50,
-      retry: { maxAttempts: 3, backoffMs: [150, 300] },
-      workerId: 'heir',
-    });
-    runners.push(runner);
+    const runner = createRunner({ workerId: 'heir' });
     await runner.start();
     expect(existsSync(stale)).toBe(false);
     await until('ready', async () => (await video(videoId))?.media_status === 'ready');
@@ -183,11 +78,11 @@ describe('media jobs: claims, leases and retries (real SQLite, real ffmpeg, real
   }, 60_000);
 
   it('a job whose worker died on every try is failed, not tried a fourth time', async () => {
-    const { videoId, jobId } = await addVideo(clip);
+    const { videoId, jobId } = await addVideo(w.clip);
     // Three claims whose workers all died: the lease ran out each time.
-    await t.deps.db
+    await w.t.deps.db
       .updateTable('media_jobs')
-      .set({ state: 'running', attempts: 3, lease_until: t.deps.now() - 1, worker_id: 'dead' })
+      .set({ state: 'running', attempts: 3, lease_until: w.t.deps.now() - 1, worker_id: 'dead' })
       .where('id', '=', jobId)
       .execute();
     let calls = 0;
@@ -199,8 +94,8 @@ describe('media jobs: claims, leases and retries (real SQLite, real ffmpeg, real
   });
 
   it('a corrupt clip is tried 3 times with the backoff between, then fails with the reason; nothing is left behind', async () => {
-    const corrupt = join(t.dataDir, 'corrupt.mp4');
-    const good = readFileSync(clip);
+    const corrupt = join(w.t.dataDir, 'corrupt.mp4');
+    const good = readFileSync(w.clip);
     // A real header, then noise: ffprobe reads it, the decoder cannot.
     writeFileSync(corrupt, Buffer.concat([good.subarray(0, 4096), Buffer.alloc(good.length - 4096, 0x5a)]));
     const at: number[] = [];

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { call } from '../helpers/test-app';
 import type { TestUser } from '../helpers/users';
+import { feedItem } from '../helpers/feed-item';
 import { engineFor, insertVideo, Network, newDevice, useSyncServer } from './sync-harness';
 import { applyDelta } from '#client/sync/apply-delta';
 import { applyPull, CURSOR_KEY } from '#client/sync/apply-pull';
@@ -147,28 +148,7 @@ async function insertVideoQuiet(ownerId: string, title: string): Promise<string>
 }
 
 describe('applying a delta (client)', () => {
-  const item = (id: string, likes: number) => ({
-    id,
-    user_id: 'u',
-    user_name: 'U',
-    title: id,
-    description: '',
-    video_url: `/media/${id}`,
-    poster_url: null,
-    created_at: new Date(1_700_000_000_000).toISOString(),
-    duration_ms: 1000,
-    media_status: 'ready' as const,
-    media_progress: 100,
-    media_error: null,
-    hls_url: null,
-    mp4_url: null,
-    captions_url: null,
-    likes_count: likes,
-    comments_count: 0,
-    shares_count: 0,
-    views_count: 0,
-    liked_by_me: false,
-  });
+  const item = (id: string, likes: number) => feedItem({ id, likes_count: likes });
   const empty = { deleted_videos: [], comments: [], deleted_comments: [], comments_loaded: [], profile: null, leaderboards: null, last_mutation_id: 0 };
 
   async function deviceAt(cursor: string) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
+import { feedItem } from '../helpers/feed-item';
 import { engineFor, insertVideo, listen, Network, newDevice, videoTruth, type TestEngine } from './sync-harness';
 import type { SyncEngine } from '#client/sync/sync-engine';
 import { readComments, readFeed, readProfile, readSyncCounters } from '#client/sync/queries';
@@ -166,28 +167,13 @@ describe('what the hooks read', () => {
 describe('bounded cache', () => {
   it('drops the oldest videos beyond the cap as new ones arrive', async () => {
     const device = newDevice();
-    const item = (i: number) => ({
-      id: `v${String(i).padStart(3, '0')}`,
-      user_id: 'u',
-      user_name: 'U',
-      title: `t${i}`,
-      description: '',
-      video_url: `/media/${i}`,
-      poster_url: null,
-      created_at: new Date(1_700_000_000_000 + i * 1000).toISOString(),
-      duration_ms: 1000,
-      media_status: 'ready' as const,
-      media_progress: 100,
-      media_error: null,
-      hls_url: null,
-      mp4_url: null,
-      captions_url: null,
-      likes_count: 0,
-      comments_count: 0,
-      shares_count: 0,
-      views_count: 0,
-      liked_by_me: false,
-    });
+    const item = (i: number) =>
+      feedItem({
+        id: `v${String(i).padStart(3, '0')}`,
+        title: `t${i}`,
+        video_url: `/media/${i}`,
+        created_at: new Date(1_700_000_000_000 + i * 1000).toISOString(),
+      });
     const base = { deleted_videos: [], comments: [], deleted_comments: [], comments_loaded: [], profile: null, leaderboards: null, last_mutation_id: 0 };
     expect(await applyPull(device.db, 'u', 'c', null, { ...base, cursor: '5', reset: true, videos: [1, 2, 3, 4, 5].map(item) }, Date.now(), 4)).toBe(true);
     expect(await device.db.videos.count()).toBe(4);

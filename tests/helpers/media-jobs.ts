@@ -1,0 +1,179 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { Database } from '#db/schema';
+import { writeTx } from '#server/changes/write-tx';
+import { enqueueMediaJob } from '#server/media/jobs/queue';
+import { createMediaRunner, type MediaRunner } from '#server/media/jobs/runner';
+import type { RunnerDeps, RunnerOptions } from '#server/media/jobs/types';
+import { findFfmpeg } from '#server/media/processing/ffmpeg-binaries';
+import { processVideo } from '#server/media/processing/process-video';
+import { ffmpeg } from '../fixtures/ffmpeg-cache';
+import { mp4Faststart } from '../fixtures/videos';
+import { createTestApp, type TestApp } from './test-app';
+import { createUser, type TestUser } from './users';
+import { insertVideo, type VideoOverrides } from './videos';
+
+// Shared steps of the media-job tests (tests/integration/media-jobs*.test.ts, docs/media.md).
+
+/** Writes a 12 s 360x640 H.264 clip to `file`: several seconds of ffmpeg, so a test can act while it still runs. */
+export async function makeLongClip(file: string): Promise<string> {
+  await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=360x640:rate=30', '-t', '12', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
+  return file;
+}
+
+/** Copies `source` under `mediaDir` as `fileKey`, where an upload leaves it. */
+export function placeUpload(mediaDir: string, source: string, fileKey: string): void {
+  mkdirSync(dirname(join(mediaDir, fileKey)), { recursive: true });
+  copyFileSync(source, join(mediaDir, fileKey));
+}
+
+/** A processing video row and its queued job, written in `trx` as finishUpload writes them; returns the job id. */
+export async function queueProcessingVideo(
+  trx: Kysely<Database>,
+  ownerId: string,
+  video: VideoOverrides & { id: string; file_key: string; created_at: number },
+): Promise<string> {
+  await insertVideo({ db: trx }, ownerId, { title: 't', size_bytes: 1, duration_ms: 3000, media_status: 'processing', ...video });
+  return enqueueMediaJob(trx, video.id, video.created_at);
+}
+
+/** The temp folders (`.tmp-{jobId}-{try}`) in a video's media folder. */
+export const tempFoldersIn = (folder: string): string[] => (existsSync(folder) ? readdirSync(folder).filter((n) => n.startsWith('.tmp-')) : []);
+
+/** Polls `probe` every `everyMs` until it gives something truthy; after `ms`, throws naming `what` (and `detail()`). */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false> | T | undefined | null | false,
+  ms = 30_000,
+  { everyMs = 25, detail = () => '' }: { everyMs?: number; detail?: () => string } = {},
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${detail()}`);
+    await new Promise((ok) => setTimeout(ok, everyMs));
+  }
+}
+
+/** Live ffmpeg processes whose command line names `part` (read from /proc: no mocks). */
+export function ffmpegPidsNaming(part: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let cmd: string;
+    try {
+      cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (cmd.includes('ffmpeg') && cmd.includes(part)) pids.push(Number(name));
+  }
+  return pids;
+}
+
+export interface MediaJobsWorld {
+  /** The app (set in beforeAll). */
+  readonly t: TestApp;
+  /** The member who uploads (set in beforeAll). */
+  readonly alice: TestUser;
+  /** A 3 s faststart MP4 (set in beforeAll). */
+  readonly clip: string;
+  media(key: string): string;
+  runnerDeps(): RunnerDeps;
+  /** A runner with fast test timings, stopped after each test; not started. */
+  createRunner(over?: Partial<RunnerOptions>): MediaRunner;
+  /** createRunner, started in the background. */
+  startRunner(over?: Partial<RunnerOptions>): MediaRunner;
+  /** A processing video of `source` with its queued job, as finishUpload writes them (one transaction). */
+  addVideo(source: string, user?: TestUser): Promise<{ videoId: string; jobId: string }>;
+  video(id: string): ReturnType<typeof videoRow>;
+  job(id: string): ReturnType<typeof jobRow>;
+  videoFolder(videoId: string, user?: TestUser): string;
+  tempFolders(videoId: string): string[];
+}
+
+const videoRow = (db: Kysely<Database>, id: string) => db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirst();
+const jobRow = (db: Kysely<Database>, id: string) => db.selectFrom('media_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+/**
+ * The runner in-process over real SQLite, real ffmpeg and real files: registers the hooks that
+ * open the app (with Alice and a clip), stop every runner after each test, and close the app.
+ */
+export function useMediaJobsWorld(): MediaJobsWorld {
+  let t: TestApp | undefined;
+  let alice: TestUser | undefined;
+  let clip: string | undefined;
+  const runners: MediaRunner[] = [];
+  const binaries = findFfmpeg();
+  const need = <T>(v: T | undefined, name: string): T => {
+    if (v === undefined) throw new Error(`the media-jobs world has no ${name} before beforeAll`);
+    return v;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    alice = await createUser(t.deps, { name: 'Alice' });
+    clip = await mp4Faststart();
+  }, 60_000);
+  afterEach(async () => {
+    await Promise.all(runners.splice(0).map((r) => r.stop()));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const w: MediaJobsWorld = {
+    get t() {
+      return need(t, 'app');
+    },
+    get alice() {
+      return need(alice, 'Alice');
+    },
+    get clip() {
+      return need(clip, 'clip');
+    },
+    media: (key) => join(w.t.deps.config.mediaDir, key),
+    runnerDeps: () => ({ db: w.t.deps.db, pokes: w.t.deps.pokes, log: w.t.deps.log, now: w.t.deps.now, mediaDir: w.t.deps.config.mediaDir }),
+    createRunner(over = {}) {
+      const r = createMediaRunner(w.runnerDeps(), {
+        binaries,
+        processVideo,
+        concurrency: 1,
+        threads: 2,
+        nice: 10,
+        leaseMs: 3000,
+        pollMs: 50,
+        retry: { maxAttempts: 3, backoffMs: [150, 300] },
+        workerId: `w-${Math.random().toString(16).slice(2)}`,
+        ...over,
+      });
+      runners.push(r);
+      return r;
+    },
+    startRunner(over = {}) {
+      const r = w.createRunner(over);
+      void r.start();
+      return r;
+    },
+    async addVideo(source, user = w.alice) {
+      const videoId = crypto.randomUUID();
+      const fileKey = `${user.id}/${Date.now()}-${videoId.slice(0, 8)}.mp4`;
+      placeUpload(w.t.deps.config.mediaDir, source, fileKey);
+      const now = w.t.deps.now();
+      const jobId = await writeTx(w.t.deps, async (trx, changes) => {
+        const id = await queueProcessingVideo(trx, user.id, { id: videoId, file_key: fileKey, created_at: now });
+        changes.videoOwnerOnly(videoId, user.id);
+        return id;
+      });
+      return { videoId, jobId };
+    },
+    video: (id) => videoRow(w.t.deps.db, id),
+    job: (id) => jobRow(w.t.deps.db, id),
+    videoFolder: (videoId, user = w.alice) => w.media(`${user.id}/${videoId}`),
+    tempFolders: (videoId) => tempFoldersIn(w.videoFolder(videoId)),
+  };
+  return w;
+}
