@@ -233,9 +233,16 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
   it('deletes a video: it leaves the list and its file answers 404', async () => {
     const doomed = 'A clip to delete';
     const videoId = await upload(doomed);
-    const items = (await api('GET', '/api/videos?limit=50', (await loginApi(adminEmail)).access_token)).json.items as Array<{ id: string; video_url: string }>;
-    const videoUrl = items.find((v) => v.id === videoId)!.video_url;
+    // Others (the admin's feed) see it once processed; then both the original and the ladder are served.
+    const token = (await loginApi(adminEmail)).access_token;
+    const listed = async () =>
+      ((await api('GET', '/api/videos?limit=50', token)).json.items as Array<{ id: string; video_url: string; hls_url: string | null }>).find(
+        (v) => v.id === videoId,
+      );
+    await expect.poll(async () => (await listed())?.hls_url ?? null, { timeout: 90_000 }).not.toBeNull();
+    const { video_url: videoUrl, hls_url: hlsUrl } = (await listed())!;
     expect((await fetch(server.url + videoUrl)).status).toBe(200);
+    expect((await fetch(server.url + hlsUrl!)).status).toBe(200);
     const admin = await adminPage();
     await admin.getByRole('tab', { name: 'Videos' }).click();
     const item = admin.locator(`[data-video-id="${videoId}"]`);
@@ -247,6 +254,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     expect(messages).toEqual([CONFIRM_VIDEO]);
     await item.waitFor({ state: 'detached' });
     expect((await fetch(server.url + videoUrl)).status).toBe(404);
+    expect((await fetch(server.url + hlsUrl!)).status).toBe(404);
     await expectAudited(admin, 'Deleted a video');
   });
 
