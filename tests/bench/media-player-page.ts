@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { PROJECT_ROOT } from '#tests/helpers/server-process';
-import { bufferLimits, chooseStartLevel, type LevelInfo } from '#client/features/feed/components/hls-levels';
+import { chooseStartLevel, type LevelInfo } from '#client/features/feed/components/hls-levels';
+import { feedBufferLimits } from '#client/features/feed/components/use-hls-source';
 
 /** The emulated link: 1.6 Mbit/s down, 150 ms round trip (a slow 4G / good 3G phone). */
 export const LINK = { downBitsPerSecond: 1_600_000, upBitsPerSecond: 750_000, latencyMs: 150 };
@@ -18,27 +19,42 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>player ben
 </body></html>`;
 
 /**
- * The page's side: on the click, start the chosen source and record the first presented frame
- * (requestVideoFrameCallback) and every 'waiting' after it. hls.js is configured as the feed's
- * player configures it (client/features/feed/components/use-hls-source.ts): no loading before the
- * start level is set, capped to the player's size, the playing buffer limits.
+ * The page's side. hls.js is created as the feed's player creates it
+ * (client/features/feed/components/use-hls-source.ts): no loading before the start level is set,
+ * capped to the player's size, `feedBufferLimits`. `prepare()` is the feed's preloading card (the
+ * one in view or the next): hls.js attached with the preloading limits (one segment), or the
+ * original with preload="metadata"; `ready` once that segment is buffered or the metadata loaded.
+ * On the click the playing limits apply and play() starts; the first presented frame
+ * (requestVideoFrameCallback) and every 'waiting' after it are recorded.
  */
 const HARNESS = `(() => {
-  const b = (window.__bench = { waiting: 0, firstFrame: null, t0: null, error: null, level: null });
+  const b = (window.__bench = { waiting: 0, firstFrame: null, t0: null, error: null, level: null, ready: false, hls: null });
   const v = document.getElementById('v');
   v.addEventListener('waiting', () => { if (b.firstFrame !== null) b.waiting++; });
   v.addEventListener('error', () => { b.error = 'video error ' + (v.error && v.error.message); });
+  const attachHls = (limits) => {
+    const hls = (b.hls = new Hls(Object.assign({ autoStartLoad: false, startLevel: -1, capLevelToPlayerSize: true }, b.hlsConfig, limits)));
+    hls.on(Hls.Events.MANIFEST_PARSED, () => { hls.startLevel = b.startLevel; hls.startLoad(-1); });
+    hls.on(Hls.Events.LEVEL_SWITCHED, (_e, d) => { b.level = d.level; });
+    hls.on(Hls.Events.FRAG_BUFFERED, () => { b.ready = true; });
+    hls.on(Hls.Events.ERROR, (_e, d) => { if (d.fatal) b.error = 'hls ' + d.type + ' ' + d.details; });
+    hls.attachMedia(v);
+    hls.loadSource(b.url);
+  };
+  b.prepare = () => {
+    if (b.mode === 'hls') return attachHls(b.preloadLimits);
+    v.preload = 'metadata';
+    v.addEventListener('loadedmetadata', () => { b.ready = true; });
+    v.src = b.url;
+  };
+  b.isReady = () => b.ready || (b.mode === 'hls' && v.buffered.length > 0);
   document.getElementById('play').addEventListener('click', () => {
     b.t0 = performance.now();
     v.requestVideoFrameCallback(() => { b.firstFrame = performance.now(); });
     if (b.mode === 'hls') {
-      const hls = new Hls(Object.assign({ autoStartLoad: false, startLevel: -1, capLevelToPlayerSize: true }, b.hlsConfig));
-      hls.on(Hls.Events.MANIFEST_PARSED, () => { hls.startLevel = b.startLevel; hls.startLoad(-1); });
-      hls.on(Hls.Events.LEVEL_SWITCHED, (_e, d) => { b.level = d.level; });
-      hls.on(Hls.Events.ERROR, (_e, d) => { if (d.fatal) b.error = 'hls ' + d.type + ' ' + d.details; });
-      hls.loadSource(b.url);
-      hls.attachMedia(v);
-    } else {
+      if (b.hls) Object.assign(b.hls.config, b.playingLimits);
+      else attachHls(b.playingLimits);
+    } else if (!v.src) {
       v.src = b.url;
     }
     v.play().catch((e) => { b.error = String(e); });
@@ -52,6 +68,11 @@ export interface PlaybackSample {
   stalls: number;
   /** Encoded bytes of /media/ responses received from the click to the window's end. */
   bytes: number;
+  /** The same count at the first frame + 5 s and + 10 s (a member who swipes on). */
+  bytesAt5: number;
+  bytesAt10: number;
+  /** Click to the end of preloading, ms (0 for a cold play). */
+  preloadMs: number;
   /** Seconds of video played in the window. */
   played: number;
   level: number | null;
@@ -96,6 +117,11 @@ export interface PlayOptions {
   windowSeconds: number;
   hlsSource: string;
   levels: LevelInfo[];
+  /**
+   * Tap a card the feed has preloaded: hls.js with one segment buffered, or the original after its
+   * metadata (preload="metadata"), both finished before the click. Otherwise a cold tap.
+   */
+  preloaded?: boolean;
 }
 
 async function preparePage(browser: Browser, o: PlayOptions): Promise<{ page: Page; cdp: CDPSession }> {
@@ -117,12 +143,14 @@ async function preparePage(browser: Browser, o: PlayOptions): Promise<{ page: Pa
   const downlink = (await page.evaluate('navigator.connection ? navigator.connection.downlink : 0')) as number;
   const bandwidth = downlink > 0 ? downlink * 1_000_000 : undefined;
   const startLevel = chooseStartLevel(o.levels, { bandwidth, playerWidth: VIEWPORT.width * DPR, playerHeight: (VIEWPORT.height - 40) * DPR, cap: -1 });
-  const hlsConfig = { ...bufferLimits(false), ...(bandwidth ? { abrEwmaDefaultEstimate: bandwidth } : {}) };
-  await page.evaluate(`Object.assign(window.__bench, ${JSON.stringify({ mode: o.mode, url: o.url, startLevel, hlsConfig })})`);
+  const hlsConfig = bandwidth ? { abrEwmaDefaultEstimate: bandwidth } : {};
+  const setup = { mode: o.mode, url: o.url, startLevel, hlsConfig, preloadLimits: feedBufferLimits(true), playingLimits: feedBufferLimits(false) };
+  await page.evaluate(`Object.assign(window.__bench, ${JSON.stringify(setup)})`);
   return { page, cdp };
 }
 
 interface PageState {
+  ready: boolean;
   t0: number | null;
   firstFrame: number | null;
   waiting: number;
@@ -131,28 +159,63 @@ interface PageState {
   played: number;
 }
 
-const STATE = `({ ...window.__bench, played: document.getElementById('v').currentTime })`;
+const STATE = `(() => {
+  const b = window.__bench;
+  return { ready: b.isReady(), t0: b.t0, firstFrame: b.firstFrame, waiting: b.waiting, error: b.error, level: b.level, played: document.getElementById('v').currentTime };
+})()`;
 
-/** One cold play on the emulated link: click, first frame, then `windowSeconds` of playback. */
+/** Polls the page until `done` holds, failing on a page error or after 90 s. */
+async function until(page: Page, what: string, done: (s: PageState) => boolean): Promise<PageState> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const s = (await page.evaluate(STATE)) as PageState;
+    if (s.error) throw new Error(`${what}: ${s.error}`);
+    if (done(s)) return s;
+    if (Date.now() > deadline) throw new Error(`${what}: not within 90 s`);
+    await sleep(20);
+  }
+}
+
+/**
+ * One play on the emulated link: (preloaded: the feed's preload, finished) click, first frame, then
+ * `windowSeconds` of playback. Bytes count from the click.
+ */
 export async function playOnce(browser: Browser, o: PlayOptions): Promise<PlaybackSample> {
   const { page, cdp } = await preparePage(browser, o);
   try {
+    let preloadMs = 0;
+    if (o.preloaded) {
+      const t = Date.now();
+      await page.evaluate('window.__bench.prepare()');
+      await until(page, `${o.mode} preload`, (s) => s.ready);
+      preloadMs = Date.now() - t;
+    }
     const bytes = byteCounter(cdp);
     await page.click('#play');
-    const deadline = Date.now() + 90_000;
-    let s = (await page.evaluate(STATE)) as PageState;
-    while (s.firstFrame === null) {
-      if (s.error) throw new Error(`${o.mode}: ${s.error}`);
-      if (Date.now() > deadline) throw new Error(`${o.mode}: no frame within 90 s of the click`);
-      await sleep(20);
-      s = (await page.evaluate(STATE)) as PageState;
+    let s = await until(page, `${o.mode} first frame`, (x) => x.firstFrame !== null);
+    const firstFrameMs = s.firstFrame! - s.t0!;
+    // Checkpoints counted from the first frame as seen here, so a slow poll does not shift them.
+    const frameSeen = Date.now();
+    const after = (seconds: number) => sleep(Math.max(0, frameSeen + seconds * 1000 - Date.now()));
+    const checkpoints: number[] = [];
+    for (const at of [5, 10].filter((x) => x < o.windowSeconds)) {
+      await after(at);
+      checkpoints.push(bytes.total());
     }
-    const firstFrameMs = s.firstFrame - s.t0!;
-    await sleep(o.windowSeconds * 1000);
+    await after(o.windowSeconds);
     s = (await page.evaluate(STATE)) as PageState;
     const total = bytes.total();
     if (s.error) throw new Error(`${o.mode}: ${s.error}`);
-    return { firstFrameMs, stalls: s.waiting, bytes: total, played: s.played, level: s.level };
+    return {
+      firstFrameMs,
+      stalls: s.waiting,
+      bytes: total,
+      bytesAt5: checkpoints[0] ?? total,
+      bytesAt10: checkpoints[1] ?? total,
+      played: s.played,
+      level: s.level,
+      preloadMs,
+    };
   } finally {
     await page.context().close();
   }

@@ -20,6 +20,19 @@ interface Options {
 type Connection = { downlink?: number };
 
 /**
+ * Seconds of video the feed's player buffers ahead once playing. hls.js's defaults (30 s, and up
+ * to 600 s while under its 60 MB size limit: 570 s at 840 kbit/s) fetch a whole short clip at
+ * once, paid for by a member who swipes on after a few seconds; 5 segments of 2 s cover a dip in
+ * the link without a stall (docs/benchmarks.md, "Media").
+ */
+export const PLAYING_BUFFER_SECONDS = 10;
+
+/** hls.js buffer limits of the feed's player: one segment while preloading, `PLAYING_BUFFER_SECONDS` once playing. */
+export function feedBufferLimits(preloading: boolean): { maxBufferLength: number; maxMaxBufferLength: number } {
+  return preloading ? bufferLimits(true) : { maxBufferLength: PLAYING_BUFFER_SECONDS, maxMaxBufferLength: PLAYING_BUFFER_SECONDS };
+}
+
+/**
  * Puts `source` on the video element: a plain src for files and native HLS, hls.js (loaded with
  * import(), so it stays off the first screen's JavaScript) for HLS over MSE. Removes it (and
  * destroys hls.js) when the source changes, the card stops attaching, or it unmounts.
@@ -63,10 +76,10 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, sourc
     };
   }, [videoRef, url, kind]);
 
-  // Once the member plays, the buffer may grow to hls.js's defaults (read on its next tick).
+  // Once the member plays, the buffer may grow to the playing limit (read on hls.js's next tick).
   useEffect(() => {
     const hls = hlsRef.current;
-    if (hls) Object.assign(hls.config, bufferLimits(o.preloading));
+    if (hls) Object.assign(hls.config, feedBufferLimits(o.preloading));
   }, [o.preloading, url]);
 
   // Data saver switched while attached: cap (or uncap) at once.
@@ -92,7 +105,7 @@ function createHls(Hls: typeof HlsType, video: HTMLVideoElement, latest: RefObje
     startLevel: -1,
     capLevelToPlayerSize: true,
     ...(estimate ? { abrEwmaDefaultEstimate: estimate } : {}),
-    ...bufferLimits(latest.current.preloading),
+    ...feedBufferLimits(latest.current.preloading),
   });
   hls.on(Hls.Events.MANIFEST_PARSED, (_e, data) => {
     const cap = latest.current.dataSaver ? dataSaverCap(data.levels) : -1;
