@@ -45,7 +45,7 @@ const EnvSchema = z.object({
   /** Threads each ffmpeg may use (-threads). */
   MEDIA_FFMPEG_THREADS: z.coerce.number().int().min(1).max(16).default(2),
   /** Niceness of ffmpeg, so serving requests keeps the CPU first. */
-  MEDIA_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  MEDIA_NICE: z.coerce.number().int().min(0).max(19).default(19),
   /** How long a claimed job is held without a heartbeat: a dead worker's job is taken over after this. */
   MEDIA_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** ffmpeg / ffprobe to use instead of the ones on PATH (server/media/processing/ffmpeg-binaries.ts). */

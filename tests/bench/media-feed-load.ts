@@ -72,7 +72,7 @@ function setPaused(videoId: string, paused: boolean): boolean {
 
 /**
  * Row 5: the signed-in feed's p99 under autocannon while the server's own media runner transcodes
- * a 1080p video (its ffmpeg at the runner's nice 10, 2 threads), against the same server idle.
+ * a 1080p video (its ffmpeg at the runner's nice 19, 2 threads), against the same server idle.
  * One job serves all rounds: its ffmpeg is paused (SIGSTOP) for the idle rounds and resumed for the
  * processing ones, so the two sides alternate like every other benchmark.
  */
@@ -112,7 +112,7 @@ export async function feedLoadRows(ctx: BenchContext, tools: MediaTools): Promis
           unit: FEED_LOAD_ROW.unit,
           direction: 'lower',
           targetRatio: 2,
-          notes: `the server's runner on a ${seconds} s 1080p source, ffmpeg nice 10, 2 threads; idle = that ffmpeg paused; req/s ${Math.round(median(s.ours.map((r) => r.rps)))} vs ${Math.round(median(s.base.map((r) => r.rps)))}`,
+          notes: `the server's runner on a ${seconds} s 1080p source, ffmpeg nice 19, 2 threads; idle = that ffmpeg paused; req/s ${Math.round(median(s.ours.map((r) => r.rps)))} vs ${Math.round(median(s.base.map((r) => r.rps)))}`,
         },
         s.ours.map((r) => r.p99),
         s.base.map((r) => r.p99),

@@ -11,7 +11,7 @@ const run = promisify(execFile);
 
 /** The runner's defaults (server/config.ts: MEDIA_FFMPEG_THREADS, MEDIA_NICE). */
 export const RUNNER_THREADS = 2;
-export const RUNNER_NICE = 10;
+export const RUNNER_NICE = 19;
 
 export const PROCESSING_ROW = { name: 'Media: processing speed, full ladder vs one 720p transcode', unit: 'video s / wall s', target: 'report' } as const;
 

@@ -92,7 +92,7 @@ describe('media runner configuration', () => {
       worker: true,
       concurrency: 1,
       ffmpegThreads: 2,
-      nice: 10,
+      nice: 19,
       leaseMs: 60_000,
       ffmpegPath: undefined,
       ffprobePath: undefined,

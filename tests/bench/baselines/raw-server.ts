@@ -29,8 +29,10 @@ function feedHandler(): Handler {
   const viewer = process.env.BENCH_VIEWER ?? '';
   const stmt = db.prepare<{ viewer: string; limit: number }, FeedRow>(
     `SELECT v.id, v.user_id, p.name AS user_name, v.title, v.description, v.file_key, v.poster_key, v.created_at, v.duration_ms,
+       v.media_status, v.media_progress, v.media_error, v.media_key, v.captions_key,
        v.likes_count, v.comments_count, v.shares_count, v.views_count, (l.user_id IS NOT NULL) AS liked_by_me
      FROM videos v LEFT JOIN profiles p ON p.id = v.user_id LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = @viewer
+     WHERE v.media_status = 'ready' OR v.user_id = @viewer
      ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
   );
   return (req, res) => {
