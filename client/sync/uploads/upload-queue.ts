@@ -1,5 +1,6 @@
 import { defaultOptions, Upload, type DetailedError } from 'tus-js-client';
 import type { UploadRecord, UploadsDb } from './upload-db';
+import { CompanionFiles } from './companion-files';
 
 /**
  * 5 MiB: measured over loopback (docs/uploads.md), 256 KiB chunks ran at about half the speed and
@@ -74,14 +75,16 @@ function isTransient(status: number): boolean {
  */
 export class UploadQueue {
   private readonly active = new Map<string, { upload: Upload; finish(v: 'next' | 'stopped'): void }>();
-  /** The last poster send of each video, so the next one waits for it. */
-  private readonly posterSends = new Map<string, Promise<void>>();
   private running: Promise<void> | null = null;
   private failures = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly online = () => this.resumeAll();
 
-  constructor(private readonly o: UploadQueueOptions) {}
+  private readonly companions: CompanionFiles;
+
+  constructor(private readonly o: UploadQueueOptions) {
+    this.companions = new CompanionFiles(o);
+  }
 
   /** Listens for `online` and starts whatever is unfinished. */
   start(): void {
@@ -172,7 +175,7 @@ export class UploadQueue {
   }
 
   private async drain(): Promise<void> {
-    await this.sendUnsentCaptions();
+    await this.companions.sendUnsentCaptions();
     for (;;) {
       if (!this.isOnline()) return;
       const next = await this.o.db.uploads
@@ -189,50 +192,6 @@ export class UploadQueue {
   private async authorize(req: { setHeader(name: string, value: string): void }): Promise<void> {
     const token = await this.o.getAccessToken();
     if (token) req.setHeader('Authorization', `Bearer ${token}`);
-  }
-
-  /**
-   * The poster goes out when the upload URL exists and again (if still unsent) when the upload
-   * finishes. Both can fire together for a small file, so sends of one video run one after the
-   * other, each re-reading `posterSent` from the database: a poster that landed is never resent,
-   * also after a reload. (If the answer was lost, the resend carries the same bytes, which the
-   * server treats as a no-op.)
-   */
-  private sendPosterOnce(videoId: string): Promise<void> {
-    const next = (this.posterSends.get(videoId) ?? Promise.resolve()).then(() => this.sendPosterIfUnsent(videoId));
-    this.posterSends.set(videoId, next);
-    void next.finally(() => {
-      if (this.posterSends.get(videoId) === next) this.posterSends.delete(videoId);
-    });
-    return next;
-  }
-
-  private async sendPosterIfUnsent(videoId: string): Promise<void> {
-    const rec = await this.o.db.uploads.get(videoId);
-    if (!rec || rec.posterSent || !rec.posterBlob || !this.o.sendPoster) return;
-    const token = await this.o.getAccessToken().catch(() => null);
-    if (!token) return;
-    const ok = await this.o.sendPoster(videoId, rec.posterBlob, token).catch(() => false);
-    if (ok) await this.o.db.uploads.update(videoId, { posterSent: true });
-  }
-
-  /** Captions of finished uploads that could not be sent yet (offline at the time): sent at the next run. */
-  private async sendUnsentCaptions(): Promise<void> {
-    const waiting = await this.o.db.uploads
-      .where('status')
-      .equals('done')
-      .filter((r) => !!r.captionsBlob && !r.captionsSent)
-      .toArray();
-    for (const r of waiting) await this.sendCaptionsIfUnsent(r.videoId);
-  }
-
-  private async sendCaptionsIfUnsent(videoId: string): Promise<void> {
-    const rec = await this.o.db.uploads.get(videoId);
-    if (!rec?.captionsBlob || rec.captionsSent || !this.o.sendCaptions) return;
-    const token = await this.o.getAccessToken().catch(() => null);
-    if (!token) return;
-    const ok = await this.o.sendCaptions(videoId, rec.captionsBlob, token).catch(() => false);
-    if (ok) await this.o.db.uploads.update(videoId, { captionsSent: true });
   }
 
   /** 'next' to go on with the queue, 'stopped' when the network is gone (wait for `online`). */
@@ -261,7 +220,7 @@ export class UploadQueue {
         metadata: { videoId: rec.videoId, title: rec.title, description: rec.description, filename: rec.fileName, filetype: rec.fileType },
         onBeforeRequest: (req) => this.authorize(req),
         onUploadUrlAvailable: () => {
-          void db.uploads.update(rec.videoId, { tusUrl: upload.url }).then(() => this.sendPosterOnce(rec.videoId));
+          void db.uploads.update(rec.videoId, { tusUrl: upload.url }).then(() => this.companions.sendPosterOnce(rec.videoId));
         },
         onProgress: (sent) => {
           const now = Date.now();
@@ -280,13 +239,13 @@ export class UploadQueue {
         onSuccess: () => {
           this.failures = 0;
           void (async () => {
-            await this.sendPosterOnce(rec.videoId);
+            await this.companions.sendPosterOnce(rec.videoId);
             const done = await db.uploads.get(rec.videoId);
             // The video is on the server now and the feed shows it from there. The file stays (status
             // 'done') so the uploader's card plays it while the server processes the video; the feed
             // forgets it once the video is ready (forgetProcessedUploads).
             await db.uploads.update(rec.videoId, { status: 'done', bytesSent: rec.size, doneAt: Date.now() });
-            await this.sendCaptionsIfUnsent(rec.videoId);
+            await this.companions.sendCaptionsIfUnsent(rec.videoId);
             if (done) this.o.events?.onSuccess?.({ ...done, status: 'done', bytesSent: done.size });
             finish('next');
           })();
