@@ -6,7 +6,7 @@ import { interleaved } from './lib/load';
 import { median } from './lib/stats';
 import type { BenchContext } from './lib/context';
 import { installMedia, ladderOf, sourceClip, type MediaTools } from './media-fixtures';
-import { PLAYING_BUFFER_SECONDS } from '#client/features/feed/components/use-hls-source';
+import { PLAYING_BUFFER_SECONDS } from '#client/features/feed/components/hls-levels';
 import { hlsJsSource, LINK, masterLevels, playOnce, type PlaybackSample } from './media-player-page';
 
 export const ROWS = {

@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { PROJECT_ROOT } from '#tests/helpers/server-process';
-import { chooseStartLevel, type LevelInfo } from '#client/features/feed/components/hls-levels';
-import { feedBufferLimits } from '#client/features/feed/components/use-hls-source';
+import { chooseStartLevel, feedBufferLimits, type LevelInfo } from '#client/features/feed/components/hls-levels';
 
 /** The emulated link: 1.6 Mbit/s down, 150 ms round trip (a slow 4G / good 3G phone). */
 export const LINK = { downBitsPerSecond: 1_600_000, upBitsPerSecond: 750_000, latencyMs: 150 };

@@ -1,3 +1,4 @@
+import { HLS_SEGMENT_SECONDS, LOWEST_RUNG_SHORT_SIDE } from '#sync/protocol/media';
 /**
  * The rendition ladder: which sizes, bitrates and H.264 levels one source becomes. Pure, so the
  * rules (never upscale, "p" is the short side, even dimensions) are unit-tested without ffmpeg.
@@ -37,13 +38,13 @@ export interface LadderPlan {
   gop: number;
 }
 
-export const SEGMENT_SECONDS = 2;
+export const SEGMENT_SECONDS = HLS_SEGMENT_SECONDS;
 export const AUDIO_BITRATE = 128_000;
 const MAX_FPS = 30;
 
 /** Short side -> video bitrate (bit/s). */
 const RUNGS: ReadonlyArray<readonly [number, number]> = [
-  [360, 700_000],
+  [LOWEST_RUNG_SHORT_SIDE, 700_000],
   [540, 1_400_000],
   [720, 2_400_000],
   [1080, 4_500_000],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bandwidthEstimate, bufferLimits, chooseStartLevel, dataSaverCap, SEGMENT_SECONDS, type LevelInfo } from './hls-levels';
+import { bandwidthEstimate, chooseStartLevel, dataSaverCap, type LevelInfo } from './hls-levels';
 
 // The server's ladder for a vertical video, named by short side (ascending, as hls.js orders it).
 const ladder: LevelInfo[] = [
@@ -40,11 +40,5 @@ describe('hls level choice', () => {
   it('never starts above the data saver cap', () => {
     expect(chooseStartLevel(ladder, { playerWidth: 1080, playerHeight: 1920, cap: 0, bandwidth: 50_000_000 })).toBe(0);
     expect(chooseStartLevel([], { playerWidth: 1, playerHeight: 1, cap: -1, bandwidth: undefined })).toBe(-1);
-  });
-
-  it('buffers less than one segment while preloading (so exactly one is fetched), the defaults when playing', () => {
-    expect(bufferLimits(true).maxBufferLength).toBeLessThan(SEGMENT_SECONDS);
-    expect(bufferLimits(true).maxMaxBufferLength).toBeLessThan(SEGMENT_SECONDS);
-    expect(bufferLimits(false)).toEqual({ maxBufferLength: 30, maxMaxBufferLength: 600 });
   });
 });

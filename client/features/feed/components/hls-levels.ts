@@ -1,3 +1,5 @@
+import { HLS_SEGMENT_SECONDS, LOWEST_RUNG_SHORT_SIDE } from '#sync/protocol/media';
+
 /** A rendition as hls.js describes it (the fields the choice needs). */
 export interface LevelInfo {
   width: number;
@@ -6,9 +8,16 @@ export interface LevelInfo {
 }
 
 /** Data saver's ceiling: the 360p rendition (its short side). */
-export const DATA_SAVER_SHORT_SIDE = 360;
-/** One fMP4 segment is 2 s (docs/media.md); a preloading card buffers about one. */
-export const SEGMENT_SECONDS = 2;
+export const DATA_SAVER_SHORT_SIDE = LOWEST_RUNG_SHORT_SIDE;
+/** A preloading card buffers about one segment. */
+export const SEGMENT_SECONDS = HLS_SEGMENT_SECONDS;
+/**
+ * Seconds of video the feed's player buffers ahead once playing. hls.js's defaults (30 s, and up
+ * to 600 s while under its 60 MB size limit: 570 s at 840 kbit/s) fetch a whole short clip at
+ * once, paid for by a member who swipes on after a few seconds; 5 segments of 2 s cover a dip in
+ * the link without a stall (docs/benchmarks.md, "Media").
+ */
+export const PLAYING_BUFFER_SECONDS = 10;
 /** Share of the measured bandwidth a rendition may use, so the first segment arrives before it is needed. */
 const BANDWIDTH_HEADROOM = 0.7;
 
@@ -60,9 +69,10 @@ export function chooseStartLevel(levels: readonly LevelInfo[], ctx: StartContext
 }
 
 /**
- * hls.js buffer limits. Preloading asks for less than one segment: hls.js fetches a segment while
- * the buffer is below the limit, so it stops after the first one. Playing uses hls.js's defaults.
+ * The feed player's hls.js buffer limits. Preloading asks for less than one segment: hls.js fetches
+ * a segment while the buffer is below the limit, so it stops after the first one.
  */
-export function bufferLimits(preloading: boolean): { maxBufferLength: number; maxMaxBufferLength: number } {
-  return preloading ? { maxBufferLength: SEGMENT_SECONDS / 2, maxMaxBufferLength: SEGMENT_SECONDS / 2 } : { maxBufferLength: 30, maxMaxBufferLength: 600 };
+export function feedBufferLimits(preloading: boolean): { maxBufferLength: number; maxMaxBufferLength: number } {
+  const seconds = preloading ? SEGMENT_SECONDS / 2 : PLAYING_BUFFER_SECONDS;
+  return { maxBufferLength: seconds, maxMaxBufferLength: seconds };
 }

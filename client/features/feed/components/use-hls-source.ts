@@ -1,7 +1,7 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import type HlsType from 'hls.js';
 import type { PlaybackSource } from './media-source';
-import { bandwidthEstimate, bufferLimits, chooseStartLevel, dataSaverCap } from './hls-levels';
+import { bandwidthEstimate, chooseStartLevel, dataSaverCap, feedBufferLimits } from './hls-levels';
 
 interface Options {
   /** Attach the source now (the card is in view or next, or the member pressed play). */
@@ -18,19 +18,6 @@ interface Options {
 }
 
 type Connection = { downlink?: number };
-
-/**
- * Seconds of video the feed's player buffers ahead once playing. hls.js's defaults (30 s, and up
- * to 600 s while under its 60 MB size limit: 570 s at 840 kbit/s) fetch a whole short clip at
- * once, paid for by a member who swipes on after a few seconds; 5 segments of 2 s cover a dip in
- * the link without a stall (docs/benchmarks.md, "Media").
- */
-export const PLAYING_BUFFER_SECONDS = 10;
-
-/** hls.js buffer limits of the feed's player: one segment while preloading, `PLAYING_BUFFER_SECONDS` once playing. */
-export function feedBufferLimits(preloading: boolean): { maxBufferLength: number; maxMaxBufferLength: number } {
-  return preloading ? bufferLimits(true) : { maxBufferLength: PLAYING_BUFFER_SECONDS, maxMaxBufferLength: PLAYING_BUFFER_SECONDS };
-}
 
 /**
  * Puts `source` on the video element: a plain src for files and native HLS, hls.js (loaded with

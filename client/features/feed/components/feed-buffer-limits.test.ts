@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEGMENT_SECONDS } from './hls-levels';
-import { feedBufferLimits, PLAYING_BUFFER_SECONDS } from './use-hls-source';
+import { feedBufferLimits, PLAYING_BUFFER_SECONDS, SEGMENT_SECONDS } from './hls-levels';
 
 describe('feedBufferLimits', () => {
   it('stops after the first segment while preloading', () => {
