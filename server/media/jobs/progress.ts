@@ -1,12 +1,12 @@
 import { writeTx } from '../../changes/write-tx';
 import type { RunnerDeps } from './types';
 
-/** Write when progress moved this many points, or by any amount after MIN_INTERVAL_MS. */
+/** Write when progress moved at least this many points and at least MIN_INTERVAL_MS passed: at most 20 writes, at most one a second. */
 const MIN_STEP = 5;
 const MIN_INTERVAL_MS = 1000;
 
 /**
- * The uploader's progress bar: media_progress written at most every ~5 % or 1 s (each write is a
+ * The uploader's progress bar: media_progress written at most every 5 % and 1 s (each write is a
  * transaction, a change-log row and a poke), reaching only the owner's devices. Writes are chained,
  * so they land in order and settle() waits for the last before the job's own write.
  */
@@ -19,7 +19,8 @@ export function progressWriter(deps: RunnerDeps, video: { id: string; user_id: s
     const value = Math.max(0, Math.min(99, Math.floor(pct)));
     const at = Date.now();
     if (!enabled || value <= written) return;
-    if (value - written < MIN_STEP && at - writtenAt < MIN_INTERVAL_MS) return;
+    // Both bounds: each write is a change-log row every member's next pull reads past.
+    if (value - written < MIN_STEP || at - writtenAt < MIN_INTERVAL_MS) return;
     written = value;
     writtenAt = at;
     chain = chain
