@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { openDatabase } from '#db/connect';
+import { insertVideo } from '#tests/helpers/videos';
 import { hasChromium, launchChromium } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
 import { expectPlayedPast, recordMediaEvents } from './media-playback';
@@ -71,59 +72,35 @@ async function seedVideos(server: ServerProcess, ladder: string, viewerEmail: st
       .execute();
     for (let i = 0; i < VIDEOS; i++) {
       cpSync(ladder, join(server.dataDir, 'media', mediaKey(i)), { recursive: true });
-      await db
-        .insertInto('videos')
-        .values({
-          id: `hls-video-${i}`,
-          user_id: CREATOR,
-          title: `HLS clip ${i}`,
-          description: '',
-          file_key: originalKey(i),
-          mime_type: 'video/quicktime',
-          size_bytes: 1,
-          duration_ms: 8000,
-          sha256: 'x',
-          poster_key: `${mediaKey(i)}/poster.jpg`,
-          created_at: base - i * 1000,
-          media_status: 'ready',
-          media_progress: 100,
-          media_error: null,
-          media_key: mediaKey(i),
-          captions_key: i === 0 ? `${mediaKey(i)}/captions.vtt` : null,
-          likes_count: 0,
-          comments_count: 0,
-          shares_count: 0,
-          views_count: 0,
-        })
-        .execute();
+      await insertVideo({ db }, CREATOR, {
+        id: `hls-video-${i}`,
+        title: `HLS clip ${i}`,
+        file_key: originalKey(i),
+        mime_type: 'video/quicktime',
+        size_bytes: 1,
+        duration_ms: 8000,
+        poster_key: `${mediaKey(i)}/poster.jpg`,
+        created_at: base - i * 1000,
+        media_progress: 100,
+        media_key: mediaKey(i),
+        captions_key: i === 0 ? `${mediaKey(i)}/captions.vtt` : null,
+      });
     }
     // The viewer's own uploads the server is still processing or failed to process (oldest cards).
-    const own = (id: string, status: string, progress: number, error: string | null, at: number) => ({
-      id,
-      user_id: viewer.id,
-      title: id,
-      description: '',
-      file_key: `${viewer.id}/${id}.mp4`,
-      mime_type: 'video/mp4',
-      size_bytes: 1,
-      duration_ms: 8000,
-      sha256: 'x',
-      poster_key: null,
-      created_at: at,
-      media_status: status,
-      media_progress: progress,
-      media_error: error,
-      media_key: null,
-      captions_key: null,
-      likes_count: 0,
-      comments_count: 0,
-      shares_count: 0,
-      views_count: 0,
-    });
-    await db
-      .insertInto('videos')
-      .values([own('still-processing', 'processing', 42, null, base - 10_000), own('could-not-process', 'failed', 0, 'Unsupported codec', base - 11_000)])
-      .execute();
+    const own = (id: string, media_status: string, media_progress: number, media_error: string | null, created_at: number) =>
+      insertVideo({ db }, viewer.id, {
+        id,
+        title: id,
+        file_key: `${viewer.id}/${id}.mp4`,
+        size_bytes: 1,
+        duration_ms: 8000,
+        created_at,
+        media_status,
+        media_progress,
+        media_error,
+      });
+    await own('still-processing', 'processing', 42, null, base - 10_000);
+    await own('could-not-process', 'failed', 0, 'Unsupported codec', base - 11_000);
   } finally {
     await close();
   }

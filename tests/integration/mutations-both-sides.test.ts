@@ -1,3 +1,4 @@
+import { feedItem } from '#tests/helpers/feed-item';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
@@ -49,27 +50,21 @@ describe('one mutation, two sides: the device shows what the server then holds',
     const db = openClientDb(`both-sides-${++seq}`, { indexedDB: factory, IDBKeyRange });
     const truth = await t.deps.db.selectFrom('videos').selectAll().where('id', '=', videoId).executeTakeFirstOrThrow();
     const row: VideoRow = {
-      id: truth.id,
-      user_id: truth.user_id,
-      user_name: 'Owner',
-      title: truth.title,
-      description: truth.description,
-      video_url: '',
-      poster_url: null,
-      created_at: new Date(truth.created_at).toISOString(),
+      ...feedItem({
+        id: truth.id,
+        user_id: truth.user_id,
+        user_name: 'Owner',
+        title: truth.title,
+        description: truth.description,
+        video_url: '',
+        created_at: new Date(truth.created_at).toISOString(),
+        duration_ms: truth.duration_ms,
+        likes_count: truth.likes_count,
+        comments_count: truth.comments_count,
+        shares_count: truth.shares_count,
+        views_count: truth.views_count,
+      }),
       created_ms: truth.created_at,
-      duration_ms: truth.duration_ms,
-      media_status: 'ready',
-      media_progress: 100,
-      media_error: null,
-      hls_url: null,
-      mp4_url: null,
-      captions_url: null,
-      likes_count: truth.likes_count,
-      comments_count: truth.comments_count,
-      shares_count: truth.shares_count,
-      views_count: truth.views_count,
-      liked_by_me: false,
     };
     await db.videos.put(row);
     await db.profile.put({ id: user.id, name: user.name, email: user.email, is_admin: false, created_at: new Date().toISOString() });
