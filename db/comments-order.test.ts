@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase } from './connect';
+import { migrateToLatest, openSqlite as openDatabase } from './connect';
 import { feedStatements } from '#server/videos/feed-rows';
 
 // The comments pages of server/videos (newest first, id as tie-break) read the index in order:
@@ -10,19 +10,21 @@ describe('comments page query plan', () => {
   afterAll(() => handle.close());
 
   const planOf = (source: string) =>
-    (handle.sqlite.prepare(`EXPLAIN QUERY PLAN ${source}`).all({ video: 'v1', limit: 50, at: 1, id: 'c1' }) as Array<{ detail: string }>)
+    (handle.engine.sqlite.prepare(`EXPLAIN QUERY PLAN ${source}`).all({ video: 'v1', limit: 50, at: 1, id: 'c1' }) as Array<{ detail: string }>)
       .map((row) => row.detail)
       .join(' ; ');
 
   it.each(['commentsFirst', 'commentsNext'] as const)('%s walks comments_video_time_id without sorting', (name) => {
-    const plan = planOf(feedStatements(handle.sqlite)[name].source);
+    const plan = planOf(feedStatements(handle.engine.sqlite)[name].source);
     expect(plan).toMatch(/SEARCH c USING INDEX comments_video_time_id \(video_id=\?/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
   });
 
   it('keeps one index led by video_id on comments: the old (video_id, created_at) one is gone', () => {
     const names = (
-      handle.sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'comments' AND sql LIKE '%("video_id"%'`).all() as Array<{
+      handle.engine.sqlite
+        .prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'comments' AND sql LIKE '%("video_id"%'`)
+        .all() as Array<{
         name: string;
       }>
     ).map((r) => r.name);

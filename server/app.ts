@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
+import { isDatabaseUnavailable } from '#db/errors';
 import { HTTPException } from 'hono/http-exception';
 import { cors } from 'hono/cors';
 import type { AppDeps } from './context';
@@ -99,6 +100,12 @@ export function createApp(deps: AppDeps) {
       const code = status === 400 ? 'invalid_request' : status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'http_error';
       return c.json(errorBody(code, err.message || 'Bad request.'), status as 400);
     }
+    if (isDatabaseUnavailable(err)) {
+      // The pool reconnects on its own; the client's queue waits and retries (docs/operations.md).
+      deps.log.error(`database unavailable on ${c.req.method} ${c.req.path}`, err);
+      c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return c.json(errorBody('database_unavailable', 'The service is briefly unavailable. Please try again in a moment.'), 503);
+    }
     deps.log.error(`unhandled error on ${c.req.method} ${c.req.path}`, err);
     return c.json(errorBody('internal', 'Something went wrong.'), 500);
   });
@@ -106,5 +113,8 @@ export function createApp(deps: AppDeps) {
   mountClient(app, deps.config.clientDist);
   return app;
 }
+
+/** How long a client waits before retrying while the database is unreachable. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export type App = ReturnType<typeof createApp>;

@@ -11,7 +11,15 @@ const EnvSchema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_URL: z
+    .string()
+    .min(1)
+    .refine((v) => !v.includes('://') || /^(postgres(ql)?|sqlite):\/\//i.test(v), 'must be postgres://…, sqlite://… or a file path')
+    .optional(),
+  /** PostgreSQL only: connections in this process's pool. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** PostgreSQL only: a statement running longer than this is cancelled (ms; 0 turns it off). */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   PUBLIC_URL: url.optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().min(3).default('Vidi <no-reply@vidi.local>'),
@@ -69,6 +77,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string;
+  /** PostgreSQL pool settings (ignored on SQLite). */
+  database: { poolSize: number; statementTimeoutMs: number };
   publicUrl: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -108,6 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL ?? join(dataDir, 'vidi.sqlite'),
+    database: { poolSize: e.DATABASE_POOL_SIZE, statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS },
     publicUrl: (e.PUBLIC_URL ?? `http://${hostForUrl}:${e.PORT}`).replace(/\/$/, ''),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type SQLite from 'better-sqlite3';
 import type { Database } from '#db/schema';
+import type { Engine } from '#db/engine';
 import type { Config } from './config';
 import type { AccessTokens } from './auth/access-tokens';
 import type { Mailer } from './mail/mailer';
@@ -13,7 +13,8 @@ import type { SecretBox } from './settings/secret-box';
 export interface AppDeps {
   config: Config;
   db: Kysely<Database>;
-  sqlite: SQLite.Database;
+  /** SQLite or PostgreSQL under `db`, for the hot paths written for each (db/engine.ts). */
+  engine: Engine;
   tokens: AccessTokens;
   mailer: Mailer;
   log: Logger;

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import type { Config } from './config';
 import type { AppDeps } from './context';
-import { migrateToLatest, openDatabase, sqlitePathFromUrl } from '#db/connect';
+import { migrateToLatest, openDatabase } from '#db/connect';
 import { loadSigningKeys } from './auth/keys';
 import { createAccessTokens } from './auth/access-tokens';
 import { createMailer } from './mail/mailer';
@@ -20,7 +20,7 @@ export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps
   for (const dir of [config.dataDir, config.mediaDir, config.uploadsDir]) mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (existsSync(config.mailDir)) chmodSync(config.mailDir, 0o700);
   const log = createLogger(config.logLevel);
-  const { db, sqlite, close } = openDatabase(sqlitePathFromUrl(config.databaseUrl));
+  const { db, engine, close } = openDatabase(config.databaseUrl, { ...config.database, onIdleError: (err) => log.error('database connection lost', err) });
   await migrateToLatest(db);
   if (await rebuildScoresIfMarked(db)) log.info('leaderboard counters rebuilt under the current rules');
   const now = overrides.now ?? Date.now;
@@ -30,7 +30,7 @@ export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps
   return {
     config,
     db,
-    sqlite,
+    engine,
     log,
     now,
     pokes: createPokes(),

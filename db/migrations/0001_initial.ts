@@ -1,18 +1,20 @@
 import type { Kysely } from 'kysely';
+import { onPostgres, serialKeyType, textType } from './portable';
 
 // The whole data model of the product (issue: foundation). Later changes add columns in new
 // migrations; they never rewrite this one. Column types are the portable ones Kysely maps to
 // both SQLite and Postgres ('text', 'integer', 'bigint').
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const text = textType(db);
   await db.schema
     .createTable('profiles')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('email', 'text', (c) => c.notNull().unique())
-    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('id', text, (c) => c.primaryKey())
+    .addColumn('email', text, (c) => c.notNull().unique())
+    .addColumn('name', text, (c) => c.notNull())
     .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('is_active', 'integer', (c) => c.notNull().defaultTo(1))
-    .addColumn('account_status', 'text', (c) => c.notNull().defaultTo('active'))
+    .addColumn('account_status', text, (c) => c.notNull().defaultTo('active'))
     .addColumn('email_verified_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
@@ -22,31 +24,31 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('credentials')
-    .addColumn('user_id', 'text', (c) => c.primaryKey().references('profiles.id').onDelete('cascade'))
-    .addColumn('password_hash', 'text', (c) => c.notNull())
+    .addColumn('user_id', text, (c) => c.primaryKey().references('profiles.id').onDelete('cascade'))
+    .addColumn('password_hash', text, (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
   await db.schema
     .createTable('refresh_tokens')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
-    .addColumn('family_id', 'text', (c) => c.notNull())
-    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('id', text, (c) => c.primaryKey())
+    .addColumn('user_id', text, (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('family_id', text, (c) => c.notNull())
+    .addColumn('token_hash', text, (c) => c.notNull().unique())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('used_at', 'bigint')
     .addColumn('revoked_at', 'bigint')
-    .addColumn('replaced_by', 'text')
+    .addColumn('replaced_by', text)
     .execute();
   await db.schema.createIndex('refresh_tokens_family').on('refresh_tokens').column('family_id').execute();
   await db.schema.createIndex('refresh_tokens_user').on('refresh_tokens').column('user_id').execute();
 
   await db.schema
     .createTable('email_tokens')
-    .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
-    .addColumn('purpose', 'text', (c) => c.notNull())
+    .addColumn('token_hash', text, (c) => c.primaryKey())
+    .addColumn('user_id', text, (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('purpose', text, (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('used_at', 'bigint')
@@ -55,16 +57,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('videos')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('file_key', 'text', (c) => c.notNull())
-    .addColumn('mime_type', 'text', (c) => c.notNull())
+    .addColumn('id', text, (c) => c.primaryKey())
+    .addColumn('user_id', text, (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('title', text, (c) => c.notNull())
+    .addColumn('description', text, (c) => c.notNull().defaultTo(''))
+    .addColumn('file_key', text, (c) => c.notNull())
+    .addColumn('mime_type', text, (c) => c.notNull())
     .addColumn('size_bytes', 'bigint', (c) => c.notNull())
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
-    .addColumn('sha256', 'text', (c) => c.notNull())
-    .addColumn('poster_key', 'text')
+    .addColumn('sha256', text, (c) => c.notNull())
+    .addColumn('poster_key', text)
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('likes_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('comments_count', 'integer', (c) => c.notNull().defaultTo(0))
@@ -77,16 +79,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('uploads')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
-    .addColumn('video_id', 'text', (c) => c.notNull())
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('filename', 'text', (c) => c.notNull())
-    .addColumn('filetype', 'text', (c) => c.notNull())
+    .addColumn('id', text, (c) => c.primaryKey())
+    .addColumn('user_id', text, (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('video_id', text, (c) => c.notNull())
+    .addColumn('title', text, (c) => c.notNull())
+    .addColumn('description', text, (c) => c.notNull().defaultTo(''))
+    .addColumn('filename', text, (c) => c.notNull())
+    .addColumn('filetype', text, (c) => c.notNull())
     .addColumn('size_bytes', 'bigint')
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('reason', 'text')
+    .addColumn('status', text, (c) => c.notNull())
+    .addColumn('reason', text)
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
@@ -95,8 +97,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('likes')
-    .addColumn('video_id', 'text', (c) => c.notNull().references('videos.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('video_id', text, (c) => c.notNull().references('videos.id').onDelete('cascade'))
+    .addColumn('user_id', text, (c) => c.notNull().references('profiles.id').onDelete('cascade'))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('likes_pk', ['video_id', 'user_id'])
     .execute();
@@ -104,10 +106,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('comments')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('video_id', 'text', (c) => c.notNull().references('videos.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
-    .addColumn('content', 'text', (c) => c.notNull())
+    .addColumn('id', text, (c) => c.primaryKey())
+    .addColumn('video_id', text, (c) => c.notNull().references('videos.id').onDelete('cascade'))
+    .addColumn('user_id', text, (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('content', text, (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('comments_video').on('comments').columns(['video_id', 'created_at']).execute();
@@ -115,8 +117,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('views')
-    .addColumn('video_id', 'text', (c) => c.notNull().references('videos.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('video_id', text, (c) => c.notNull().references('videos.id').onDelete('cascade'))
+    .addColumn('user_id', text, (c) => c.notNull().references('profiles.id').onDelete('cascade'))
     .addColumn('watched_ms', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('views_pk', ['video_id', 'user_id'])
@@ -125,9 +127,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('shares')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('video_id', 'text', (c) => c.notNull().references('videos.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('id', text, (c) => c.primaryKey())
+    .addColumn('video_id', text, (c) => c.notNull().references('videos.id').onDelete('cascade'))
+    .addColumn('user_id', text, (c) => c.notNull().references('profiles.id').onDelete('cascade'))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('shares_video').on('shares').column('video_id').execute();
@@ -135,14 +137,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('settings')
-    .addColumn('key', 'text', (c) => c.primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull())
+    .addColumn('key', text, (c) => c.primaryKey())
+    .addColumn('value', text, (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
   await db.schema
     .createTable('prizes')
-    .addColumn('board', 'text', (c) => c.notNull())
+    .addColumn('board', text, (c) => c.notNull())
     .addColumn('rank', 'integer', (c) => c.notNull())
     .addColumn('amount_rupees', 'integer', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('prizes_pk', ['board', 'rank'])
@@ -150,7 +152,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('scores')
-    .addColumn('user_id', 'text', (c) => c.primaryKey().references('profiles.id').onDelete('cascade'))
+    .addColumn('user_id', text, (c) => c.primaryKey().references('profiles.id').onDelete('cascade'))
     .addColumn('creator_points', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('viewer_points', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('creator_reached_at', 'bigint', (c) => c.notNull().defaultTo(0))
@@ -162,19 +164,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('distributions')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', text, (c) => c.primaryKey())
     .addColumn('period_start', 'bigint', (c) => c.notNull().unique())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('created_by', 'text', (c) => c.notNull())
+    .addColumn('created_by', text, (c) => c.notNull())
     .execute();
 
   await db.schema
     .createTable('distribution_winners')
-    .addColumn('distribution_id', 'text', (c) => c.notNull().references('distributions.id').onDelete('cascade'))
-    .addColumn('board', 'text', (c) => c.notNull())
+    .addColumn('distribution_id', text, (c) => c.notNull().references('distributions.id').onDelete('cascade'))
+    .addColumn('board', text, (c) => c.notNull())
     .addColumn('rank', 'integer', (c) => c.notNull())
-    .addColumn('user_id', 'text', (c) => c.notNull())
-    .addColumn('user_name', 'text', (c) => c.notNull())
+    .addColumn('user_id', text, (c) => c.notNull())
+    .addColumn('user_name', text, (c) => c.notNull())
     .addColumn('points', 'integer', (c) => c.notNull())
     .addColumn('prize_rupees', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('distribution_winners_pk', ['distribution_id', 'board', 'rank'])
@@ -182,14 +184,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('payments')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
-    .addColumn('provider', 'text', (c) => c.notNull())
-    .addColumn('order_id', 'text', (c) => c.notNull().unique())
-    .addColumn('payment_id', 'text', (c) => c.unique())
+    .addColumn('id', text, (c) => c.primaryKey())
+    .addColumn('user_id', text, (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('provider', text, (c) => c.notNull())
+    .addColumn('order_id', text, (c) => c.notNull().unique())
+    .addColumn('payment_id', text, (c) => c.unique())
     .addColumn('amount_paise', 'bigint', (c) => c.notNull())
-    .addColumn('currency', 'text', (c) => c.notNull().defaultTo('INR'))
-    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('currency', text, (c) => c.notNull().defaultTo('INR'))
+    .addColumn('status', text, (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('captured_at', 'bigint')
     .execute();
@@ -198,27 +200,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('webhook_events')
-    .addColumn('event_id', 'text', (c) => c.primaryKey())
-    .addColumn('provider', 'text', (c) => c.notNull())
-    .addColumn('event_type', 'text', (c) => c.notNull())
+    .addColumn('event_id', text, (c) => c.primaryKey())
+    .addColumn('provider', text, (c) => c.notNull())
+    .addColumn('event_type', text, (c) => c.notNull())
     .addColumn('received_at', 'bigint', (c) => c.notNull())
     .execute();
 
   await db.schema
     .createTable('sync_clients')
-    .addColumn('client_id', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('client_id', text, (c) => c.primaryKey())
+    .addColumn('user_id', text, (c) => c.notNull().references('profiles.id').onDelete('cascade'))
     .addColumn('last_mutation_id', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
   await db.schema
     .createTable('change_log')
-    .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('entity', 'text', (c) => c.notNull())
-    .addColumn('entity_id', 'text', (c) => c.notNull())
-    .addColumn('video_id', 'text')
-    .addColumn('user_id', 'text')
+    .addColumn('seq', serialKeyType(db), (c) => (onPostgres(db) ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement()))
+    .addColumn('entity', text, (c) => c.notNull())
+    .addColumn('entity_id', text, (c) => c.notNull())
+    .addColumn('video_id', text)
+    .addColumn('user_id', text)
     .addColumn('deleted', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
@@ -226,11 +228,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('audit_log')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('actor_id', 'text', (c) => c.notNull())
-    .addColumn('action', 'text', (c) => c.notNull())
-    .addColumn('target', 'text')
-    .addColumn('details', 'text')
+    .addColumn('id', serialKeyType(db), (c) => (onPostgres(db) ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement()))
+    .addColumn('actor_id', text, (c) => c.notNull())
+    .addColumn('action', text, (c) => c.notNull())
+    .addColumn('target', text)
+    .addColumn('details', text)
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('audit_log_created').on('audit_log').column('created_at').execute();

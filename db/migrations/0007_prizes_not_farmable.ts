@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { textType } from './portable';
 
 // Prizes that cannot be farmed (docs/rewards.md, docs/decisions/0001-prizes-that-cannot-be-farmed.md):
 // - viewer_days: a member's counted viewer actions per UTC day (the daily cap is applied to these);
@@ -13,25 +14,26 @@ import { sql, type Kysely } from 'kysely';
 // server rebuilds and removes it at start-up (rebuildScoresIfMarked in server/rewards/recompute.ts).
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const text = textType(db);
   await db.schema
     .createTable('viewer_days')
-    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('user_id', text, (c) => c.notNull().references('profiles.id').onDelete('cascade'))
     .addColumn('day', 'integer', (c) => c.notNull())
     .addColumn('actions', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('viewer_days_pk', ['user_id', 'day'])
     .execute();
   await db.schema
     .createTable('view_credits')
-    .addColumn('user_id', 'text', (c) => c.primaryKey().references('profiles.id').onDelete('cascade'))
+    .addColumn('user_id', text, (c) => c.primaryKey().references('profiles.id').onDelete('cascade'))
     .addColumn('credited_at', 'bigint', (c) => c.notNull())
     .addColumn('credited_until', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema
     .createTable('reward_voids')
     .addColumn('period_start', 'bigint', (c) => c.notNull())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('profiles.id').onDelete('cascade'))
+    .addColumn('user_id', text, (c) => c.notNull().references('profiles.id').onDelete('cascade'))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('created_by', 'text', (c) => c.notNull())
+    .addColumn('created_by', text, (c) => c.notNull())
     .addPrimaryKeyConstraint('reward_voids_pk', ['period_start', 'user_id'])
     .execute();
 

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { textType } from './portable';
 
 // Media processing (docs/media.md): every upload becomes an HLS ladder, a small MP4 and a poster,
 // made by a durable job written in the same transaction as the video row.
@@ -12,29 +13,30 @@ import { sql, type Kysely } from 'kysely';
 //   again, so a dead worker's job is picked up.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  const text = textType(db);
   await db.schema
     .alterTable('videos')
-    .addColumn('media_status', 'text', (c) => c.notNull().defaultTo('ready'))
+    .addColumn('media_status', text, (c) => c.notNull().defaultTo('ready'))
     .execute();
-  await db.schema.alterTable('videos').addColumn('media_error', 'text').execute();
+  await db.schema.alterTable('videos').addColumn('media_error', text).execute();
   await db.schema
     .alterTable('videos')
     .addColumn('media_progress', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
-  await db.schema.alterTable('videos').addColumn('media_key', 'text').execute();
-  await db.schema.alterTable('videos').addColumn('captions_key', 'text').execute();
+  await db.schema.alterTable('videos').addColumn('media_key', text).execute();
+  await db.schema.alterTable('videos').addColumn('captions_key', text).execute();
 
   await db.schema
     .createTable('media_jobs')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('video_id', 'text', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('id', text, (c) => c.primaryKey())
+    .addColumn('video_id', text, (c) => c.notNull())
+    .addColumn('kind', text, (c) => c.notNull())
+    .addColumn('state', text, (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('run_at', 'bigint', (c) => c.notNull())
     .addColumn('lease_until', 'bigint', (c) => c.notNull().defaultTo(0))
-    .addColumn('worker_id', 'text')
-    .addColumn('last_error', 'text')
+    .addColumn('worker_id', text)
+    .addColumn('last_error', text)
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();

@@ -1,3 +1,4 @@
+import { sqliteOf } from '#db/engine';
 import type SQLite from 'better-sqlite3';
 import type { AppDeps, AuthUser } from '../context';
 import { forbidden, unauthorized } from '../http/errors';
@@ -43,6 +44,6 @@ export async function userOfAccessToken(deps: AppDeps, token: string): Promise<A
   if (!profile.is_active) throw forbidden('Your account is suspended.', 'account_suspended');
   if (profile.account_status === 'pending_payment') throw forbidden('Complete the entry fee payment first.', 'payment_required');
   // After the account checks: a suspension also revokes the sessions, and the member should hear why.
-  if (!sessionIsLive(deps.sqlite, claims.sessionId)) throw sessionExpired();
+  if (!sessionIsLive(sqliteOf(deps.engine), claims.sessionId)) throw sessionExpired();
   return { id: profile.id, email: profile.email, name: profile.name, isAdmin: profile.is_admin === 1, sessionId: claims.sessionId };
 }

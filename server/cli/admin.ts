@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { EmailSchema, NameSchema, PasswordSchema } from '#sync/rest-api/auth';
 import { ConfigError, loadConfig } from '../config';
-import { migrateToLatest, openDatabase, sqlitePathFromUrl } from '#db/connect';
+import { migrateToLatest, openDatabase } from '#db/connect';
 import { describeZodError } from '../http/router';
 import { upsertAdmin } from '../auth/admin-account';
 
@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     if (e instanceof ConfigError) fail(e.message, 2);
     throw e;
   }
-  const { db, close } = openDatabase(sqlitePathFromUrl(config.databaseUrl));
+  const { db, close } = openDatabase(config.databaseUrl, config.database);
   try {
     await migrateToLatest(db);
     const result = await upsertAdmin(db, { email: parsed.data.email, password: parsed.data.password, name: parsed.data.name }, Date.now());

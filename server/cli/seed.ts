@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type SQLite from 'better-sqlite3';
 import { ConfigError, loadConfig } from '../config';
-import { migrateToLatest, openDatabase, sqlitePathFromUrl } from '#db/connect';
+import { migrateToLatest, openSqlite as openDatabase, sqlitePathFromUrl } from '#db/connect';
 import { rebuildScores, rebuildScoresIfMarked } from '../rewards/recompute';
 import { hashPassword } from '../auth/password';
 import { ensureMedia } from './seed-media';
@@ -62,7 +62,8 @@ export interface SeedSummary {
 
 /** Seeds the open database. Exported for tests and benchmarks that seed in-process. */
 export async function seedDatabase(handle: ReturnType<typeof openDatabase>, mediaDir: string, o: SeedOptions): Promise<SeedSummary> {
-  const { db, sqlite } = handle;
+  const { db } = handle;
+  const { sqlite } = handle.engine;
   // The data set depends on the seed and on what the database already holds: the same command on
   // the same database gives the same rows, and seeding again adds new members instead of colliding.
   const existing = Number(sqlite.prepare('SELECT count(*) FROM profiles').pluck().get());
@@ -243,7 +244,7 @@ async function main(): Promise<void> {
     // The seed rebuilds the counters itself: a migration's rebuild marker has nothing left to do.
     await rebuildScoresIfMarked(handle.db);
     const s = await seedDatabase(handle, config.mediaDir, o);
-    const problems = checkCounters(handle.sqlite);
+    const problems = checkCounters(handle.engine.sqlite);
     const total = (performance.now() - started) / 1000;
     const rows = s.users + s.videos + s.likes + s.comments + s.views;
     console.log(`Seeded ${config.databaseUrl}`);

@@ -1,3 +1,4 @@
+import { sqliteOf } from '#db/engine';
 import type { AppDeps, AuthUser } from '../context';
 import { perConnection } from '#db/per-connection';
 import { personalDelta, sharedDeltasFor } from './shared-deltas';
@@ -35,13 +36,13 @@ const statements = perConnection((sqlite) => ({
  */
 export async function mayReceiveRows(deps: AppDeps, userId: string, token: string): Promise<boolean> {
   const claims = await deps.tokens.verifyClaims(token);
-  if (claims?.userId !== userId || !sessionIsLive(deps.sqlite, claims.sessionId)) return false;
-  const p = statements(deps.sqlite).standing.get(userId);
+  if (claims?.userId !== userId || !sessionIsLive(sqliteOf(deps.engine), claims.sessionId)) return false;
+  const p = statements(sqliteOf(deps.engine)).standing.get(userId);
   return !!p && p.is_active === 1 && p.account_status !== 'pending_payment';
 }
 
 function changeLogHead(deps: AppDeps): number {
-  const row = statements(deps.sqlite).head.get();
+  const row = statements(sqliteOf(deps.engine)).head.get();
   return Number(row?.seq ?? 0);
 }
 

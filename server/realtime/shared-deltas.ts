@@ -1,3 +1,4 @@
+import { sqliteOf } from '#db/engine';
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import { perConnection } from '#db/per-connection';
@@ -67,7 +68,7 @@ export class SharedDeltas {
   private async readChanges(trx: Transaction<Database>, from: number, now: number): Promise<SharedDelta['changes']> {
     const sets = from > this.head ? null : await readChangeSets(trx, from, [], new Set());
     if (!sets) return null;
-    const videos = readVideosByIds(this.deps.sqlite, NOBODY, [...sets.changedVideos]);
+    const videos = readVideosByIds(sqliteOf(this.deps.engine), NOBODY, [...sets.changedVideos]);
     const present = new Set(videos.map((v) => v.id));
     const deleted = new Set(sets.deletedVideos);
     for (const id of sets.changedVideos) if (!present.has(id)) deleted.add(id);
@@ -110,9 +111,9 @@ export async function personalDelta(
     changes.videos.map((v) => v.id),
   );
   // The shared read sees a video still processing as gone; to its uploader it is a card with progress.
-  const own = changes.deletedVideos.length ? readVideosByIds(deps.sqlite, user.id, changes.deletedVideos) : [];
+  const own = changes.deletedVideos.length ? readVideosByIds(sqliteOf(deps.engine), user.id, changes.deletedVideos) : [];
   const ownIds = new Set(own.map((v) => v.id));
-  const lastMutationId = clientId ? (ownStatements(deps.sqlite).lastMutation.get(clientId, user.id)?.last_mutation_id ?? 0) : 0;
+  const lastMutationId = clientId ? (ownStatements(sqliteOf(deps.engine)).lastMutation.get(clientId, user.id)?.last_mutation_id ?? 0) : 0;
   const boards = changes.leaderboards;
   return {
     cursor: String(shared.head),
@@ -144,6 +145,6 @@ const ownStatements = perConnection((sqlite) => ({
 /** Which of `videoIds` the member likes: one primary-key lookup per video. */
 function likedAmong(deps: AppDeps, userId: string, videoIds: string[]): Set<string> {
   if (!videoIds.length) return new Set();
-  const rows = ownStatements(deps.sqlite).liked.all(userId, JSON.stringify(videoIds));
+  const rows = ownStatements(sqliteOf(deps.engine)).liked.all(userId, JSON.stringify(videoIds));
   return new Set(rows.map((r) => r.video_id));
 }

@@ -1,3 +1,4 @@
+import { sqliteOf } from '#db/engine';
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import type { AppDeps, AuthUser } from '../context';
@@ -63,7 +64,7 @@ async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: s
   const { comments, loaded } = fullComments(deps, open);
   return {
     reset: true,
-    videos: readFeedPage(deps.sqlite, userId, FEED_WINDOW, null).items,
+    videos: readFeedPage(sqliteOf(deps.engine), userId, FEED_WINDOW, null).items,
     deleted_videos: [],
     comments,
     deleted_comments: [],
@@ -76,10 +77,10 @@ async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: s
 /** The rows the changes touched; a changed id whose row is gone (or no longer visible) is sent as deleted. */
 async function readChangedRows(deps: AppDeps, trx: Transaction<Database>, userId: string, sets: ChangeSets, load: ReadonlySet<string>): Promise<PullRows> {
   const { changedVideos, deletedVideos, changedComments, deletedComments } = sets;
-  const videos = readVideosByIds(deps.sqlite, userId, [...changedVideos]);
+  const videos = readVideosByIds(sqliteOf(deps.engine), userId, [...changedVideos]);
   const present = new Set(videos.map((v) => v.id));
   for (const id of changedVideos) if (!present.has(id)) deletedVideos.add(id);
-  const comments = readCommentsByIds(deps.sqlite, [...changedComments]);
+  const comments = readCommentsByIds(sqliteOf(deps.engine), [...changedComments]);
   const presentComments = new Set(comments.map((c) => c.id));
   for (const id of changedComments) if (!presentComments.has(id)) deletedComments.add(id);
   const full = fullComments(deps, [...load]);
@@ -101,7 +102,7 @@ function fullComments(deps: AppDeps, videoIds: string[]): { comments: CommentIte
   const comments: CommentItem[] = [];
   const loaded: string[] = [];
   for (const id of videoIds) {
-    comments.push(...readCommentsPage(deps.sqlite, id, COMMENTS_PER_VIDEO, null).items);
+    comments.push(...readCommentsPage(sqliteOf(deps.engine), id, COMMENTS_PER_VIDEO, null).items);
     loaded.push(id);
   }
   return { comments, loaded };

@@ -1,3 +1,4 @@
+import { sqliteOf } from '#db/engine';
 import { MAX_PUSH_BATCH, type PushRequest, type PushResponse } from '#sync/protocol/messages';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
@@ -57,7 +58,7 @@ class PushGroups {
 
   private async runGroup(): Promise<void> {
     const { deps } = this;
-    const batch: PushBatch = { statements: pushStatements(deps.sqlite), scores: newScoreMemo() };
+    const batch: PushBatch = { statements: pushStatements(sqliteOf(deps.engine)), scores: newScoreMemo() };
     const s = batch.statements;
     let group: Waiting[] = [];
     const outcomes: Array<{ ok: AppliedPush } | { err: unknown }> = [];

@@ -1,3 +1,4 @@
+import { sqliteOf } from '#db/engine';
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../http/router';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
@@ -55,7 +56,7 @@ export function videosRouter() {
     const after = parseCursor(cursor);
     const { deps, user } = c.var;
     // Holding the Kysely connection keeps this raw statement out of another request's open transaction.
-    const body = await deps.db.connection().execute(async () => readFeedPageJson(deps.sqlite, user.id, limit, after));
+    const body = await deps.db.connection().execute(async () => readFeedPageJson(sqliteOf(deps.engine), user.id, limit, after));
     // SQLite built the JSON (same shape as FeedPageSchema, checked by the tests).
     return c.body(body, 200, { 'content-type': 'application/json; charset=UTF-8' }) as never;
   });
@@ -67,7 +68,7 @@ export function videosRouter() {
     const page = await deps.db.connection().execute(async (conn) => {
       const video = await conn.selectFrom('videos').select('id').where('id', '=', id).executeTakeFirst();
       if (!video) return null;
-      return readCommentsPage(deps.sqlite, id, limit, after);
+      return readCommentsPage(sqliteOf(deps.engine), id, limit, after);
     });
     if (!page) throw notFound('This video no longer exists.');
     return c.json(page, 200);

@@ -1,3 +1,4 @@
+import { sqliteOf } from '#db/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -306,7 +307,7 @@ describe('users list', () => {
 describe('paging cost does not grow with the table (keyset over an index)', () => {
   function plan(q: { compile(): { sql: string; parameters: readonly unknown[] } }): string {
     const { sql, parameters } = q.compile();
-    const rows = t.deps.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(parameters as unknown[])) as Array<{ detail: string }>;
+    const rows = sqliteOf(t.deps.engine).prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...(parameters as unknown[])) as Array<{ detail: string }>;
     return rows.map((r) => r.detail).join(' | ');
   }
   const cursor = { createdAt: Date.now(), id: 'ffffffff' };

@@ -1,3 +1,4 @@
+import { sqliteOf } from '#db/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, generateKeyPair, exportSPKI } from 'jose';
 import { createTestApp, call, type TestApp } from '../helpers/test-app';
@@ -22,10 +23,10 @@ const TEN_MB = 10 * 1024 * 1024;
 const CONTROL = 'ok\u0000\u0007\u001b[2J\u007f';
 
 function rowCounts(t: TestApp): Record<string, number> {
-  const tables = t.deps.sqlite
+  const tables = sqliteOf(t.deps.engine)
     .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'")
     .all() as Array<{ name: string }>;
-  return Object.fromEntries(tables.map(({ name }) => [name, (t.deps.sqlite.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]));
+  return Object.fromEntries(tables.map(({ name }) => [name, (sqliteOf(t.deps.engine).prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]));
 }
 
 function isObjectSchema(s: JsonSchema | undefined): s is JsonSchema & { properties: Record<string, JsonSchema> } {

@@ -1,3 +1,4 @@
+import { sqliteOf } from '#db/engine';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Kysely, SqliteDialect } from 'kysely';
@@ -457,13 +458,13 @@ describe('leaderboards', () => {
     await w.comment(fans[1]!, v);
     // The very statements readLeaderboards runs, with their parameters, through a logging handle.
     const captured: Array<{ sql: string; parameters: readonly unknown[] }> = [];
-    const logged = new Kysely<Database>({ dialect: new SqliteDialect({ database: t.deps.sqlite }), log: (e) => void captured.push(e.query) });
+    const logged = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteOf(t.deps.engine) }), log: (e) => void captured.push(e.query) });
     const lb = await readLeaderboards(logged, fans[1]!);
     expect(lb.me.viewer).toEqual({ rank: 1, points: 1 });
     expect(captured.length).toBeGreaterThan(5);
     const scans: string[] = [];
     for (const q of captured) {
-      const plan = t.deps.sqlite.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as Array<{ detail: string }>;
+      const plan = sqliteOf(t.deps.engine).prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.parameters) as Array<{ detail: string }>;
       // Allowed: the 23-row prizes table, and walking the distributions index newest first (LIMIT 1).
       for (const { detail } of plan)
         if (/^SCAN (?!CONSTANT ROW|prizes\b|distributions USING (COVERING )?INDEX)/.test(detail)) scans.push(`${detail} <- ${q.sql}`);

@@ -1,3 +1,4 @@
+import { sqliteOf } from '#db/engine';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '#server/context';
 import { applyScoreEvent, eligibleUsers, newScoreMemo } from '#server/rewards/score-events';
@@ -58,7 +59,7 @@ export function rewardsWorld(deps: AppDeps) {
   async function mutate(actorId: string, mutation: { name: string; args: unknown }, at: number): Promise<boolean> {
     try {
       await db.transaction().execute(async (trx) => {
-        const batch = { statements: pushStatements(deps.sqlite), scores: newScoreMemo() };
+        const batch = { statements: pushStatements(sqliteOf(deps.engine)), scores: newScoreMemo() };
         const changes = new Changes(at);
         const user = { id: actorId, email: '', name: '', isAdmin: false };
         const tx = new ServerMutationTx({ trx, user, now: at, clientTime: undefined, batch, changes, mediaDir: deps.config.mediaDir });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
-import { openDatabase } from '#db/connect';
+import { openSqlite as openDatabase } from '#db/connect';
 import { ratioRow, unavailable } from './lib/result';
 import { interleaved } from './lib/load';
 import { probe, type Benchmark, type BenchContext } from './lib/context';
@@ -49,7 +49,7 @@ export const push: Benchmark = {
 
     const handle = openDatabase(ctx.dbPath);
     try {
-      const members = handle.sqlite
+      const members = handle.engine.sqlite
         .prepare<[number], string>('SELECT id FROM profiles WHERE is_active = 1 ORDER BY created_at LIMIT ?')
         .pluck()
         .all(CLIENTS * 2 + 1)
@@ -57,12 +57,12 @@ export const push: Benchmark = {
       if (members.length < CLIENTS * 2) return [unavailable(name, 'mut/s', '>= 0.3x', 'the seed has too few members')];
       const poolSize = ctx.quick ? 2_000 : 20_000;
       const ours = await Promise.all(
-        members.slice(0, CLIENTS).map(async (id) => ({ id, token: await ctx.token(id), tog: new Toggler(freshVideos(handle.sqlite, id, poolSize)) })),
+        members.slice(0, CLIENTS).map(async (id) => ({ id, token: await ctx.token(id), tog: new Toggler(freshVideos(handle.engine.sqlite, id, poolSize)) })),
       );
-      const base = members.slice(CLIENTS).map((id) => ({ id, tog: new Toggler(freshVideos(handle.sqlite, id, poolSize)) }));
+      const base = members.slice(CLIENTS).map((id) => ({ id, tog: new Toggler(freshVideos(handle.engine.sqlite, id, poolSize)) }));
 
       const oursRound = () => pushFor(ctx, ours, ctx.seconds);
-      const baseRound = async () => rawFor(handle.sqlite, base, ctx.seconds);
+      const baseRound = async () => rawFor(handle.engine.sqlite, base, ctx.seconds);
       const s = await interleaved(ctx.rounds, oursRound, baseRound);
       return [ratioRow({ name, unit: 'mut/s', direction: 'higher', targetRatio: 0.3, notes: `${CLIENTS} clients, like/unlike` }, s.ours, s.base)];
     } finally {

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
+import { testDatabaseEnv } from './test-database';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -42,6 +43,7 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
   let port = opts.port ?? (await freePort());
   let child: ChildProcess | undefined;
   let log = '';
+  const database = opts.env?.DATABASE_URL ? {} : await testDatabaseEnv(dataDir);
 
   const launch = async () => {
     const env = {
@@ -52,6 +54,7 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
       LOG_LEVEL: 'info',
       CLIENT_DIST: join(PROJECT_ROOT, 'dist/client'),
       ...(port ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
+      ...database,
       ...opts.env,
     };
     // VIDI_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the spawned server.

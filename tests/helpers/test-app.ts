@@ -5,6 +5,7 @@ import { loadConfig } from '#server/config';
 import { createDeps } from '#server/deps';
 import { createApp, type App } from '#server/app';
 import type { AppDeps } from '#server/context';
+import { testDatabaseEnv } from './test-database';
 
 export interface TestApp {
   app: App;
@@ -16,13 +17,14 @@ export interface TestApp {
 }
 
 /**
- * The whole app in-process on a real SQLite file in a fresh DATA_DIR (one per test file), for
+ * The whole app in-process on a real database (a SQLite file in a fresh DATA_DIR, or a fresh
+ * PostgreSQL database in the PostgreSQL projects; one per test file), for
  * tests that call app.request() without opening a port.
  */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vidi-test-'));
   let offset = 0;
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', CLIENT_DIST: join(dataDir, 'no-client'), ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', CLIENT_DIST: join(dataDir, 'no-client'), ...(await testDatabaseEnv(dataDir)), ...env });
   const deps = await createDeps(config, { now: () => Date.now() + offset });
   const app = createApp(deps);
   return {

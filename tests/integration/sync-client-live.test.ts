@@ -1,3 +1,4 @@
+import { sqliteOf } from '#db/engine';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { call } from '../helpers/test-app';
@@ -19,7 +20,7 @@ import { createDeltaSource, MAX_DELTA_BYTES } from '#server/realtime/poke-deltas
 const s = useSyncServer();
 const push = (user: TestUser, clientId: string, mutations: unknown[]) =>
   call(s.t.app, 'POST', '/api/sync/push', { client_id: clientId, mutations }, user.token);
-const head = () => Number((s.t.deps.sqlite.prepare('SELECT max(seq) AS s FROM change_log').get() as { s: number }).s);
+const head = () => Number((sqliteOf(s.t.deps.engine).prepare('SELECT max(seq) AS s FROM change_log').get() as { s: number }).s);
 
 /** The events stream of `user` over real HTTP, read event by event. */
 async function openStream(user: TestUser, clientId?: string) {
@@ -119,12 +120,12 @@ describe('poke deltas (server)', () => {
     const videoId = await insertVideo(s.t.deps, s.bob.id);
     const stream = await openStream(s.alice, randomUUID());
     expect((await stream.next()).event).toBe('ready');
-    s.t.deps.sqlite.prepare('UPDATE profiles SET is_active = 0 WHERE id = ?').run(s.alice.id);
+    sqliteOf(s.t.deps.engine).prepare('UPDATE profiles SET is_active = 0 WHERE id = ?').run(s.alice.id);
     try {
       expect((await push(s.bob, randomUUID(), [{ id: 1, name: 'like', args: { videoId } }])).status).toBe(200);
       expect((await stream.poke()).delta).toBeUndefined();
     } finally {
-      s.t.deps.sqlite.prepare('UPDATE profiles SET is_active = 1 WHERE id = ?').run(s.alice.id);
+      sqliteOf(s.t.deps.engine).prepare('UPDATE profiles SET is_active = 1 WHERE id = ?').run(s.alice.id);
       stream.close();
     }
   });

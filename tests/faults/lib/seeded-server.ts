@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { migrateToLatest, openDatabase } from '#db/connect';
+import { migrateToLatest, openSqlite as openDatabase } from '#db/connect';
 import { seedDatabase } from '#server/cli/seed';
 import { startServer, type ServerProcess } from '#tests/helpers/server-process';
 import { freePort } from '#tests/bench/lib/processes';

@@ -1,0 +1,39 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Database } from './schema';
+import type { DbHandle } from './connect';
+import { withStatementCache } from './statement-cache';
+
+/** Opens (creating if needed) the SQLite database at `file` with the durability settings of docs/decisions/0011-sqlite-first.md. */
+export function openSqlite(file: string): DbHandle & { engine: { dialect: 'sqlite'; sqlite: SQLite.Database } } {
+  if (file !== ':memory:') ownerOnlyFile(file);
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  // SQLite creates the -wal and -shm files with the database file's mode (0600 above); files left
+  // by an older version are tightened here too.
+  if (file !== ':memory:') for (const extra of [`${file}-wal`, `${file}-shm`]) if (existsSync(extra)) chmodSync(extra, 0o600);
+  // FULL: an acknowledged mutation survives a power cut, not only a process crash.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return {
+    db,
+    engine: { dialect: 'sqlite', sqlite },
+    close: async () => {
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * The database holds every member's data: it is created 0600 in a 0700 folder when new (an empty
+ * file is a valid empty database), and an existing file is tightened to 0600.
+ */
+function ownerOnlyFile(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, '', { flag: 'a', mode: 0o600 });
+  chmodSync(file, 0o600);
+}

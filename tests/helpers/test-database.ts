@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import { createDatabase } from '#db/postgres-cluster';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Set by tests/setup/postgres.ts in the PostgreSQL projects: the throwaway cluster's superuser URL. */
+    pgAdminUrl: string;
+  }
+}
+
+export const TEMPLATE_DATABASE = 'vidi_template';
+
+/** The engine this run of the suite tests: the `*-postgres` projects set VIDI_TEST_DB=postgres. */
+export const testDialect: 'sqlite' | 'postgres' = process.env.VIDI_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+
+const byDataDir = new Map<string, string>();
+
+/**
+ * DATABASE_URL for a server using `dataDir`: on PostgreSQL a new migrated database (one per data
+ * folder, so a restarted server finds its rows again); on SQLite nothing (the file in DATA_DIR).
+ */
+export async function testDatabaseEnv(dataDir: string): Promise<Record<string, string>> {
+  if (testDialect === 'sqlite') return {};
+  let url = byDataDir.get(dataDir);
+  if (!url) {
+    // Imported here: this helper also serves the benchmarks, which run outside vitest.
+    const { inject } = await import('vitest');
+    const admin = inject('pgAdminUrl');
+    const name = `t_${randomBytes(6).toString('hex')}`;
+    await createDatabase(admin, name, TEMPLATE_DATABASE);
+    url = admin.replace(/\/[^/]*$/, `/${name}`);
+    byDataDir.set(dataDir, url);
+  }
+  return { DATABASE_URL: url };
+}
