@@ -1,4 +1,4 @@
-import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema';
 import type { Engine } from './engine';
 import { openSqlite } from './sqlite';

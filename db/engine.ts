@@ -11,7 +11,7 @@ export type Engine = { dialect: 'sqlite'; sqlite: SQLite.Database } | { dialect:
 export type Dialect = Engine['dialect'];
 
 /** The SQLite connection of a SQLite engine; for code that only runs on SQLite (its own tests, its tools). */
-export function sqliteOf(engine: Engine): import('better-sqlite3').Database {
+export function sqliteOf(engine: Engine): SQLite.Database {
   if (engine.dialect !== 'sqlite') throw new Error('this runs on SQLite only');
   return engine.sqlite;
 }
