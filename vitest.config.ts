@@ -38,7 +38,8 @@ export default defineConfig({
             {
               test: {
                 name: 'postgres',
-                include: SERVER_SUITES,
+                // tests/postgres: what only PostgreSQL has (query plans, the late commit, lost connections).
+                include: [...SERVER_SUITES, 'tests/postgres/**/*.test.ts'],
                 env: { VIDI_TEST_DB: 'postgres' },
                 globalSetup: ['tests/setup/postgres.ts'],
                 testTimeout: 30_000,
