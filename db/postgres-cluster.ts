@@ -15,6 +15,10 @@ export interface PostgresCluster {
   url(name?: string): string;
   dir: string;
   port: number;
+  /** Shuts the server down (fast mode: connections are cut) but keeps its files. */
+  halt(): void;
+  /** Starts a halted server again on the same port. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -80,12 +84,15 @@ export async function startPostgresCluster(options: ClusterOptions = {}): Promis
     `-c max_connections=${options.maxConnections ?? 300}`,
     ...(options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
   ];
-  run(who.prefix, join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-o', settings.join(' '), '-w', 'start']);
+  const start = () => run(who.prefix, join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-o', settings.join(' '), '-w', 'start']);
+  start();
   const url = (name = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${name}`;
   return {
     url,
     dir,
     port,
+    halt: () => run(who.prefix, join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']),
+    resume: start,
     stop: async () => {
       try {
         run(who.prefix, join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
