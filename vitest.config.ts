@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { findPostgresBin } from './db/postgres-cluster';
 
-/** The API and integration suites run once per database engine (docs/testing.md). */
+/** The API and integration suites run once per database engine (docs/decisions/0017-postgresql.md). */
 const SERVER_SUITES = ['tests/api/**/*.test.ts', 'tests/integration/**/*.test.ts'];
 
 const postgresBin = findPostgresBin();
