@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
-import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
 import { lastMailTo } from '../helpers/mail-sink';
-import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
+import { PROJECT_ROOT, openServerDatabase, startServer, type ServerProcess } from '../helpers/server-process';
 import { PASSWORD, uniqueEmail } from './member-session';
 import { toastText } from './toasts';
 
@@ -120,11 +118,13 @@ describe.skipIf(!hasChromium)('sign-up with the entry fee in sandbox mode', () =
     await page.getByRole('region', { name: 'Order Summary' }).getByText('Later Payer').waitFor();
 
     // The configuration disappears behind the admin's back (the admin API would refuse this).
-    const db = new Database(join(server.dataDir, 'vidi.sqlite'));
-    db.prepare("UPDATE settings SET value = ? WHERE key = 'payment'").run(
-      JSON.stringify({ provider: 'razorpay', razorpay_key_id: '', razorpay_key_secret: '', razorpay_webhook_secret: '' }),
-    );
-    db.close();
+    const { db, close } = openServerDatabase(server);
+    await db
+      .updateTable('settings')
+      .set({ value: JSON.stringify({ provider: 'razorpay', razorpay_key_id: '', razorpay_key_secret: '', razorpay_webhook_secret: '' }) })
+      .where('key', '=', 'payment')
+      .execute();
+    await close();
     await page.getByRole('button', { name: `Pay ₹${FEE}` }).click();
     await toastText(page, 'Payment not configured');
     const login = await api('POST', '/api/auth/login', undefined, { email: laterEmail, password: PASSWORD });

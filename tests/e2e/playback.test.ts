@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { openDatabase } from '#db/connect';
 import { insertVideo } from '#tests/helpers/videos';
 import { hasChromium, launchChromium } from '../helpers/browser';
-import type { ServerProcess } from '../helpers/server-process';
+import { openServerDatabase, type ServerProcess } from '../helpers/server-process';
 import { expectPlayedPast, recordMediaEvents } from './media-playback';
 import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
 
@@ -52,7 +51,7 @@ const originalKey = (i: number) => `${CREATOR}/original-${i}.mov`;
 
 /** Ready videos with renditions, newest first in the feed as card i; their originals are never served. */
 async function seedVideos(server: ServerProcess, ladder: string, viewerEmail: string): Promise<void> {
-  const { db, close } = openDatabase(join(server.dataDir, 'vidi.sqlite'));
+  const { db, close } = openServerDatabase(server);
   try {
     const base = Date.now() - 60_000;
     const viewer = await db.selectFrom('profiles').select('id').where('email', '=', viewerEmail).executeTakeFirstOrThrow();

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { openDatabase } from '#db/connect';
 import { rebuildScores } from '#server/rewards/recompute';
 import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import { startServer, type ServerProcess } from '../helpers/server-process';
+import { openServerDatabase, startServer, type ServerProcess } from '../helpers/server-process';
 import { PASSWORD, logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -15,7 +13,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * write): 21 creators ahead of the member, 30 fans, prizes, the next date and a past distribution.
  */
 async function seed(server: ServerProcess, memberEmail: string, adminEmail: string): Promise<string> {
-  const { db, close } = openDatabase(join(server.dataDir, 'vidi.sqlite'));
+  const { db, close } = openServerDatabase(server);
   try {
     const base = Date.now() - 3_600_000;
     const member = await db.selectFrom('profiles').select('id').where('email', '=', memberEmail).executeTakeFirstOrThrow();

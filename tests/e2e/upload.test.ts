@@ -3,9 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import { startServer, type ServerProcess } from '../helpers/server-process';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openServerDatabase, startServer, type ServerProcess } from '../helpers/server-process';
 import { mp4Faststart, mp4ThreeMinutes, mp4TwelveMegabytes } from '../fixtures/videos';
 import { h264At60, iphoneHevcMov, vp9Webm } from '../fixtures/media-clips';
 import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
@@ -15,12 +13,12 @@ import { expectPlayedPast, recordMediaEvents } from './media-playback';
 const CAPTIONS = 'WEBVTT\n\n00:00.000 --> 00:02.500\nColour bars\n';
 
 /** The stored original's key, read from the server's database (the card streams the processed copy). */
-function originalKey(server: ServerProcess, title: string): string {
-  const db = new Database(join(server.dataDir, 'vidi.sqlite'), { readonly: true, fileMustExist: true });
+async function originalKey(server: ServerProcess, title: string): Promise<string> {
+  const { db, close } = openServerDatabase(server);
   try {
-    return (db.prepare('SELECT file_key FROM videos WHERE title = ?').get(title) as { file_key: string }).file_key;
+    return (await db.selectFrom('videos').select('file_key').where('title', '=', title).executeTakeFirstOrThrow()).file_key;
   } finally {
-    db.close();
+    await close();
   }
 }
 
@@ -160,7 +158,7 @@ describe.skipIf(!hasChromium)('uploading from the browser', () => {
     expect(patchOffsets.at(-1)).toBeGreaterThanOrEqual(5 * 1024 * 1024);
 
     // The stored file is the picked file, byte for byte.
-    const served = Buffer.from(await (await fetch(`${server.url}/media/${originalKey(server, 'Cut and resumed')}`)).arrayBuffer());
+    const served = Buffer.from(await (await fetch(`${server.url}/media/${await originalKey(server, 'Cut and resumed')}`)).arrayBuffer());
     expect(createHash('sha256').update(served).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
 
     // And it plays: tap to play, and the player's clock moves.

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { testDatabaseEnv } from './test-database';
+import { openDatabase, type DbHandle } from '#db/connect';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -11,6 +12,8 @@ export interface ServerProcess {
   url: string;
   port: number;
   dataDir: string;
+  /** The server's DATABASE_URL: its PostgreSQL database, or the SQLite file in its DATA_DIR. */
+  databaseUrl: string;
   /** Everything the server printed so far. */
   output(): string;
   /** SIGTERM and wait for exit. */
@@ -97,6 +100,7 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
       return port;
     },
     dataDir,
+    databaseUrl: opts.env?.DATABASE_URL ?? database.DATABASE_URL ?? join(dataDir, 'vidi.sqlite'),
     output: () => log,
     stop: () => waitExit('SIGTERM'),
     kill9: () => waitExit('SIGKILL'),
@@ -107,4 +111,9 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
     },
   };
   return handle;
+}
+
+/** The running server's database through Kysely, on whichever engine it uses; close it when done. */
+export function openServerDatabase(server: Pick<ServerProcess, 'databaseUrl'>): DbHandle {
+  return openDatabase(server.databaseUrl);
 }
