@@ -1,5 +1,6 @@
 import type { Transaction, Kysely } from 'kysely';
 import type { Database } from '#db/schema';
+import { lockChangeLog } from '#db/locks';
 
 export type ChangeEntity = 'video' | 'comment' | 'like' | 'profile' | 'leaderboard' | 'settings';
 
@@ -25,10 +26,21 @@ export function changeRow(change: Change, now: number) {
   };
 }
 
+export type ChangeRow = ReturnType<typeof changeRow>;
+
 /**
- * Appends to the change log in the caller's transaction, so a pull cursor (the log's seq) never
- * sees a change whose rows are not committed, and never misses one that is.
+ * The one way change-log rows are written (docs/sync.md, "Concurrency on PostgreSQL"): in the
+ * caller's transaction, as its LAST write, after taking the change-log lock that is held until the
+ * commit. The log's seq is the pull cursor. On PostgreSQL a seq is drawn when the row is inserted
+ * but seen only at the commit: without the lock, a transaction that drew seq 1 and committed after
+ * the one that drew seq 2 would be skipped by a pull that already answered cursor 2. Under the lock
+ * seqs are drawn in commit order. SQLite runs one writer at a time: there the lock is a no-op.
  */
-export async function logChange(trx: Transaction<Database> | Kysely<Database>, change: Change, now: number): Promise<void> {
-  await trx.insertInto('change_log').values(changeRow(change, now)).execute();
+export async function writeChangeLog(trx: Transaction<Database> | Kysely<Database>, rows: readonly ChangeRow[]): Promise<void> {
+  if (!rows.length) return;
+  await lockChangeLog(trx);
+  await trx
+    .insertInto('change_log')
+    .values([...rows])
+    .execute();
 }

@@ -1,18 +1,23 @@
-import { changeRow, type Change } from './change-log';
+import { changeRow, type Change, type ChangeRow } from './change-log';
 
-/** Writes change-log rows inside the caller's transaction (Kysely, or a prepared statement on the push path). */
-export type ChangeSink = (rows: ReturnType<typeof changeRow>[]) => Promise<void> | void;
+/**
+ * Writes change-log rows inside the caller's transaction, as its last write: writeChangeLog (which
+ * takes the change-log lock), or SQLite's prepared insert on the push path (no lock there).
+ */
+export type ChangeSink = (rows: ChangeRow[]) => Promise<void> | void;
 
 /**
  * What one write changed, said once in terms of the product (a video, a like, a profile), and
  * turned here into the change-log rows a pull reads and the poke scopes a live stream filters by.
- * Rows are written by flush() in the same transaction as the change; the scopes and the tasks wait
+ * Rows are written by flush() at the end of the same transaction as the change (on PostgreSQL the
+ * change-log lock is then held only from that insert to the commit); the scopes and the tasks wait
  * for the commit (a poke before the commit would make clients pull rows that are not there yet).
  *
  * Scopes: `user:{id}` reaches that member's devices only; every other scope reaches everyone.
  */
 export class Changes {
-  private pending: Change[] = [];
+  /** Made into rows when declared: a row carries the time of the write that declared it. */
+  private pending: ChangeRow[] = [];
   readonly scopes = new Set<string>();
   readonly afterCommitTasks: Array<() => Promise<void> | void> = [];
 
@@ -20,7 +25,7 @@ export class Changes {
 
   /** A video appeared or went: every feed may change. */
   videoListed(videoId: string, { deleted = false } = {}): this {
-    this.pending.push({ entity: 'video', entityId: videoId, videoId: deleted ? null : videoId, deleted });
+    this.add({ entity: 'video', entityId: videoId, videoId: deleted ? null : videoId, deleted });
     this.scopes.add('feed');
     this.scopes.add(`video:${videoId}`);
     return this;
@@ -28,7 +33,7 @@ export class Changes {
 
   /** A video's row changed (a counter, its poster, its media state). */
   video(videoId: string): this {
-    this.pending.push({ entity: 'video', entityId: videoId, videoId });
+    this.add({ entity: 'video', entityId: videoId, videoId });
     this.scopes.add(`video:${videoId}`);
     return this;
   }
@@ -39,18 +44,18 @@ export class Changes {
    * and sends it to the owner (to others it is not visible); only the owner's devices are poked.
    */
   videoOwnerOnly(videoId: string, ownerId: string): this {
-    this.pending.push({ entity: 'video', entityId: videoId, videoId, userId: ownerId });
+    this.add({ entity: 'video', entityId: videoId, videoId, userId: ownerId });
     this.scopes.add(`user:${ownerId}`);
     return this;
   }
   like(videoId: string, userId: string, { deleted = false } = {}): this {
-    this.pending.push({ entity: 'like', entityId: `${videoId}:${userId}`, videoId, userId, deleted });
+    this.add({ entity: 'like', entityId: `${videoId}:${userId}`, videoId, userId, deleted });
     this.scopes.add(`video:${videoId}`);
     return this;
   }
 
   comment(commentId: string, videoId: string, userId: string, { deleted = false } = {}): this {
-    this.pending.push({ entity: 'comment', entityId: commentId, videoId, userId, deleted });
+    this.add({ entity: 'comment', entityId: commentId, videoId, userId, deleted });
     this.scopes.add(`video:${videoId}`);
     return this;
   }
@@ -60,21 +65,21 @@ export class Changes {
    * the member is gone): then every client pulls; otherwise (status, payment) only the member's own.
    */
   profile(userId: string, { shown = false, deleted = false } = {}): this {
-    this.pending.push({ entity: 'profile', entityId: userId, userId, deleted });
+    this.add({ entity: 'profile', entityId: userId, userId, deleted });
     this.scopes.add(shown || deleted ? 'feed' : `user:${userId}`);
     return this;
   }
 
   /** Points, standings or prizes moved. */
   leaderboard(): this {
-    this.pending.push({ entity: 'leaderboard', entityId: 'all' });
+    this.add({ entity: 'leaderboard', entityId: 'all' });
     this.scopes.add('leaderboard');
     return this;
   }
 
   /** The public settings (fee, prizes shown, ads). */
   settings(): this {
-    this.pending.push({ entity: 'settings', entityId: 'public' });
+    this.add({ entity: 'settings', entityId: 'public' });
     this.scopes.add('settings');
     return this;
   }
@@ -85,20 +90,28 @@ export class Changes {
     return this;
   }
 
-  /** Takes over the scopes and tasks of `other`, whose rows are already written (one poke for a whole push). */
+  /**
+   * Takes over the unwritten rows, scopes and tasks of `other` (one applied mutation of a push): the
+   * push writes all its mutations' rows at its end, and pokes once for all of them.
+   */
   absorb(other: Changes): this {
-    if (other.hasPending) throw new Error('Changes.absorb: flush the other changes first');
+    this.pending.push(...other.pending);
+    other.pending = [];
     for (const s of other.scopes) this.scopes.add(s);
     this.afterCommitTasks.push(...other.afterCommitTasks);
     return this;
   }
 
-  /** Writes the rows gathered so far, in the caller's transaction. */
+  /** Writes the rows gathered so far, in the caller's transaction: call it as the transaction's last write. */
   async flush(sink: ChangeSink): Promise<void> {
     if (!this.pending.length) return;
-    const rows = this.pending.map((c) => changeRow(c, this.now));
+    const rows = this.pending;
     this.pending = [];
     await sink(rows);
+  }
+
+  private add(change: Change): void {
+    this.pending.push(changeRow(change, this.now));
   }
 
   get hasPending(): boolean {

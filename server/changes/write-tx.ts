@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import type { Logger } from '../logger';
 import { Changes, type ChangeSink } from './changes';
+import { writeChangeLog } from './change-log';
 import type { Pokes } from './pokes';
 
 export interface WriteDeps {
@@ -11,17 +12,19 @@ export interface WriteDeps {
   now: () => number;
 }
 
-/** The change-log rows, inserted by Kysely in the given transaction. */
+/**
+ * The change-log rows, inserted by Kysely in the given transaction under the change-log lock
+ * (writeChangeLog): flush into it as the transaction's last write.
+ */
 export function kyselySink(trx: Transaction<Database> | Kysely<Database>): ChangeSink {
-  return async (rows) => {
-    await trx.insertInto('change_log').values(rows).execute();
-  };
+  return (rows) => writeChangeLog(trx, rows);
 }
 
 /**
  * The one way the server writes what clients sync: runs `work` in a transaction, writes the
- * change-log rows it declared on `changes` in that same transaction (so a pull cursor never sees a
- * change whose rows are not committed, and never misses one that is), then, after the commit,
+ * change-log rows it declared on `changes` at the end of that same transaction, under the
+ * change-log lock held to the commit (so a pull cursor never sees a change whose rows are not
+ * committed, and never skips one that commits later: seqs are drawn in commit order), then, after the commit,
  * pokes the scopes once and runs the post-commit tasks. `origin` is the member whose action it
  * was: their own devices are poked last (they already show it).
  */

@@ -5,7 +5,8 @@ import { ApiError } from '../http/errors';
 import { newScoreMemo } from '../rewards/score-events';
 import type { PushBatch } from './mutations/server-tables';
 import { afterCommit, applyPush, type AppliedPush } from './push';
-import { pushStatements } from './push-statements';
+import { pushOnPostgres } from './push-postgres';
+import { sqlitePushStatements } from './push-statements';
 
 /** At most this many pushes share one transaction, so one commit never holds the database for long. */
 const MAX_GROUP = 16;
@@ -18,11 +19,13 @@ interface Waiting {
 }
 
 /**
- * Group commit for pushes. With synchronous = FULL every commit is an fsync, and better-sqlite3
+ * Group commit for pushes, on SQLite. With synchronous = FULL every commit is an fsync, and better-sqlite3
  * blocks the event loop during it, so pushes from many clients queue behind one another anyway.
  * Those that are waiting when the database becomes free are applied in one transaction, each in a
  * savepoint of its own (a push that fails is rolled back alone and answered with its error), and
  * all are answered after the one commit: a result is still only sent once it is durable.
+ * PostgreSQL does not group (push-postgres.ts): it runs transactions side by side, and it would
+ * nest up to 16 x 100 savepoints in one transaction, far past its 64 cheap subtransactions.
  */
 class PushGroups {
   private readonly waiting: Waiting[] = [];
@@ -58,8 +61,9 @@ class PushGroups {
 
   private async runGroup(): Promise<void> {
     const { deps } = this;
-    const batch: PushBatch = { statements: pushStatements(sqliteOf(deps.engine)), scores: newScoreMemo() };
-    const s = batch.statements;
+    const statements = sqlitePushStatements(sqliteOf(deps.engine));
+    const batch: PushBatch = { statements, scores: newScoreMemo() };
+    const s = statements.group;
     let group: Waiting[] = [];
     const outcomes: Array<{ ok: AppliedPush } | { err: unknown }> = [];
     let trx;
@@ -68,13 +72,13 @@ class PushGroups {
       // Taken once the connection is ours: every push that queued while it was busy joins.
       group = this.waiting.splice(0, MAX_GROUP);
       for (const w of group) {
-        s.pushSavepoint.run();
+        s.savepoint();
         try {
           outcomes.push({ ok: await applyPush(trx, batch, deps, w.user, w.req) });
-          s.pushRelease.run();
+          s.release();
         } catch (err) {
-          s.pushRollbackTo.run();
-          s.pushRelease.run();
+          s.rollbackTo();
+          s.release();
           outcomes.push({ err });
         }
       }
@@ -103,7 +107,9 @@ class PushGroups {
 
 const groups = new WeakMap<AppDeps, PushGroups>();
 
+/** The push groups of a SQLite server (throws on PostgreSQL, which does not group). */
 export function pushGroups(deps: AppDeps): PushGroups {
+  sqliteOf(deps.engine);
   let g = groups.get(deps);
   if (!g) {
     g = new PushGroups(deps);
@@ -113,11 +119,12 @@ export function pushGroups(deps: AppDeps): PushGroups {
 }
 
 /**
- * Applies a push batch. Each mutation runs in its own savepoint that also moves the client's
- * last_mutation_id, so a mutation is applied and acknowledged together or not at all; a replay of
- * an acknowledged id is a 'duplicate' without effect, and a permanent refusal is 'rejected' and
- * still advances the id (the client's queue never sticks on it). Pushes that arrive together share
- * one write transaction (below), and each is answered only after that transaction commits.
+ * Applies a push batch. Each mutation runs in its own savepoint, in the transaction that also moves
+ * the client's last_mutation_id, so a mutation is applied and acknowledged together or not at all;
+ * a replay of an acknowledged id is a 'duplicate' without effect, and a permanent refusal is
+ * 'rejected' and still advances the id (the client's queue never sticks on it). On SQLite, pushes
+ * that arrive together share one write transaction (above); on PostgreSQL each push has its own
+ * (push-postgres.ts). Either way a push is answered only after its transaction committed.
  */
 export async function processPush(deps: AppDeps, user: AuthUser, req: PushRequest): Promise<PushResponse> {
   const { mutations } = req;
@@ -129,5 +136,5 @@ export async function processPush(deps: AppDeps, user: AuthUser, req: PushReques
       throw new ApiError(400, 'invalid_batch', 'Mutation ids in a push must be consecutive and increasing.');
     }
   }
-  return pushGroups(deps).submit(user, req);
+  return deps.engine.dialect === 'postgres' ? pushOnPostgres(deps, user, req) : pushGroups(deps).submit(user, req);
 }

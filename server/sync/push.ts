@@ -1,5 +1,6 @@
-import type { ControlledTransaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
+import type { Engine } from '#db/engine';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
 import type { MutationResult, PushMutation, PushRequest, PushResponse } from '#sync/protocol/messages';
@@ -7,8 +8,12 @@ import { MutationError } from '#sync/protocol/error-codes';
 import { parseMutation } from '#sync/mutations/parse-mutation';
 import { Changes } from '../changes/changes';
 import { publishChanges } from '../changes/write-tx';
+import { newScoreMemo } from '../rewards/score-events';
 import { ServerMutationTx, type PushBatch } from './mutations/server-tables';
 import { runServerMutation } from './mutations/run-server-mutation';
+import { sqlitePushStatements } from './push-statements';
+import { postgresPushStatements } from './push-statements-postgres';
+import { isTransactionConflict } from './conflict-retry';
 
 /** 409 for a gapped mutation id: carries the server's last_mutation_id so the client can renumber. */
 export class MutationIdGapError extends ApiError {
@@ -22,7 +27,7 @@ export class MutationIdGapError extends ApiError {
 
 const clientIdTaken = () => new ApiError(403, 'client_id_taken', 'This client id belongs to another user; start a new client id.');
 
-/** What one push did inside a group's transaction; its effects run once the transaction committed. */
+/** What one push did inside its transaction; its effects run once the transaction committed. */
 export interface AppliedPush {
   response: PushResponse;
   /** Who pushed, and what the applied mutations changed (their rows already written). */
@@ -30,26 +35,39 @@ export interface AppliedPush {
   changes: Changes;
 }
 
+/** The hot statements and score facts of one push transaction, in the engine's form. */
+export function newPushBatch(engine: Engine, trx: Transaction<Database>): PushBatch {
+  return { statements: engine.dialect === 'sqlite' ? sqlitePushStatements(engine.sqlite) : postgresPushStatements(trx), scores: newScoreMemo() };
+}
+
 /**
- * One push inside the group's open transaction (the caller wraps it in a savepoint of its own).
- * The group holds the database connection for the whole push, so the client's last_mutation_id
- * read here cannot move under it: it is tracked in memory and written once, with the mutations,
- * before the push's savepoint is released.
+ * One push inside an open transaction (on SQLite the group's, in a savepoint of its own; on
+ * PostgreSQL its own, push-postgres.ts). The client's last_mutation_id cannot move under it: on
+ * SQLite the group holds the only connection, on PostgreSQL client() locks the client's row to the
+ * commit. It is tracked in memory and written once, with the mutations. The change-log rows of all
+ * applied mutations are written last (writeChangeLog's lock, held to the commit, is taken then).
  */
-export async function applyPush(trx: ControlledTransaction<Database>, batch: PushBatch, deps: AppDeps, user: AuthUser, req: PushRequest): Promise<AppliedPush> {
-  const { mutations } = req;
+export async function applyPush(trx: Transaction<Database>, batch: PushBatch, deps: AppDeps, user: AuthUser, req: PushRequest): Promise<AppliedPush> {
   const s = batch.statements;
-  const client = s.client.get(req.client_id);
+  const client = await s.client(req.client_id, user.id, deps.now());
   if (client && client.user_id !== user.id) throw clientIdTaken();
   const before = client?.last_mutation_id ?? 0;
-  let last = before;
-  const firstNew = mutations.find((m) => m.id > last);
-  if (firstNew && firstNew.id !== last + 1) throw new MutationIdGapError(last, firstNew.id);
+  const firstNew = req.mutations.find((m) => m.id > before);
+  if (firstNew && firstNew.id !== before + 1) throw new MutationIdGapError(before, firstNew.id);
 
-  const results: MutationResult[] = [];
   const changes = new Changes(deps.now());
   // One table API for the push; each mutation gets its own context (time, changes) in applyOne.
   const tx = new ServerMutationTx({ trx, user, now: changes.now, clientTime: undefined, batch, changes, mediaDir: deps.config.mediaDir });
+  const { results, last } = await applyMutations(tx, deps, req.mutations, before, changes);
+  if (last !== before) await s.saveClient(req.client_id, user.id, last, deps.now(), client !== undefined);
+  await changes.flush(s.logChanges);
+  return { response: { results, last_mutation_id: last }, userId: user.id, changes };
+}
+
+/** The mutations in order, each applied or refused for good; stops early on a fault that is not the caller's. */
+async function applyMutations(tx: ServerMutationTx, deps: AppDeps, mutations: PushMutation[], before: number, changes: Changes) {
+  const results: MutationResult[] = [];
+  let last = before;
   for (const m of mutations) {
     if (m.id <= last) {
       results.push({ id: m.id, status: 'duplicate' });
@@ -58,22 +76,20 @@ export async function applyPush(trx: ControlledTransaction<Database>, batch: Pus
     try {
       const outcome = await applyOne(tx, deps, m);
       results.push(outcome.result);
+      // Its change rows wait in memory for the push's end; a refused mutation has none.
       if (outcome.changes) changes.absorb(outcome.changes);
     } catch (err) {
       // A fault that is not the caller's (the database, a bug): stop here. What is before it is
-      // committed and reported; the rest stays queued on the client and is retried.
-      if (results.length === 0) throw err;
+      // committed and reported; the rest stays queued on the client and is retried. A lost
+      // deadlock is not such a fault: the whole transaction runs again (conflict-retry.ts).
+      if (results.length === 0 || isTransactionConflict(err)) throw err;
       deps.log.error(`sync push stopped at mutation ${m.id} (${m.name})`, err);
       break;
     }
     // Applied or refused for good, the id moves on (the client's queue never sticks on a refusal).
     last = m.id;
   }
-  if (last !== before) {
-    if (client) s.moveClient.run(last, deps.now(), req.client_id);
-    else s.insertClient.run(req.client_id, user.id, last, deps.now());
-  }
-  return { response: { results, last_mutation_id: last }, userId: user.id, changes };
+  return { results, last };
 }
 
 /** One mutation in a savepoint: applied, or refused for good with its writes (if any) rolled back. */
@@ -82,18 +98,16 @@ async function applyOne(tx: ServerMutationTx, deps: AppDeps, m: PushMutation): P
   const parsed = parseMutation(m.name, m.args);
   if (!parsed.ok) return { result: rejected(id, parsed.error) };
   const s = tx.ctx.batch.statements;
-  s.savepoint.run();
+  await s.savepoint();
   try {
     const changes = new Changes(deps.now());
     tx.ctx = { ...tx.ctx, now: changes.now, clientTime: m.client_time, changes };
     await runServerMutation(tx, parsed.mutation);
-    // Written inside the savepoint: a mutation refused after this point takes its change rows with it.
-    await changes.flush(s.logChanges);
-    s.release.run();
+    await s.release();
     return { result: { id, status: 'applied' }, changes };
   } catch (err) {
-    s.rollbackTo.run();
-    s.release.run();
+    await s.rollbackTo();
+    await s.release();
     if (!(err instanceof MutationError)) throw err;
     return { result: rejected(id, err) };
   }

@@ -1,6 +1,13 @@
 import { MutationError } from '../protocol/error-codes';
 import { defineMutation } from './define-mutation';
+import type { MutationTx } from './mutation-tx';
 import { requireVideo } from './require-video';
+
+/** A comment id already used: this member's same comment is a replay (no effect), anything else a conflict. */
+function replayOrConflict(tx: MutationTx, existing: { video_id: string; user_id: string } | undefined, videoId: string): null {
+  if (existing?.user_id === tx.userId && existing.video_id === videoId) return null;
+  throw new MutationError('conflict', 'That comment id is already taken.');
+}
 
 export const addComment = defineMutation({
   name: 'addComment',
@@ -11,12 +18,12 @@ export const addComment = defineMutation({
   rewritesComments: true,
   run: async (tx, { commentId, videoId, content }) => {
     const existing = await tx.comments.get(commentId);
-    if (existing) {
-      if (existing.user_id === tx.userId && existing.video_id === videoId) return null;
-      throw new MutationError('conflict', 'That comment id is already taken.');
-    }
+    if (existing) return replayOrConflict(tx, existing, videoId);
     const video = await requireVideo(tx, videoId);
-    await tx.comments.insert({ id: commentId, videoId, userId: tx.userId, content });
+    // Taken meanwhile by another transaction: the counter stays, as for a replay.
+    if ((await tx.comments.insert({ id: commentId, videoId, userId: tx.userId, content })) === false) {
+      return replayOrConflict(tx, await tx.comments.get(commentId), videoId);
+    }
     await tx.videos.increment(videoId, 'comments_count', 1);
     return { video, commentId };
   },

@@ -24,7 +24,8 @@ export const like = defineMutation({
   run: async (tx, { videoId }) => {
     const { video, key, existing } = await likeOf(tx, videoId);
     if (existing) return null;
-    await tx.likes.insert(key);
+    // The counter follows the row that really changed, not the read above (two unlikes at once).
+    if ((await tx.likes.insert(key)) === false) return null;
     await tx.videos.increment(videoId, 'likes_count', 1);
     return { video };
   },
@@ -36,7 +37,7 @@ export const unlike = defineMutation({
   run: async (tx, { videoId }) => {
     const { video, key, existing } = await likeOf(tx, videoId);
     if (!existing) return null;
-    await tx.likes.delete(key);
+    if ((await tx.likes.delete(key)) === false) return null;
     await tx.videos.increment(videoId, 'likes_count', -1);
     return { video, likedAt: existing.created_at };
   },

@@ -32,20 +32,26 @@ export interface MutationTx {
     /** The video with everything that hangs off it (its comments, likes and views). */
     delete(video: VideoRef): Promise<void>;
   };
+  /*
+   * Inserts and deletes may answer `false`: the row was already there (or already gone), nothing
+   * changed, and the mutation moves no counter. The server answers from the rows it really wrote:
+   * another transaction may have changed them since the mutation read them. The client answers
+   * nothing (its optimistic write always lands).
+   */
   readonly likes: {
     get(key: MemberVideoKey): Promise<{ created_at: number } | undefined>;
-    insert(key: MemberVideoKey): Promise<void>;
-    delete(key: MemberVideoKey): Promise<void>;
+    insert(key: MemberVideoKey): Promise<boolean | void>;
+    delete(key: MemberVideoKey): Promise<boolean | void>;
   };
   readonly comments: {
     get(id: string): Promise<{ video_id: string; user_id: string } | undefined>;
-    insert(row: { id: string; videoId: string; userId: string; content: string }): Promise<void>;
+    insert(row: { id: string; videoId: string; userId: string; content: string }): Promise<boolean | void>;
   };
   readonly shares: {
     get(id: string): Promise<{ video_id: string; user_id: string } | undefined>;
     /** Whether the member shared the video before (the count counts members, not shares). */
     anyBy(key: MemberVideoKey): Promise<boolean>;
-    insert(row: { id: string; videoId: string; userId: string }): Promise<void>;
+    insert(row: { id: string; videoId: string; userId: string }): Promise<boolean | void>;
   };
   readonly profiles: {
     update(userId: string, patch: { name: string }): Promise<void>;

@@ -1,6 +1,13 @@
 import { MutationError } from '../protocol/error-codes';
 import { defineMutation } from './define-mutation';
+import type { MutationTx } from './mutation-tx';
 import { requireVideo } from './require-video';
+
+/** A share id already used: this member's same share is a replay (no effect), anything else a conflict. */
+function replayOrConflict(tx: MutationTx, existing: { video_id: string; user_id: string } | undefined, videoId: string): null {
+  if (existing?.user_id === tx.userId && existing.video_id === videoId) return null;
+  throw new MutationError('conflict', 'That share id is already taken.');
+}
 
 export const recordShare = defineMutation({
   name: 'recordShare',
@@ -9,15 +16,15 @@ export const recordShare = defineMutation({
   pendingOnCard: true,
   run: async (tx, { shareId, videoId }) => {
     const existing = await tx.shares.get(shareId);
-    if (existing) {
-      if (existing.user_id === tx.userId && existing.video_id === videoId) return null;
-      throw new MutationError('conflict', 'That share id is already taken.');
-    }
+    if (existing) return replayOrConflict(tx, existing, videoId);
     const video = await requireVideo(tx, videoId);
     const key = { videoId, userId: tx.userId };
-    // The count counts members: every share is stored (its id makes replays harmless), only a member's first moves it.
+    // The count counts members: every share is stored (its id makes replays harmless), only a
+    // member's first moves it. "First" is read, then written: on the server a member's pushes run
+    // one at a time (the member lock on PostgreSQL, the single writer on SQLite), so no other share
+    // of this member lands in between.
     const sharedBefore = await tx.shares.anyBy(key);
-    await tx.shares.insert({ id: shareId, ...key });
+    if ((await tx.shares.insert({ id: shareId, ...key })) === false) return replayOrConflict(tx, await tx.shares.get(shareId), videoId);
     if (!sharedBefore) await tx.videos.increment(videoId, 'shares_count', 1);
     return { video };
   },

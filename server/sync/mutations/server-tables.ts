@@ -8,7 +8,7 @@ import { deleteVideoInTx } from '#server/videos/delete-video';
 import { deleteMediaFiles } from '#server/media/storage';
 import type { PushStatements } from '../push-statements';
 
-/** What the mutations of one push batch share: prepared statements and the batch's score facts. */
+/** What the mutations of one push transaction share: its hot statements and its score facts. */
 export interface PushBatch {
   statements: PushStatements;
   scores: ScoreMemo;
@@ -26,10 +26,12 @@ export interface ServerMutationContext {
   mediaDir: string;
 }
 
+const inserted = (r: { numInsertedOrUpdatedRows?: bigint | undefined }) => Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+
 /**
  * The authoritative tables: every write stamps the server's user and time and declares its change
  * (the change-log row and the poke), in the push's transaction. Likes are most of what a feed pushes:
- * their reads and writes go through prepared statements (push-statements.ts); the rest use Kysely.
+ * their reads and writes go through the engine's hot statements (push-statements.ts); the rest use Kysely.
  * A like's or comment's change also tells pulls that its video's counters moved.
  */
 export class ServerMutationTx implements MutationTx {
@@ -47,12 +49,10 @@ export class ServerMutationTx implements MutationTx {
   }
 
   readonly videos = {
-    get: async (id: string): Promise<VideoRef | undefined> => this.ctx.batch.statements.video.get(id),
+    get: (id: string): Promise<VideoRef | undefined> => this.ctx.batch.statements.video(id),
+    // An increment, not a write of a value read earlier: concurrent ones add up.
     increment: async (id: string, counter: VideoCounter, by: 1 | -1): Promise<void> => {
-      if (counter === 'likes_count') {
-        this.ctx.batch.statements.bumpLikes.run(by, id);
-        return;
-      }
+      if (counter === 'likes_count') return this.ctx.batch.statements.bumpLikes(by, id);
       await this.ctx.trx
         .updateTable('videos')
         .set((eb) => ({ [counter]: eb(counter, '+', by) }))
@@ -67,26 +67,32 @@ export class ServerMutationTx implements MutationTx {
     },
   };
 
+  // Inserts and deletes answer whether a row changed (MutationTx): the counter and the change follow it.
   readonly likes = {
-    get: async (key: MemberVideoKey) => this.ctx.batch.statements.like.get(key.videoId, key.userId),
-    insert: async (key: MemberVideoKey): Promise<void> => {
-      this.ctx.batch.statements.insertLike.run(key.videoId, key.userId, this.ctx.now);
-      this.ctx.changes.like(key.videoId, key.userId);
+    get: (key: MemberVideoKey) => this.ctx.batch.statements.like(key.videoId, key.userId),
+    insert: async (key: MemberVideoKey): Promise<boolean> => {
+      const added = await this.ctx.batch.statements.insertLike(key.videoId, key.userId, this.ctx.now);
+      if (added) this.ctx.changes.like(key.videoId, key.userId);
+      return added;
     },
-    delete: async (key: MemberVideoKey): Promise<void> => {
-      this.ctx.batch.statements.deleteLike.run(key.videoId, key.userId);
-      this.ctx.changes.like(key.videoId, key.userId, { deleted: true });
+    delete: async (key: MemberVideoKey): Promise<boolean> => {
+      const removed = await this.ctx.batch.statements.deleteLike(key.videoId, key.userId);
+      if (removed) this.ctx.changes.like(key.videoId, key.userId, { deleted: true });
+      return removed;
     },
   };
 
   readonly comments = {
     get: (id: string) => this.ctx.trx.selectFrom('comments').select(['video_id', 'user_id']).where('id', '=', id).executeTakeFirst(),
-    insert: async (row: { id: string; videoId: string; userId: string; content: string }): Promise<void> => {
-      await this.ctx.trx
+    insert: async (row: { id: string; videoId: string; userId: string; content: string }): Promise<boolean> => {
+      const r = await this.ctx.trx
         .insertInto('comments')
         .values({ id: row.id, video_id: row.videoId, user_id: row.userId, content: row.content, created_at: this.ctx.now })
-        .execute();
+        .onConflict((oc) => oc.column('id').doNothing())
+        .executeTakeFirst();
+      if (!inserted(r)) return false;
       this.ctx.changes.comment(row.id, row.videoId, row.userId);
+      return true;
     },
   };
 
@@ -102,10 +108,16 @@ export class ServerMutationTx implements MutationTx {
         .executeTakeFirst();
       return row !== undefined;
     },
-    insert: async (row: { id: string; videoId: string; userId: string }): Promise<void> => {
-      await this.ctx.trx.insertInto('shares').values({ id: row.id, video_id: row.videoId, user_id: row.userId, created_at: this.ctx.now }).execute();
+    insert: async (row: { id: string; videoId: string; userId: string }): Promise<boolean> => {
+      const r = await this.ctx.trx
+        .insertInto('shares')
+        .values({ id: row.id, video_id: row.videoId, user_id: row.userId, created_at: this.ctx.now })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .executeTakeFirst();
+      if (!inserted(r)) return false;
       // Declared even when the count stays: the sharing device counted it and must pull the real count.
       this.ctx.changes.video(row.videoId);
+      return true;
     },
   };
 
