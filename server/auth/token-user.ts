@@ -1,4 +1,4 @@
-import { sqliteOf } from '#db/engine';
+import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { AppDeps, AuthUser } from '../context';
 import { forbidden, unauthorized } from '../http/errors';
@@ -11,9 +11,13 @@ const sessionExpired = () => unauthorized('Your session has expired. Please sign
  * stop working with it instead of living out their 15 minutes. Tokens issued without a session
  * (before sessions were named) have nothing to look up and are left to their expiry.
  */
-export function sessionIsLive(sqlite: SQLite.Database, sessionId: string | undefined): boolean {
+export async function sessionIsLive(deps: Pick<AppDeps, 'db' | 'engine'>, sessionId: string | undefined): Promise<boolean> {
   if (sessionId === undefined) return true;
-  return liveSessionStatement(sqlite).get(sessionId) !== undefined;
+  if (deps.engine.dialect === 'sqlite') return liveSessionStatement(deps.engine.sqlite).get(sessionId) !== undefined;
+  const { rows } = await sql<{ live: number }>`SELECT 1 AS live FROM refresh_tokens WHERE family_id = ${sessionId} AND revoked_at IS NULL LIMIT 1`.execute(
+    deps.db,
+  );
+  return rows.length > 0;
 }
 
 // Runs on every authenticated request: prepared once per connection.
@@ -27,6 +31,31 @@ function liveSessionStatement(sqlite: SQLite.Database): SQLite.Statement<[string
   return stmt;
 }
 
+interface Caller {
+  id: string;
+  email: string;
+  name: string;
+  is_admin: number;
+  is_active: number;
+  account_status: string;
+  /** Whether the token's session is open (true for a token without one); read with the profile on PostgreSQL only. */
+  live?: boolean;
+}
+
+/**
+ * The profile and the session's state in one statement: on PostgreSQL each statement is a round
+ * trip, and this runs on every authenticated request. SQLite reads the session only once the account checks passed.
+ */
+async function readCaller(deps: AppDeps, userId: string, sessionId: string | undefined): Promise<Caller | undefined> {
+  if (deps.engine.dialect === 'postgres') {
+    const { rows } = await sql<Caller>`SELECT id, email, name, is_admin, is_active, account_status,
+      (${sessionId ?? null}::text IS NULL OR EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = ${sessionId ?? null} AND revoked_at IS NULL)) AS live
+      FROM profiles WHERE id = ${userId}`.execute(deps.db);
+    return rows[0];
+  }
+  return deps.db.selectFrom('profiles').select(['id', 'email', 'name', 'is_admin', 'is_active', 'account_status']).where('id', '=', userId).executeTakeFirst();
+}
+
 /**
  * The caller of a bearer token, with the rules every entry point applies (requireUser, tus
  * uploads): a valid token of an open session, of an active and paid-up account. The profile is
@@ -35,15 +64,11 @@ function liveSessionStatement(sqlite: SQLite.Database): SQLite.Statement<[string
 export async function userOfAccessToken(deps: AppDeps, token: string): Promise<AuthUser> {
   const claims = await deps.tokens.verifyClaims(token);
   if (!claims) throw sessionExpired();
-  const profile = await deps.db
-    .selectFrom('profiles')
-    .select(['id', 'email', 'name', 'is_admin', 'is_active', 'account_status'])
-    .where('id', '=', claims.userId)
-    .executeTakeFirst();
+  const profile = await readCaller(deps, claims.userId, claims.sessionId);
   if (!profile) throw sessionExpired();
   if (!profile.is_active) throw forbidden('Your account is suspended.', 'account_suspended');
   if (profile.account_status === 'pending_payment') throw forbidden('Complete the entry fee payment first.', 'payment_required');
   // After the account checks: a suspension also revokes the sessions, and the member should hear why.
-  if (!sessionIsLive(sqliteOf(deps.engine), claims.sessionId)) throw sessionExpired();
+  if (!(profile.live ?? (await sessionIsLive(deps, claims.sessionId)))) throw sessionExpired();
   return { id: profile.id, email: profile.email, name: profile.name, isAdmin: profile.is_admin === 1, sessionId: claims.sessionId };
 }

@@ -76,8 +76,12 @@ export function pokeStream(c: Context<AppEnv>) {
     };
     const unregister = deps.liveStreams.open({ userId: user.id, sessionId: user.sessionId, close });
     stream.onAbort(() => end());
-    // The first event tells the client the stream is live, so it pulls whatever it missed.
-    void stream.writeSSE({ event: 'ready', data: JSON.stringify({ type: 'pull', scopes: ['all'] } satisfies PokeMessage) }).catch(() => end());
+    // The first event tells the client the stream is live, so it pulls whatever it missed. Only once
+    // the deltas know where they start: a pull answered before that point could leave the client
+    // below the first delta's start, and a poke that found nothing new would then tell it nothing.
+    void deltas.opened
+      .then(() => stream.writeSSE({ event: 'ready', data: JSON.stringify({ type: 'pull', scopes: ['all'] } satisfies PokeMessage) }))
+      .catch(() => end());
     await ended;
     closed = true;
     clearInterval(heartbeat);

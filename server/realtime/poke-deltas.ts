@@ -1,6 +1,8 @@
-import { sqliteOf } from '#db/engine';
+import { sql } from 'kysely';
 import type { AppDeps, AuthUser } from '../context';
 import { perConnection } from '#db/per-connection';
+import { readVia, type ReadVia } from '../videos/feed-rows';
+import { snapshotRead } from '../sync/read-transaction';
 import { personalDelta, sharedDeltasFor } from './shared-deltas';
 import { sessionIsLive } from '../auth/token-user';
 import type { PokeDelta, PullResponse } from '#sync/protocol/messages';
@@ -19,6 +21,8 @@ export const MAX_DELTA_BYTES = 32 * 1024;
 export type NextEvent = { kind: 'delta'; delta: PokeDelta } | { kind: 'plain' } | { kind: 'none' };
 
 export interface DeltaSource {
+  /** Settles once the change-log head at the stream's opening is known: send `ready` only then. */
+  opened: Promise<void>;
   next(): Promise<NextEvent>;
 }
 
@@ -36,14 +40,26 @@ const statements = perConnection((sqlite) => ({
  */
 export async function mayReceiveRows(deps: AppDeps, userId: string, token: string): Promise<boolean> {
   const claims = await deps.tokens.verifyClaims(token);
-  if (claims?.userId !== userId || !sessionIsLive(sqliteOf(deps.engine), claims.sessionId)) return false;
-  const p = statements(sqliteOf(deps.engine)).standing.get(userId);
+  if (claims?.userId !== userId) return false;
+  if (deps.engine.dialect === 'postgres') return standingOnPostgres(deps, userId, claims.sessionId);
+  if (!(await sessionIsLive(deps, claims.sessionId))) return false;
+  const p = statements(deps.engine.sqlite).standing.get(userId);
   return !!p && p.is_active === 1 && p.account_status !== 'pending_payment';
 }
 
-function changeLogHead(deps: AppDeps): number {
-  const row = statements(sqliteOf(deps.engine)).head.get();
-  return Number(row?.seq ?? 0);
+/** The session and the standing in one statement: it runs for every connection on every poke. */
+async function standingOnPostgres(deps: AppDeps, userId: string, sessionId: string | undefined): Promise<boolean> {
+  const { rows } = await sql<{ ok: boolean }>`SELECT (is_active = 1 AND account_status <> 'pending_payment'
+      AND (${sessionId ?? null}::text IS NULL OR EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = ${sessionId ?? null} AND revoked_at IS NULL))) AS ok
+    FROM profiles WHERE id = ${userId}`.execute(deps.db);
+  return rows[0]?.ok === true;
+}
+
+/** The newest change-log seq; inside a transaction when `via` is one (SQLite: its held connection). */
+async function changeLogHead(via: ReadVia): Promise<number> {
+  if (via.dialect === 'sqlite') return Number(statements(via.sqlite).head.get()?.seq ?? 0);
+  const { rows } = await sql<{ seq: number | null }>`SELECT max(seq) AS seq FROM change_log`.execute(via.db);
+  return Number(rows[0]?.seq ?? 0);
 }
 
 /**
@@ -53,8 +69,8 @@ function changeLogHead(deps: AppDeps): number {
  * `from` ahead of the log after a restore): then the client pulls.
  */
 function readDelta(deps: AppDeps, user: AuthUser, clientId: string | null, from: number): Promise<{ head: number; delta: PullResponse | null }> {
-  return deps.db.transaction().execute(async (trx) => {
-    const head = changeLogHead(deps);
+  return snapshotRead(deps.db, deps.engine).execute(async (trx) => {
+    const head = await changeLogHead(readVia(deps.engine, trx));
     if (head === from) return { head, delta: null };
     const shared = await sharedDeltasFor(deps).read(trx, from, head);
     if (!shared.changes) return { head, delta: null };
@@ -68,16 +84,29 @@ function readDelta(deps: AppDeps, user: AuthUser, clientId: string | null, from:
  * client applies a delta only if its own cursor lies inside [from, cursor]; otherwise it pulls.
  */
 export function createDeltaSource(deps: AppDeps, user: AuthUser, clientId: string | null, allowed: () => Promise<boolean>): DeltaSource {
-  // Read when the stream opens: the client pulls on `ready`, which covers everything up to here.
-  let coveredTo = changeLogHead(deps);
+  // Read when the stream opens (on SQLite before this returns): the client pulls on `ready`, which
+  // covers everything up to here. Handled at once, so a failure is not an unhandled rejection;
+  // next() sees it and reads the head again.
+  const readHead = () => {
+    const head = changeLogHead(readVia(deps.engine, deps.db));
+    head.catch(() => undefined);
+    return head;
+  };
+  let coveredTo: number | Promise<number> = readHead();
   return {
+    opened: coveredTo.then(
+      () => undefined,
+      () => undefined,
+    ),
     async next() {
-      const from = coveredTo;
+      let from: number;
       let read;
       try {
+        from = coveredTo = await coveredTo;
         read = await readDelta(deps, user, clientId, from);
       } catch (err) {
         deps.log.error('could not read a poke delta; the client pulls instead', err);
+        if (typeof coveredTo !== 'number') coveredTo = readHead();
         return { kind: 'plain' };
       }
       const to = read.head;

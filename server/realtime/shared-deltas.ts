@@ -1,12 +1,11 @@
-import { sqliteOf } from '#db/engine';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import { perConnection } from '#db/per-connection';
 import type { AppDeps, AuthUser } from '../context';
 import { rankOnBoard, readLeaderboards } from '../rewards/leaderboards';
 import { readChangeSets } from '../sync/pull-changes';
 import { readProfile } from '../sync/pull';
-import { readVideosByIds } from '../videos/feed-rows';
+import { readVia, readVideosByIds } from '../videos/feed-rows';
 import type { Leaderboards } from '#sync/rest-api/rewards';
 import type { PullResponse } from '#sync/protocol/messages';
 
@@ -39,36 +38,48 @@ const MAX_ENTRIES = 32;
  * One per process (per deps): before it, each open stream ran a whole pull per poke, so 300
  * streams read the same leaderboards and video rows 300 times after every push and the event loop
  * stalled (/api/health at 150-840 ms; docs/decisions/0003-abuse-limits.md). Entries are kept for the change-log head they
- * were read at and dropped as soon as it moves.
+ * were read at and dropped as soon as it moves forward.
+ *
+ * An entry holds the read while it is still running: on PostgreSQL the streams' transactions run
+ * side by side on the pool, and all of them would miss a cache filled only when the first read
+ * ends. The entry's key includes the head, so a transaction whose snapshot is one commit behind
+ * the others never takes their rows (nor they its).
  */
 export class SharedDeltas {
   /** How many times the shared part was read from the database (tests and metrics). */
   reads = 0;
   private head = -1;
-  private readonly byFrom = new Map<number, SharedDelta>();
+  private readonly entries = new Map<string, { readAt: number; value: Promise<SharedDelta> }>();
 
   constructor(private readonly deps: AppDeps) {}
 
   /** Call inside the transaction that also reads the per-member part, so both agree with `head`. */
-  async read(trx: Transaction<Database>, from: number, head: number): Promise<SharedDelta> {
+  read(trx: Transaction<Database>, from: number, head: number): Promise<SharedDelta> {
     const now = this.deps.now();
-    if (head !== this.head) {
-      this.byFrom.clear();
+    if (head > this.head) {
+      this.entries.clear();
       this.head = head;
     }
-    const hit = this.byFrom.get(from);
-    if (hit && now - hit.readAt <= MAX_AGE_MS) return hit;
+    const key = `${head}:${from}`;
+    const hit = this.entries.get(key);
+    if (hit && now - hit.readAt <= MAX_AGE_MS) return hit.value;
     this.reads++;
-    const value: SharedDelta = { from, head, readAt: now, changes: await this.readChanges(trx, from, now) };
-    if (this.byFrom.size >= MAX_ENTRIES) this.byFrom.delete(this.byFrom.keys().next().value!);
-    this.byFrom.set(from, value);
+    const value = this.readChanges(trx, from, head, now).then((changes): SharedDelta => ({ from, head, readAt: now, changes }));
+    const entry = { readAt: now, value };
+    // A failed read is not kept: the next poke reads again.
+    value.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
+    this.entries.delete(key);
+    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, entry);
     return value;
   }
 
-  private async readChanges(trx: Transaction<Database>, from: number, now: number): Promise<SharedDelta['changes']> {
-    const sets = from > this.head ? null : await readChangeSets(trx, from, [], new Set());
+  private async readChanges(trx: Transaction<Database>, from: number, head: number, now: number): Promise<SharedDelta['changes']> {
+    const sets = from > head ? null : await readChangeSets(trx, from, [], new Set());
     if (!sets) return null;
-    const videos = readVideosByIds(sqliteOf(this.deps.engine), NOBODY, [...sets.changedVideos]);
+    const videos = await readVideosByIds(readVia(this.deps.engine, trx), NOBODY, [...sets.changedVideos]);
     const present = new Set(videos.map((v) => v.id));
     const deleted = new Set(sets.deletedVideos);
     for (const id of sets.changedVideos) if (!present.has(id)) deleted.add(id);
@@ -105,15 +116,16 @@ export async function personalDelta(
   shared: SharedDelta & { changes: NonNullable<SharedDelta['changes']> },
 ): Promise<PullResponse> {
   const { changes } = shared;
-  const liked = likedAmong(
+  const { liked, lastMutationId } = await readOwn(
     deps,
+    trx,
     user.id,
     changes.videos.map((v) => v.id),
+    clientId,
   );
   // The shared read sees a video still processing as gone; to its uploader it is a card with progress.
-  const own = changes.deletedVideos.length ? readVideosByIds(sqliteOf(deps.engine), user.id, changes.deletedVideos) : [];
+  const own = await readVideosByIds(readVia(deps.engine, trx), user.id, changes.deletedVideos);
   const ownIds = new Set(own.map((v) => v.id));
-  const lastMutationId = clientId ? (ownStatements(sqliteOf(deps.engine)).lastMutation.get(clientId, user.id)?.last_mutation_id ?? 0) : 0;
   const boards = changes.leaderboards;
   return {
     cursor: String(shared.head),
@@ -142,9 +154,25 @@ const ownStatements = perConnection((sqlite) => ({
   lastMutation: sqlite.prepare<[string, string], { last_mutation_id: number }>('SELECT last_mutation_id FROM sync_clients WHERE client_id = ? AND user_id = ?'),
 }));
 
-/** Which of `videoIds` the member likes: one primary-key lookup per video. */
-function likedAmong(deps: AppDeps, userId: string, videoIds: string[]): Set<string> {
-  if (!videoIds.length) return new Set();
-  const rows = ownStatements(sqliteOf(deps.engine)).liked.all(userId, JSON.stringify(videoIds));
-  return new Set(rows.map((r) => r.video_id));
+/**
+ * Which of `videoIds` the member likes (one primary-key lookup per video) and the device's
+ * last_mutation_id. On PostgreSQL both come from one statement: it runs for every connection on
+ * every change, and each statement there is a round trip.
+ */
+async function readOwn(
+  deps: AppDeps,
+  trx: Transaction<Database>,
+  userId: string,
+  videoIds: string[],
+  clientId: string | null,
+): Promise<{ liked: Set<string>; lastMutationId: number }> {
+  if (deps.engine.dialect === 'sqlite') {
+    const s = ownStatements(deps.engine.sqlite);
+    const liked = videoIds.length ? s.liked.all(userId, JSON.stringify(videoIds)).map((r) => r.video_id) : [];
+    return { liked: new Set(liked), lastMutationId: clientId ? (s.lastMutation.get(clientId, userId)?.last_mutation_id ?? 0) : 0 };
+  }
+  const { rows } = await sql<{ liked: string[]; last_mutation_id: number | null }>`SELECT
+      ARRAY(SELECT video_id FROM likes WHERE user_id = ${userId} AND video_id = ANY(${videoIds}::text[])) AS liked,
+      (SELECT last_mutation_id FROM sync_clients WHERE client_id = ${clientId} AND user_id = ${userId}) AS last_mutation_id`.execute(trx);
+  return { liked: new Set(rows[0]?.liked ?? []), lastMutationId: rows[0]?.last_mutation_id ?? 0 };
 }

@@ -1,11 +1,11 @@
-import { sqliteOf } from '#db/engine';
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
 import { readLeaderboards } from '../rewards/leaderboards';
-import { COMMENTS_PER_VIDEO, FEED_WINDOW, type CommentItem, type PullResponse } from '#sync/protocol/messages';
-import { readCommentsByIds, readCommentsPage, readFeedPage, readVideosByIds } from '../videos/feed-rows';
+import { COMMENTS_PER_VIDEO, FEED_WINDOW, type PullResponse } from '#sync/protocol/messages';
+import { readCommentsByIds, readFeedPage, readNewestComments, readVia, readVideosByIds } from '../videos/feed-rows';
+import { snapshotRead } from './read-transaction';
 import { readChangeSets, type ChangeSets } from './pull-changes';
 
 export interface PullInput {
@@ -24,7 +24,7 @@ export async function processPull(deps: AppDeps, user: AuthUser, req: PullInput)
   const open = [...new Set(req.open_videos)];
   const load = new Set(req.load_comments.filter((id) => open.includes(id)));
 
-  return deps.db.transaction().execute(async (trx) => {
+  return snapshotRead(deps.db, deps.engine).execute(async (trx) => {
     const head = Number(
       (
         await trx
@@ -61,14 +61,16 @@ type PullRows = Omit<PullResponse, 'cursor' | 'last_mutation_id'>;
 
 /** A reset: the feed window, the open comment lists, the profile and the boards, read whole. */
 async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: string, open: string[]): Promise<PullRows> {
-  const { comments, loaded } = fullComments(deps, open);
+  const via = readVia(deps.engine, trx);
+  const videos = (await readFeedPage(via, userId, FEED_WINDOW, null)).items;
+  const comments = await readNewestComments(via, open, COMMENTS_PER_VIDEO);
   return {
     reset: true,
-    videos: readFeedPage(sqliteOf(deps.engine), userId, FEED_WINDOW, null).items,
+    videos,
     deleted_videos: [],
     comments,
     deleted_comments: [],
-    comments_loaded: loaded,
+    comments_loaded: open,
     profile: await readProfile(trx, userId),
     leaderboards: await readLeaderboards(trx, userId, deps.now()),
   };
@@ -77,35 +79,27 @@ async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: s
 /** The rows the changes touched; a changed id whose row is gone (or no longer visible) is sent as deleted. */
 async function readChangedRows(deps: AppDeps, trx: Transaction<Database>, userId: string, sets: ChangeSets, load: ReadonlySet<string>): Promise<PullRows> {
   const { changedVideos, deletedVideos, changedComments, deletedComments } = sets;
-  const videos = readVideosByIds(sqliteOf(deps.engine), userId, [...changedVideos]);
+  const via = readVia(deps.engine, trx);
+  const videos = await readVideosByIds(via, userId, [...changedVideos]);
   const present = new Set(videos.map((v) => v.id));
   for (const id of changedVideos) if (!present.has(id)) deletedVideos.add(id);
-  const comments = readCommentsByIds(sqliteOf(deps.engine), [...changedComments]);
+  const comments = await readCommentsByIds(via, [...changedComments]);
   const presentComments = new Set(comments.map((c) => c.id));
   for (const id of changedComments) if (!presentComments.has(id)) deletedComments.add(id);
-  const full = fullComments(deps, [...load]);
+  const loaded = [...load];
+  const full = await readNewestComments(via, loaded, COMMENTS_PER_VIDEO);
 
   return {
     reset: false,
     videos,
     deleted_videos: [...deletedVideos].filter((id) => !present.has(id)),
-    comments: [...comments, ...full.comments],
+    comments: [...comments, ...full],
     deleted_comments: [...deletedComments],
-    comments_loaded: full.loaded,
+    comments_loaded: loaded,
     profile: sets.renamedUsers.has(userId) ? await readProfile(trx, userId) : null,
     // Likes, comments, views, deletions and renames all move or relabel the boards.
     leaderboards: sets.count ? await readLeaderboards(trx, userId, deps.now()) : null,
   };
-}
-
-function fullComments(deps: AppDeps, videoIds: string[]): { comments: CommentItem[]; loaded: string[] } {
-  const comments: CommentItem[] = [];
-  const loaded: string[] = [];
-  for (const id of videoIds) {
-    comments.push(...readCommentsPage(sqliteOf(deps.engine), id, COMMENTS_PER_VIDEO, null).items);
-    loaded.push(id);
-  }
-  return { comments, loaded };
 }
 
 /** The caller's own profile as a pull carries it (also read by the live deltas). */

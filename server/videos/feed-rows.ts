@@ -1,76 +1,12 @@
 import type SQLite from 'better-sqlite3';
 import { perConnection } from '#db/per-connection';
 import type { CommentItem, FeedItem } from '#sync/protocol/messages';
+import { encodeFeedCursor as encodeCursor } from '#sync/protocol/feed-cursor';
+import { pageOf, toCommentItem, toFeedItem, UNKNOWN_USER, type CommentRow, type Cursor, type FeedRow, type Page, type ReadVia } from './feed-items';
+import * as postgres from './feed-rows-postgres';
 
-/** A feed row as SQLite returns it, before it becomes the API shape. */
-export interface FeedRow {
-  id: string;
-  user_id: string;
-  user_name: string | null;
-  title: string;
-  description: string;
-  file_key: string;
-  poster_key: string | null;
-  created_at: number;
-  duration_ms: number;
-  media_status: FeedItem['media_status'];
-  media_progress: number;
-  media_error: string | null;
-  media_key: string | null;
-  captions_key: string | null;
-  likes_count: number;
-  comments_count: number;
-  shares_count: number;
-  views_count: number;
-  liked_by_me: number;
-}
-
-interface CommentRow {
-  id: string;
-  video_id: string;
-  user_id: string;
-  user_name: string | null;
-  content: string;
-  created_at: number;
-}
-
-export const UNKNOWN_USER = 'Unknown User';
-
-export function toFeedItem(r: FeedRow): FeedItem {
-  return {
-    id: r.id,
-    user_id: r.user_id,
-    user_name: r.user_name ?? UNKNOWN_USER,
-    title: r.title,
-    description: r.description,
-    video_url: `/media/${r.file_key}`,
-    poster_url: r.poster_key ? `/media/${r.poster_key}` : null,
-    created_at: new Date(r.created_at).toISOString(),
-    duration_ms: r.duration_ms,
-    media_status: r.media_status,
-    media_progress: r.media_progress,
-    media_error: r.media_error,
-    hls_url: r.media_key ? `/media/${r.media_key}/master.m3u8` : null,
-    mp4_url: r.media_key ? `/media/${r.media_key}/small.mp4` : null,
-    captions_url: r.captions_key ? `/media/${r.captions_key}` : null,
-    likes_count: r.likes_count,
-    comments_count: r.comments_count,
-    shares_count: r.shares_count,
-    views_count: r.views_count,
-    liked_by_me: r.liked_by_me === 1,
-  };
-}
-
-export function toCommentItem(r: CommentRow): CommentItem {
-  return {
-    id: r.id,
-    video_id: r.video_id,
-    user_id: r.user_id,
-    user_name: r.user_name ?? UNKNOWN_USER,
-    content: r.content,
-    created_at: new Date(r.created_at).toISOString(),
-  };
-}
+export { readVia, toCommentItem, toFeedItem, UNKNOWN_USER, type FeedRow, type Page, type ReadVia } from './feed-items';
+export { encodeFeedCursor as encodeCursor, decodeFeedCursor as decodeCursor } from '#sync/protocol/feed-cursor';
 
 // One query per page: the author's name and the viewer's like come from LEFT JOINs (no N+1), and
 // the (created_at, id) row-value comparison walks the videos_feed index backwards.
@@ -86,7 +22,7 @@ const VISIBLE = `(v.media_status = 'ready' OR v.user_id = @viewer)`;
 // The same item built by SQLite as JSON text: the feed route sends it without creating an object
 // per row and field in JS (the feed is the hottest read). Must stay equal to toFeedItem.
 const FEED_JSON = `json_object(
-  'id', v.id, 'user_id', v.user_id, 'user_name', coalesce(p.name, '${'Unknown User'}'), 'title', v.title,
+  'id', v.id, 'user_id', v.user_id, 'user_name', coalesce(p.name, '${UNKNOWN_USER}'), 'title', v.title,
   'description', v.description, 'video_url', '/media/' || v.file_key,
   'poster_url', CASE WHEN v.poster_key IS NULL THEN NULL ELSE '/media/' || v.poster_key END,
   'created_at', strftime('%Y-%m-%dT%H:%M:%fZ', v.created_at / 1000.0, 'unixepoch'),
@@ -145,25 +81,17 @@ function statements(sqlite: SQLite.Database) {
  */
 export const feedStatements = perConnection(statements);
 
-export { encodeFeedCursor as encodeCursor, decodeFeedCursor as decodeCursor } from '#sync/protocol/feed-cursor';
-import { encodeFeedCursor as encodeCursor } from '#sync/protocol/feed-cursor';
+// The reads below take the SQLite path exactly as it was tuned (synchronous prepared statements,
+// run while the caller holds the connection) or the PostgreSQL one (feed-rows-postgres.ts).
 
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
-
-export function readFeedPage(sqlite: SQLite.Database, viewer: string, limit: number, cursor: { at: number; id: string } | null): Page<FeedItem> {
+function sqliteFeedPage(sqlite: SQLite.Database, viewer: string, limit: number, cursor: Cursor): Page<FeedItem> {
   const s = feedStatements(sqlite);
-  // One extra row tells whether another page exists without a count query.
   const rows = cursor ? s.nextPage.all({ viewer, limit: limit + 1, at: cursor.at, id: cursor.id }) : s.firstPage.all({ viewer, limit: limit + 1 });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return { items: page.map(toFeedItem), next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+  return pageOf(rows, limit, toFeedItem, (r) => [r.created_at, r.id]);
 }
 
-/** readFeedPage as the JSON text of {items, next_cursor}, for the feed route. */
-export function readFeedPageJson(sqlite: SQLite.Database, viewer: string, limit: number, cursor: { at: number; id: string } | null): string {
+/** The feed page as the JSON text of {items, next_cursor}, for the feed route. */
+export function sqliteFeedPageJson(sqlite: SQLite.Database, viewer: string, limit: number, cursor: Cursor): string {
   const s = feedStatements(sqlite);
   const rows = cursor ? s.nextPageJson.all({ viewer, limit: limit + 1, at: cursor.at, id: cursor.id }) : s.firstPageJson.all({ viewer, limit: limit + 1 });
   const page = rows.slice(0, limit);
@@ -172,26 +100,45 @@ export function readFeedPageJson(sqlite: SQLite.Database, viewer: string, limit:
   return `{"items":[${page.map((r) => r[0]).join(',')}],"next_cursor":${next}}`;
 }
 
-export function readVideosByIds(sqlite: SQLite.Database, viewer: string, ids: string[]): FeedItem[] {
-  if (!ids.length) return [];
-  return feedStatements(sqlite)
-    .byIds.all({ viewer, ids: JSON.stringify(ids) })
-    .map(toFeedItem);
-}
-
-export function readCommentsPage(sqlite: SQLite.Database, videoId: string, limit: number, cursor: { at: number; id: string } | null): Page<CommentItem> {
+function sqliteCommentsPage(sqlite: SQLite.Database, videoId: string, limit: number, cursor: Cursor): Page<CommentItem> {
   const s = feedStatements(sqlite);
   const rows = cursor
     ? s.commentsNext.all({ video: videoId, limit: limit + 1, at: cursor.at, id: cursor.id })
     : s.commentsFirst.all({ video: videoId, limit: limit + 1 });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return { items: page.map(toCommentItem), next_cursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+  return pageOf(rows, limit, toCommentItem, (r) => [r.created_at, r.id]);
 }
 
-export function readCommentsByIds(sqlite: SQLite.Database, ids: string[]): CommentItem[] {
+export async function readFeedPage(via: ReadVia, viewer: string, limit: number, cursor: Cursor): Promise<Page<FeedItem>> {
+  return via.dialect === 'sqlite' ? sqliteFeedPage(via.sqlite, viewer, limit, cursor) : postgres.readFeedPage(via.db, viewer, limit, cursor);
+}
+
+export async function readFeedPageJson(via: ReadVia, viewer: string, limit: number, cursor: Cursor): Promise<string> {
+  return via.dialect === 'sqlite' ? sqliteFeedPageJson(via.sqlite, viewer, limit, cursor) : postgres.readFeedPageJson(via.db, viewer, limit, cursor);
+}
+
+export async function readVideosByIds(via: ReadVia, viewer: string, ids: string[]): Promise<FeedItem[]> {
   if (!ids.length) return [];
-  return feedStatements(sqlite)
+  if (via.dialect === 'postgres') return postgres.readVideosByIds(via.db, viewer, ids);
+  return feedStatements(via.sqlite)
+    .byIds.all({ viewer, ids: JSON.stringify(ids) })
+    .map(toFeedItem);
+}
+
+export async function readCommentsPage(via: ReadVia, videoId: string, limit: number, cursor: Cursor): Promise<Page<CommentItem>> {
+  return via.dialect === 'sqlite' ? sqliteCommentsPage(via.sqlite, videoId, limit, cursor) : postgres.readCommentsPage(via.db, videoId, limit, cursor);
+}
+
+export async function readCommentsByIds(via: ReadVia, ids: string[]): Promise<CommentItem[]> {
+  if (!ids.length) return [];
+  if (via.dialect === 'postgres') return postgres.readCommentsByIds(via.db, ids);
+  return feedStatements(via.sqlite)
     .commentsByIds.all({ ids: JSON.stringify(ids) })
     .map(toCommentItem);
+}
+
+/** The first page of comments of each video, in the order of `videoIds` (a pull's full lists). */
+export async function readNewestComments(via: ReadVia, videoIds: string[], perVideo: number): Promise<CommentItem[]> {
+  if (!videoIds.length) return [];
+  if (via.dialect === 'postgres') return postgres.readNewestComments(via.db, videoIds, perVideo);
+  return videoIds.flatMap((id) => sqliteCommentsPage(via.sqlite, id, perVideo, null).items);
 }

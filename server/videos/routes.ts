@@ -1,4 +1,3 @@
-import { sqliteOf } from '#db/engine';
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../http/router';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
@@ -6,7 +5,7 @@ import { requireUser } from '../auth/middleware';
 import { ApiError, notFound } from '../http/errors';
 import { CommentsPageSchema, FeedPageSchema } from '#sync/protocol/messages';
 import { IdSchema } from '#sync/protocol/ids';
-import { decodeCursor, readCommentsPage, readFeedPageJson } from './feed-rows';
+import { decodeCursor, readCommentsPage, readFeedPageJson, readVia, sqliteFeedPageJson } from './feed-rows';
 
 const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
 
@@ -55,9 +54,14 @@ export function videosRouter() {
     const { limit, cursor } = c.req.valid('query');
     const after = parseCursor(cursor);
     const { deps, user } = c.var;
-    // Holding the Kysely connection keeps this raw statement out of another request's open transaction.
-    const body = await deps.db.connection().execute(async () => readFeedPageJson(sqliteOf(deps.engine), user.id, limit, after));
-    // SQLite built the JSON (same shape as FeedPageSchema, checked by the tests).
+    const { engine } = deps;
+    // On SQLite, holding the Kysely connection keeps this raw statement out of another request's
+    // open transaction; PostgreSQL runs it on any pooled connection.
+    const body =
+      engine.dialect === 'sqlite'
+        ? await deps.db.connection().execute(async () => sqliteFeedPageJson(engine.sqlite, user.id, limit, after))
+        : await readFeedPageJson(readVia(engine, deps.db), user.id, limit, after);
+    // The database built the JSON (same shape as FeedPageSchema, checked by the tests).
     return c.body(body, 200, { 'content-type': 'application/json; charset=UTF-8' }) as never;
   });
   router.openapi(commentsRoute, async (c) => {
@@ -68,7 +72,7 @@ export function videosRouter() {
     const page = await deps.db.connection().execute(async (conn) => {
       const video = await conn.selectFrom('videos').select('id').where('id', '=', id).executeTakeFirst();
       if (!video) return null;
-      return readCommentsPage(sqliteOf(deps.engine), id, limit, after);
+      return readCommentsPage(readVia(deps.engine, conn), id, limit, after);
     });
     if (!page) throw notFound('This video no longer exists.');
     return c.json(page, 200);

@@ -1,4 +1,3 @@
-import { sqliteOf } from '#db/engine';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { call } from '../helpers/test-app';
@@ -20,7 +19,16 @@ import { createDeltaSource, MAX_DELTA_BYTES } from '#server/realtime/poke-deltas
 const s = useSyncServer();
 const push = (user: TestUser, clientId: string, mutations: unknown[]) =>
   call(s.t.app, 'POST', '/api/sync/push', { client_id: clientId, mutations }, user.token);
-const head = () => Number((sqliteOf(s.t.deps.engine).prepare('SELECT max(seq) AS s FROM change_log').get() as { s: number }).s);
+const head = async () =>
+  Number(
+    (
+      await s.t.deps.db
+        .selectFrom('change_log')
+        .select((eb) => eb.fn.max('seq').as('s'))
+        .executeTakeFirstOrThrow()
+    ).s,
+  );
+const setActive = (userId: string, active: 0 | 1) => s.t.deps.db.updateTable('profiles').set({ is_active: active }).where('id', '=', userId).execute();
 
 /** The events stream of `user` over real HTTP, read event by event. */
 async function openStream(user: TestUser, clientId?: string) {
@@ -64,13 +72,13 @@ describe('poke deltas (server)', () => {
   it("carries the rows that changed since the last event, tiling the change log, with the device's last_mutation_id", async () => {
     const videoId = await insertVideo(s.t.deps, s.bob.id);
     const aliceClient = randomUUID();
-    const at = head();
+    const at = await head();
     const stream = await openStream(s.alice, aliceClient);
     expect((await stream.next()).event).toBe('ready');
 
     expect((await push(s.bob, randomUUID(), [{ id: 1, name: 'like', args: { videoId } }])).status).toBe(200);
     const first = (await stream.poke()).delta!;
-    expect(first).toMatchObject({ from: String(at), cursor: String(head()), reset: false, client_id: aliceClient, last_mutation_id: 0 });
+    expect(first).toMatchObject({ from: String(at), cursor: String(await head()), reset: false, client_id: aliceClient, last_mutation_id: 0 });
     expect(first.videos.find((v) => v.id === videoId)).toMatchObject({ likes_count: 1, liked_by_me: false });
     // Same shape as a pull answer, so the client applies it with the same code.
     expect(PullResponseSchema.safeParse(first).success).toBe(true);
@@ -78,7 +86,7 @@ describe('poke deltas (server)', () => {
     // Alice's own like: the next delta starts where the first ended and confirms her mutation.
     expect((await push(s.alice, aliceClient, [{ id: 1, name: 'like', args: { videoId } }])).status).toBe(200);
     const second = (await stream.poke()).delta!;
-    expect(second).toMatchObject({ from: first.cursor, cursor: String(head()), last_mutation_id: 1 });
+    expect(second).toMatchObject({ from: first.cursor, cursor: String(await head()), last_mutation_id: 1 });
     expect(second.videos.find((v) => v.id === videoId)).toMatchObject({ likes_count: 2, liked_by_me: true });
     stream.close();
   });
@@ -93,10 +101,10 @@ describe('poke deltas (server)', () => {
     s.t.deps.pokes.notify(['feed']);
     const plain = await stream.poke();
     expect(plain.delta).toBeUndefined();
-    const after = head();
+    const after = await head();
     const small = await insertVideo(s.t.deps, s.bob.id);
     const delta = (await stream.poke()).delta!;
-    expect(delta).toMatchObject({ from: String(after), cursor: String(head()), client_id: null });
+    expect(delta).toMatchObject({ from: String(after), cursor: String(await head()), client_id: null });
     expect(delta.videos.map((v) => v.id)).toEqual([small]);
     stream.close();
   });
@@ -104,14 +112,14 @@ describe('poke deltas (server)', () => {
   it('has nothing to send for a poke that changed nothing a pull would bring', async () => {
     const user = { id: s.alice.id, email: s.alice.email, name: s.alice.name, isAdmin: false };
     const source = createDeltaSource(s.t.deps, user, null, async () => true);
-    const at = head();
+    const at = await head();
     // E.g. a settings poke: settings are not part of pulls and leave the change log as it is.
     expect(await source.next()).toEqual({ kind: 'none' });
     const videoId = await insertVideo(s.t.deps, s.bob.id);
     const next = await source.next();
     expect(next.kind).toBe('delta');
     if (next.kind !== 'delta') return;
-    expect(next.delta).toMatchObject({ from: String(at), cursor: String(head()) });
+    expect(next.delta).toMatchObject({ from: String(at), cursor: String(await head()) });
     expect(next.delta.videos.map((v) => v.id)).toEqual([videoId]);
     expect(await source.next()).toEqual({ kind: 'none' });
   });
@@ -120,12 +128,12 @@ describe('poke deltas (server)', () => {
     const videoId = await insertVideo(s.t.deps, s.bob.id);
     const stream = await openStream(s.alice, randomUUID());
     expect((await stream.next()).event).toBe('ready');
-    sqliteOf(s.t.deps.engine).prepare('UPDATE profiles SET is_active = 0 WHERE id = ?').run(s.alice.id);
+    await setActive(s.alice.id, 0);
     try {
       expect((await push(s.bob, randomUUID(), [{ id: 1, name: 'like', args: { videoId } }])).status).toBe(200);
       expect((await stream.poke()).delta).toBeUndefined();
     } finally {
-      sqliteOf(s.t.deps.engine).prepare('UPDATE profiles SET is_active = 1 WHERE id = ?').run(s.alice.id);
+      await setActive(s.alice.id, 1);
       stream.close();
     }
   });
@@ -236,7 +244,7 @@ describe('the engine with live deltas', () => {
     expect((await push(s.bob, randomUUID(), [{ id: 1, name: 'like', args: { videoId } }])).status).toBe(200);
     await vi.waitFor(async () => expect((await db.videos.get(videoId))?.likes_count).toBe(1), { timeout: 5000 });
     expect(pulls(net)).toBeGreaterThan(before);
-    expect(Number(await getMeta(db, CURSOR_KEY))).toBe(head());
+    expect(Number(await getMeta(db, CURSOR_KEY))).toBe(await head());
   });
 
   it('pulls instead while it follows a comment list, which only a pull brings', async () => {

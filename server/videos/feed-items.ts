@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import type { Database } from '#db/schema';
+import type { Engine } from '#db/engine';
+import type { CommentItem, FeedItem } from '#sync/protocol/messages';
+import { encodeFeedCursor } from '#sync/protocol/feed-cursor';
+
+/** A feed row as SQLite returns it, before it becomes the API shape. */
+export interface FeedRow {
+  id: string;
+  user_id: string;
+  user_name: string | null;
+  title: string;
+  description: string;
+  file_key: string;
+  poster_key: string | null;
+  created_at: number;
+  duration_ms: number;
+  media_status: FeedItem['media_status'];
+  media_progress: number;
+  media_error: string | null;
+  media_key: string | null;
+  captions_key: string | null;
+  likes_count: number;
+  comments_count: number;
+  shares_count: number;
+  views_count: number;
+  liked_by_me: number;
+}
+
+export interface CommentRow {
+  id: string;
+  video_id: string;
+  user_id: string;
+  user_name: string | null;
+  content: string;
+  created_at: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export type Cursor = { at: number; id: string } | null;
+
+/**
+ * Where a read of the feed rows runs. On SQLite, the raw connection: the caller holds it through
+ * Kysely (db.connection() or a transaction), so the read never lands inside another request's open
+ * transaction. On PostgreSQL, a Kysely executor: the pool, a held connection, or a transaction whose
+ * snapshot the read must share.
+ */
+export type ReadVia = { dialect: 'sqlite'; sqlite: SQLite.Database } | { dialect: 'postgres'; db: Kysely<Database> };
+
+export function readVia(engine: Engine, db: Kysely<Database>): ReadVia {
+  return engine.dialect === 'sqlite' ? { dialect: 'sqlite', sqlite: engine.sqlite } : { dialect: 'postgres', db };
+}
+
+export const UNKNOWN_USER = 'Unknown User';
+
+export function toFeedItem(r: FeedRow): FeedItem {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    user_name: r.user_name ?? UNKNOWN_USER,
+    title: r.title,
+    description: r.description,
+    video_url: `/media/${r.file_key}`,
+    poster_url: r.poster_key ? `/media/${r.poster_key}` : null,
+    created_at: new Date(r.created_at).toISOString(),
+    duration_ms: r.duration_ms,
+    media_status: r.media_status,
+    media_progress: r.media_progress,
+    media_error: r.media_error,
+    hls_url: r.media_key ? `/media/${r.media_key}/master.m3u8` : null,
+    mp4_url: r.media_key ? `/media/${r.media_key}/small.mp4` : null,
+    captions_url: r.captions_key ? `/media/${r.captions_key}` : null,
+    likes_count: r.likes_count,
+    comments_count: r.comments_count,
+    shares_count: r.shares_count,
+    views_count: r.views_count,
+    liked_by_me: r.liked_by_me === 1,
+  };
+}
+
+export function toCommentItem(r: CommentRow): CommentItem {
+  return {
+    id: r.id,
+    video_id: r.video_id,
+    user_id: r.user_id,
+    user_name: r.user_name ?? UNKNOWN_USER,
+    content: r.content,
+    created_at: new Date(r.created_at).toISOString(),
+  };
+}
+
+/**
+ * A page from `limit + 1` rows (the extra row tells whether another page exists without a count
+ * query); the cursor is the last row kept.
+ */
+export function pageOf<R, T>(rows: R[], limit: number, item: (r: R) => T, key: (r: R) => [number, string]): Page<T> {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map(item), next_cursor: rows.length > limit && last ? encodeFeedCursor(...key(last)) : null };
+}
