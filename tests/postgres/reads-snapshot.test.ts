@@ -39,7 +39,8 @@ describe('reads that answer with a cursor see one snapshot', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ MEDIA_WORKER: 'off' });
-    [alice, bob] = await Promise.all(['Alice', 'Bob'].map((name) => createUser(t.deps, { name })));
+    alice = await createUser(t.deps, { name: 'Alice' });
+    bob = await createUser(t.deps, { name: 'Bob' });
     deps = { ...t.deps, db: t.deps.db.withPlugin(plugin) };
   });
   afterAll(async () => {
