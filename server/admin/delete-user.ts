@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
+import { lockScoringExclusive } from '#db/locks';
 import { onUserDeleted } from '../rewards/member-status';
 import { deleteVideoInTx } from '../videos/delete-video';
 import type { Changes } from '../changes/changes';
@@ -33,6 +34,8 @@ export interface DeletedUser {
  */
 export async function deleteUserInTx(trx: Transaction<Database>, changes: Changes, actorId: string, userId: string): Promise<DeletedUser> {
   if (userId === actorId) throw badRequest('You cannot delete yourself.', 'cannot_target_self');
+  // The member stops being eligible and many members' points move: no push runs beside it.
+  await lockScoringExclusive(trx);
   const user = await trx.selectFrom('profiles').select(['id', 'email', 'is_admin']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw notFound('No such user.', 'user_not_found');
   if (user.is_admin) throw targetIsAdmin('deleted');

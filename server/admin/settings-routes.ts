@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { lockScoringExclusive } from '#db/locks';
 import { createRouter } from '../http/router';
 import { errorResponses } from '../http/openapi-helpers';
 import { writeTx } from '../changes/write-tx';
@@ -75,6 +76,8 @@ export function adminSettingsRouter() {
       const { deps, user } = c.var;
       const view = await writeTx(deps, async (trx, changes) => {
         const now = changes.now;
+        // A new cap rewrites every member's viewer points: no push may add one under the old cap meanwhile.
+        if (body.limits) await lockScoringExclusive(trx);
         const { secretsChanged, capChanged } = await saveAdminSettings(trx, deps.secrets, body, now);
         const view = await readAdminSettings(trx, deps.secrets);
         // The audit keeps what changed, but never a secret: only whether each is set and whether it changed.

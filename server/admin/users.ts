@@ -1,5 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
+import { lockScoringExclusive } from '#db/locks';
+import { onPostgres } from '#db/migrations/portable';
 import type { Changes } from '../changes/changes';
 import { badRequest, notFound } from '../http/errors';
 import { onUserReactivated, onUserSuspended } from '../rewards/member-status';
@@ -10,7 +12,9 @@ import type { AdminUser } from '#sync/rest-api/admin';
 
 /**
  * Newest first, keyset-paged over the (created_at, id) index, so page N costs the same as page 1
- * with 100 000 users. A search matches the name or e-mail anywhere (case-insensitive for ASCII).
+ * with 100 000 users. A search matches the name or e-mail anywhere (case-insensitive for ASCII:
+ * SQLite's LIKE; on PostgreSQL ILIKE over the "C"-collated columns, which folds ASCII only too,
+ * served by the trigram indexes of migration 0009).
  */
 export async function listUsers(db: Kysely<Database>, opts: { limit: number; cursor: TimeCursor | null; search: string }) {
   const rows = await usersPageQuery(db, opts).execute();
@@ -45,7 +49,8 @@ export function usersPageQuery(db: Kysely<Database>, opts: { limit: number; curs
   }
   if (opts.search) {
     const pattern = containsPattern(opts.search);
-    q = q.where(sql<boolean>`(name LIKE ${pattern} ESCAPE '\\' OR email LIKE ${pattern} ESCAPE '\\')`);
+    const like = onPostgres(db as Kysely<unknown>) ? sql`ILIKE` : sql`LIKE`;
+    q = q.where(sql<boolean>`(name ${like} ${pattern} ESCAPE '\\' OR email ${like} ${pattern} ESCAPE '\\')`);
   }
   return q;
 }
@@ -64,6 +69,8 @@ export async function setUserActive(
   active: boolean,
 ): Promise<{ changed: boolean; scoresChanged: boolean; email: string }> {
   const now = changes.now;
+  // Eligibility changes: no push may be moving points for this member until commit.
+  await lockScoringExclusive(trx);
   if (userId === actorId) throw badRequest(active ? 'You cannot reactivate yourself.' : 'You cannot suspend yourself.', 'cannot_target_self');
   const user = await trx.selectFrom('profiles').select(['id', 'email', 'is_active', 'is_admin']).where('id', '=', userId).executeTakeFirst();
   if (!user) throw notFound('No such user.', 'user_not_found');

@@ -1,4 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
+import { lockScoringShared } from '#db/locks';
 import { createRouter } from '../http/router';
 import { errorResponses } from '../http/openapi-helpers';
 import { notFound } from '../http/errors';
@@ -40,6 +41,8 @@ export function adminVideosRouter() {
       const { id } = c.req.valid('param');
       const { deps, user } = c.var;
       await writeTx(deps, async (trx, changes) => {
+        // Points move (the video's likes, comments and views): the period and eligibility hold until commit.
+        await lockScoringShared(trx);
         const gone = await deleteVideoInTx(trx, changes, id);
         if (!gone) throw notFound('No such video.', 'video_not_found');
         await recordAudit(trx, { actorId: user.id, action: 'video.delete', target: id, details: { owner_id: gone.ownerId } }, changes.now);

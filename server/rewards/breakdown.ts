@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { lockScoringExclusive } from '#db/locks';
 import { currentPeriodStart, eligibleP, readViewerCap, type Db } from './eligibility';
 import { BEST_USERS, BEST_VIEWERS, topOfBoard } from './leaderboards';
 import { onUserSuspended } from './member-status';
@@ -12,7 +13,7 @@ async function sourcesOf(db: Db, userId: string, ps: number) {
       (SELECT count(*) FROM videos v JOIN likes l ON l.video_id = v.id JOIN profiles p ON p.id = l.user_id
         WHERE v.user_id = ${userId} AND l.created_at > ${ps} AND l.user_id <> ${userId} AND ${ok}) AS likes_received,
       (SELECT count(*) FROM (SELECT 1 FROM videos v JOIN comments c ON c.video_id = v.id JOIN profiles p ON p.id = c.user_id
-        WHERE v.user_id = ${userId} AND c.created_at > ${ps} AND c.user_id <> ${userId} AND ${ok} GROUP BY c.video_id, c.user_id)) AS commenters,
+        WHERE v.user_id = ${userId} AND c.created_at > ${ps} AND c.user_id <> ${userId} AND ${ok} GROUP BY c.video_id, c.user_id) AS pairs) AS commenters,
       (SELECT count(*) FROM likes l JOIN videos v ON v.id = l.video_id JOIN profiles p ON p.id = v.user_id
         WHERE l.user_id = ${userId} AND l.created_at > ${ps} AND v.user_id <> ${userId} AND ${ok}) AS likes_given,
       (SELECT count(DISTINCT c.video_id) FROM comments c JOIN videos v ON v.id = c.video_id JOIN profiles p ON p.id = v.user_id
@@ -87,6 +88,8 @@ export async function readRewardsBreakdown(db: Db): Promise<RewardsBreakdown> {
  * next distribution. Returns null for an unknown member; created: false if already voided.
  */
 export async function voidMember(db: Db, changes: Changes, input: { userId: string; adminId: string }) {
+  // A void changes eligibility: no push may move points between reading the period and commit.
+  await lockScoringExclusive(db);
   const profile = await db.selectFrom('profiles').select('id').where('id', '=', input.userId).executeTakeFirst();
   if (!profile) return null;
   const ps = await currentPeriodStart(db);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#db/schema';
+import { lockScoringExclusive } from '#db/locks';
 import { conflict } from '../http/errors';
 import type { Changes } from '../changes/changes';
 import { currentStandings, distributionSummary, latestDistribution } from './leaderboards';
@@ -12,13 +13,20 @@ import type { DistributionPage, RecordedDistribution } from '#sync/rest-api/rewa
  * time, and every counter is reset). The caller names the period it saw, so a retried or doubled
  * request finds that period already distributed and gets the same distribution back; the UNIQUE
  * period_start makes a duplicate impossible even so. Runs in the caller's transaction (writeTx).
+ *
+ * Pushes run beside it (on PostgreSQL): it takes the scoring lock first, so every push that moves
+ * points has committed before the standings are read and none starts until it commits. `clock`
+ * (the app's) is read after the lock, so every action in the standings is at or before the new
+ * period's start, and the commit waits for the clock to pass that start, so every action after it
+ * is later: an action belongs to exactly one period, as recomputeScores counts it.
  */
 export async function recordDistribution(
   trx: Transaction<Database>,
   changes: Changes,
-  input: { adminId: string; periodStart: number },
+  input: { adminId: string; periodStart: number; clock?: () => number },
 ): Promise<RecordedDistribution> {
-  const now = changes.now;
+  await lockScoringExclusive(trx);
+  const now = Math.max(changes.now, input.clock?.() ?? 0);
   const done = await trx
     .selectFrom('distributions')
     .select(['id', 'period_start', 'created_at'])
@@ -68,10 +76,16 @@ export async function recordDistribution(
     })
     .execute();
   changes.leaderboard();
+  if (input.clock) await clockPast(input.clock, createdAt);
   return {
     distribution: { id, period_start: current, created_at: createdAt, best_users: standings.best_users, best_viewers: standings.best_viewers },
     created: true,
   };
+}
+
+/** Waits (a millisecond or two, holding the lock) until `clock` reads later than `t`; gives up after 50 ms (a clock set back). */
+async function clockPast(clock: () => number, t: number): Promise<void> {
+  for (let i = 0; i < 50 && clock() <= t; i++) await new Promise((r) => setTimeout(r, 1));
 }
 
 /** Past distributions, newest first, keyset-paged on the period_start index. */

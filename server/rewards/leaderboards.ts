@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { readPrizes, type Prizes } from '../settings/prizes';
+import { indexedBy } from './dialect';
 import type { Board, Db } from './score-events';
 import type { DistributionSummary, LeaderboardEntry, Leaderboards, OwnStanding } from '#sync/rest-api/rewards';
 
@@ -21,7 +22,7 @@ export async function topOfBoard(db: Db, board: Board, limit: number): Promise<A
   const { points, reached, index } = boardCols(board);
   const { rows } = await sql<{ user_id: string; user_name: string; points: number }>`
     SELECT s.user_id AS user_id, p.name AS user_name, s.${sql.ref(points)} AS points
-    FROM scores s INDEXED BY ${sql.id(index)} JOIN profiles p ON p.id = s.user_id
+    FROM scores s${indexedBy(db, index)} JOIN profiles p ON p.id = s.user_id
     WHERE s.${sql.ref(points)} > 0 AND p.is_active = 1 AND p.account_status = 'active'
     ORDER BY s.${sql.ref(points)} DESC, s.${sql.ref(reached)} ASC, s.user_id ASC
     LIMIT ${limit}`.execute(db);
@@ -36,9 +37,9 @@ export async function rankOnBoard(db: Db, board: Board, userId: string): Promise
   if (!own || p <= 0) return null;
   const r = Number((own as Record<string, number>)[reached]);
   const { rows } = await sql<{ ahead: number }>`
-    SELECT (SELECT count(*) FROM scores INDEXED BY ${sql.id(index)} WHERE ${sql.ref(points)} > ${p})
-         + (SELECT count(*) FROM scores INDEXED BY ${sql.id(index)} WHERE ${sql.ref(points)} = ${p} AND ${sql.ref(reached)} < ${r})
-         + (SELECT count(*) FROM scores INDEXED BY ${sql.id(index)} WHERE ${sql.ref(points)} = ${p} AND ${sql.ref(reached)} = ${r} AND user_id < ${userId})
+    SELECT (SELECT count(*) FROM scores${indexedBy(db, index)} WHERE ${sql.ref(points)} > ${p})
+         + (SELECT count(*) FROM scores${indexedBy(db, index)} WHERE ${sql.ref(points)} = ${p} AND ${sql.ref(reached)} < ${r})
+         + (SELECT count(*) FROM scores${indexedBy(db, index)} WHERE ${sql.ref(points)} = ${p} AND ${sql.ref(reached)} = ${r} AND user_id < ${userId})
       AS ahead`.execute(db);
   return { rank: Number(rows[0]?.ahead ?? 0) + 1, points: p };
 }

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { lockScoringExclusive, lockScoringShared } from '#db/locks';
 import type { Changes } from '../changes/changes';
 import { DAY_MS, currentPeriodStart, eligibleP, eligibleUsers, readViewerCap, type Db } from './eligibility';
 import type { Exclusion } from './newest-counted';
@@ -149,6 +150,8 @@ async function removeContributions(db: Db, userId: string, changes: Changes): Pr
  * write. Returns whether the leaderboards changed (then a leaderboard change is declared on `changes`).
  */
 export async function onUserSuspended(db: Db, userId: string, changes: Changes): Promise<boolean> {
+  // Callers take it before the profile write already (it is re-entrant); here for any that do not.
+  await lockScoringExclusive(db);
   if ((await eligibleUsers(db, [userId])).size) throw new Error('onUserSuspended: call it after the profile is suspended');
   return removeContributions(db, userId, changes);
 }
@@ -159,6 +162,7 @@ export async function onUserSuspended(db: Db, userId: string, changes: Changes):
  * with delta -1, deleteVideoInTx) then moves no points, and the rest goes with ON DELETE CASCADE.
  */
 export async function onUserDeleted(db: Db, userId: string, changes: Changes): Promise<boolean> {
+  await lockScoringExclusive(db);
   return removeContributions(db, userId, changes);
 }
 
@@ -168,6 +172,8 @@ export async function onUserDeleted(db: Db, userId: string, changes: Changes): P
  * actions of this period count again, for them and for the others involved.
  */
 export async function onUserReactivated(db: Db, userId: string, changes: Changes): Promise<boolean> {
+  // Also reached from a payment activating the account (payments/capture.ts).
+  await lockScoringExclusive(db);
   if (!(await eligibleUsers(db, [userId])).size) throw new Error('onUserReactivated: call it after the profile is active again');
   if (await hasRow(db, userId)) return false;
   const ps = await currentPeriodStart(db);
@@ -189,6 +195,8 @@ export async function onUserReactivated(db: Db, userId: string, changes: Changes
  * Returns whether points moved.
  */
 export async function onVideoDeleted(db: Db, videoId: string, changes: Changes): Promise<boolean> {
+  // It moves points: the period and eligibility it reads must hold until commit (re-entrant: a push holds it already).
+  await lockScoringShared(db);
   const video = await db.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
   if (!video) return false;
   const owner = video.user_id;

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '#db/schema';
+import { lockScoringExclusive } from '#db/locks';
+import { notIndexed } from './dialect';
 import { DAY_MS, currentPeriodStart, readViewerCap, type Db } from './eligibility';
 
 export interface ScoreRow {
@@ -16,18 +18,26 @@ export interface ViewerDayRow {
   actions: number;
 }
 
+/** A scoring period: actions with start < created_at (<= end, for a closed period). */
+export interface Period {
+  start: number;
+  end?: number;
+}
+
 /**
  * The counted actions of the period as (actor, owner, time): likes, comment pairs (earliest comment),
  * views. The actor side reads the table in storage order and sorts: walking a (user_id, …) index
- * would fetch every row at random.
+ * would fetch every row at random (SQLite needs telling; PostgreSQL's planner sees it).
  */
-const source = (name: 'likes' | 'pairs' | 'views', ps: number, side: 'creator' | 'actor') => {
+const source = (db: Db, name: 'likes' | 'pairs' | 'views', period: Period, side: 'creator' | 'actor') => {
   const table = sql.table(name === 'pairs' ? 'comments' : name);
-  const from = side === 'actor' ? sql`${table} a NOT INDEXED` : sql`${table} a`;
+  const from = side === 'actor' ? sql`${table} a${notIndexed(db)}` : sql`${table} a`;
+  const within = period.end === undefined ? sql`a.created_at > ${period.start}` : sql`a.created_at > ${period.start} AND a.created_at <= ${period.end}`;
+  // v.user_id is one per video; PostgreSQL wants it named in the GROUP BY all the same.
   return name === 'pairs'
     ? sql`SELECT a.user_id AS actor, v.user_id AS owner, min(a.created_at) AS t FROM ${from} JOIN videos v ON v.id = a.video_id
-        WHERE a.created_at > ${ps} GROUP BY a.user_id, a.video_id`
-    : sql`SELECT a.user_id AS actor, v.user_id AS owner, a.created_at AS t FROM ${from} JOIN videos v ON v.id = a.video_id WHERE a.created_at > ${ps}`;
+        WHERE ${within} GROUP BY a.user_id, a.video_id, v.user_id`
+    : sql`SELECT a.user_id AS actor, v.user_id AS owner, a.created_at AS t FROM ${from} JOIN videos v ON v.id = a.video_id WHERE ${within}`;
 };
 
 /** Members who may not score in the period: inactive, unpaid, or voided for it. */
@@ -39,10 +49,12 @@ const BAD = (ps: number) => sql`bad AS (SELECT id FROM profiles WHERE NOT (is_ac
  * profiles, voids, distributions and the cap (the rule in score-events.ts). One score row per
  * eligible member involved in a counted action, even when their points on both boards are 0 (the
  * owner of a video that was only watched). Sorted by user id (days by user id, day). Tests compare
- * it with the maintained counters; rebuildScores() writes it.
+ * it with the maintained counters; rebuildScores() writes it. `closed` recomputes a past period
+ * instead (what its distribution should have recorded), under today's eligibility and cap.
  */
-export async function recomputeAll(db: Db): Promise<{ scores: ScoreRow[]; days: ViewerDayRow[] }> {
-  const ps = await currentPeriodStart(db);
+export async function recomputeAll(db: Db, closed?: Required<Period>): Promise<{ scores: ScoreRow[]; days: ViewerDayRow[] }> {
+  const period: Period = closed ?? { start: await currentPeriodStart(db) };
+  const ps = period.start;
   const cap = await readViewerCap(db);
   const by = new Map<string, ScoreRow>();
   const rowOf = (id: string) => {
@@ -58,9 +70,9 @@ export async function recomputeAll(db: Db): Promise<{ scores: ScoreRow[]; days: 
   // ineligible members as a set (an ephemeral index).
   for (const name of ['likes', 'pairs', 'views'] as const) {
     const creators = await sql<{ id: string; n: number; newest: number }>`
-      WITH ${BAD(ps)}, x AS (${source(name, ps, 'creator')})
+      WITH ${BAD(ps)}, x AS (${source(db, name, period, 'creator')})
       SELECT owner AS id, count(*) AS n, max(t) AS newest FROM x
-      WHERE actor <> owner AND actor NOT IN bad AND owner NOT IN bad GROUP BY owner`.execute(db);
+      WHERE actor <> owner AND actor NOT IN (SELECT id FROM bad) AND owner NOT IN (SELECT id FROM bad) GROUP BY owner`.execute(db);
     for (const r of creators.rows) {
       // A video that was only watched still gives its owner a (zero-point) row.
       const row = rowOf(r.id);
@@ -69,9 +81,9 @@ export async function recomputeAll(db: Db): Promise<{ scores: ScoreRow[]; days: 
       row.creator_reached_at = Math.max(row.creator_reached_at, Number(r.newest));
     }
     const viewers = await sql<{ id: string; day: number; n: number; newest: number }>`
-      WITH ${BAD(ps)}, x AS (${source(name, ps, 'actor')})
+      WITH ${BAD(ps)}, x AS (${source(db, name, period, 'actor')})
       SELECT actor AS id, t / ${sql.lit(DAY_MS)} AS day, count(*) AS n, max(t) AS newest FROM x
-      WHERE actor <> owner AND actor NOT IN bad AND owner NOT IN bad GROUP BY actor, day`.execute(db);
+      WHERE actor <> owner AND actor NOT IN (SELECT id FROM bad) AND owner NOT IN (SELECT id FROM bad) GROUP BY actor, day`.execute(db);
     for (const r of viewers.rows) {
       const row = rowOf(r.id);
       row.viewer_reached_at = Math.max(row.viewer_reached_at, Number(r.newest));
@@ -90,12 +102,16 @@ export async function recomputeAll(db: Db): Promise<{ scores: ScoreRow[]; days: 
 }
 
 /** The scores computed from scratch (see recomputeAll). */
-export async function recomputeScores(db: Db): Promise<ScoreRow[]> {
-  return (await recomputeAll(db)).scores;
+export async function recomputeScores(db: Db, closed?: Required<Period>): Promise<ScoreRow[]> {
+  return (await recomputeAll(db, closed)).scores;
 }
 
-/** Replaces the counters with a full recomputation (after a bulk import, a seed or migration 0007). */
+/**
+ * Replaces the counters with a full recomputation (after a bulk import, a seed or migration 0007).
+ * Run it in a transaction: it holds the scoring lock, so no push moves points half-way through.
+ */
 export async function rebuildScores(db: Db): Promise<number> {
+  await lockScoringExclusive(db);
   const { scores, days } = await recomputeAll(db);
   await db.deleteFrom('scores').execute();
   await db.deleteFrom('viewer_days').execute();

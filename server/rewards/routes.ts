@@ -58,7 +58,7 @@ export function adminRewardsRouter() {
     .openapi(distribute, async (c) => {
       const { deps, user } = c.var;
       const { period_start } = c.req.valid('json');
-      const result = await writeTx(deps, (trx, changes) => recordDistribution(trx, changes, { adminId: user.id, periodStart: period_start }));
+      const result = await writeTx(deps, (trx, changes) => recordDistribution(trx, changes, { adminId: user.id, periodStart: period_start, clock: deps.now }));
       return c.json(result, result.created ? 201 : 200);
     })
     .openapi(list, async (c) => {

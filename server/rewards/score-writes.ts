@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { forUpdate, greatest, isPostgres } from './dialect';
 import type { Board, Db } from './eligibility';
 import { newestCounted, type Exclusion } from './newest-counted';
 
@@ -29,19 +30,23 @@ export async function upsertPoints(db: Db, userId: string, board: Board, n: numb
   const creator = board === 'creator';
   await sql`INSERT INTO scores (user_id, creator_points, viewer_points, creator_reached_at, viewer_reached_at)
     VALUES (${userId}, ${creator ? n : 0}, ${creator ? 0 : n}, ${creator ? newest : 0}, ${creator ? 0 : newest})
-    ON CONFLICT (user_id) DO UPDATE SET ${sql.ref(points)} = ${sql.ref(points)} + excluded.${sql.ref(points)},
-      ${sql.ref(reached)} = max(${sql.ref(reached)}, excluded.${sql.ref(reached)})`.execute(db);
+    ON CONFLICT (user_id) DO UPDATE SET ${sql.ref(points)} = ${sql.ref(`scores.${points}`)} + excluded.${sql.ref(points)},
+      ${sql.ref(reached)} = ${greatest(db, sql.ref(`scores.${reached}`), sql`excluded.${sql.ref(reached)}`)}`.execute(db);
 }
 
 /**
  * Takes n points off (n may be 0: an action over the daily cap) for an action at `newestRemoved`;
  * when that could have been the reach time, looks the new one up (ignoring `exclude`, rows still
- * present but going away).
+ * present but going away). The row is read FOR UPDATE: the reach time is computed from the rows,
+ * and two removals at once on PostgreSQL must not both compute it from what the other deleted.
  */
 export async function subtractPoints(db: Db, userId: string, board: Board, n: number, newestRemoved: number, ps: number, exclude: Exclusion): Promise<void> {
   const { points, reached } = cols(board);
-  const row = (await sql<{ p: number; r: number }>`SELECT ${sql.ref(points)} AS p, ${sql.ref(reached)} AS r FROM scores WHERE user_id = ${userId}`.execute(db))
-    .rows[0];
+  const row = (
+    await sql<{ p: number; r: number }>`SELECT ${sql.ref(points)} AS p, ${sql.ref(reached)} AS r FROM scores WHERE user_id = ${userId}${forUpdate(db)}`.execute(
+      db,
+    )
+  ).rows[0];
   if (!row) return;
   const current = Number(row.r);
   if (n === 0 && newestRemoved < current) return;
@@ -59,14 +64,28 @@ export interface PointsChange {
 
 const CHUNK = 300;
 
+/**
+ * The rows of writeMany as a table t(user_id, delta, reach): SQLite names VALUES columns column1…
+ * and has no column list on a derived table; PostgreSQL needs one, and types for the parameters
+ * (an untyped VALUES column is text).
+ */
+function valuesTable(db: Db, rows: Array<{ userId: string; delta: number; reach: number | null }>) {
+  if (!isPostgres(db)) {
+    const values = sql.join(rows.map((r) => sql`(${r.userId}, ${r.delta}, ${r.reach})`));
+    return sql`(SELECT column1 AS user_id, column2 AS delta, column3 AS reach FROM (VALUES ${values})) AS t`;
+  }
+  const values = sql.join(rows.map((r) => sql`(${r.userId}::text, ${r.delta}::integer, ${r.reach}::bigint)`));
+  return sql`(VALUES ${values}) AS t(user_id, delta, reach)`;
+}
+
 /** Writes (points delta, reach time) for many members in one statement per chunk. */
 export async function writeMany(db: Db, board: Board, rows: Array<{ userId: string; delta: number; reach: number | null }>): Promise<void> {
   const { points, reached } = cols(board);
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const values = sql.join(rows.slice(i, i + CHUNK).map((r) => sql`(${r.userId}, ${r.delta}, ${r.reach})`));
+    const t = valuesTable(db, rows.slice(i, i + CHUNK));
     await sql`UPDATE scores SET ${sql.ref(points)} = ${sql.ref(points)} + t.delta,
         ${sql.ref(reached)} = coalesce(t.reach, ${sql.ref(reached)})
-      FROM (SELECT column1 AS user_id, column2 AS delta, column3 AS reach FROM (VALUES ${values})) AS t
+      FROM ${t}
       WHERE scores.user_id = t.user_id`.execute(db);
   }
 }
@@ -85,6 +104,8 @@ export async function addPointsMany(db: Db, board: Board, changes: PointsChange[
         'in',
         chunk.map((c) => c.userId),
       )
+      // Read, then written from what was read: locked until commit on PostgreSQL (see forUpdate).
+      .$if(isPostgres(db), (q) => q.forUpdate())
       .execute();
     const reach = new Map(current.map((r) => [r.user_id, Number((r as Record<string, unknown>)[reached])]));
     await writeMany(
@@ -113,6 +134,8 @@ export async function subtractPointsMany(db: Db, board: Board, changes: PointsCh
         'in',
         chunk.map((c) => c.userId),
       )
+      // Read, then written from what was read: locked until commit on PostgreSQL (see forUpdate).
+      .$if(isPostgres(db), (q) => q.forUpdate())
       .execute();
     const byId = new Map(current.map((r) => [r.user_id, r as Record<string, unknown>]));
     const rows = [];

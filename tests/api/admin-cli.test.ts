@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { createDatabase } from '#db/postgres-cluster';
+import { testDialect } from '../helpers/test-database';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,13 +12,13 @@ import { PROJECT_ROOT } from '../helpers/server-process';
 import { login, signUpVerified } from '../helpers/auth-flow';
 import { parsePasswordHash } from '#server/auth/password';
 
-/** Runs the real `npm run admin` entry point (node + tsx) against DATA_DIR. */
-function runAdminCli(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs the real `npm run admin` entry point (node + tsx) against DATA_DIR and the database at `databaseUrl`. */
+function runAdminCli(dataDir: string, databaseUrl: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'server/cli/admin.ts', ...args],
-      { cwd: PROJECT_ROOT, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' }, timeout: 60_000 },
+      { cwd: PROJECT_ROOT, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'error' }, timeout: 60_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
@@ -24,7 +27,25 @@ function runAdminCli(dataDir: string, args: string[]): Promise<{ code: number; s
   });
 }
 
-describe('npm run admin', () => {
+/** A database nothing has migrated yet: the SQLite file of a new DATA_DIR, or a new empty PostgreSQL database. */
+async function emptyDatabaseUrl(dataDir: string): Promise<string> {
+  if (testDialect === 'sqlite') return join(dataDir, 'vidi.sqlite');
+  const admin = inject('pgAdminUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await createDatabase(admin, name);
+  return admin.replace(/\/[^/]*$/, `/${name}`);
+}
+
+/** A database nothing has migrated yet: a new file in `dir`, or a new, empty PostgreSQL database. */
+async function emptyDatabase(dir: string): Promise<string> {
+  if (testDialect === 'sqlite') return join(dir, 'vidi.sqlite');
+  const admin = inject('pgAdminUrl');
+  const name = `admin_cli_${randomBytes(4).toString('hex')}`;
+  await createDatabase(admin, name);
+  return admin.replace(/\/[^/]*$/, `/${name}`);
+}
+
+describe(`npm run admin (${testDialect})`, () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -34,7 +55,14 @@ describe('npm run admin', () => {
   const profileByEmail = (email: string) => t.deps.db.selectFrom('profiles').selectAll().where('email', '=', email).executeTakeFirst();
 
   it('creates a verified, active administrator who can sign in', async () => {
-    const res = await runAdminCli(t.dataDir, ['--email', ' Boss@Example.TEST ', '--password', 'boss-password', '--name', 'The Boss']);
+    const res = await runAdminCli(t.dataDir, t.deps.config.databaseUrl, [
+      '--email',
+      ' Boss@Example.TEST ',
+      '--password',
+      'boss-password',
+      '--name',
+      'The Boss',
+    ]);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('Created administrator boss@example.test');
@@ -61,7 +89,7 @@ describe('npm run admin', () => {
     const old = await login(t, 'member@example.test', 'old-password');
     expect(old.json.user.is_admin).toBe(false);
 
-    const res = await runAdminCli(t.dataDir, ['--email', 'member@example.test', '--password', 'new-password']);
+    const res = await runAdminCli(t.dataDir, t.deps.config.databaseUrl, ['--email', 'member@example.test', '--password', 'new-password']);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('Promoted member@example.test');
 
@@ -81,7 +109,7 @@ describe('npm run admin', () => {
     await call(t.app, 'POST', '/api/auth/signup', { name: 'Stuck', email: 'stuck@example.test', password: 'stuck-password' });
     await t.deps.db.updateTable('profiles').set({ is_active: 0, account_status: 'pending_payment' }).where('email', '=', 'stuck@example.test').execute();
 
-    const res = await runAdminCli(t.dataDir, ['--email', 'stuck@example.test', '--password', 'stuck-password', '--name', 'Unstuck']);
+    const res = await runAdminCli(t.dataDir, t.deps.config.databaseUrl, ['--email', 'stuck@example.test', '--password', 'stuck-password', '--name', 'Unstuck']);
     expect(res.code).toBe(0);
     const row = await profileByEmail('stuck@example.test');
     expect(row).toMatchObject({ name: 'Unstuck', is_admin: 1, is_active: 1, account_status: 'active' });
@@ -92,9 +120,10 @@ describe('npm run admin', () => {
   it('works on a fresh DATA_DIR before the server ever ran (it migrates the database itself)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vidi-admin-cli-'));
     try {
-      const res = await runAdminCli(dir, ['--email', 'first@example.test', '--password', 'first-password']);
+      const url = await emptyDatabaseUrl(dir);
+      const res = await runAdminCli(dir, url, ['--email', 'first@example.test', '--password', 'first-password']);
       expect(res.code).toBe(0);
-      const { db, close } = openDatabase(join(dir, 'vidi.sqlite'));
+      const { db, close } = openDatabase(url);
       try {
         const row = await db.selectFrom('profiles').selectAll().where('email', '=', 'first@example.test').executeTakeFirst();
         expect(row).toMatchObject({ name: 'Admin', is_admin: 1, is_active: 1, account_status: 'active' });
@@ -116,7 +145,7 @@ describe('npm run admin', () => {
       [['--email', 'x@example.test', '--password', 'secret-1', '--admin', 'yes'], 'Unknown option'],
     ];
     for (const [args, message] of cases) {
-      const res = await runAdminCli(t.dataDir, args);
+      const res = await runAdminCli(t.dataDir, t.deps.config.databaseUrl, args);
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr).toContain(message);
       expect(res.stderr).toContain('Usage: npm run admin');

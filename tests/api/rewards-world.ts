@@ -1,7 +1,7 @@
-import { sqliteOf } from '#db/engine';
 import { randomUUID } from 'node:crypto';
+import { lockMember, lockScoringShared } from '#db/locks';
 import type { AppDeps } from '#server/context';
-import { applyScoreEvent, eligibleUsers, newScoreMemo } from '#server/rewards/score-events';
+import { applyScoreEvent, eligibleUsers } from '#server/rewards/score-events';
 import { commentRemoved } from '#server/rewards/comment-pairs';
 import { voidMember } from '#server/rewards/breakdown';
 import { applyCapChange } from '#server/rewards/viewer-days';
@@ -9,7 +9,7 @@ import { limitsSetting } from '#server/settings/definitions';
 import { writeSetting } from '#server/settings/store';
 import { runServerMutation } from '#server/sync/mutations/run-server-mutation';
 import { ServerMutationTx } from '#server/sync/mutations/server-tables';
-import { pushStatements } from '#server/sync/push-statements';
+import { newPushBatch } from '#server/sync/push';
 import type { AnyMutation } from '#sync/mutations/catalogue';
 import { kyselySink } from '#server/changes/write-tx';
 import { MutationError } from '#sync/protocol/error-codes';
@@ -59,7 +59,10 @@ export function rewardsWorld(deps: AppDeps) {
   async function mutate(actorId: string, mutation: { name: string; args: unknown }, at: number): Promise<boolean> {
     try {
       await db.transaction().execute(async (trx) => {
-        const batch = { statements: pushStatements(sqliteOf(deps.engine)), scores: newScoreMemo() };
+        // The push path's own statements for this engine, and its locks (push-postgres.ts; no-ops on SQLite).
+        await lockMember(trx, actorId);
+        await lockScoringShared(trx);
+        const batch = newPushBatch(deps.engine, trx);
         const changes = new Changes(at);
         const user = { id: actorId, email: '', name: '', isAdmin: false };
         const tx = new ServerMutationTx({ trx, user, now: at, clientTime: undefined, batch, changes, mediaDir: deps.config.mediaDir });
