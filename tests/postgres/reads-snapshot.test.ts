@@ -13,19 +13,23 @@ import { insertVideo } from '../helpers/videos';
 // the answer (and, for the delta, a change-log row above its own cursor). They read in one
 // REPEATABLE READ snapshot instead: here a writer commits exactly after the head was read.
 
-/** Runs `between` once, right after the first statement that the armed read runs. */
-class AfterFirstStatement implements KyselyPlugin {
+/** Runs `between` once, right after the `nth` statement that the armed read runs. */
+class AfterStatement implements KyselyPlugin {
   private between: (() => Promise<void>) | null = null;
-  arm(between: () => Promise<void>): void {
+  private left = 0;
+  arm(between: () => Promise<void>, nth = 1): void {
     this.between = between;
+    this.left = nth;
   }
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     const between = this.between;
-    this.between = null;
-    if (between) await between();
+    if (between && --this.left === 0) {
+      this.between = null;
+      await between();
+    }
     return args.result;
   }
 }
@@ -34,7 +38,7 @@ describe('reads that answer with a cursor see one snapshot', () => {
   let t: TestApp;
   let alice: TestUser;
   let bob: TestUser;
-  const plugin = new AfterFirstStatement();
+  const plugin = new AfterStatement();
   let deps: AppDeps;
 
   beforeAll(async () => {
@@ -91,7 +95,8 @@ describe('reads that answer with a cursor see one snapshot', () => {
     await commitVideo(seen);
     const at = await head();
     const late: string[] = [];
-    plugin.arm(() => commitVideo(late));
+    // The 1st statement only checks whether the log moved; the 2nd reads the head in the snapshot.
+    plugin.arm(() => commitVideo(late), 2);
     const next = await source.next();
     expect(late).toHaveLength(1);
     expect(next.kind).toBe('delta');
