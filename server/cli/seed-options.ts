@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 // The seed CLI's options: `npm run seed -- --help` prints HELP.
 
 export const HELP = `Usage: npm run seed -- [--users N] [--videos N] [--likes N] [--comments N] [--views N] [--password P] [--seed N]
-Adds synthetic data to the database of DATA_DIR (same environment as the server). Stop the server first.
+Adds synthetic data to the server's database: DATABASE_URL (postgres://…), else the SQLite file in DATA_DIR
+(same environment as the server). Stop the server first.
   --password P   give every seeded member this password (they can then log in; default: no password)
   --seed N       random seed: the same seed on the same database gives the same data (default: 1)`;
 

@@ -36,15 +36,6 @@ async function emptyDatabaseUrl(dataDir: string): Promise<string> {
   return admin.replace(/\/[^/]*$/, `/${name}`);
 }
 
-/** A database nothing has migrated yet: a new file in `dir`, or a new, empty PostgreSQL database. */
-async function emptyDatabase(dir: string): Promise<string> {
-  if (testDialect === 'sqlite') return join(dir, 'vidi.sqlite');
-  const admin = inject('pgAdminUrl');
-  const name = `admin_cli_${randomBytes(4).toString('hex')}`;
-  await createDatabase(admin, name);
-  return admin.replace(/\/[^/]*$/, `/${name}`);
-}
-
 describe(`npm run admin (${testDialect})`, () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -117,7 +108,7 @@ describe(`npm run admin (${testDialect})`, () => {
     expect((await login(t, 'stuck@example.test', 'stuck-password')).status).toBe(200);
   }, 60_000);
 
-  it('works on a fresh DATA_DIR before the server ever ran (it migrates the database itself)', async () => {
+  it('works on a fresh database before the server ever ran (it migrates the database itself)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vidi-admin-cli-'));
     try {
       const url = await emptyDatabaseUrl(dir);

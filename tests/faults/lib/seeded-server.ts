@@ -42,7 +42,13 @@ export async function seededServer(size: SeedSize): Promise<SeededServer> {
   const port = await freePort();
   // Load and crash runs push from each member far faster than a person can (hundreds a second): the
   // production push limit (docs/sync.md) would answer most of them 429, so it is lifted here.
-  const server = await startServer({ dataDir, port, env: { LOG_LEVEL: 'error', PUSH_RATE_BURST: '1000000', PUSH_RATE_PER_MINUTE: '1000000' } });
+  // DATABASE_URL names the seeded file: the reliability suite runs on SQLite in every vitest project
+  // (it reads the server's rows with better-sqlite3), also the PostgreSQL one.
+  const server = await startServer({
+    dataDir,
+    port,
+    env: { LOG_LEVEL: 'error', DATABASE_URL: dbPath, PUSH_RATE_BURST: '1000000', PUSH_RATE_PER_MINUTE: '1000000' },
+  });
   const mint = await tokenMinter(dataDir, `http://127.0.0.1:${port}`);
   const read = <T>(fn: (db: Database.Database) => T): T => {
     const db = new Database(dbPath, { readonly: true });
