@@ -15,17 +15,22 @@ const boardCols = (board: Board) =>
 
 /**
  * The top of a board, walking its index in order (points desc, reach time, id) and stopping after
- * `limit` rows. Ineligible members have no scores row; the profile join only supplies the name
+ * `limit` rows. The limit is written into the text (it is one of two constants): a prepared
+ * statement's generic plan on PostgreSQL would otherwise guess the LIMIT and may sort instead. Ineligible members have no scores row; the profile join only supplies the name
  * (and is a second guard).
  */
-export async function topOfBoard(db: Db, board: Board, limit: number): Promise<Array<{ user_id: string; user_name: string; points: number }>> {
+export async function topOfBoard(
+  db: Db,
+  board: Board,
+  limit: typeof BEST_USERS | typeof BEST_VIEWERS,
+): Promise<Array<{ user_id: string; user_name: string; points: number }>> {
   const { points, reached, index } = boardCols(board);
   const { rows } = await sql<{ user_id: string; user_name: string; points: number }>`
     SELECT s.user_id AS user_id, p.name AS user_name, s.${sql.ref(points)} AS points
     FROM scores s${indexedBy(db, index)} JOIN profiles p ON p.id = s.user_id
     WHERE s.${sql.ref(points)} > 0 AND p.is_active = 1 AND p.account_status = 'active'
     ORDER BY s.${sql.ref(points)} DESC, s.${sql.ref(reached)} ASC, s.user_id ASC
-    LIMIT ${limit}`.execute(db);
+    LIMIT ${sql.lit(limit)}`.execute(db);
   return rows.map((r) => ({ user_id: r.user_id, user_name: r.user_name, points: Number(r.points) }));
 }
 
