@@ -3,6 +3,8 @@ import type { MutationResult, PushRequest, PushResponse } from '#sync/protocol/m
 import type { AppDeps, AuthUser } from '../context';
 import { afterCommit, applyPush, newPushBatch, type AppliedPush } from './push';
 import { retryTransactionConflicts } from './conflict-retry';
+import { lockPushRows } from './push-statements-postgres';
+import { mutationVideoId } from '#sync/mutations/video-id';
 
 /**
  * Mutations per transaction. Each mutation is a savepoint (a subtransaction), and PostgreSQL keeps
@@ -45,8 +47,9 @@ export async function pushOnPostgres(deps: AppDeps, user: AuthUser, req: PushReq
 
 /**
  * One transaction of a push. Its locks are taken in one order by every push (the member, scoring,
- * the client's row, the rows it writes, the change log last, at its end), so pushes queue rather
- * than deadlock among themselves; a deadlock with another kind of write is retried.
+ * the videos and scores rows it will write, the client's row, the change log last, at its end), so
+ * pushes queue rather than deadlock among themselves; a deadlock with another kind of write (or on
+ * a scores row two pushes create at once) is retried.
  */
 function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest): Promise<AppliedPush> {
   return deps.db.transaction().execute(async (trx) => {
@@ -55,6 +58,8 @@ function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest): Promi
     await lockMember(trx, user.id);
     // The period, eligibility and the cap read by the scoring stay put until the commit.
     await lockScoringShared(trx);
+    const videoIds = new Set(req.mutations.map(mutationVideoId).filter((id): id is string => id !== undefined));
+    await lockPushRows(trx, user.id, [...videoIds]);
     return applyPush(trx, newPushBatch(deps.engine, trx), deps, user, req);
   });
 }

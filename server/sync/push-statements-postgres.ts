@@ -42,3 +42,18 @@ export function postgresPushStatements(trx: Transaction<Database>): PushStatemen
     logChanges: (rows) => writeChangeLog(trx, rows),
   };
 }
+
+/**
+ * Locks, in one order for every push, the hot rows its mutations will write: the videos they name
+ * (their counters) by id, then the `scores` rows of those videos' owners and of the member, by user
+ * id. Taken as each mutation reached them, two pushes liking the same two videos (or videos of the
+ * same two creators) in opposite orders would deadlock, and PostgreSQL finds a deadlock only after
+ * deadlock_timeout (1 s), with every push on those rows queued behind it. These rows are held to the
+ * commit either way (a counter update locks its row); the member's own rows are the member lock's.
+ */
+export async function lockPushRows(trx: Transaction<Database>, userId: string, videoIds: string[]): Promise<void> {
+  if (!videoIds.length) return;
+  const { rows } = await sql<{ user_id: string }>`SELECT user_id FROM videos WHERE id = ANY(${videoIds}) ORDER BY id FOR NO KEY UPDATE`.execute(trx);
+  const users = [...new Set([userId, ...rows.map((r) => r.user_id)])];
+  await sql`SELECT user_id FROM scores WHERE user_id = ANY(${users}) ORDER BY user_id FOR UPDATE`.execute(trx);
+}
