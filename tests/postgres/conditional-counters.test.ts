@@ -24,7 +24,9 @@ describe('counters move only when a row really changed', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ MEDIA_WORKER: 'off' });
-    [alice, bob, carol] = await Promise.all(['Alice', 'Bob', 'Carol'].map((name) => createUser(t.deps, { name })));
+    alice = await createUser(t.deps, { name: 'Alice' });
+    bob = await createUser(t.deps, { name: 'Bob' });
+    carol = await createUser(t.deps, { name: 'Carol' });
   });
   afterAll(async () => {
     await t?.close();

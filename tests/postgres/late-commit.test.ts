@@ -21,7 +21,10 @@ describe('a transaction that commits late is not skipped by the pull cursor', ()
 
   beforeAll(async () => {
     t = await createTestApp({ MEDIA_WORKER: 'off', PUSH_RATE_BURST: '1000' });
-    [alice, bob, carol, dave] = await Promise.all(['Alice', 'Bob', 'Carol', 'Dave'].map((name) => createUser(t.deps, { name })));
+    alice = await createUser(t.deps, { name: 'Alice' });
+    bob = await createUser(t.deps, { name: 'Bob' });
+    carol = await createUser(t.deps, { name: 'Carol' });
+    dave = await createUser(t.deps, { name: 'Dave' });
   });
   afterAll(async () => {
     await t?.close();
