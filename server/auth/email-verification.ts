@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import type { AppDeps } from '../context';
 import { verificationMail } from '../mail/verification-mail';
-import { hashSecretToken, newSecretToken, spendOpenTokens } from './secret-tokens';
+import { hashSecretToken, newSecretToken, spendOpenTokens, spendToken } from './secret-tokens';
 
 export const VERIFY_EMAIL_PURPOSE = 'verify_email';
 export const VERIFY_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -31,19 +31,15 @@ export function verificationLink(publicUrl: string, token: string): string {
 }
 
 /**
- * Marks the address verified when the token is known, unused and unexpired. Every other
- * verification token of the user is spent with it, so older mails' links stop working too.
+ * Marks the address verified when the token is known, unused and unexpired; of concurrent uses of
+ * one link exactly one answers true. Every other verification token of the user is spent with it,
+ * so older mails' links stop working too.
  */
 export async function consumeVerificationToken(db: Kysely<Database>, token: string, now: number): Promise<boolean> {
   const tokenHash = hashSecretToken(token);
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('email_tokens')
-      .select(['user_id', 'expires_at', 'used_at'])
-      .where('token_hash', '=', tokenHash)
-      .where('purpose', '=', VERIFY_EMAIL_PURPOSE)
-      .executeTakeFirst();
-    if (!row || row.used_at !== null || row.expires_at <= now) return false;
+    const row = await spendToken(trx, tokenHash, VERIFY_EMAIL_PURPOSE, now);
+    if (!row) return false;
     await spendOpenTokens(trx, row.user_id, VERIFY_EMAIL_PURPOSE, now);
     await trx
       .updateTable('profiles')

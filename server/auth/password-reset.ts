@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors';
 import { passwordResetMail } from '../mail/account-mails';
 import { hashPassword } from './password';
 import { revokeAllRefreshTokens } from './refresh-tokens';
-import { hashSecretToken, newSecretToken, spendOpenTokens } from './secret-tokens';
+import { hashSecretToken, newSecretToken, spendOpenTokens, spendToken } from './secret-tokens';
 
 export const RESET_PASSWORD_PURPOSE = 'reset_password';
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -64,9 +64,10 @@ export async function setPassword(trx: Transaction<Database>, userId: string, pa
 
 /**
  * Spends the reset token and sets the new password; every session of the account ends. The token
- * is checked before the hash (a made-up token costs no scrypt work) and spent in the transaction
- * (of two concurrent resets with one token, one wins). Every other reset link of the account is
- * spent too, and the address counts as confirmed: the link reached its mailbox.
+ * is checked before the hash (a made-up token costs no scrypt work) and spent by a conditional
+ * UPDATE in the transaction (of concurrent resets with one token exactly one wins, on either
+ * engine). Every other reset link of the account is spent too, and the address counts as
+ * confirmed: the link reached its mailbox.
  */
 export async function resetPassword(deps: AppDeps, token: string, password: string): Promise<{ userId: string; email: string }> {
   const tokenHash = hashSecretToken(token);
@@ -74,7 +75,7 @@ export async function resetPassword(deps: AppDeps, token: string, password: stri
   const passwordHash = await hashPassword(password);
   return deps.db.transaction().execute(async (trx) => {
     const now = deps.now();
-    const row = await openResetToken(trx, tokenHash, now);
+    const row = await spendToken(trx, tokenHash, RESET_PASSWORD_PURPOSE, now);
     if (!row) throw invalidResetToken();
     await spendOpenTokens(trx, row.user_id, RESET_PASSWORD_PURPOSE, now);
     await setPassword(trx, row.user_id, passwordHash, now);

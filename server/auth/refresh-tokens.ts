@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '#db/schema';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, RefreshTokensTable } from '#db/schema';
 import { hashSecretToken, newSecretToken } from './secret-tokens';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -49,10 +49,12 @@ export async function startRefreshFamily(db: Db, userId: string, now: number): P
 export type RotateResult = { ok: true; userId: string; issued: IssuedRefreshToken } | { ok: false; reason: 'invalid' | 'expired' | 'reused' };
 
 /**
- * Spends `presented` and issues its successor in the same family, all in one transaction (the
- * SQLite connection serialises transactions, so two concurrent rotations of one token cannot both
- * see it unused). `allowUser` runs first and may throw to refuse the user (suspended, unpaid)
- * without spending anything.
+ * Spends `presented` and issues its successor in the same family, in one transaction. The spend is
+ * a conditional UPDATE (only while the token is unused and not revoked), so of concurrent
+ * rotations of one token exactly one spends it, on SQLite (one transaction at a time) and on
+ * PostgreSQL (the losers' UPDATE waits for the winner's row lock, then matches nothing): the
+ * losers are answered as spent tokens are (the grace window, or reuse). `allowUser` runs first and
+ * may throw to refuse the user (suspended, unpaid) without spending anything.
  */
 export async function rotateRefreshToken(
   db: Kysely<Database>,
@@ -62,23 +64,60 @@ export async function rotateRefreshToken(
 ): Promise<RotateResult> {
   const tokenHash = hashSecretToken(presented);
   return db.transaction().execute(async (trx): Promise<RotateResult> => {
-    const row = await trx.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    const row = await tokenRow(trx, tokenHash);
     if (!row || row.revoked_at !== null) return { ok: false, reason: 'invalid' };
     if (row.expires_at <= now) return { ok: false, reason: 'expired' };
-    if (row.used_at !== null) {
-      if (now - row.used_at > REFRESH_REUSE_GRACE_MS) {
-        await revokeFamily(trx, row.family_id, now);
-        return { ok: false, reason: 'reused' };
-      }
+    if (row.used_at === null) {
       await allowUser(trx, row.user_id);
-      // Lost response: the earlier successor stays valid too (another tab may hold it).
-      return { ok: true, userId: row.user_id, issued: await insertToken(trx, row.user_id, row.family_id, now) };
+      const spent = await trx
+        .updateTable('refresh_tokens')
+        .set({ used_at: now })
+        .where('id', '=', row.id)
+        .where('used_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(spent.numUpdatedRows) === 1) {
+        const issued = await insertToken(trx, row.user_id, row.family_id, now);
+        await trx.updateTable('refresh_tokens').set({ replaced_by: issued.id }).where('id', '=', row.id).execute();
+        return { ok: true, userId: row.user_id, issued };
+      }
+      // A concurrent rotation spent it first (or a reuse revoked the family): read what it left.
+      const after = await tokenRow(trx, tokenHash);
+      if (!after || after.revoked_at !== null || after.used_at === null) return { ok: false, reason: 'invalid' };
+      return answerSpent(trx, after, after.used_at, now, allowUser);
     }
-    await allowUser(trx, row.user_id);
-    const issued = await insertToken(trx, row.user_id, row.family_id, now);
-    await trx.updateTable('refresh_tokens').set({ used_at: now, replaced_by: issued.id }).where('id', '=', row.id).execute();
-    return { ok: true, userId: row.user_id, issued };
+    return answerSpent(trx, row, row.used_at, now, allowUser);
   });
+}
+
+type TokenRow = Pick<Selectable<RefreshTokensTable>, 'id' | 'user_id' | 'family_id' | 'expires_at' | 'used_at' | 'revoked_at'>;
+
+function tokenRow(trx: Transaction<Database>, tokenHash: string): Promise<TokenRow | undefined> {
+  return trx
+    .selectFrom('refresh_tokens')
+    .select(['id', 'user_id', 'family_id', 'expires_at', 'used_at', 'revoked_at'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/**
+ * A spent token presented again: within the grace window a lost response or a second tab, answered
+ * with another successor (the earlier one stays valid: another tab may hold it); later, theft, and
+ * the whole family is revoked.
+ */
+async function answerSpent(
+  trx: Transaction<Database>,
+  row: TokenRow,
+  usedAt: number,
+  now: number,
+  allowUser: (trx: Transaction<Database>, userId: string) => Promise<void>,
+): Promise<RotateResult> {
+  if (now - usedAt > REFRESH_REUSE_GRACE_MS) {
+    await revokeFamily(trx, row.family_id, now);
+    return { ok: false, reason: 'reused' };
+  }
+  await allowUser(trx, row.user_id);
+  return { ok: true, userId: row.user_id, issued: await insertToken(trx, row.user_id, row.family_id, now) };
 }
 
 export async function revokeFamily(db: Db, familyId: string, now: number): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -24,4 +24,26 @@ export async function spendOpenTokens(trx: Transaction<Database>, userId: string
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
     .execute();
+}
+
+/**
+ * Spends one open (unused, unexpired) e-mail token and says whose it was, or undefined. One
+ * conditional UPDATE, so of concurrent uses of one link exactly one gets the user: on PostgreSQL
+ * the others wait for the winner's row lock and then find it used.
+ */
+export async function spendToken(
+  db: Kysely<Database> | Transaction<Database>,
+  tokenHash: string,
+  purpose: string,
+  now: number,
+): Promise<{ user_id: string } | undefined> {
+  return db
+    .updateTable('email_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('user_id')
+    .executeTakeFirst();
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '#db/errors';
 import type { SignupBody, SignupResponse } from '#sync/rest-api/auth';
 import type { AppDeps } from '../context';
 import { signupAttemptMail } from '../mail/account-mails';
@@ -8,10 +9,6 @@ import { hashPassword } from './password';
 import { expireUnverifiedAccounts } from './unverified-expiry';
 
 type AccountStatus = SignupResponse['user']['account_status'];
-
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && 'code' in err && String((err as { code: unknown }).code).startsWith('SQLITE_CONSTRAINT');
-}
 
 /**
  * The answer to a sign-up for a taken address: shaped exactly like a fresh account's, with an id

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isUniqueViolation } from '#db/errors';
 import type { AppDeps } from '../context';
 import { badRequest, conflict } from '../http/errors';
 import { readPaymentSetting } from '../settings/payment-secrets';
@@ -9,6 +10,8 @@ import { paymentSignatureValid } from './signatures';
 import type { PaymentConfirmed, PaymentVerifyRequest, SandboxCompleteRequest } from '#sync/rest-api/payments';
 
 const done: PaymentConfirmed = { status: 'captured', account_status: 'active' };
+
+const alreadyPaid = () => conflict('This order was already paid with another payment.', 'already_paid');
 
 const notYourOrder = () => badRequest('This order does not belong to this account.', 'order_mismatch');
 
@@ -37,16 +40,20 @@ export async function verifyRazorpayPayment(deps: AppDeps, body: PaymentVerifyRe
     throw badRequest('The payment signature is not valid.', 'invalid_signature');
   }
   if (payment.status === 'captured') {
-    if (payment.payment_id !== body.payment_id) throw conflict('This order was already paid with another payment.', 'already_paid');
+    if (payment.payment_id !== body.payment_id) throw alreadyPaid();
     return done;
   }
   try {
-    await writeTx(deps, (trx, changes) => captureAndActivate(trx, changes, payment, body.payment_id));
+    await writeTx(deps, async (trx, changes) => {
+      if ((await captureAndActivate(trx, changes, payment, body.payment_id)).newlyCaptured) return;
+      // Captured since we read it (a concurrent confirmation or the webhook): a replay of the same
+      // payment is done, another payment is the conflict it would have been a moment later.
+      const now = await trx.selectFrom('payments').select('payment_id').where('id', '=', payment.id).executeTakeFirst();
+      if (now?.payment_id !== body.payment_id) throw alreadyPaid();
+    });
   } catch (err) {
     // payments.payment_id is unique: one Razorpay payment can never pay two orders.
-    if (String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) {
-      throw conflict('This payment was already used for another order.', 'payment_reused');
-    }
+    if (isUniqueViolation(err)) throw conflict('This payment was already used for another order.', 'payment_reused');
     throw err;
   }
   return done;

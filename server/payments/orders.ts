@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { lockMember } from '#db/locks';
 import type { AppDeps } from '../context';
 import { accountActivated } from './capture';
 import { writeTx } from '../changes/write-tx';
@@ -78,15 +79,16 @@ export async function createOrder(deps: AppDeps, userId: string, email: string):
 }
 
 /**
- * Counts the last hour's orders and takes a slot in one transaction (the single database
- * connection runs one at a time), before the slow call to the provider: of N parallel requests at
- * most the limit get through. The slot is a payment row under a placeholder order id that the
+ * Counts the last hour's orders and takes a slot in one transaction, before the slow call to the
+ * provider: of N parallel requests at most the limit get through (SQLite runs one transaction at a
+ * time; on PostgreSQL the member's lock queues them, since a count cannot lock rows not yet there). The slot is a payment row under a placeholder order id that the
  * provider's id replaces.
  */
 async function reserveOrderSlot(deps: AppDeps, userId: string, provider: 'razorpay' | 'sandbox', amountPaise: number): Promise<string> {
   const now = deps.now();
   const id = randomUUID();
   await deps.db.transaction().execute(async (trx) => {
+    await lockMember(trx, userId);
     const recent = await trx
       .selectFrom('payments')
       .select(['created_at'])

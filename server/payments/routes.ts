@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { isUniqueViolation } from '#db/errors';
 import { createRouter } from '../http/router';
 import { errorResponses } from '../http/openapi-helpers';
 import { conflict } from '../http/errors';
@@ -62,7 +63,7 @@ const webhook = createRoute({
 });
 
 function mapUniqueViolation(err: unknown): never {
-  if (String((err as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) {
+  if (isUniqueViolation(err)) {
     throw conflict('This payment was already used for another order.', 'payment_reused');
   }
   throw err;

@@ -95,6 +95,7 @@ async function capture(
   paymentId: string,
 ): Promise<WebhookOutcome> {
   // Captured before: the account may still need activating if an earlier attempt was interrupted; harmless otherwise.
-  await captureAndActivate(trx, changes, payment, paymentId);
-  return payment.status === 'captured' ? 'already_captured' : 'captured';
+  // The outcome is the UPDATE's, not the status read above: a confirmation may have captured it since.
+  const { newlyCaptured } = await captureAndActivate(trx, changes, payment, paymentId);
+  return newlyCaptured ? 'captured' : 'already_captured';
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRazorpayStandIn, razorpayWebhook, type RazorpayStandIn } from '../helpers/razorpay-stand-in';
 import { MAX_ORDERS_PER_HOUR } from '#server/payments/orders';
+import { testDialect } from '../helpers/test-database';
 import { realServer, type RealServer } from './hardening-server';
 
 // docs/decisions/0004-secrets-at-rest-and-server-hardening.md over real HTTP on a server started like `npm start`: file modes of a fresh DATA_DIR,
@@ -39,7 +40,7 @@ afterAll(async () => {
   rmSync(join(freshDataDir, '..'), { recursive: true, force: true });
 });
 
-const storedPayment = () => s.read((db) => (db.prepare(`SELECT value FROM settings WHERE key = 'payment'`).get() as { value: string }).value);
+const storedPayment = async () => (await s.db().selectFrom('settings').select('value').where('key', '=', 'payment').executeTakeFirstOrThrow()).value;
 const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
 
 async function orderAndVerify() {
@@ -57,14 +58,16 @@ async function orderAndVerify() {
 }
 
 describe('DATA_DIR is owner-only', () => {
-  it('the database, its WAL and SHM, the keys and the mail folder and files are 0600 / 0700', async () => {
+  it('the database (SQLite: its file, WAL and SHM), the keys and the mail folder and files are 0600 / 0700', async () => {
     // A sign-up writes a verification mail into DATA_DIR/mail (no SMTP_URL).
     await s.json('POST', '/api/auth/signup', { name: 'Mail Owner', email: `mail-${randomUUID().slice(0, 8)}@example.test`, password: 'secret-123' });
     const mailDir = join(freshDataDir, 'mail');
     await vi.waitFor(() => expect(readdirSync(mailDir).length).toBeGreaterThan(0), { timeout: 10_000 });
 
     const dirs = [freshDataDir, join(freshDataDir, 'media'), join(freshDataDir, 'uploads'), mailDir];
-    const files = ['vidi.sqlite', 'vidi.sqlite-wal', 'vidi.sqlite-shm', 'jwt-ed25519.pem', 'secrets.key'].map((f) => join(freshDataDir, f));
+    // On PostgreSQL the rows live in the cluster's own files, not under DATA_DIR.
+    const databaseFiles = testDialect === 'sqlite' ? ['vidi.sqlite', 'vidi.sqlite-wal', 'vidi.sqlite-shm'] : [];
+    const files = [...databaseFiles, 'jwt-ed25519.pem', 'secrets.key'].map((f) => join(freshDataDir, f));
     files.push(...readdirSync(mailDir).map((f) => join(mailDir, f)));
     expect(Object.fromEntries(dirs.map((d) => [d, mode(d)]))).toEqual(Object.fromEntries(dirs.map((d) => [d, '700'])));
     expect(Object.fromEntries(files.map((f) => [f, mode(f)]))).toEqual(Object.fromEntries(files.map((f) => [f, '600'])));
@@ -73,7 +76,7 @@ describe('DATA_DIR is owner-only', () => {
 
 describe('provider secrets at rest', () => {
   it('the settings row holds neither secret, the API never returns them, and payments still verify with them', async () => {
-    const row = storedPayment();
+    const row = await storedPayment();
     expect(row).not.toContain(KEY_SECRET_MARK);
     expect(row).not.toContain(rzp.keySecret);
     expect(row).not.toContain(WEBHOOK_SECRET);
@@ -98,18 +101,23 @@ describe('provider secrets at rest', () => {
     });
     const hook = await fetch(`${s.server.url}/api/payments/webhook/razorpay`, { method: 'POST', body: delivery.body, headers: delivery.headers });
     expect(hook.status).toBe(200);
-    expect(s.read((db) => db.prepare('SELECT account_status FROM profiles WHERE id = ?').get(payer.id))).toEqual({ account_status: 'active' });
+    expect(await s.db().selectFrom('profiles').select('account_status').where('id', '=', payer.id).executeTakeFirst()).toEqual({ account_status: 'active' });
   });
 
   it('a plain-text row from before keeps working and is encrypted at the next start', async () => {
     await s.server.stop();
     const plain = { provider: 'razorpay', razorpay_key_id: rzp.keyId, razorpay_key_secret: rzp.keySecret, razorpay_webhook_secret: WEBHOOK_SECRET };
-    s.read((db) => db.prepare(`UPDATE settings SET value = ? WHERE key = 'payment'`).run(JSON.stringify(plain)));
-    expect(storedPayment()).toContain(rzp.keySecret);
+    await s
+      .db()
+      .updateTable('settings')
+      .set({ value: JSON.stringify(plain) })
+      .where('key', '=', 'payment')
+      .execute();
+    expect(await storedPayment()).toContain(rzp.keySecret);
     await s.server.restart();
 
-    expect(storedPayment()).not.toContain(rzp.keySecret);
-    expect(storedPayment()).not.toContain(WEBHOOK_SECRET);
+    expect(await storedPayment()).not.toContain(rzp.keySecret);
+    expect(await storedPayment()).not.toContain(WEBHOOK_SECRET);
     const { verify } = await orderAndVerify();
     expect(verify.status).toBe(200);
   });
@@ -129,7 +137,7 @@ describe('the payment-order limit is atomic', () => {
     }
     expect(new Set(created.map((a) => a.json.order_id)).size).toBe(MAX_ORDERS_PER_HOUR);
     expect(rzp.orders.size - before).toBe(MAX_ORDERS_PER_HOUR);
-    const rows = s.read((db) => db.prepare('SELECT order_id FROM payments WHERE user_id = ?').all(payer.id) as Array<{ order_id: string }>);
+    const rows = await s.db().selectFrom('payments').select('order_id').where('user_id', '=', payer.id).execute();
     expect(rows.map((r) => r.order_id).sort()).toEqual(created.map((a) => a.json.order_id as string).sort());
   });
 });

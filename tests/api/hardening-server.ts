@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { startServer, type ServerProcess } from '../helpers/server-process';
+import type { Kysely } from 'kysely';
+import type { DbHandle } from '#db/connect';
+import type { Database as Schema } from '#db/schema';
+import { openServerDatabase, startServer, type ServerProcess } from '../helpers/server-process';
 import { tokenMinter } from '../bench/lib/context';
 
 export interface RealServer {
@@ -9,7 +12,9 @@ export interface RealServer {
   dbPath: string;
   /** A verified, active member (or admin, or unpaid account) written into the server's database, with an access token. */
   member(opts?: { isAdmin?: boolean; status?: 'active' | 'pending_payment' }): Promise<{ id: string; email: string; token: string }>;
-  /** Reads the server's database (WAL: every committed write is visible). */
+  /** The server's database through Kysely, on its engine (opened on first use, closed by stop()). */
+  db(): Kysely<Schema>;
+  /** SQLite only: the server's database file (WAL: every committed write is visible). Use db() in new tests. */
   read<T>(fn: (db: Database.Database) => T): T;
   json(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; headers: Headers; json: any }>;
   stop(): Promise<void>;
@@ -28,21 +33,31 @@ export async function realServer(env: Record<string, string> = {}, dataDir?: str
       db.close();
     }
   };
+  let handle: DbHandle | undefined;
+  const db = () => (handle ??= openServerDatabase(server)).db;
   return {
     server,
     dbPath,
+    db,
     read,
     async member(opts = {}) {
       const id = randomUUID();
       const email = `m-${id.slice(0, 8)}@example.test`;
       const now = Date.now();
-      read((db) =>
-        db
-          .prepare(
-            `INSERT INTO profiles (id, email, name, is_admin, is_active, account_status, email_verified_at, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)`,
-          )
-          .run(id, email, `Member ${id.slice(0, 4)}`, opts.isAdmin ? 1 : 0, opts.status ?? 'active', now, now, now),
-      );
+      await db()
+        .insertInto('profiles')
+        .values({
+          id,
+          email,
+          name: `Member ${id.slice(0, 4)}`,
+          is_admin: opts.isAdmin ? 1 : 0,
+          is_active: 1,
+          account_status: opts.status ?? 'active',
+          email_verified_at: now,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
       return { id, email, token: await mint(id) };
     },
     async json(method, path, body, token) {
@@ -59,6 +74,10 @@ export async function realServer(env: Record<string, string> = {}, dataDir?: str
       }
       return { status: res.status, headers: res.headers, json };
     },
-    stop: () => server.stop(),
+    stop: async () => {
+      await handle?.close();
+      handle = undefined;
+      await server.stop();
+    },
   };
 }
