@@ -10,6 +10,7 @@ import { mediaUrl } from '../media/urls';
 import { validateWebVtt } from '../media/captions';
 import { writeTx } from '../changes/write-tx';
 import { requireUser } from '../auth/middleware';
+import { lockVideoId } from './video-lock';
 
 /** Captions are small text: 100 KB is hours of subtitles. */
 export const MAX_CAPTIONS_BYTES = 100 * 1024;
@@ -58,6 +59,8 @@ export function captionsRouter() {
     await mkdir(dirname(mediaPath(mediaDir, key)), { recursive: true });
     await writeMediaFileOnce(mediaDir, key, bytes);
     const replaced = await writeTx(deps, async (trx, changes) => {
+      // Two PUTs at once: the second reads the first's key, so every replaced file is removed.
+      await lockVideoId(trx, id);
       const now = await trx.selectFrom('videos').select('captions_key').where('id', '=', id).executeTakeFirst();
       if (!now || now.captions_key === key) return null;
       await trx.updateTable('videos').set({ captions_key: key }).where('id', '=', id).execute();

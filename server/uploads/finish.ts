@@ -8,6 +8,7 @@ import { ContainerError } from './container/byte-source';
 import { checkVideo } from './container/inspect';
 import { openFileSource } from './file-source';
 import { UploadHashes } from './upload-hashes';
+import { lockVideoId } from './video-lock';
 
 export class UploadRejected extends Error {
   constructor(
@@ -82,11 +83,9 @@ export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new
   await rm(join(config.uploadsDir, `${uploadId}.json`), { force: true });
 
   const created = await writeTx(deps, async (trx, changes) => {
-    const existing = await trx.selectFrom('videos').select(['id', 'user_id']).where('id', '=', row.video_id).executeTakeFirst();
-    if (existing) {
-      await trx.updateTable('uploads').set({ status: 'completed', reason: null, updated_at: now }).where('id', '=', uploadId).execute();
-      return false;
-    }
+    // The video id's lock orders this against a poster PUT (it lands on the upload before, or on
+    // the video after) and against another finish of the same video id.
+    await lockVideoId(trx, row.video_id);
     // Read here, not from `row`: a poster PUT may have landed while the file was checked. It may
     // also have been sent while an earlier upload of the same video was running.
     const posterKey =
@@ -102,7 +101,9 @@ export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new
           .executeTakeFirst()
       )?.poster_key ??
       null;
-    await trx
+    // The primary key decides: a video id that already has its row (the same video finished
+    // twice) inserts nothing, and this copy is dropped.
+    const inserted = await trx
       .insertInto('videos')
       .values({
         id: row.video_id,
@@ -123,8 +124,10 @@ export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new
         shares_count: 0,
         views_count: 0,
       })
-      .execute();
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
     await trx.updateTable('uploads').set({ status: 'completed', reason: null, updated_at: now }).where('id', '=', uploadId).execute();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
     // In the row's transaction: a video never exists without the job that will process it.
     await enqueueMediaJob(trx, row.video_id, now);
     changes.videoListed(row.video_id);

@@ -14,6 +14,7 @@ import { mediaUrl } from '../media/urls';
 import { writeTx } from '../changes/write-tx';
 import { sniffImage } from './image-type';
 import { MAX_POSTERS_PER_VIDEO, posterKey, releasePoster } from './poster-files';
+import { lockVideoId } from './video-lock';
 
 export const MAX_POSTER_BYTES = 512 * 1024;
 
@@ -118,10 +119,12 @@ export function posterRouter() {
     // The file exists before any row names it, so a page never gets a URL without bytes behind it.
     const created = await writeMediaFileOnce(mediaDir, key, bytes);
 
-    // One transaction, so a poster racing the upload's finish lands on either the upload or the video.
+    // One transaction under the video id's lock (which the upload's finish holds too), so a poster
+    // racing the finish lands on either the upload or the video.
     // The replaced poster's file stays: a page that loaded its URL a moment ago still shows it (the
     // video's deletion removes them all).
     const outcome = await writeTx(deps, async (trx, changes) => {
+      await lockVideoId(trx, id);
       const now = changes.now;
       const video = await trx.selectFrom('videos').select(['user_id', 'poster_key']).where('id', '=', id).executeTakeFirst();
       if (video) {

@@ -73,8 +73,8 @@ export class UploadRefused extends Error {
 
 /**
  * The member's limits, read in the transaction that inserts the upload row, so concurrent
- * creations cannot both take the last slot or the last MiB (the single connection runs one
- * transaction at a time). An upload counts toward the volume with its declared length, whatever
+ * creations cannot both take the last slot or the last MiB (SQLite runs one transaction at a time;
+ * on PostgreSQL the caller holds the member's lock). An upload counts toward the volume with its declared length, whatever
  * became of it, for 24 hours after its creation: bytes sent to a cancelled upload were received too.
  */
 export async function quotaRefusal(trx: Transaction<Database>, userId: string, uploadLength: number, now: number): Promise<UploadRefusal | null> {

@@ -4,6 +4,7 @@ import { loadConfig } from '#server/config';
 import { createDeps } from '#server/deps';
 import type { AppDeps } from '#server/context';
 import { freePort, startServer, type ServerProcess } from '../helpers/server-process';
+import { testDatabaseEnv } from '../helpers/test-database';
 import { createUser, type TestUser } from '../helpers/users';
 import { runUpload, sha256, videoMetadata } from '../fixtures/tus-client';
 import { mp4TwelveMegabytes, mp4TwoMegabytes } from '../fixtures/videos';
@@ -17,7 +18,7 @@ describe('an upload survives a server crash and restart', () => {
   beforeAll(async () => {
     const port = await freePort();
     srv = await startServer({ port });
-    deps = await createDeps(loadConfig({ DATA_DIR: srv.dataDir, PUBLIC_URL: srv.url, LOG_LEVEL: 'error' }));
+    deps = await createDeps(loadConfig({ DATA_DIR: srv.dataDir, PUBLIC_URL: srv.url, LOG_LEVEL: 'error', ...(await testDatabaseEnv(srv.dataDir)) }));
     user = await createUser(deps, { name: 'Carol' });
   });
   afterAll(async () => {

@@ -1,8 +1,12 @@
 import type { Upload } from '@tus/server';
+import type { Transaction } from 'kysely';
+import type { Database } from '#db/schema';
+import { lockMember } from '#db/locks';
 import type { AppDeps, AuthUser } from '#server/context';
 import { errorBody } from '#server/http/errors';
 import { parseUploadMetadata, type UploadMetadata } from '../metadata';
 import { quotaRefusal, replaceEarlierUploads, UploadRefused } from '../quotas';
+import { lockVideoId } from '../video-lock';
 
 /** An error a tus hook throws: @tus/server answers it with this status and body. */
 export const hookError = (status: number, code: string, message: string) => ({ status_code: status, body: JSON.stringify(errorBody(code, message)) });
@@ -18,7 +22,6 @@ export async function createUploadRow(deps: AppDeps, user: AuthUser | undefined,
   if (upload.size === 0) throw hookError(400, 'empty_file', 'The file is empty. Please select a video file.');
   const meta = parseUploadMetadata(upload.metadata);
   if (!meta.ok) throw hookError(400, meta.code, meta.message);
-  await refuseTakenVideoId(deps, user.id, meta.value.videoId);
   try {
     return await insertUploadRow(deps, user.id, upload.id, upload.size, meta.value);
   } catch (e) {
@@ -28,16 +31,25 @@ export async function createUploadRow(deps: AppDeps, user: AuthUser | undefined,
   }
 }
 
-async function refuseTakenVideoId(deps: AppDeps, userId: string, videoId: string): Promise<void> {
-  const owner = await deps.db.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
-  const otherUpload = await deps.db.selectFrom('uploads').select('user_id').where('video_id', '=', videoId).where('user_id', '!=', userId).executeTakeFirst();
+/** Under the video id's lock: another member's upload or video holds it. */
+async function refuseTakenVideoId(trx: Transaction<Database>, userId: string, videoId: string): Promise<void> {
+  const owner = await trx.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst();
+  const otherUpload = await trx.selectFrom('uploads').select('user_id').where('video_id', '=', videoId).where('user_id', '!=', userId).executeTakeFirst();
   if ((owner && owner.user_id !== userId) || otherUpload) throw hookError(409, 'video_id_taken', 'This video id belongs to another upload.');
 }
 
-/** The limits are read in the transaction that takes the slot: concurrent creations queue on it. */
+/**
+ * The video id and the limits are checked in the transaction that takes the slot, under the video
+ * id's lock and the member's (PostgreSQL; SQLite runs one transaction at a time): concurrent
+ * creations queue, so two members cannot both take one video id, nor one member the last slot or
+ * MiB twice. The upload id itself is ours and random; its primary key refuses a repeat.
+ */
 async function insertUploadRow(deps: AppDeps, userId: string, id: string, size: number, meta: UploadMetadata): Promise<string[]> {
   const now = deps.now();
   return deps.db.transaction().execute(async (trx) => {
+    await lockVideoId(trx, meta.videoId);
+    await refuseTakenVideoId(trx, userId, meta.videoId);
+    await lockMember(trx, userId);
     const earlier = await replaceEarlierUploads(trx, userId, meta.videoId, now);
     const over = await quotaRefusal(trx, userId, size, now);
     if (over) throw new UploadRefused(over);
