@@ -8,8 +8,8 @@ export interface PostgresOptions {
   poolSize: number;
   /** A statement running longer is cancelled by the server (DATABASE_STATEMENT_TIMEOUT_MS). */
   statementTimeoutMs: number;
-  /** Told about errors of idle connections (a restarted server): the pool drops them and reconnects. */
-  onIdleError?: (err: Error) => void;
+  /** Told about connections that broke (a restarted server): the pool drops them and reconnects. */
+  onConnectionError?: (err: Error) => void;
 }
 
 const INT8_OID = 20;
@@ -33,7 +33,7 @@ const NAMED_PER_CONNECTION = 256;
  * the connection, so the server parses and plans it once per connection instead of on every call.
  * `IN (…)` lists of many lengths make the set of texts open-ended: past the limit, texts run unnamed.
  */
-function withNamedStatements(pool: pg.Pool): PostgresPool {
+function withNamedStatements(pool: pg.Pool, onError: (err: Error) => void): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     const names = new Map<string, string>();
@@ -58,6 +58,10 @@ function withNamedStatements(pool: pg.Pool): PostgresPool {
       const client = await pool.connect();
       let w = wrapped.get(client);
       if (!w) {
+        // The pool listens for errors only while a client is idle in it; a connection cut while a
+        // request holds it (between two statements of a transaction) would otherwise be an
+        // uncaught 'error' event. The request itself sees the failure on its next statement.
+        client.on('error', onError);
         w = wrap(client);
         wrapped.set(client, w);
       }
@@ -78,8 +82,8 @@ export function openPostgres(url: string, options: PostgresOptions): DbHandle & 
     types,
   });
   // Without a listener, an idle connection that the server closes crashes the process.
-  pool.on('error', (err) => options.onIdleError?.(err));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool) }) });
+  pool.on('error', (err) => options.onConnectionError?.(err));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withNamedStatements(pool, (err) => options.onConnectionError?.(err)) }) });
   return {
     db,
     engine: { dialect: 'postgres', pool },

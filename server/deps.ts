@@ -20,7 +20,10 @@ export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps
   for (const dir of [config.dataDir, config.mediaDir, config.uploadsDir]) mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (existsSync(config.mailDir)) chmodSync(config.mailDir, 0o700);
   const log = createLogger(config.logLevel);
-  const { db, engine, close } = openDatabase(config.databaseUrl, { ...config.database, onIdleError: (err) => log.error('database connection lost', err) });
+  const { db, engine, close } = openDatabase(config.databaseUrl, {
+    ...config.database,
+    onConnectionError: (err) => log.error('database connection lost', err),
+  });
   await migrateToLatest(db);
   if (await rebuildScoresIfMarked(db)) log.info('leaderboard counters rebuilt under the current rules');
   const now = overrides.now ?? Date.now;

@@ -23,9 +23,15 @@ describe('PostgreSQL goes away and comes back', () => {
     await cluster?.stop();
   });
 
-  const feed = () => call(t.app, 'GET', '/api/videos/feed', undefined, member.token);
+  const feed = () => call(t.app, 'GET', '/api/videos', undefined, member.token);
   const push = (id: number) =>
-    call(t.app, 'POST', '/api/sync/push', { client_id: 'c-loss', mutations: [{ id, name: 'updateProfileName', args: { name: `Name ${id}` } }] }, member.token);
+    call(
+      t.app,
+      'POST',
+      '/api/sync/push',
+      { client_id: '0b9f4a64-3d55-4a43-9c39-6a1d7f2f6f10', mutations: [{ id, name: 'updateProfileName', args: { name: `Name ${id}` } }] },
+      member.token,
+    );
 
   it('answers 503 with Retry-After while it is down, and serves again once it is back', async () => {
     expect((await feed()).status).toBe(200);
