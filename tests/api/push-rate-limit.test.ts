@@ -38,7 +38,13 @@ describe('push rate limit over real HTTP', () => {
       expect(retryAfter).toBeLessThanOrEqual(60);
     }
     // Only the accepted pushes registered a client (a refused push is not applied at all).
-    expect(s.read((db) => db.prepare('SELECT count(*) AS n FROM sync_clients WHERE user_id = ?').get(bot.id))).toEqual({ n: BURST });
+    const clients = await s
+      .db()
+      .selectFrom('sync_clients')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', bot.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(clients.n)).toBe(BURST);
   });
 
   it('is per member: another member pushes while the first is throttled', async () => {

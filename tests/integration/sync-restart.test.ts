@@ -18,7 +18,9 @@ let deps: AppDeps & { close(): Promise<void> };
 beforeAll(async () => {
   srv = await startServer({ env: { PUBLIC_URL, LOG_LEVEL: 'error' } });
   // A second connection to the same database and signing key, to make users and watch progress.
-  deps = await createDeps(loadConfig({ DATA_DIR: srv.dataDir, PUBLIC_URL, LOG_LEVEL: 'error', CLIENT_DIST: join(PROJECT_ROOT, 'no-client') }));
+  deps = await createDeps(
+    loadConfig({ DATA_DIR: srv.dataDir, DATABASE_URL: srv.databaseUrl, PUBLIC_URL, LOG_LEVEL: 'error', CLIENT_DIST: join(PROJECT_ROOT, 'no-client') }),
+  );
 });
 afterAll(async () => {
   await srv.stop();
