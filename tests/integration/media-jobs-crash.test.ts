@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DbHandle } from '#db/connect';
 import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
+import { testDatabaseEnv } from '../helpers/test-database';
 import { ffmpegPidsNaming, makeLongClip, placeUpload, queueProcessingVideo, tempFoldersIn, until as waitUntil } from '../helpers/media-jobs';
 
 /**
@@ -16,6 +17,8 @@ describe('media jobs across processes', () => {
   let dataDir: string;
   let clip: string;
   let handle: DbHandle;
+  /** The database the server and the worker use: their PostgreSQL database, or the SQLite file in DATA_DIR. */
+  let databaseEnv: Record<string, string>;
   let server: ServerProcess | undefined;
   const userId = randomUUID();
 
@@ -23,7 +26,8 @@ describe('media jobs across processes', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'vidi-media-crash-'));
     // 12 s at 360x640: several seconds of ffmpeg, so the kill lands mid-encode.
     clip = await makeLongClip(join(dataDir, 'long.mp4'));
-    handle = openDatabase(join(dataDir, 'vidi.sqlite'));
+    databaseEnv = await testDatabaseEnv(dataDir);
+    handle = openDatabase(databaseEnv.DATABASE_URL ?? join(dataDir, 'vidi.sqlite'));
     await migrateToLatest(handle.db);
     const now = Date.now();
     await handle.db
@@ -102,7 +106,7 @@ describe('media jobs across processes', () => {
     let out = '';
     const worker = spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...databaseEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     worker.stdout.on('data', (d: Buffer) => (out += d.toString()));

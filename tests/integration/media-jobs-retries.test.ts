@@ -2,11 +2,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until, useMediaJobsWorld } from '../helpers/media-jobs';
+import { openDatabase } from '#db/connect';
 import { claimNextJob } from '#server/media/jobs/queue';
 import type { ProcessVideoFn } from '#server/media/jobs/types';
 import { processVideo } from '#server/media/processing/process-video';
 
-describe('media jobs: claims, leases and retries (real SQLite, real ffmpeg, real files)', () => {
+describe('media jobs: claims, leases and retries (the real database, real ffmpeg, real files)', () => {
   const w = useMediaJobsWorld();
   const { createRunner, startRunner, addVideo, video, job, videoFolder, tempFolders } = w;
 
@@ -19,6 +20,39 @@ describe('media jobs: claims, leases and retries (real SQLite, real ffmpeg, real
     expect(won.sort()).toEqual([...ids].sort());
     // Give them back for the next test.
     await w.t.deps.db.updateTable('media_jobs').set({ state: 'done' }).where('id', 'in', won).execute();
+  });
+
+  it('claimers on separate connection pools (as in separate processes) take each due job once, expired leases included', async () => {
+    // Three handles on the server's database: on PostgreSQL three pools of 10 connections, so the
+    // claims really run at once; on SQLite three connections to the file.
+    const handles = [1, 2, 3].map(() => openDatabase(w.t.deps.config.databaseUrl));
+    const ids: string[] = [];
+    try {
+      for (let i = 0; i < 24; i++) ids.push((await addVideo(w.clip)).jobId);
+      const now = w.t.deps.now();
+      // A third of them were held by a worker that died: their leases ran out.
+      await w.t.deps.db
+        .updateTable('media_jobs')
+        .set({ state: 'running', attempts: 1, worker_id: 'dead', lease_until: now - 1 })
+        .where('id', 'in', ids.slice(0, 8))
+        .execute();
+      const claims = await Promise.all(Array.from({ length: 60 }, (_, i) => claimNextJob(handles[i % 3]!.db, `claimer-${i % 6}`, now, 60_000)));
+      const won = claims.filter((c) => c !== null);
+      expect(won.map((c) => c.id).sort()).toEqual([...ids].sort());
+      const rows = await w.t.deps.db.selectFrom('media_jobs').select(['id', 'worker_id', 'attempts']).where('id', 'in', ids).execute();
+      // The row names the claimer each job was handed to, and counts one more try.
+      const winner = new Map(claims.flatMap((c, i) => (c ? [[c.id, `claimer-${i % 6}`] as const] : [])));
+      for (const r of rows) expect(r.worker_id).toBe(winner.get(r.id));
+      expect(
+        rows
+          .filter((r) => r.attempts === 2)
+          .map((r) => r.id)
+          .sort(),
+      ).toEqual(ids.slice(0, 8).sort());
+      await w.t.deps.db.updateTable('media_jobs').set({ state: 'done' }).where('id', 'in', ids).execute();
+    } finally {
+      await Promise.all(handles.map((h) => h.close()));
+    }
   });
 
   it('two runners process 6 jobs concurrently, each exactly once', async () => {

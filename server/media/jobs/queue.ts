@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { onPostgres } from '#db/migrations/portable';
 import type { Database } from '#db/schema';
 import { wakeMediaRunners } from './registry';
 
@@ -39,33 +40,62 @@ export async function enqueueMediaJob(db: Db, videoId: string, now: number): Pro
 
 /**
  * Claims one due job for `workerId` until `now + leaseMs`: a queued job whose time has come, or a
- * running one whose lease expired (its worker died). Dialect-neutral compare-and-set: the UPDATE
- * only matches if the row still has the state and lease we read, so of two claimers exactly one
- * wins; the loser tries the next candidate.
- * On PostgreSQL the candidate select can instead be `FOR UPDATE SKIP LOCKED` inside a transaction
- * (claimers then never even contend for a row); the compare-and-set stays correct either way.
+ * running one whose lease expired (its worker died). Of several claimers (runners in this and
+ * other processes) exactly one gets a job, and a job is never held by two.
  */
 export async function claimNextJob(db: Kysely<Database>, workerId: string, now: number, leaseMs: number): Promise<ClaimedJob | null> {
-  const candidates = await db
-    .selectFrom('media_jobs')
-    .select(['id', 'video_id', 'state', 'lease_until', 'attempts'])
-    .where((eb) => eb.or([eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]), eb.and([eb('state', '=', 'running'), eb('lease_until', '<', now)])]))
-    .orderBy('run_at')
-    .orderBy('id')
-    .limit(8)
-    .execute();
-  for (const c of candidates) {
-    const leaseUntil = now + leaseMs;
-    const res = await db
-      .updateTable('media_jobs')
-      .set({ state: 'running', worker_id: workerId, lease_until: leaseUntil, attempts: sql<number>`attempts + 1`, updated_at: now })
-      .where('id', '=', c.id)
-      .where('state', '=', c.state)
-      .where('lease_until', '=', c.lease_until)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 1) return { id: c.id, videoId: c.video_id, attempt: c.attempts + 1, leaseUntil };
+  return onPostgres(db as unknown as Kysely<unknown>) ? claimSkipLocked(db, workerId, now, leaseMs) : claimCompareAndSet(db, workerId, now, leaseMs);
+}
+
+const isDue = (now: number) => (eb: ExpressionBuilder<Database, 'media_jobs'>) =>
+  eb.or([eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]), eb.and([eb('state', '=', 'running'), eb('lease_until', '<', now)])]);
+
+const claimedSet = (workerId: string, now: number, leaseMs: number) =>
+  ({ state: 'running', worker_id: workerId, lease_until: now + leaseMs, attempts: sql<number>`attempts + 1`, updated_at: now }) as const;
+
+/**
+ * PostgreSQL: one statement. `FOR UPDATE SKIP LOCKED` locks the first due row no other claimer
+ * holds (and re-checks it is still due once locked), so concurrent claimers take different jobs
+ * without waiting on each other, and a row being claimed is never claimed again.
+ */
+async function claimSkipLocked(db: Kysely<Database>, workerId: string, now: number, leaseMs: number): Promise<ClaimedJob | null> {
+  const row = await db
+    .updateTable('media_jobs')
+    .set(claimedSet(workerId, now, leaseMs))
+    .where('id', '=', (eb) => eb.selectFrom('media_jobs').select('id').where(isDue(now)).orderBy('run_at').orderBy('id').limit(1).forUpdate().skipLocked())
+    .returning(['id', 'video_id', 'attempts', 'lease_until'])
+    .executeTakeFirst();
+  return row ? { id: row.id, videoId: row.video_id, attempt: row.attempts, leaseUntil: row.lease_until } : null;
+}
+
+/**
+ * SQLite (no row locks): a compare-and-set. The UPDATE only matches if the row still has the
+ * state, lease and try count we read, so of two claimers exactly one wins; the loser tries the
+ * next candidate, and reads again when others took them all (null means nothing is due).
+ */
+async function claimCompareAndSet(db: Kysely<Database>, workerId: string, now: number, leaseMs: number): Promise<ClaimedJob | null> {
+  for (;;) {
+    const candidates = await db
+      .selectFrom('media_jobs')
+      .select(['id', 'video_id', 'state', 'lease_until', 'attempts'])
+      .where(isDue(now))
+      .orderBy('run_at')
+      .orderBy('id')
+      .limit(8)
+      .execute();
+    if (!candidates.length) return null;
+    for (const c of candidates) {
+      const res = await db
+        .updateTable('media_jobs')
+        .set(claimedSet(workerId, now, leaseMs))
+        .where('id', '=', c.id)
+        .where('state', '=', c.state)
+        .where('lease_until', '=', c.lease_until)
+        .where('attempts', '=', c.attempts)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) return { id: c.id, videoId: c.video_id, attempt: c.attempts + 1, leaseUntil: now + leaseMs };
+    }
   }
-  return null;
 }
 
 /** Moves a held lease forward; false when the job is no longer this worker's (re-claimed, or its video deleted). */
