@@ -100,6 +100,3 @@ export const sqlitePushStatements = perConnection((sqlite) => {
 
 /** The SQLite form: also opens and closes the group's savepoint around each push. */
 export type SqlitePushStatements = ReturnType<typeof sqlitePushStatements>;
-
-/** Kept for callers that apply mutations outside a push on SQLite (the rewards test world). */
-export const pushStatements = sqlitePushStatements;
