@@ -1,4 +1,7 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '#db/schema';
 import { lockMember, lockScoringShared } from '#db/locks';
+import type { ScoreMemo } from '../rewards/score-events';
 import type { MutationResult, PushRequest, PushResponse } from '#sync/protocol/messages';
 import type { AppDeps, AuthUser } from '../context';
 import { afterCommit, applyPush, newPushBatch, type AppliedPush } from './push';
@@ -25,11 +28,14 @@ export async function pushOnPostgres(deps: AppDeps, user: AuthUser, req: PushReq
   const results: MutationResult[] = [];
   let lastMutationId = 0;
   let from = 0;
+  let window: ViewWindow | undefined;
   do {
     const part: PushRequest = { client_id: req.client_id, mutations: req.mutations.slice(from, from + MUTATIONS_PER_TRANSACTION) };
-    let applied: AppliedPush;
+    let applied: AppliedPush & { window: ViewWindow | undefined };
     try {
-      applied = await retryTransactionConflicts(() => pushTransaction(deps, user, part));
+      const carried = window;
+      applied = await retryTransactionConflicts(() => pushTransaction(deps, user, part, carried));
+      window = applied.window;
     } catch (err) {
       if (from === 0) throw err;
       deps.log.error(`sync push stopped at mutation ${part.mutations[0]?.id}`, err);
@@ -51,7 +57,7 @@ export async function pushOnPostgres(deps: AppDeps, user: AuthUser, req: PushReq
  * pushes queue rather than deadlock among themselves; a deadlock with another kind of write (or on
  * a scores row two pushes create at once) is retried.
  */
-function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest): Promise<AppliedPush> {
+function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest, window: ViewWindow | undefined) {
   return deps.db.transaction().execute(async (trx) => {
     // A member's pushes one at a time (their view windows, daily counts, first share, comment
     // pairs are read, then written), from any device or client id.
@@ -60,6 +66,26 @@ function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest): Promi
     await lockScoringShared(trx);
     const videoIds = new Set(req.mutations.map(mutationVideoId).filter((id): id is string => id !== undefined));
     await lockPushRows(trx, user.id, [...videoIds]);
-    return applyPush(trx, newPushBatch(deps.engine, trx), deps, user, req);
+    const batch = newPushBatch(deps.engine, trx);
+    await continueViewWindow(trx, user.id, window, batch.scores);
+    const applied = await applyPush(trx, batch, deps, user, req);
+    return { ...applied, window: batch.scores.viewWindows.get(user.id) };
   });
+}
+
+type ViewWindow = { start: number; used: number };
+
+/**
+ * The views of one push share one watch-time window (server/rewards/view-rules.ts): credited
+ * watches are laid end to end from the viewer's previous credited push. A push split into several
+ * transactions must keep the window of its first part, or its later parts would start a new window
+ * at the first part's commit, with no time elapsed since, and an honest offline session of more
+ * than 50 views would lose the rest. It is continued only when nothing else credited this viewer
+ * in between (another device's push): then view_credits still ends where this push's window does.
+ */
+async function continueViewWindow(trx: Transaction<Database>, userId: string, window: ViewWindow | undefined, memo: ScoreMemo): Promise<void> {
+  if (!window?.used) return;
+  const { rows } = await sql<{ credited_until: number }>`SELECT credited_until FROM view_credits WHERE user_id = ${userId}`.execute(trx);
+  // A copy: a retried transaction starts again from the window as the previous part left it.
+  if (Number(rows[0]?.credited_until) === window.start + window.used) memo.viewWindows.set(userId, { ...window });
 }
