@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openDatabase } from '#db/connect';
 import type { Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser';
 import { ratioRow, unavailable } from './lib/result';
@@ -73,9 +73,13 @@ export const browserOffline: Benchmark = {
       const page = await context.newPage();
       await logIn(page, ctx.server.url, email);
       await waitForServiceWorker(page);
-      const db = new Database(ctx.dbPath, { readonly: true });
-      const total = Math.min(WINDOW, Number(db.prepare('SELECT count(*) FROM videos').pluck().get()));
-      db.close();
+      const handle = openDatabase(ctx.databaseUrl);
+      const videos = await handle.db
+        .selectFrom('videos')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+        .finally(() => handle.close());
+      const total = Math.min(WINDOW, Number(videos.n));
       await pollUntil(`${total} videos in IndexedDB`, 120_000, async () => (await idbCount(page, 'videos')) >= total);
       const snapshot = await storeRows(page, 'dump');
       const cached = snapshot.videos?.length ?? 0;

@@ -5,7 +5,8 @@ import { probe, type Benchmark } from './lib/context';
 
 /**
  * 2. The signed-in feed's first page (token check, query, JSON) vs node:http + one prepared
- * statement returning the same rows in the same JSON shape.
+ * statement returning the same rows in the same JSON shape: better-sqlite3 on SQLite, a pg pool of
+ * 10 on PostgreSQL (`--db postgres`).
  */
 export const feed: Benchmark = {
   id: 'feed',
@@ -19,7 +20,10 @@ export const feed: Benchmark = {
       const why = `GET ${path} answered ${p.status}${p.status === 404 ? ' (feed route not mounted)' : ''}`;
       return [unavailable('Feed: GET /api/videos?limit=20', 'req/s', '>= 0.6x', why), unavailable('Feed: p99 latency', 'ms', '<= 2x', why)];
     }
-    const base = await startBaseline('feed', { BENCH_DB: ctx.dbPath, BENCH_VIEWER: ctx.viewerId });
+    const base =
+      ctx.dialect === 'postgres'
+        ? await startBaseline('feed-pg', { BENCH_DATABASE_URL: ctx.databaseUrl, BENCH_VIEWER: ctx.viewerId })
+        : await startBaseline('feed', { BENCH_DB: ctx.dbPath, BENCH_VIEWER: ctx.viewerId });
     try {
       // Same rows on both sides, or the comparison means nothing.
       const ids = (text: string) => (JSON.parse(text) as { items: Array<{ id: string }> }).items.map((i) => i.id).join(',');

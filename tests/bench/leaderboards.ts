@@ -20,7 +20,7 @@ export const leaderboards: Benchmark = {
     } catch (e) {
       return [unavailable('Leaderboards', 'us', 'report', `server/rewards/leaderboards.ts cannot be loaded (${(e as Error).message})`)];
     }
-    const { db } = openDatabase(ctx.dbPath);
+    const { db } = openDatabase(ctx.databaseUrl);
     try {
       const users = await db.selectFrom('profiles').select('id').limit(500).execute();
       const scoreRows = Number(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { openDatabase } from '#db/connect';
 import { ratioRow, unavailable, type BenchRow } from './lib/result';
 import { assertClean, interleaved, load, type LoadResult } from './lib/load';
 import { median } from './lib/stats';
@@ -17,28 +17,54 @@ const PATH = '/api/videos?limit=20';
  * Queues a transcode the way an upload does (migration 0008): a 'processing' video row of another
  * member (so the viewer's feed pages stay the same) and its media_jobs row, in one transaction.
  */
-function enqueue(ctx: BenchContext, source: string, seconds: number): string {
-  const db = new Database(ctx.dbPath);
+async function enqueue(ctx: BenchContext, source: string, seconds: number): Promise<string> {
+  const { db, close } = openDatabase(ctx.databaseUrl);
   try {
-    db.pragma('busy_timeout = 10000');
-    const uploader = db.prepare<[string], { id: string }>('SELECT id FROM profiles WHERE is_active = 1 AND id != ? LIMIT 1').get(ctx.viewerId);
+    const uploader = await db.selectFrom('profiles').select('id').where('is_active', '=', 1).where('id', '!=', ctx.viewerId).limit(1).executeTakeFirst();
     if (!uploader) throw new Error('no second member to upload as');
     const fileKey = installMedia(ctx.dataDir, source, `${uploader.id}/${Date.now()}-bench-processing.mp4`);
     const videoId = randomUUID();
     const now = Date.now();
-    db.transaction(() => {
-      db.prepare(
-        `INSERT INTO videos (id, user_id, title, description, file_key, mime_type, size_bytes, duration_ms, sha256, poster_key, created_at, media_status)
-         VALUES (?, ?, 'bench: processing', '', ?, 'video/mp4', ?, ?, ?, NULL, ?, 'processing')`,
-      ).run(videoId, uploader.id, fileKey, statSync(source).size, seconds * 1000, '0'.repeat(64), now);
-      db.prepare(
-        `INSERT INTO media_jobs (id, video_id, kind, state, attempts, run_at, lease_until, created_at, updated_at)
-         VALUES (?, ?, 'transcode', 'queued', 0, ?, 0, ?, ?)`,
-      ).run(randomUUID(), videoId, now, now, now);
-    })();
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('videos')
+        .values({
+          id: videoId,
+          user_id: uploader.id,
+          title: 'bench: processing',
+          description: '',
+          file_key: fileKey,
+          mime_type: 'video/mp4',
+          size_bytes: statSync(source).size,
+          duration_ms: seconds * 1000,
+          sha256: '0'.repeat(64),
+          poster_key: null,
+          created_at: now,
+          media_status: 'processing',
+          likes_count: 0,
+          comments_count: 0,
+          shares_count: 0,
+          views_count: 0,
+        })
+        .execute();
+      await trx
+        .insertInto('media_jobs')
+        .values({
+          id: randomUUID(),
+          video_id: videoId,
+          kind: 'transcode',
+          state: 'queued',
+          attempts: 0,
+          run_at: now,
+          lease_until: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    });
     return videoId;
   } finally {
-    db.close();
+    await close();
   }
 }
 
@@ -83,7 +109,7 @@ export async function feedLoadRows(ctx: BenchContext, tools: MediaTools): Promis
   // The longest source there is, so the job outlasts the rounds.
   const seconds = Math.max(processingSourceSeconds(ctx), 25);
   const source = await sourceClip(tools.ffmpeg, seconds);
-  const videoId = enqueue(ctx, source, seconds);
+  const videoId = await enqueue(ctx, source, seconds);
   try {
     await pollUntil('the media runner to start ffmpeg on the queued job', 30_000, () => Promise.resolve(ffmpegPidsOf(videoId).length > 0));
   } catch {

@@ -4,6 +4,7 @@ import { openSqlite as openDatabase } from '#db/connect';
 import { ratioRow, unavailable } from './lib/result';
 import { interleaved } from './lib/load';
 import { probe, type Benchmark, type BenchContext } from './lib/context';
+import { postgresPushSetup, rawPostgresFor } from './push-postgres';
 
 const BATCH = 100;
 const CLIENTS = 4;
@@ -17,7 +18,7 @@ function freshVideos(sqlite: SQLite.Database, userId: string, limit: number): st
 }
 
 /** Cycles through a member's pool: a like while not liked yet, then an unlike on the next pass. */
-class Toggler {
+export class Toggler {
   private i = 0;
   private readonly liked = new Set<string>();
   constructor(private readonly pool: string[]) {}
@@ -33,6 +34,8 @@ class Toggler {
  * 3. Mutations per second through POST /api/sync/push in batches of 100 (4 clients at once, each
  * its own member and client id) vs raw better-sqlite3: the same like/unlike rows and counter
  * updates, 100 per transaction, on the same database file with the server's durability pragmas.
+ * On PostgreSQL (`--db postgres`) the baseline is plain pg: 4 connections, the same transactions
+ * of 100 (push-postgres.ts).
  */
 export const push: Benchmark = {
   id: 'push',
@@ -46,6 +49,7 @@ export const push: Benchmark = {
     });
     if (p.status !== 200)
       return [unavailable(name, 'mut/s', '>= 0.3x', `POST /api/sync/push answered ${p.status}${p.status === 404 ? ' (sync not mounted)' : ''}`)];
+    if (ctx.dialect === 'postgres') return pushOnPostgres(ctx, name);
 
     const handle = openDatabase(ctx.dbPath);
     try {
@@ -70,6 +74,28 @@ export const push: Benchmark = {
     }
   },
 };
+
+async function pushOnPostgres(ctx: BenchContext, name: string) {
+  const setup = await postgresPushSetup(ctx.databaseUrl);
+  try {
+    const members = (await setup.members(CLIENTS * 2 + 1)).slice(1);
+    if (members.length < CLIENTS * 2) return [unavailable(name, 'mut/s', '>= 0.3x', 'the seed has too few members')];
+    const poolSize = ctx.quick ? 2_000 : 20_000;
+    const toggler = async (id: string) => new Toggler(await setup.freshVideos(id, poolSize));
+    const ours = await Promise.all(members.slice(0, CLIENTS).map(async (id) => ({ id, token: await ctx.token(id), tog: await toggler(id) })));
+    const base = await Promise.all(members.slice(CLIENTS).map(async (id) => ({ id, tog: await toggler(id) })));
+    const s = await interleaved(
+      ctx.rounds,
+      () => pushFor(ctx, ours, ctx.seconds),
+      () => rawPostgresFor(ctx.databaseUrl, base, ctx.seconds),
+    );
+    return [
+      ratioRow({ name, unit: 'mut/s', direction: 'higher', targetRatio: 0.3, notes: `${CLIENTS} clients, like/unlike; baseline plain pg` }, s.ours, s.base),
+    ];
+  } finally {
+    await setup.close();
+  }
+}
 
 async function pushFor(ctx: BenchContext, clients: Array<{ token: string; tog: Toggler }>, seconds: number): Promise<number> {
   const t0 = performance.now();

@@ -18,11 +18,13 @@ import { dexieBulk } from './dexie-bulk';
 import { liveUpdate } from './live-update';
 import { bundle } from './bundle';
 import { media } from './media-bench';
+import { syncCost } from './sync-cost';
+import { postgresViewer, startBenchPostgres, type BenchPostgres } from './lib/postgres';
 
-// `npm run bench [-- --quick] [--json FILE] [--seed-size full|small] [--only a,b] [--rounds N] [--data-dir DIR]`
+// `npm run bench [-- --quick] [--json FILE] [--seed-size full|small] [--only a,b] [--rounds N] [--data-dir DIR] [--db sqlite|postgres]`
 // Every figure is a ratio against a baseline measured in the same run, A/B interleaved.
 
-const ALL: Benchmark[] = [apiFloor, feed, push, upload, leaderboards, browserOffline, dexieBulk, liveUpdate, bundle, media];
+const ALL: Benchmark[] = [apiFloor, feed, push, syncCost, upload, leaderboards, browserOffline, dexieBulk, liveUpdate, bundle, media];
 
 const SEEDS = {
   full: { users: 10_000, videos: 100_000, likes: 1_000_000, comments: 300_000, views: 1_000_000 },
@@ -38,6 +40,7 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     seconds: { type: 'string' },
     'data-dir': { type: 'string' },
+    db: { type: 'string', default: 'sqlite' },
     help: { type: 'boolean', default: false },
   },
   strict: true,
@@ -46,7 +49,8 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(`npm run bench -- [--quick] [--json FILE] [--seed-size full|small] [--only ${ALL.map((b) => b.id).join(',')}] [--rounds N] [--seconds S] [--data-dir DIR]
   --quick       2 rounds of 2 s and the small seed (a smoke run, a few minutes)
-  --data-dir    reuse (or create and keep) a seeded DATA_DIR instead of a temp one`);
+  --data-dir    reuse (or create and keep) a seeded DATA_DIR instead of a temp one (SQLite)
+  --db postgres the server on PostgreSQL: a new local cluster (durable settings), seeded, stopped at the end`);
   process.exit(0);
 }
 
@@ -69,11 +73,14 @@ function settings() {
   const only = values.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((id) => !ALL.some((b) => b.id === id));
   if (unknown?.length) throw new Error(`--only: unknown benchmark(s) ${unknown.join(', ')}; known: ${ALL.map((b) => b.id).join(', ')}`);
-  return { quick, seedSize, only, rounds: Number(values.rounds ?? (quick ? 2 : 5)), seconds: Number(values.seconds ?? (quick ? 2 : 5)) };
+  if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db must be sqlite or postgres');
+  const dialect: 'sqlite' | 'postgres' = values.db;
+  return { dialect, quick, seedSize, only, rounds: Number(values.rounds ?? (quick ? 2 : 5)), seconds: Number(values.seconds ?? (quick ? 2 : 5)) };
 }
 
-function seedIfMissing(dataDir: string, dbPath: string, seedSize: keyof typeof SEEDS): void {
-  if (existsSync(dbPath)) {
+/** Seeds the database of DATABASE_URL (PostgreSQL: always a new one), or the SQLite file unless it exists. */
+function seedIfMissing(dataDir: string, dbPath: string, seedSize: keyof typeof SEEDS, databaseUrl?: string): void {
+  if (!databaseUrl && existsSync(dbPath)) {
     console.log('reusing the seeded database');
     return;
   }
@@ -83,7 +90,7 @@ function seedIfMissing(dataDir: string, dbPath: string, seedSize: keyof typeof S
   mkdirSync(dataDir, { recursive: true });
   execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/seed.ts', ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     stdio: 'inherit',
   });
 }
@@ -138,16 +145,40 @@ async function runBenchmarks(ctx: BenchContext, only: string[] | undefined): Pro
 }
 
 async function main(): Promise<void> {
-  const { quick, seedSize, only, rounds, seconds } = settings();
+  const { dialect, quick, seedSize, only, rounds, seconds } = settings();
   const tmpDir = mkdtempSync(join(tmpdir(), 'vidi-bench-'));
   const dataDir = values['data-dir'] ? resolve(values['data-dir']) : join(tmpDir, 'data');
   const dbPath = join(dataDir, 'vidi.sqlite');
   const info = machine();
   console.log(`Vidi benchmarks: ${info.nproc} cores (${info.cpu}), ${info.memory_gib} GiB, Node ${info.node}, load ${info.loadavg_at_start.join(' ')}`);
-  console.log(`rounds ${rounds} x ${seconds} s per side, seed ${seedSize}, DATA_DIR ${dataDir}`);
+  console.log(`rounds ${rounds} x ${seconds} s per side, seed ${seedSize}, DATA_DIR ${dataDir}, database ${dialect}`);
 
-  seedIfMissing(dataDir, dbPath, seedSize);
-  const viewerId = pickViewer(dbPath);
+  let postgres: BenchPostgres | undefined;
+  if (dialect === 'postgres') {
+    postgres = await startBenchPostgres();
+    console.log(`PostgreSQL cluster in ${postgres.cluster.dir} (port ${postgres.cluster.port})`);
+  }
+  try {
+    await runOn({ dialect, quick, seedSize, only, rounds, seconds }, { tmpDir, dataDir, dbPath, info, postgres });
+  } finally {
+    await postgres?.stop();
+    rmSync(tmpDir, { recursive: true, force: true });
+  }
+}
+
+async function runOn(
+  { dialect, quick, seedSize, only, rounds, seconds }: ReturnType<typeof settings>,
+  {
+    tmpDir,
+    dataDir,
+    dbPath,
+    info,
+    postgres,
+  }: { tmpDir: string; dataDir: string; dbPath: string; info: ReturnType<typeof machine>; postgres: BenchPostgres | undefined },
+): Promise<void> {
+  const databaseUrl = postgres?.url ?? dbPath;
+  seedIfMissing(dataDir, dbPath, seedSize, postgres?.url);
+  const viewerId = postgres ? await postgresViewer(postgres.url) : pickViewer(dbPath);
   const clientDist = privateClientCopy(tmpDir);
 
   const port = await freePort();
@@ -156,7 +187,7 @@ async function main(): Promise<void> {
   const server = await startServer({
     dataDir,
     port,
-    env: { LOG_LEVEL: 'error', CLIENT_DIST: clientDist, PUSH_RATE_BURST: '1000000', PUSH_RATE_PER_MINUTE: '1000000' },
+    env: { LOG_LEVEL: 'error', CLIENT_DIST: clientDist, DATABASE_URL: databaseUrl, PUSH_RATE_BURST: '1000000', PUSH_RATE_PER_MINUTE: '1000000' },
   });
   const mint = await tokenMinter(dataDir, `http://127.0.0.1:${port}`);
   const ctx: BenchContext = {
@@ -166,6 +197,8 @@ async function main(): Promise<void> {
     seedSize,
     server,
     dataDir,
+    dialect,
+    databaseUrl,
     dbPath,
     tmpDir,
     clientDist,
@@ -180,7 +213,6 @@ async function main(): Promise<void> {
     rows = await runBenchmarks(ctx, only);
   } finally {
     await server.stop();
-    rmSync(tmpDir, { recursive: true, force: true });
   }
   const total = (performance.now() - started) / 1000;
   console.log('');
@@ -195,7 +227,16 @@ async function main(): Promise<void> {
     writeFileSync(
       file,
       JSON.stringify(
-        { machine: info, rounds, seconds, seed: { size: seedSize, ...SEEDS[seedSize] }, seconds_total: Math.round(total), rows, markdown: markdownTable(rows) },
+        {
+          machine: info,
+          database: dialect,
+          rounds,
+          seconds,
+          seed: { size: seedSize, ...SEEDS[seedSize] },
+          seconds_total: Math.round(total),
+          rows,
+          markdown: markdownTable(rows),
+        },
         null,
         2,
       ),

@@ -2,12 +2,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { Hono } from 'hono';
 import { getRequestListener } from '@hono/node-server';
 import { toFeedItem, type FeedRow } from '#server/videos/feed-rows';
 
 // Baselines for the benchmarks: the least a plain node:http server needs to answer the same thing.
-// Run as a child process: `node --import tsx tests/bench/baselines/raw-server.ts <health|feed|put>`.
+// Run as a child process: `node --import tsx tests/bench/baselines/raw-server.ts <health|feed|feed-pg|put>`.
 
 const mode = process.argv[2];
 type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -39,6 +40,39 @@ function feedHandler(): Handler {
     const limit = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('limit') ?? 20);
     const rows = stmt.all({ viewer, limit });
     // The server's own row-to-JSON mapping, so both sides answer byte-for-byte the same items.
+    const items = rows.map(toFeedItem);
+    const last = rows[rows.length - 1];
+    json(res, 200, { items, next_cursor: last ? Buffer.from(`${last.created_at}:${last.id}`).toString('base64url') : null });
+  };
+}
+
+/** feedHandler's query on PostgreSQL: the same columns, visibility rule and order; liked_by_me as 0/1, as SQLite gives it. */
+const FEED_PG = `SELECT v.id, v.user_id, p.name AS user_name, v.title, v.description, v.file_key, v.poster_key,
+       v.created_at, v.duration_ms, v.media_status, v.media_progress, v.media_error, v.media_key, v.captions_key,
+       v.likes_count, v.comments_count, v.shares_count, v.views_count, CASE WHEN l.user_id IS NULL THEN 0 ELSE 1 END AS liked_by_me
+     FROM videos v LEFT JOIN profiles p ON p.id = v.user_id LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = $1
+     WHERE v.media_status = 'ready' OR v.user_id = $1
+     ORDER BY v.created_at DESC, v.id DESC LIMIT $2`;
+
+/**
+ * The PostgreSQL twin of feedHandler: a pg pool of the server's default size (10), the query as a
+ * named prepared statement (as db/postgres.ts runs the server's), int8 read as numbers (as the
+ * server's pool does), the same JSON.
+ */
+function feedPostgresHandler(): Handler {
+  const INT8 = 20;
+  const pool = new pg.Pool({
+    connectionString: process.env.BENCH_DATABASE_URL,
+    max: 10,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  const viewer = process.env.BENCH_VIEWER ?? '';
+  return async (req, res) => {
+    const limit = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('limit') ?? 20);
+    const { rows } = await pool.query<FeedRow>({ name: 'feed', text: FEED_PG, values: [viewer, limit] });
     const items = rows.map(toFeedItem);
     const last = rows[rows.length - 1];
     json(res, 200, { items, next_cursor: last ? Buffer.from(`${last.created_at}:${last.id}`).toString('base64url') : null });
@@ -84,6 +118,7 @@ function honoHealthHandler(middleware: boolean): () => Handler {
 const handlers: Record<string, () => Handler> = {
   health: healthHandler,
   feed: feedHandler,
+  'feed-pg': feedPostgresHandler,
   put: putHandler,
   'hono-health': honoHealthHandler(false),
   'hono-middleware-health': honoHealthHandler(true),

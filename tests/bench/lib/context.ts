@@ -12,6 +12,11 @@ export interface BenchContext {
   seedSize: 'full' | 'small';
   server: ServerProcess;
   dataDir: string;
+  /** The engine the server runs on (`--db`). */
+  dialect: 'sqlite' | 'postgres';
+  /** The server's DATABASE_URL: the SQLite file (= dbPath) or the benchmark's PostgreSQL database. */
+  databaseUrl: string;
+  /** The SQLite file in DATA_DIR (SQLite runs only). */
   dbPath: string;
   /** Scratch space removed after the run. */
   tmpDir: string;
