@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import { Changes, type ChangeSink } from './changes';
 import { writeChangeLog } from './change-log';
 import type { Pokes } from './pokes';
+import { retryTransactionConflicts } from './conflict-retry';
 
 export interface WriteDeps {
   db: Kysely<Database>;
@@ -25,7 +26,8 @@ export function kyselySink(trx: Transaction<Database> | Kysely<Database>): Chang
  * change-log rows it declared on `changes` at the end of that same transaction, under the
  * change-log lock held to the commit (so a pull cursor never sees a change whose rows are not
  * committed, and never skips one that commits later: seqs are drawn in commit order), then, after the commit,
- * pokes the scopes once and runs the post-commit tasks. `origin` is the member whose action it
+ * pokes the scopes once and runs the post-commit tasks. `work` may run more than once (a lost
+ * deadlock on PostgreSQL): it must only write through `trx` and `changes`. `origin` is the member whose action it
  * was: their own devices are poked last (they already show it).
  */
 export async function writeTx<T>(
@@ -33,11 +35,16 @@ export async function writeTx<T>(
   work: (trx: Transaction<Database>, changes: Changes) => Promise<T>,
   options: { origin?: string } = {},
 ): Promise<T> {
-  const changes = new Changes(deps.now());
-  const result = await deps.db.transaction().execute(async (trx) => {
-    const out = await work(trx, changes);
-    await changes.flush(kyselySink(trx));
-    return out;
+  // On PostgreSQL a deadlock or serialization failure undoes the whole transaction: it runs again
+  // from the start with fresh changes (nothing of the undone attempt was written or published).
+  const { result, changes } = await retryTransactionConflicts(async () => {
+    const changes = new Changes(deps.now());
+    const result = await deps.db.transaction().execute(async (trx) => {
+      const out = await work(trx, changes);
+      await changes.flush(kyselySink(trx));
+      return out;
+    });
+    return { result, changes };
   });
   await publishChanges(deps, changes, options.origin);
   return result;

@@ -5,7 +5,7 @@ import type { ScoreMemo } from '../rewards/score-events';
 import type { MutationResult, PushRequest, PushResponse } from '#sync/protocol/messages';
 import type { AppDeps, AuthUser } from '../context';
 import { afterCommit, applyPush, newPushBatch, type AppliedPush } from './push';
-import { retryTransactionConflicts } from './conflict-retry';
+import { retryTransactionConflicts } from '../changes/conflict-retry';
 import { lockPushRows } from './push-statements-postgres';
 import { mutationVideoId } from '#sync/mutations/video-id';
 

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import type { VideoRef } from '#sync/mutations/mutation-tx';
-import { writeChangeLog } from '../changes/change-log';
+import { kyselySink } from '../changes/write-tx';
 import type { ClientRow, PushStatements } from './push-statements';
 
 const affected = (r: { numAffectedRows?: bigint | undefined }) => Number(r.numAffectedRows ?? 0n) > 0;
@@ -39,7 +39,7 @@ export function postgresPushStatements(trx: Transaction<Database>): PushStatemen
     bumpLikes: async (by, videoId) => {
       await sql`UPDATE videos SET likes_count = likes_count + ${by} WHERE id = ${videoId}`.execute(trx);
     },
-    logChanges: (rows) => writeChangeLog(trx, rows),
+    logChanges: async (rows) => kyselySink(trx)(rows),
   };
 }
 

@@ -13,7 +13,7 @@ import { ServerMutationTx, type PushBatch } from './mutations/server-tables';
 import { runServerMutation } from './mutations/run-server-mutation';
 import { sqlitePushStatements } from './push-statements';
 import { postgresPushStatements } from './push-statements-postgres';
-import { isTransactionConflict } from './conflict-retry';
+import { isTransactionConflict } from '../changes/conflict-retry';
 
 /** 409 for a gapped mutation id: carries the server's last_mutation_id so the client can renumber. */
 export class MutationIdGapError extends ApiError {
