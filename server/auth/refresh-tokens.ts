@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, RefreshTokensTable } from '#db/schema';
+import { lockMember } from '#db/locks';
 import { hashSecretToken, newSecretToken } from './secret-tokens';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -113,6 +114,9 @@ async function answerSpent(
   allowUser: (trx: Transaction<Database>, userId: string) => Promise<void>,
 ): Promise<RotateResult> {
   if (now - usedAt > REFRESH_REUSE_GRACE_MS) {
+    // Concurrent presentations of a stolen token revoke one after the other (PostgreSQL): two
+    // UPDATEs of the family's rows taking their row locks in different orders could deadlock.
+    await lockMember(trx, row.user_id);
     await revokeFamily(trx, row.family_id, now);
     return { ok: false, reason: 'reused' };
   }

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
+import { lockMember } from '#db/locks';
 import type { Database } from '#db/schema';
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -27,17 +28,17 @@ export async function spendOpenTokens(trx: Transaction<Database>, userId: string
 }
 
 /**
- * Spends one open (unused, unexpired) e-mail token and says whose it was, or undefined. One
- * conditional UPDATE, so of concurrent uses of one link exactly one gets the user: on PostgreSQL
- * the others wait for the winner's row lock and then find it used.
+ * Spends one open (unused, unexpired) e-mail token and says whose it was, or undefined. The spend
+ * is one conditional UPDATE, so of concurrent uses of one link exactly one gets the user: on
+ * PostgreSQL the others wait for the winner's row lock and then find it used. The member's lock is
+ * taken first: a link and its sibling used at once would otherwise each hold one token and wait
+ * for the other in spendOpenTokens (a deadlock).
  */
-export async function spendToken(
-  db: Kysely<Database> | Transaction<Database>,
-  tokenHash: string,
-  purpose: string,
-  now: number,
-): Promise<{ user_id: string } | undefined> {
-  return db
+export async function spendToken(trx: Transaction<Database>, tokenHash: string, purpose: string, now: number): Promise<{ user_id: string } | undefined> {
+  const owner = await trx.selectFrom('email_tokens').select('user_id').where('token_hash', '=', tokenHash).where('purpose', '=', purpose).executeTakeFirst();
+  if (!owner) return undefined;
+  await lockMember(trx, owner.user_id);
+  return trx
     .updateTable('email_tokens')
     .set({ used_at: now })
     .where('token_hash', '=', tokenHash)
