@@ -4,6 +4,7 @@ import type { AppDeps } from '../context';
 import { mediaPath, safeFileName } from '../media/storage';
 import { writeTx } from '../changes/write-tx';
 import { enqueueMediaJob } from '../media/jobs/queue';
+import { wakeMediaRunners } from '../media/jobs/registry';
 import { ContainerError } from './container/byte-source';
 import { checkVideo } from './container/inspect';
 import { openFileSource } from './file-source';
@@ -130,7 +131,9 @@ export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
     // In the row's transaction: a video never exists without the job that will process it.
     await enqueueMediaJob(trx, row.video_id, now);
-    changes.videoListed(row.video_id);
+    // Again once committed: on PostgreSQL the wake of the enqueue may claim before the commit, find
+    // nothing and leave the job to the next poll.
+    changes.videoListed(row.video_id).afterCommit(wakeMediaRunners);
     return true;
   });
 

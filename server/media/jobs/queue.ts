@@ -26,7 +26,8 @@ export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, backoffMs: [10_000, 
  * Queues the transcode of a video. Call it inside the transaction that writes the video row, so
  * a video never exists without its job (nor a job without its video). The in-process runners are
  * woken on the next turn: on SQLite the claim waits for the one connection, so it runs after the
- * commit; elsewhere the runners' poll finds the job.
+ * commit; on PostgreSQL the caller wakes them again after its commit (finishUpload), and in another
+ * process the runners' poll finds the job.
  */
 export async function enqueueMediaJob(db: Db, videoId: string, now: number): Promise<string> {
   const id = randomUUID();
