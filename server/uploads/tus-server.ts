@@ -138,12 +138,17 @@ export async function cleanUpExpiredUploads(deps: AppDeps): Promise<{ files: num
     .where('status', '=', 'uploading')
     .where('created_at', '<', cutoff)
     .execute();
+  let expired = 0;
   for (const s of stale) {
-    await deps.db
+    // Still unfinished: its last PATCH may have finished it since the list was read.
+    const res = await deps.db
       .updateTable('uploads')
       .set({ status: 'expired', reason: 'Not finished within 24 hours.', poster_key: null, updated_at: deps.now() })
       .where('id', '=', s.id)
-      .execute();
+      .where('status', '=', 'uploading')
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) continue;
+    expired++;
     endpoint.hashes.forget(s.id);
     await rm(`${deps.config.uploadsDir}/${s.id}`, { force: true });
     await rm(`${deps.config.uploadsDir}/${s.id}.json`, { force: true });
@@ -161,7 +166,7 @@ export async function cleanUpExpiredUploads(deps: AppDeps): Promise<{ files: num
     await deps.db.updateTable('uploads').set({ poster_key: null }).where('id', '=', r.id).execute();
     await releasePoster(deps, r.poster_key, { userId: r.user_id, videoId: r.video_id });
   }
-  return { files, rows: stale.length };
+  return { files, rows: expired };
 }
 
 /** Started by main.ts: hourly cleanup, never keeping the process alive. */
