@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, openSqlite as openDatabase } from '#db/connect';
+import { sql } from 'kysely';
+import { migrateToLatest, openDatabase } from '#db/connect';
 import { SCORES_REBUILD_MARKER, rebuildScoresIfMarked } from './recompute';
 
 // Migration 0007 changed the scoring rules; db/ cannot call the server's rebuild, so it leaves a
@@ -9,22 +10,30 @@ describe('the scores rebuild marker', () => {
   beforeAll(() => migrateToLatest(handle.db));
   afterAll(() => handle.close());
 
-  const markers = () => handle.engine.sqlite.prepare('SELECT count(*) AS n FROM settings WHERE key = ?').get(SCORES_REBUILD_MARKER) as { n: number };
+  const count = async (query: ReturnType<typeof sql<{ n: number }>>) => Number((await query.execute(handle.db)).rows[0]?.n);
+  const markers = () => count(sql`SELECT count(*) AS n FROM settings WHERE key = ${SCORES_REBUILD_MARKER}`);
 
   it('is left by the migration, rebuilds the counters once, and is gone after', async () => {
-    expect(markers().n).toBe(1);
-    handle.engine.sqlite
-      .prepare(
-        "INSERT INTO profiles (id, email, name, is_admin, is_active, account_status, email_verified_at, created_at, updated_at) VALUES ('u1', 'u1@x.test', 'U', 0, 1, 'active', 1, 1, 1)",
-      )
-      .run();
+    expect(await markers()).toBe(1);
+    await handle.db
+      .insertInto('profiles')
+      .values({
+        id: 'u1',
+        email: 'u1@x.test',
+        name: 'U',
+        is_admin: 0,
+        is_active: 1,
+        account_status: 'active',
+        email_verified_at: 1,
+        created_at: 1,
+        updated_at: 1,
+      })
+      .execute();
     // A stale counter the rows do not support: the rebuild drops it.
-    handle.engine.sqlite
-      .prepare("INSERT INTO scores (user_id, creator_points, viewer_points, creator_reached_at, viewer_reached_at) VALUES ('u1', 42, 7, 5, 5)")
-      .run();
+    await handle.db.insertInto('scores').values({ user_id: 'u1', creator_points: 42, viewer_points: 7, creator_reached_at: 5, viewer_reached_at: 5 }).execute();
     expect(await rebuildScoresIfMarked(handle.db)).toBe(true);
-    expect(markers().n).toBe(0);
-    expect(handle.engine.sqlite.prepare('SELECT count(*) AS n FROM scores WHERE creator_points = 42').get()).toEqual({ n: 0 });
+    expect(await markers()).toBe(0);
+    expect(await count(sql`SELECT count(*) AS n FROM scores WHERE creator_points = 42`)).toBe(0);
     expect(await rebuildScoresIfMarked(handle.db)).toBe(false);
   });
 });

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { DbHandle } from '#db/connect';
 import type { Database as Schema } from '#db/schema';
@@ -9,13 +7,10 @@ import { tokenMinter } from '../bench/lib/context';
 
 export interface RealServer {
   server: ServerProcess;
-  dbPath: string;
   /** A verified, active member (or admin, or unpaid account) written into the server's database, with an access token. */
   member(opts?: { isAdmin?: boolean; status?: 'active' | 'pending_payment' }): Promise<{ id: string; email: string; token: string }>;
   /** The server's database through Kysely, on its engine (opened on first use, closed by stop()). */
   db(): Kysely<Schema>;
-  /** SQLite only: the server's database file (WAL: every committed write is visible). Use db() in new tests. */
-  read<T>(fn: (db: Database.Database) => T): T;
   json(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; headers: Headers; json: any }>;
   stop(): Promise<void>;
 }
@@ -23,23 +18,12 @@ export interface RealServer {
 /** The real server (spawned like `npm start`) on a fresh DATA_DIR (made by the helper, or by the server when `dataDir` does not exist yet), for tests that need real HTTP and real concurrency. */
 export async function realServer(env: Record<string, string> = {}, dataDir?: string): Promise<RealServer> {
   const server = await startServer({ env: { LOG_LEVEL: 'error', ...env }, ...(dataDir ? { dataDir } : {}) });
-  const dbPath = join(server.dataDir, 'vidi.sqlite');
   const mint = await tokenMinter(server.dataDir, server.url);
-  const read = <T>(fn: (db: Database.Database) => T): T => {
-    const db = new Database(dbPath);
-    try {
-      return fn(db);
-    } finally {
-      db.close();
-    }
-  };
   let handle: DbHandle | undefined;
   const db = () => (handle ??= openServerDatabase(server)).db;
   return {
     server,
-    dbPath,
     db,
-    read,
     async member(opts = {}) {
       const id = randomUUID();
       const email = `m-${id.slice(0, 8)}@example.test`;
