@@ -2,19 +2,22 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import { lockMember, lockScoringShared } from '#db/locks';
 import type { ScoreMemo } from '../rewards/score-events';
-import type { MutationResult, PushRequest, PushResponse } from '#sync/protocol/messages';
+import { MAX_PUSH_BATCH, type MutationResult, type PushRequest, type PushResponse } from '#sync/protocol/messages';
 import type { AppDeps, AuthUser } from '../context';
-import { afterCommit, applyPush, newPushBatch, type AppliedPush } from './push';
+import { newScoreMemo } from '../rewards/score-events';
+import { afterCommit, applyPush, RerunPush, type AppliedPush, type RerunPlan } from './push';
 import { retryTransactionConflicts } from '../changes/conflict-retry';
-import { lockPushRows } from './push-statements-postgres';
+import { lockPushRows, postgresPushStatements } from './push-statements-postgres';
 import { mutationVideoId } from '#sync/mutations/video-id';
 
 /**
- * Mutations per transaction. Each mutation is a savepoint (a subtransaction), and PostgreSQL keeps
- * the ids of 64 subtransactions per backend in shared memory; past that, every other session's
- * visibility checks fall back to pg_subtrans (the "subtransaction overflow" slowdown). 50 leaves room.
+ * Mutations per transaction: a whole push (MAX_PUSH_BATCH). It was 50 while each mutation was a
+ * savepoint (PostgreSQL keeps 64 subtransactions per backend in shared memory; past that every other
+ * session's visibility checks read pg_subtrans); without savepoints (push.ts, RerunPlan) a longer
+ * transaction costs nothing more, and each one saves its locks, reads and commit. The split stays
+ * for a larger MAX_PUSH_BATCH.
  */
-export const MUTATIONS_PER_TRANSACTION = 50;
+export const MUTATIONS_PER_TRANSACTION = MAX_PUSH_BATCH;
 
 /**
  * A push on PostgreSQL: no group commit (each push runs in transactions of its own; the server
@@ -31,10 +34,10 @@ export async function pushOnPostgres(deps: AppDeps, user: AuthUser, req: PushReq
   let window: ViewWindow | undefined;
   do {
     const part: PushRequest = { client_id: req.client_id, mutations: req.mutations.slice(from, from + MUTATIONS_PER_TRANSACTION) };
-    let applied: AppliedPush & { window: ViewWindow | undefined };
+    let applied: Part;
     try {
       const carried = window;
-      applied = await retryTransactionConflicts(() => pushTransaction(deps, user, part, carried));
+      applied = await runPart(deps, user, part, carried);
       window = applied.window;
     } catch (err) {
       if (from === 0) throw err;
@@ -51,13 +54,30 @@ export async function pushOnPostgres(deps: AppDeps, user: AuthUser, req: PushReq
   return { results, last_mutation_id: lastMutationId };
 }
 
+type Part = AppliedPush & { window: ViewWindow | undefined };
+
+/** One transaction of a push, run again whole after a lost deadlock, or under a new plan after a refusal (push.ts, RerunPlan). */
+async function runPart(deps: AppDeps, user: AuthUser, req: PushRequest, window: ViewWindow | undefined): Promise<Part> {
+  const plan: RerunPlan = { refused: new Map() };
+  // Each rerun settles one more mutation (refused) or stops earlier, so this ends.
+  for (;;) {
+    try {
+      return await retryTransactionConflicts(() => pushTransaction(deps, user, req, window, plan));
+    } catch (err) {
+      if (!(err instanceof RerunPush)) throw err;
+      if (err.refusal) plan.refused.set(err.mutationId, err.refusal);
+      else plan.stopAt = err.mutationId;
+    }
+  }
+}
+
 /**
  * One transaction of a push. Its locks are taken in one order by every push (the member, scoring,
  * the videos and scores rows it will write, the client's row, the change log last, at its end), so
  * pushes queue rather than deadlock among themselves; a deadlock with another kind of write (or on
  * a scores row two pushes create at once) is retried.
  */
-function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest, window: ViewWindow | undefined) {
+function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest, window: ViewWindow | undefined, rerun: RerunPlan): Promise<Part> {
   return deps.db.transaction().execute(async (trx) => {
     // A member's pushes one at a time (their view windows, daily counts, first share, comment
     // pairs are read, then written), from any device or client id.
@@ -65,8 +85,10 @@ function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest, window
     // The period, eligibility and the cap read by the scoring stay put until the commit.
     await lockScoringShared(trx);
     const videoIds = new Set(req.mutations.map(mutationVideoId).filter((id): id is string => id !== undefined));
-    await lockPushRows(trx, user.id, [...videoIds]);
-    const batch = newPushBatch(deps.engine, trx);
+    const statements = postgresPushStatements(trx);
+    const videos = await statements.prefetch(user.id, [...videoIds]);
+    await lockPushRows(trx, user.id, videos);
+    const batch = { statements, scores: newScoreMemo(), rerun };
     await continueViewWindow(trx, user.id, window, batch.scores);
     const applied = await applyPush(trx, batch, deps, user, req);
     return { ...applied, window: batch.scores.viewWindows.get(user.id) };

@@ -6,11 +6,32 @@ import type { ClientRow, PushStatements } from './push-statements';
 
 const affected = (r: { numAffectedRows?: bigint | undefined }) => Number(r.numAffectedRows ?? 0n) > 0;
 
+/** PostgreSQL's push statements, plus what a push transaction reads up front (prefetch). */
+export interface PostgresPushStatements extends PushStatements {
+  /**
+   * Locks the videos the push names (sorted by id) and reads, in one statement each, their refs and
+   * the member's likes of them; video() and like() then answer from memory for those ids.
+   */
+  prefetch(userId: string, videoIds: string[]): Promise<VideoRef[]>;
+}
+
 /**
  * PostgreSQL's push statements, through the push's transaction. Each is one fixed SQL text, so the
  * pool runs it as a named prepared statement (parsed and planned once per connection, db/postgres.ts).
+ * One per push transaction (a retried transaction gets a new one): the per-push cache below is only
+ * valid inside it.
+ *
+ * The cache saves two round trips per like. It is exact: the videos it holds are locked (they
+ * cannot be deleted, and id, owner and duration do not change), and the member's likes are written
+ * only by the member's own pushes, which the member lock serializes. Counters still follow the row
+ * counts of the INSERT … ON CONFLICT DO NOTHING and DELETE, never the cache.
  */
-export function postgresPushStatements(trx: Transaction<Database>): PushStatements {
+export function postgresPushStatements(trx: Transaction<Database>): PostgresPushStatements {
+  // Absent from the map: not prefetched (ask the database); null: known not to exist.
+  const videos = new Map<string, VideoRef | null>();
+  const likes = new Map<string, { created_at: number } | null>();
+  let member: string | undefined;
+  const knownLike = (videoId: string, userId: string) => userId === member && likes.has(videoId);
   return {
     client: async (clientId, userId, now) => {
       // A row to lock even for a new client id: two first pushes of one id would otherwise both see
@@ -27,15 +48,48 @@ export function postgresPushStatements(trx: Transaction<Database>): PushStatemen
     savepoint: async () => void (await sql`SAVEPOINT mutation`.execute(trx)),
     release: async () => void (await sql`RELEASE SAVEPOINT mutation`.execute(trx)),
     rollbackTo: async () => void (await sql`ROLLBACK TO SAVEPOINT mutation`.execute(trx)),
-    // FOR KEY SHARE: the video cannot be deleted under the mutation (a like of a video deleted
-    // meanwhile would fail its foreign key instead of being refused as not_found). Counter updates
-    // do not conflict with it.
-    video: async (id) => (await sql<VideoRef>`SELECT id, user_id, duration_ms FROM videos WHERE id = ${id} FOR KEY SHARE`.execute(trx)).rows[0],
-    like: async (videoId, userId) =>
-      (await sql<{ created_at: number }>`SELECT created_at FROM likes WHERE video_id = ${videoId} AND user_id = ${userId}`.execute(trx)).rows[0],
-    insertLike: async (videoId, userId, now) =>
-      affected(await sql`INSERT INTO likes (video_id, user_id, created_at) VALUES (${videoId}, ${userId}, ${now}) ON CONFLICT DO NOTHING`.execute(trx)),
-    deleteLike: async (videoId, userId) => affected(await sql`DELETE FROM likes WHERE video_id = ${videoId} AND user_id = ${userId}`.execute(trx)),
+    prefetch: async (userId, videoIds) => {
+      member = userId;
+      if (!videoIds.length) return [];
+      // FOR NO KEY UPDATE: the rows whose counters the push moves, locked in id order (see lockPushRows);
+      // it also keeps them from being deleted under the push's mutations.
+      const { rows } = await sql<VideoRef>`SELECT id, user_id, duration_ms FROM videos WHERE id = ANY(${videoIds}) ORDER BY id FOR NO KEY UPDATE`.execute(trx);
+      for (const id of videoIds) videos.set(id, null);
+      for (const r of rows) videos.set(r.id, r);
+      const liked = await sql<{ video_id: string; created_at: number }>`SELECT video_id, created_at FROM likes
+        WHERE user_id = ${userId} AND video_id = ANY(${videoIds})`.execute(trx);
+      for (const id of videoIds) likes.set(id, null);
+      for (const r of liked.rows) likes.set(r.video_id, { created_at: Number(r.created_at) });
+      return rows;
+    },
+    // A video this transaction deleted: it (and its likes) are gone for the mutations after it.
+    forgetVideo: (id) => {
+      videos.set(id, null);
+      likes.set(id, null);
+    },
+    // FOR KEY SHARE (a video not prefetched): it cannot be deleted under the mutation (a like of a
+    // video deleted meanwhile would fail its foreign key instead of being refused as not_found).
+    video: async (id) => {
+      const known = videos.get(id);
+      if (known !== undefined) return known ?? undefined;
+      return (await sql<VideoRef>`SELECT id, user_id, duration_ms FROM videos WHERE id = ${id} FOR KEY SHARE`.execute(trx)).rows[0];
+    },
+    like: async (videoId, userId) => {
+      if (knownLike(videoId, userId)) return likes.get(videoId) ?? undefined;
+      return (await sql<{ created_at: number }>`SELECT created_at FROM likes WHERE video_id = ${videoId} AND user_id = ${userId}`.execute(trx)).rows[0];
+    },
+    insertLike: async (videoId, userId, now) => {
+      const added = affected(
+        await sql`INSERT INTO likes (video_id, user_id, created_at) VALUES (${videoId}, ${userId}, ${now}) ON CONFLICT DO NOTHING`.execute(trx),
+      );
+      if (added && userId === member) likes.set(videoId, { created_at: now });
+      return added;
+    },
+    deleteLike: async (videoId, userId) => {
+      const removed = affected(await sql`DELETE FROM likes WHERE video_id = ${videoId} AND user_id = ${userId}`.execute(trx));
+      if (userId === member) likes.set(videoId, null);
+      return removed;
+    },
     bumpLikes: async (by, videoId) => {
       await sql`UPDATE videos SET likes_count = likes_count + ${by} WHERE id = ${videoId}`.execute(trx);
     },
@@ -44,16 +98,15 @@ export function postgresPushStatements(trx: Transaction<Database>): PushStatemen
 }
 
 /**
- * Locks, in one order for every push, the hot rows its mutations will write: the videos they name
- * (their counters) by id, then the `scores` rows of those videos' owners and of the member, by user
- * id. Taken as each mutation reached them, two pushes liking the same two videos (or videos of the
- * same two creators) in opposite orders would deadlock, and PostgreSQL finds a deadlock only after
- * deadlock_timeout (1 s), with every push on those rows queued behind it. These rows are held to the
- * commit either way (a counter update locks its row); the member's own rows are the member lock's.
+ * Locks, in one order for every push, the `scores` rows of the owners of the videos it names
+ * (prefetch locked the videos themselves, by id) and of the member, by user id. Taken as each
+ * mutation reached them, two pushes liking the same two videos (or videos of the same two creators)
+ * in opposite orders would deadlock, and PostgreSQL finds a deadlock only after deadlock_timeout
+ * (1 s), with every push on those rows queued behind it. These rows are held to the commit either
+ * way (a counter update locks its row); the member's own rows are the member lock's.
  */
-export async function lockPushRows(trx: Transaction<Database>, userId: string, videoIds: string[]): Promise<void> {
-  if (!videoIds.length) return;
-  const { rows } = await sql<{ user_id: string }>`SELECT user_id FROM videos WHERE id = ANY(${videoIds}) ORDER BY id FOR NO KEY UPDATE`.execute(trx);
-  const users = [...new Set([userId, ...rows.map((r) => r.user_id)])];
+export async function lockPushRows(trx: Transaction<Database>, userId: string, videos: VideoRef[]): Promise<void> {
+  if (!videos.length) return;
+  const users = [...new Set([userId, ...videos.map((r) => r.user_id)])];
   await sql`SELECT user_id FROM scores WHERE user_id = ANY(${users}) ORDER BY user_id FOR UPDATE`.execute(trx);
 }

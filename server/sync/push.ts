@@ -64,13 +64,41 @@ export async function applyPush(trx: Transaction<Database>, batch: PushBatch, de
   return { response: { results, last_mutation_id: last }, userId: user.id, changes };
 }
 
+/**
+ * PostgreSQL runs a push's mutations without a savepoint each (a savepoint and its release are two
+ * round trips per mutation, and every savepoint is a subtransaction). A refused mutation may have
+ * written before it threw, so the whole transaction is rolled back and run again with that mutation
+ * answered as refused from the start (RerunPush); a fault that is not the caller's reruns it up to
+ * the mutation before the fault. Refusals are rare: the common push pays nothing for them.
+ */
+export interface RerunPlan {
+  /** Mutations refused in an earlier run of this transaction: answered so again without running them. */
+  refused: Map<number, MutationResult>;
+  /** Stop before this mutation id (a fault at it in an earlier run). */
+  stopAt?: number;
+}
+
+/** Thrown out of the transaction (rolling it back) to run it again under a changed plan. */
+export class RerunPush extends Error {
+  constructor(
+    readonly mutationId: number,
+    readonly refusal?: MutationResult,
+  ) {
+    super(`push rerun at mutation ${mutationId}`);
+  }
+}
+
 /** The mutations in order, each applied or refused for good; stops early on a fault that is not the caller's. */
 async function applyMutations(tx: ServerMutationTx, deps: AppDeps, mutations: PushMutation[], before: number, changes: Changes) {
   const results: MutationResult[] = [];
+  const plan = tx.ctx.batch.rerun;
   let last = before;
   for (const m of mutations) {
-    if (m.id <= last) {
-      results.push({ id: m.id, status: 'duplicate' });
+    if (plan?.stopAt !== undefined && m.id >= plan.stopAt) break;
+    const settled = m.id <= last ? { id: m.id, status: 'duplicate' as const } : plan?.refused.get(m.id);
+    if (settled) {
+      results.push(settled);
+      last = Math.max(last, m.id);
       continue;
     }
     try {
@@ -82,8 +110,10 @@ async function applyMutations(tx: ServerMutationTx, deps: AppDeps, mutations: Pu
       // A fault that is not the caller's (the database, a bug): stop here. What is before it is
       // committed and reported; the rest stays queued on the client and is retried. A lost
       // deadlock is not such a fault: the whole transaction runs again (conflict-retry.ts).
-      if (results.length === 0 || isTransactionConflict(err)) throw err;
+      if (results.length === 0 || isTransactionConflict(err) || err instanceof RerunPush) throw err;
       deps.log.error(`sync push stopped at mutation ${m.id} (${m.name})`, err);
+      // Without savepoints the transaction may be aborted: run it again up to here.
+      if (plan) throw new RerunPush(m.id);
       break;
     }
     // Applied or refused for good, the id moves on (the client's queue never sticks on a refusal).
@@ -92,19 +122,30 @@ async function applyMutations(tx: ServerMutationTx, deps: AppDeps, mutations: Pu
   return { results, last };
 }
 
-/** One mutation in a savepoint: applied, or refused for good with its writes (if any) rolled back. */
+/** One mutation: applied, or refused for good with its writes (if any) rolled back (a savepoint, or a rerun). */
 async function applyOne(tx: ServerMutationTx, deps: AppDeps, m: PushMutation): Promise<{ result: MutationResult; changes?: Changes }> {
   const { id } = m;
   const parsed = parseMutation(m.name, m.args);
   if (!parsed.ok) return { result: rejected(id, parsed.error) };
-  const s = tx.ctx.batch.statements;
-  await s.savepoint();
-  try {
+  const run = async () => {
     const changes = new Changes(deps.now());
     tx.ctx = { ...tx.ctx, now: changes.now, clientTime: m.client_time, changes };
     await runServerMutation(tx, parsed.mutation);
+    return { result: { id, status: 'applied' as const }, changes };
+  };
+  if (tx.ctx.batch.rerun) {
+    try {
+      return await run();
+    } catch (err) {
+      throw err instanceof MutationError ? new RerunPush(id, rejected(id, err)) : err;
+    }
+  }
+  const s = tx.ctx.batch.statements;
+  await s.savepoint();
+  try {
+    const applied = await run();
     await s.release();
-    return { result: { id, status: 'applied' }, changes };
+    return applied;
   } catch (err) {
     await s.rollbackTo();
     await s.release();

@@ -7,11 +7,14 @@ import type { ScoreMemo } from '#server/rewards/score-events';
 import { deleteVideoInTx } from '#server/videos/delete-video';
 import { deleteMediaFiles } from '#server/media/storage';
 import type { PushStatements } from '../push-statements';
+import type { RerunPlan } from '../push';
 
 /** What the mutations of one push transaction share: its hot statements and its score facts. */
 export interface PushBatch {
   statements: PushStatements;
   scores: ScoreMemo;
+  /** Set on PostgreSQL: no savepoint per mutation, a refusal reruns the transaction (push.ts). */
+  rerun?: RerunPlan;
 }
 
 /** One mutation's server context: its transaction, its caller, its time and the changes it declares. */
@@ -62,6 +65,7 @@ export class ServerMutationTx implements MutationTx {
     delete: async (video: VideoRef): Promise<void> => {
       const { trx, changes, mediaDir } = this.ctx;
       const gone = await deleteVideoInTx(trx, changes, video.id);
+      this.ctx.batch.statements.forgetVideo(video.id);
       // Files are not transactional: they go once the deletion committed.
       if (gone) changes.afterCommit(() => deleteMediaFiles(mediaDir, gone.fileKeys));
     },
