@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
+import type { ProfilesTable } from '#db/schema';
 import type { AppDeps, AuthUser } from '../context';
 import { forbidden, unauthorized } from '../http/errors';
 
@@ -31,16 +32,10 @@ function liveSessionStatement(sqlite: SQLite.Database): SQLite.Statement<[string
   return stmt;
 }
 
-interface Caller {
-  id: string;
-  email: string;
-  name: string;
-  is_admin: number;
-  is_active: number;
-  account_status: string;
+type Caller = Pick<ProfilesTable, 'id' | 'email' | 'name' | 'is_admin' | 'is_active' | 'account_status'> & {
   /** Whether the token's session is open (true for a token without one); read with the profile on PostgreSQL only. */
   live?: boolean;
-}
+};
 
 /**
  * The profile and the session's state in one statement: on PostgreSQL each statement is a round

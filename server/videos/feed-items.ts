@@ -1,32 +1,34 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type SQLite from 'better-sqlite3';
-import type { Database } from '#db/schema';
+import type { Database, VideosTable } from '#db/schema';
 import type { Engine } from '#db/engine';
 import type { CommentItem, FeedItem } from '#sync/protocol/messages';
 import { encodeFeedCursor } from '#sync/protocol/feed-cursor';
 
 /** A feed row as SQLite returns it, before it becomes the API shape. */
-export interface FeedRow {
-  id: string;
-  user_id: string;
+export type FeedRow = Pick<
+  Selectable<VideosTable>,
+  | 'id'
+  | 'user_id'
+  | 'title'
+  | 'description'
+  | 'file_key'
+  | 'poster_key'
+  | 'created_at'
+  | 'duration_ms'
+  | 'media_progress'
+  | 'media_error'
+  | 'media_key'
+  | 'captions_key'
+  | 'likes_count'
+  | 'comments_count'
+  | 'shares_count'
+  | 'views_count'
+> & {
   user_name: string | null;
-  title: string;
-  description: string;
-  file_key: string;
-  poster_key: string | null;
-  created_at: number;
-  duration_ms: number;
   media_status: FeedItem['media_status'];
-  media_progress: number;
-  media_error: string | null;
-  media_key: string | null;
-  captions_key: string | null;
-  likes_count: number;
-  comments_count: number;
-  shares_count: number;
-  views_count: number;
   liked_by_me: number;
-}
+};
 
 export interface CommentRow {
   id: string;

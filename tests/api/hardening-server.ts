@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { insertMember } from '../helpers/users';
 import type { Kysely } from 'kysely';
 import type { DbHandle } from '#db/connect';
 import type { Database as Schema } from '#db/schema';
@@ -25,23 +25,7 @@ export async function realServer(env: Record<string, string> = {}, dataDir?: str
     server,
     db,
     async member(opts = {}) {
-      const id = randomUUID();
-      const email = `m-${id.slice(0, 8)}@example.test`;
-      const now = Date.now();
-      await db()
-        .insertInto('profiles')
-        .values({
-          id,
-          email,
-          name: `Member ${id.slice(0, 4)}`,
-          is_admin: opts.isAdmin ? 1 : 0,
-          is_active: 1,
-          account_status: opts.status ?? 'active',
-          email_verified_at: now,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      const { id, email } = await insertMember(db(), opts);
       return { id, email, token: await mint(id) };
     },
     async json(method, path, body, token) {

@@ -1,3 +1,4 @@
+import { insertMember } from '../helpers/users';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
@@ -29,22 +30,7 @@ afterAll(async () => {
 
 /** A verified, active member (or admin) written into the server's database, with an access token. */
 async function member(opts: { isAdmin?: boolean } = {}): Promise<{ id: string; token: string }> {
-  const id = randomUUID();
-  const now = Date.now();
-  await db
-    .insertInto('profiles')
-    .values({
-      id,
-      email: `m-${id.slice(0, 8)}@example.test`,
-      name: `Member ${id.slice(0, 4)}`,
-      is_admin: opts.isAdmin ? 1 : 0,
-      is_active: 1,
-      account_status: 'active',
-      email_verified_at: now,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  const { id } = await insertMember(db, opts);
   return { id, token: await mint(id) };
 }
 

@@ -1,3 +1,4 @@
+import { insertMember } from '../helpers/users';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -29,21 +30,7 @@ describe('media jobs across processes', () => {
     databaseEnv = await testDatabaseEnv(dataDir);
     handle = openDatabase(databaseEnv.DATABASE_URL ?? join(dataDir, 'vidi.sqlite'));
     await migrateToLatest(handle.db);
-    const now = Date.now();
-    await handle.db
-      .insertInto('profiles')
-      .values({
-        id: userId,
-        email: 'crash@example.test',
-        name: 'Crash',
-        is_admin: 0,
-        is_active: 1,
-        account_status: 'active',
-        email_verified_at: now,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertMember(handle.db, { id: userId, email: 'crash@example.test', name: 'Crash' });
   }, 60_000);
   afterAll(async () => {
     await server?.stop();
