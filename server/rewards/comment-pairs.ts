@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { dayOf, type Db } from './eligibility';
-import { applyScoreEvent, bothCounted, capOf, periodOf, type ScoreMemo } from './score-events';
+import { applyScoreEvent, bothCounted, capOf, periodOf, settleScores, type ScoreMemo } from './score-events';
 import { upsertPoints } from './score-writes';
 import { bumpViewerDay } from './viewer-days';
 
@@ -38,6 +38,8 @@ export async function commentAdded(db: Db, c: { userId: string; creatorId: strin
 export async function commentRemoved(db: Db, c: { userId: string; videoId: string; creatorId: string; createdAt: number }, memo?: ScoreMemo): Promise<boolean> {
   const ps = await periodOf(db, memo);
   if (!(c.createdAt > ps) || c.userId === c.creatorId) return false;
+  // Not a plain addition: a push's buffered points must be in the rows first.
+  await settleScores(db, memo);
   const { rows } = await sql<{ t: number | null }>`SELECT min(created_at) AS t FROM comments
     WHERE user_id = ${c.userId} AND video_id = ${c.videoId} AND created_at > ${ps}`.execute(db);
   const next = rows[0]?.t == null ? null : Number(rows[0].t);

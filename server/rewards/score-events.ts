@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { currentPeriodStart, dayOf, eligibleUsers, readViewerCap, type Db } from './eligibility';
-import { subtractPoints, upsertPoints } from './score-writes';
+import { subtractPoints, upsertPoints, writePendingScores, type PendingScores } from './score-writes';
 import { bumpViewerDay } from './viewer-days';
 
 /*
@@ -24,7 +24,7 @@ import { bumpViewerDay } from './viewer-days';
  */
 
 export { ELIGIBLE_STATUS, currentPeriodStart, eligibleUsers, type Board, type Db } from './eligibility';
-export { ensureScoreRows, addPointsMany, subtractPointsMany, subtractPoints, type PointsChange } from './score-writes';
+export { ensureScoreRows, addPointsMany, subtractPointsMany, subtractPoints, type PointsChange, type PendingScores } from './score-writes';
 export { newestCounted, type Exclusion } from './newest-counted';
 
 /**
@@ -57,9 +57,50 @@ export interface ScoreMemo {
   cap?: number;
   eligible: Map<string, boolean>;
   viewWindows: Map<string, { start: number; used: number }>;
+  /**
+   * Set by PostgreSQL's push: added actions are buffered here and written at the end of the
+   * transaction (flushScores), so concurrent pushes lock `scores` rows only for their last
+   * statements. Anything that is not a plain addition calls settleScores first (it must see the
+   * real rows). The invariant above holds at the commit, which is all a reader can see.
+   */
+  pending?: PendingScores;
 }
 
 export const newScoreMemo = (): ScoreMemo => ({ eligible: new Map(), viewWindows: new Map() });
+
+/** A buffer for a push whose transaction may write the scores rows of `lockUsers` (its member and its videos' owners). */
+export const newPendingScores = (lockUsers: string[]): PendingScores => ({ points: new Map(), days: new Map(), lockUsers, locked: new Set() });
+
+/** Before anything that reads or rewrites scores rows: locks all of the push's rows (in user id order) and writes the buffer. */
+export async function settleScores(trx: Db, memo: ScoreMemo | undefined): Promise<void> {
+  if (memo?.pending) await writePendingScores(trx, memo.pending, await capOf(trx, memo), true);
+}
+
+/** At the end of the push's transaction, before its change log: writes what was buffered, locking only then. */
+export async function flushScores(trx: Db, memo: ScoreMemo | undefined): Promise<void> {
+  if (memo?.pending?.points.size) await writePendingScores(trx, memo.pending, await capOf(trx, memo), true);
+}
+
+/** An added action into the buffer: what upsertPoints and bumpViewerDay would write, summed per member (viewer points come from the days at the flush). */
+function buffer(p: PendingScores, e: ScoreEvent, day: number): void {
+  const row = (id: string) => {
+    let r = p.points.get(id);
+    if (!r) p.points.set(id, (r = { creator: 0, creatorAt: 0, viewerAt: 0 }));
+    return r;
+  };
+  // A view gives the creator no points, but the creator's row must exist all the same (the invariant).
+  const creator = row(e.creatorId);
+  if (e.kind !== 'view') {
+    creator.creator += 1;
+    creator.creatorAt = Math.max(creator.creatorAt, e.occurredAt);
+  }
+  const viewer = row(e.actorId);
+  // Over the cap the action still counts (it is the newest: the reach time), only without a point.
+  viewer.viewerAt = Math.max(viewer.viewerAt, e.occurredAt);
+  let days = p.days.get(e.actorId);
+  if (!days) p.days.set(e.actorId, (days = new Map()));
+  days.set(day, (days.get(day) ?? 0) + 1);
+}
 
 export async function periodOf(trx: Db, memo: ScoreMemo | undefined): Promise<number> {
   return memo ? (memo.periodStart ??= await currentPeriodStart(trx)) : currentPeriodStart(trx);
@@ -92,8 +133,14 @@ export async function applyScoreEvent(trx: Db, e: ScoreEvent, memo?: ScoreMemo):
   const ps = await periodOf(trx, memo);
   if (!(e.occurredAt > ps)) return false;
   if (!(await bothEligible(trx, e.actorId, e.creatorId, ps, memo))) return false;
-  const cap = await capOf(trx, memo);
   const day = dayOf(e.occurredAt);
+  if (e.delta > 0 && memo?.pending) {
+    buffer(memo.pending, e, day);
+    return true;
+  }
+  // A removal computes from the rows: they must hold what this transaction added.
+  if (e.delta < 0) await settleScores(trx, memo);
+  const cap = await capOf(trx, memo);
   if (e.delta > 0) {
     // A view gives the creator no points, but the creator's row must exist all the same (the invariant).
     const creatorGets = e.kind === 'view' ? 0 : 1;

@@ -150,3 +150,62 @@ export async function subtractPointsMany(db: Db, board: Board, changes: PointsCh
     await writeMany(db, board, rows);
   }
 }
+
+/**
+ * Additions buffered by a push (score-events.ts, ScoreMemo.pending): per member, creator points and
+ * the newest action on each board; per viewer and UTC day, the actions added.
+ */
+export interface PendingScores {
+  points: Map<string, { creator: number; creatorAt: number; viewerAt: number }>;
+  days: Map<string, Map<number, number>>;
+  /** The scores rows the push may write: all locked at the first flush, in one statement, by user id. */
+  lockUsers: string[];
+  locked: Set<string>;
+}
+
+/**
+ * Writes a push's buffer in three statements (PostgreSQL only: typed unnest arrays), in the lock
+ * order every writer uses: the viewer's days first, then the scores rows (locked in user id order,
+ * with `all` every row the push may write, so a later flush takes no lock out of order), then one
+ * upsert for all of them. Viewer points are what the days say: per day min(cap, after) - min(cap,
+ * before), with `after` returned by the locked day row itself, so a concurrent change of the days
+ * (a deletion's applyViewerDays) is counted, never a count read earlier.
+ */
+export async function writePendingScores(db: Db, p: PendingScores, cap: number, all: boolean): Promise<void> {
+  const viewerPoints = await writePendingDays(db, p.days, cap);
+  const toLock = [...new Set([...(all ? p.lockUsers : []), ...p.points.keys()])].filter((u) => !p.locked.has(u));
+  if (toLock.length) {
+    await sql`SELECT user_id FROM scores WHERE user_id = ANY(${toLock}::text[]) ORDER BY user_id FOR UPDATE`.execute(db);
+    for (const u of toLock) p.locked.add(u);
+  }
+  if (p.points.size) {
+    const rows = [...p.points];
+    await sql`INSERT INTO scores (user_id, creator_points, viewer_points, creator_reached_at, viewer_reached_at)
+      SELECT * FROM unnest(${rows.map(([u]) => u)}::text[], ${rows.map(([, r]) => r.creator)}::integer[],
+        ${rows.map(([u]) => viewerPoints.get(u) ?? 0)}::integer[], ${rows.map(([, r]) => r.creatorAt)}::bigint[],
+        ${rows.map(([, r]) => r.viewerAt)}::bigint[]) ORDER BY 1
+      ON CONFLICT (user_id) DO UPDATE SET creator_points = scores.creator_points + excluded.creator_points,
+        viewer_points = scores.viewer_points + excluded.viewer_points,
+        creator_reached_at = greatest(scores.creator_reached_at, excluded.creator_reached_at),
+        viewer_reached_at = greatest(scores.viewer_reached_at, excluded.viewer_reached_at)`.execute(db);
+  }
+  p.points.clear();
+  p.days.clear();
+}
+
+/** The buffered day counts added in one statement; returns the viewer points they add per member. */
+async function writePendingDays(db: Db, days: PendingScores['days'], cap: number): Promise<Map<string, number>> {
+  const rows = [...days].flatMap(([userId, byDay]) => [...byDay].map(([day, n]) => ({ userId, day, n })));
+  const points = new Map<string, number>();
+  if (!rows.length) return points;
+  const added = new Map(rows.map((r) => [`${r.userId} ${r.day}`, r.n]));
+  const { rows: after } = await sql<{ user_id: string; day: number; actions: number }>`INSERT INTO viewer_days (user_id, day, actions)
+    SELECT * FROM unnest(${rows.map((r) => r.userId)}::text[], ${rows.map((r) => r.day)}::integer[], ${rows.map((r) => r.n)}::integer[]) ORDER BY 1, 2
+    ON CONFLICT (user_id, day) DO UPDATE SET actions = viewer_days.actions + excluded.actions RETURNING user_id, day, actions`.execute(db);
+  for (const r of after) {
+    const now = Number(r.actions);
+    const was = now - (added.get(`${r.user_id} ${r.day}`) ?? 0);
+    points.set(r.user_id, (points.get(r.user_id) ?? 0) + Math.min(cap, now) - Math.min(cap, was));
+  }
+  return points;
+}

@@ -4,10 +4,10 @@ import { lockMember, lockScoringShared } from '#db/locks';
 import type { ScoreMemo } from '../rewards/score-events';
 import { MAX_PUSH_BATCH, type MutationResult, type PushRequest, type PushResponse } from '#sync/protocol/messages';
 import type { AppDeps, AuthUser } from '../context';
-import { newScoreMemo } from '../rewards/score-events';
+import { newPendingScores, newScoreMemo } from '../rewards/score-events';
 import { afterCommit, applyPush, RerunPush, type AppliedPush, type RerunPlan } from './push';
 import { retryTransactionConflicts } from '../changes/conflict-retry';
-import { lockPushRows, postgresPushStatements } from './push-statements-postgres';
+import { postgresPushStatements } from './push-statements-postgres';
 import { mutationVideoId } from '#sync/mutations/video-id';
 
 /**
@@ -72,10 +72,12 @@ async function runPart(deps: AppDeps, user: AuthUser, req: PushRequest, window: 
 }
 
 /**
- * One transaction of a push. Its locks are taken in one order by every push (the member, scoring,
- * the videos and scores rows it will write, the client's row, the change log last, at its end), so
- * pushes queue rather than deadlock among themselves; a deadlock with another kind of write (or on
- * a scores row two pushes create at once) is retried.
+ * One transaction of a push. Its locks are taken in one order by every push: the member, scoring,
+ * the videos it names (in id order; for a push of likes only, shared until its end), the client's
+ * row, then at its end the videos' counters, the member's day counts and the scores rows it writes
+ * (in user id order), and the change log last. Pushes queue rather than deadlock among themselves,
+ * and overlap for all but their last statements; a deadlock with another kind of write (or on a
+ * scores row two pushes create at once) is retried.
  */
 function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest, window: ViewWindow | undefined, rerun: RerunPlan): Promise<Part> {
   return deps.db.transaction().execute(async (trx) => {
@@ -86,9 +88,13 @@ function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest, window
     await lockScoringShared(trx);
     const videoIds = new Set(req.mutations.map(mutationVideoId).filter((id): id is string => id !== undefined));
     const statements = postgresPushStatements(trx);
-    const videos = await statements.prefetch(user.id, [...videoIds]);
-    await lockPushRows(trx, user.id, videos);
-    const batch = { statements, scores: newScoreMemo(), rerun };
+    // A push of likes only writes its videos at its end; any other mutation may write them as it runs.
+    const onlyLikes = req.mutations.every((m) => m.name === 'like');
+    const videos = await statements.prefetch(user.id, [...videoIds], onlyLikes ? 'share' : 'update');
+    const scores = newScoreMemo();
+    // Points are buffered and written at the end; the scores rows they go to are locked only then.
+    scores.pending = newPendingScores([user.id, ...videos.map((v) => v.user_id)]);
+    const batch = { statements, scores, rerun };
     await continueViewWindow(trx, user.id, window, batch.scores);
     const applied = await applyPush(trx, batch, deps, user, req);
     return { ...applied, window: batch.scores.viewWindows.get(user.id) };

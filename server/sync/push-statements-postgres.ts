@@ -12,8 +12,18 @@ export interface PostgresPushStatements extends PushStatements {
    * Locks the videos the push names (sorted by id) and reads, in one statement each, their refs and
    * the member's likes of them; video() and like() then answer from memory for those ids.
    */
-  prefetch(userId: string, videoIds: string[]): Promise<VideoRef[]>;
+  prefetch(userId: string, videoIds: string[], lock: VideoLock): Promise<VideoRef[]>;
 }
+
+/**
+ * How a push locks the videos it names at its start. 'update' (FOR NO KEY UPDATE, in id order): its
+ * mutations write them as they go (comments_count, views_count, a deletion), so it holds them
+ * from the start, in the one order all pushes take them. 'share' (FOR KEY SHARE), for a push of
+ * likes only: it only keeps them from being deleted; their likes_count is written at the end, when
+ * flushCounters locks them in id order. Concurrent like pushes on the same videos then overlap
+ * until their last statements. Every push takes videos before scores rows, so they never deadlock.
+ */
+export type VideoLock = 'update' | 'share';
 
 /**
  * PostgreSQL's push statements, through the push's transaction. Each is one fixed SQL text, so the
@@ -31,6 +41,11 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
   const videos = new Map<string, VideoRef | null>();
   const likes = new Map<string, { created_at: number } | null>();
   let member: string | undefined;
+  let lockedForUpdate = false;
+  // After prefetch (a push transaction, which calls flushCounters at its end): likes_count moves,
+  // per video, written at the end in one statement. Without it (a bare mutation) they are written at once.
+  let deferCounters = false;
+  const counters = new Map<string, number>();
   const knownLike = (videoId: string, userId: string) => userId === member && likes.has(videoId);
   return {
     client: async (clientId, userId, now) => {
@@ -48,12 +63,16 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
     savepoint: async () => void (await sql`SAVEPOINT mutation`.execute(trx)),
     release: async () => void (await sql`RELEASE SAVEPOINT mutation`.execute(trx)),
     rollbackTo: async () => void (await sql`ROLLBACK TO SAVEPOINT mutation`.execute(trx)),
-    prefetch: async (userId, videoIds) => {
+    prefetch: async (userId, videoIds, lock) => {
       member = userId;
+      lockedForUpdate = lock === 'update';
+      deferCounters = true;
       if (!videoIds.length) return [];
-      // FOR NO KEY UPDATE: the rows whose counters the push moves, locked in id order (see lockPushRows);
-      // it also keeps them from being deleted under the push's mutations.
-      const { rows } = await sql<VideoRef>`SELECT id, user_id, duration_ms FROM videos WHERE id = ANY(${videoIds}) ORDER BY id FOR NO KEY UPDATE`.execute(trx);
+      // Either lock keeps the videos from being deleted under the push's mutations (VideoLock).
+      const { rows } =
+        lock === 'update'
+          ? await sql<VideoRef>`SELECT id, user_id, duration_ms FROM videos WHERE id = ANY(${videoIds}) ORDER BY id FOR NO KEY UPDATE`.execute(trx)
+          : await sql<VideoRef>`SELECT id, user_id, duration_ms FROM videos WHERE id = ANY(${videoIds}) ORDER BY id FOR KEY SHARE`.execute(trx);
       for (const id of videoIds) videos.set(id, null);
       for (const r of rows) videos.set(r.id, r);
       const liked = await sql<{ video_id: string; created_at: number }>`SELECT video_id, created_at FROM likes
@@ -90,23 +109,20 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
       if (userId === member) likes.set(videoId, null);
       return removed;
     },
+    // Increments, summed: the moves decided by rows that really changed, written at the end.
     bumpLikes: async (by, videoId) => {
-      await sql`UPDATE videos SET likes_count = likes_count + ${by} WHERE id = ${videoId}`.execute(trx);
+      if (deferCounters) counters.set(videoId, (counters.get(videoId) ?? 0) + by);
+      else await sql`UPDATE videos SET likes_count = likes_count + ${by} WHERE id = ${videoId}`.execute(trx);
+    },
+    flushCounters: async () => {
+      const moved = [...counters].filter(([, by]) => by !== 0);
+      counters.clear();
+      if (!moved.length) return;
+      const ids = moved.map(([id]) => id);
+      if (!lockedForUpdate) await sql`SELECT id FROM videos WHERE id = ANY(${ids}::text[]) ORDER BY id FOR NO KEY UPDATE`.execute(trx);
+      await sql`UPDATE videos SET likes_count = videos.likes_count + t.by
+        FROM unnest(${ids}::text[], ${moved.map(([, by]) => by)}::integer[]) AS t(id, by) WHERE videos.id = t.id`.execute(trx);
     },
     logChanges: async (rows) => kyselySink(trx)(rows),
   };
-}
-
-/**
- * Locks, in one order for every push, the `scores` rows of the owners of the videos it names
- * (prefetch locked the videos themselves, by id) and of the member, by user id. Taken as each
- * mutation reached them, two pushes liking the same two videos (or videos of the same two creators)
- * in opposite orders would deadlock, and PostgreSQL finds a deadlock only after deadlock_timeout
- * (1 s), with every push on those rows queued behind it. These rows are held to the commit either
- * way (a counter update locks its row); the member's own rows are the member lock's.
- */
-export async function lockPushRows(trx: Transaction<Database>, userId: string, videos: VideoRef[]): Promise<void> {
-  if (!videos.length) return;
-  const users = [...new Set([userId, ...videos.map((r) => r.user_id)])];
-  await sql`SELECT user_id FROM scores WHERE user_id = ANY(${users}) ORDER BY user_id FOR UPDATE`.execute(trx);
 }

@@ -38,6 +38,8 @@ export interface PushStatements {
   /** Whether a like was removed (false: it was not there). */
   deleteLike(videoId: string, userId: string): Promise<boolean>;
   bumpLikes(by: number, videoId: string): Promise<void>;
+  /** Writes what bumpLikes buffered (PostgreSQL); called at the push's end, before its scores and change log. */
+  flushCounters(): Promise<void>;
   /** A video this transaction deleted: forgets what was cached of it (PostgreSQL's per-push cache). */
   forgetVideo(id: string): void;
   /** The change-log rows of a push: its last write before the commit (or the push's savepoint release). */
@@ -91,6 +93,7 @@ export const sqlitePushStatements = perConnection((sqlite) => {
     insertLike: async (videoId, userId, now) => s.insertLike.run(videoId, userId, now).changes > 0,
     deleteLike: async (videoId, userId) => s.deleteLike.run(videoId, userId).changes > 0,
     bumpLikes: async (by, videoId) => void s.bumpLikes.run(by, videoId),
+    flushCounters: async () => undefined,
     // Nothing cached on SQLite: every read is an in-process prepared statement.
     forgetVideo: () => undefined,
     logChanges: async (rows) => {

@@ -8,7 +8,7 @@ import { MutationError } from '#sync/protocol/error-codes';
 import { parseMutation } from '#sync/mutations/parse-mutation';
 import { Changes } from '../changes/changes';
 import { publishChanges } from '../changes/write-tx';
-import { newScoreMemo } from '../rewards/score-events';
+import { flushScores, newScoreMemo } from '../rewards/score-events';
 import { ServerMutationTx, type PushBatch } from './mutations/server-tables';
 import { runServerMutation } from './mutations/run-server-mutation';
 import { sqlitePushStatements } from './push-statements';
@@ -59,6 +59,9 @@ export async function applyPush(trx: Transaction<Database>, batch: PushBatch, de
   // One table API for the push; each mutation gets its own context (time, changes) in applyOne.
   const tx = new ServerMutationTx({ trx, user, now: changes.now, clientTime: undefined, batch, changes, mediaDir: deps.config.mediaDir });
   const { results, last } = await applyMutations(tx, deps, req.mutations, before, changes);
+  // PostgreSQL's deferred writes, in the lock order of every push: the videos' counters, then scores.
+  await s.flushCounters();
+  await flushScores(trx, batch.scores);
   if (last !== before) await s.saveClient(req.client_id, user.id, last, deps.now(), client !== undefined);
   await changes.flush(s.logChanges);
   return { response: { results, last_mutation_id: last }, userId: user.id, changes };

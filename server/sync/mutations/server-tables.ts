@@ -3,7 +3,7 @@ import type { Database } from '#db/schema';
 import type { MemberVideoKey, MutationTx, VideoCounter, VideoRef } from '#sync/mutations/mutation-tx';
 import type { AuthUser } from '#server/context';
 import type { Changes } from '#server/changes/changes';
-import type { ScoreMemo } from '#server/rewards/score-events';
+import { settleScores, type ScoreMemo } from '#server/rewards/score-events';
 import { deleteVideoInTx } from '#server/videos/delete-video';
 import { deleteMediaFiles } from '#server/media/storage';
 import type { PushStatements } from '../push-statements';
@@ -64,6 +64,8 @@ export class ServerMutationTx implements MutationTx {
     },
     delete: async (video: VideoRef): Promise<void> => {
       const { trx, changes, mediaDir } = this.ctx;
+      // The deletion takes points off from the scores rows: the push's buffered ones must be there.
+      await settleScores(trx, this.ctx.batch.scores);
       const gone = await deleteVideoInTx(trx, changes, video.id);
       this.ctx.batch.statements.forgetVideo(video.id);
       // Files are not transactional: they go once the deletion committed.
