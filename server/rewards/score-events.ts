@@ -58,10 +58,11 @@ export interface ScoreMemo {
   eligible: Map<string, boolean>;
   viewWindows: Map<string, { start: number; used: number }>;
   /**
-   * Set by PostgreSQL's push: added actions are buffered here and written at the end of the
-   * transaction (flushScores), so concurrent pushes lock `scores` rows only for their last
-   * statements. Anything that is not a plain addition calls settleScores first (it must see the
-   * real rows). The invariant above holds at the commit, which is all a reader can see.
+   * Set by PostgreSQL's push: its actions, added and removed, are buffered here and written at
+   * the end of the transaction (flushScores), so concurrent pushes lock `scores` rows only for
+   * their last statements. Anything that reads or rewrites scores rows other than through
+   * applyScoreEvent (a comment's removal, a video's deletion) calls settleScores first (it must
+   * see the real rows). The invariant above holds at the commit, which is all a reader can see.
    */
   pending?: PendingScores;
 }
@@ -69,19 +70,25 @@ export interface ScoreMemo {
 export const newScoreMemo = (): ScoreMemo => ({ eligible: new Map(), viewWindows: new Map() });
 
 /** A buffer for a push whose transaction may write the scores rows of `lockUsers` (its member and its videos' owners). */
-export const newPendingScores = (lockUsers: string[]): PendingScores => ({ points: new Map(), days: new Map(), lockUsers, locked: new Set() });
+export const newPendingScores = (lockUsers: string[]): PendingScores => ({ points: new Map(), days: new Map(), lockUsers, locked: false });
 
 /** Before anything that reads or rewrites scores rows: locks all of the push's rows (in user id order) and writes the buffer. */
 export async function settleScores(trx: Db, memo: ScoreMemo | undefined): Promise<void> {
-  if (memo?.pending) await writePendingScores(trx, memo.pending, await capOf(trx, memo), true);
+  if (memo?.pending) await writePendingScores(trx, memo.pending, await capOf(trx, memo), await periodOf(trx, memo));
 }
 
 /** At the end of the push's transaction, before its change log: writes what was buffered, locking only then. */
 export async function flushScores(trx: Db, memo: ScoreMemo | undefined): Promise<void> {
-  if (memo?.pending?.points.size) await writePendingScores(trx, memo.pending, await capOf(trx, memo), true);
+  if (memo?.pending?.points.size) await writePendingScores(trx, memo.pending, await capOf(trx, memo), await periodOf(trx, memo));
 }
 
-/** An added action into the buffer: what upsertPoints and bumpViewerDay would write, summed per member (viewer points come from the days at the flush). */
+/**
+ * An action into the buffer: what upsertPoints / subtractPoints and bumpViewerDay would write, summed
+ * per member (viewer points come from the day rows at the flush, reach times that a removal may
+ * have taken are recomputed there). A removal needs no "both have rows" check here: both members
+ * are eligible (checked before), so by the invariant a counted action of theirs has both rows, or
+ * its addition is in this buffer.
+ */
 function buffer(p: PendingScores, e: ScoreEvent, day: number): void {
   const row = (id: string) => {
     let r = p.points.get(id);
@@ -91,15 +98,17 @@ function buffer(p: PendingScores, e: ScoreEvent, day: number): void {
   // A view gives the creator no points, but the creator's row must exist all the same (the invariant).
   const creator = row(e.creatorId);
   if (e.kind !== 'view') {
-    creator.creator += 1;
-    creator.creatorAt = Math.max(creator.creatorAt, e.occurredAt);
+    creator.creator += e.delta;
+    if (e.delta > 0) creator.creatorAt = Math.max(creator.creatorAt, e.occurredAt);
+    else creator.creatorOut = Math.max(creator.creatorOut ?? 0, e.occurredAt);
   }
   const viewer = row(e.actorId);
   // Over the cap the action still counts (it is the newest: the reach time), only without a point.
-  viewer.viewerAt = Math.max(viewer.viewerAt, e.occurredAt);
+  if (e.delta > 0) viewer.viewerAt = Math.max(viewer.viewerAt, e.occurredAt);
+  else viewer.viewerOut = Math.max(viewer.viewerOut ?? 0, e.occurredAt);
   let days = p.days.get(e.actorId);
   if (!days) p.days.set(e.actorId, (days = new Map()));
-  days.set(day, (days.get(day) ?? 0) + 1);
+  days.set(day, (days.get(day) ?? 0) + e.delta);
 }
 
 export async function periodOf(trx: Db, memo: ScoreMemo | undefined): Promise<number> {
@@ -108,6 +117,17 @@ export async function periodOf(trx: Db, memo: ScoreMemo | undefined): Promise<nu
 
 export async function capOf(trx: Db, memo: ScoreMemo | undefined): Promise<number> {
   return memo ? (memo.cap ??= await readViewerCap(trx)) : readViewerCap(trx);
+}
+
+/**
+ * Reads in one statement whether each of these members may score, for the memo's batch: a push of
+ * likes of many creators' videos otherwise asks once per creator, a round trip each.
+ */
+export async function primeEligibility(trx: Db, memo: ScoreMemo, ids: string[]): Promise<void> {
+  const unknown = [...new Set(ids)].filter((id) => !memo.eligible.has(id));
+  if (!unknown.length) return;
+  const found = await eligibleUsers(trx, unknown, await periodOf(trx, memo));
+  for (const id of unknown) memo.eligible.set(id, found.has(id));
 }
 
 async function bothEligible(trx: Db, a: string, b: string, ps: number, memo: ScoreMemo | undefined): Promise<boolean> {
@@ -134,12 +154,10 @@ export async function applyScoreEvent(trx: Db, e: ScoreEvent, memo?: ScoreMemo):
   if (!(e.occurredAt > ps)) return false;
   if (!(await bothEligible(trx, e.actorId, e.creatorId, ps, memo))) return false;
   const day = dayOf(e.occurredAt);
-  if (e.delta > 0 && memo?.pending) {
+  if (memo?.pending) {
     buffer(memo.pending, e, day);
     return true;
   }
-  // A removal computes from the rows: they must hold what this transaction added.
-  if (e.delta < 0) await settleScores(trx, memo);
   const cap = await capOf(trx, memo);
   if (e.delta > 0) {
     // A view gives the creator no points, but the creator's row must exist all the same (the invariant).

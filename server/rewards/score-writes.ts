@@ -152,53 +152,96 @@ export async function subtractPointsMany(db: Db, board: Board, changes: PointsCh
 }
 
 /**
- * Additions buffered by a push (score-events.ts, ScoreMemo.pending): per member, creator points and
- * the newest action on each board; per viewer and UTC day, the actions added.
+ * Point changes buffered by a push (score-events.ts, ScoreMemo.pending), per member: creator points
+ * and, per board, the newest action added and the newest removed (a removal may take the reach time
+ * with it); per viewer and UTC day, the net actions.
  */
+export interface PendingRow {
+  creator: number;
+  creatorAt: number;
+  viewerAt: number;
+  creatorOut?: number;
+  viewerOut?: number;
+}
+
 export interface PendingScores {
-  points: Map<string, { creator: number; creatorAt: number; viewerAt: number }>;
+  points: Map<string, PendingRow>;
   days: Map<string, Map<number, number>>;
   /** The scores rows the push may write: all locked at the first flush, in one statement, by user id. */
   lockUsers: string[];
-  locked: Set<string>;
+  locked: boolean;
 }
 
+type Current = { user_id: string; creator_points: number; viewer_points: number; creator_reached_at: number; viewer_reached_at: number };
+
 /**
- * Writes a push's buffer in three statements (PostgreSQL only: typed unnest arrays), in the lock
- * order every writer uses: the viewer's days first, then the scores rows (locked in user id order,
- * with `all` every row the push may write, so a later flush takes no lock out of order), then one
- * upsert for all of them. Viewer points are what the days say: per day min(cap, after) - min(cap,
- * before), with `after` returned by the locked day row itself, so a concurrent change of the days
- * (a deletion's applyViewerDays) is counted, never a count read earlier.
+ * Writes a push's buffer (PostgreSQL only: typed unnest arrays), in the lock order every writer
+ * uses: the viewer's days first, then the scores rows (locked in user id order; the first flush
+ * locks every row the push may write, so a later one takes none out of order), then one upsert.
+ * Viewer points are what the days say: per day min(cap, after) - min(cap, before), `after` returned
+ * by the locked day row itself, so a concurrent change of the days (a deletion's applyViewerDays) is
+ * counted, never a count read earlier. A board that lost an action whose time could be its reach
+ * time gets it recomputed from the rows (as subtractPoints does), once, here.
  */
-export async function writePendingScores(db: Db, p: PendingScores, cap: number, all: boolean): Promise<void> {
+export async function writePendingScores(db: Db, p: PendingScores, cap: number, ps: number): Promise<void> {
   const viewerPoints = await writePendingDays(db, p.days, cap);
-  const toLock = [...new Set([...(all ? p.lockUsers : []), ...p.points.keys()])].filter((u) => !p.locked.has(u));
-  if (toLock.length) {
-    await sql`SELECT user_id FROM scores WHERE user_id = ANY(${toLock}::text[]) ORDER BY user_id FOR UPDATE`.execute(db);
-    for (const u of toLock) p.locked.add(u);
-  }
-  if (p.points.size) {
-    const rows = [...p.points];
-    await sql`INSERT INTO scores (user_id, creator_points, viewer_points, creator_reached_at, viewer_reached_at)
-      SELECT * FROM unnest(${rows.map(([u]) => u)}::text[], ${rows.map(([, r]) => r.creator)}::integer[],
-        ${rows.map(([u]) => viewerPoints.get(u) ?? 0)}::integer[], ${rows.map(([, r]) => r.creatorAt)}::bigint[],
-        ${rows.map(([, r]) => r.viewerAt)}::bigint[]) ORDER BY 1
-      ON CONFLICT (user_id) DO UPDATE SET creator_points = scores.creator_points + excluded.creator_points,
-        viewer_points = scores.viewer_points + excluded.viewer_points,
-        creator_reached_at = greatest(scores.creator_reached_at, excluded.creator_reached_at),
-        viewer_reached_at = greatest(scores.viewer_reached_at, excluded.viewer_reached_at)`.execute(db);
+  const toLock = p.locked ? [...p.points.keys()] : [...new Set([...p.lockUsers, ...p.points.keys()])];
+  p.locked = true;
+  if (!toLock.length) return;
+  const { rows } = await sql<Current>`SELECT user_id, creator_points, viewer_points, creator_reached_at, viewer_reached_at
+    FROM scores WHERE user_id = ANY(${toLock}::text[]) ORDER BY user_id FOR UPDATE`.execute(db);
+  const current = new Map(rows.map((r) => [r.user_id, r]));
+  const rowsOut = [...p.points].map(([userId, r]) => ({ userId, r, viewer: viewerPoints.get(userId) ?? 0 }));
+  const reach = new Map<string, { creator: number; viewer: number }>();
+  for (const { userId, r, viewer } of rowsOut) {
+    if (r.creatorOut === undefined && r.viewerOut === undefined) continue;
+    // No row yet: this push creates it, and what it removed may be what it added.
+    const cur = current.get(userId) ?? { creator_points: 0, viewer_points: 0, creator_reached_at: 0, viewer_reached_at: 0 };
+    reach.set(userId, {
+      creator: await reachAfter(db, userId, 'creator', Number(cur.creator_points) + r.creator, Number(cur.creator_reached_at), r.creatorAt, r.creatorOut, ps),
+      viewer: await reachAfter(db, userId, 'viewer', Number(cur.viewer_points) + viewer, Number(cur.viewer_reached_at), r.viewerAt, r.viewerOut, ps),
+    });
   }
   p.points.clear();
   p.days.clear();
+  if (!rowsOut.length) return;
+  // A recomputed reach replaces the row's (greatest of it and itself); the others only move later.
+  const at = (u: string, board: 'creator' | 'viewer', added: number) => reach.get(u)?.[board] ?? added;
+  const fixed = rowsOut.map(({ userId }) => reach.has(userId));
+  await sql`INSERT INTO scores (user_id, creator_points, viewer_points, creator_reached_at, viewer_reached_at)
+    SELECT u, c, v, cr, vr FROM unnest(${rowsOut.map((x) => x.userId)}::text[], ${rowsOut.map((x) => x.r.creator)}::integer[],
+      ${rowsOut.map((x) => x.viewer)}::integer[], ${rowsOut.map((x) => at(x.userId, 'creator', x.r.creatorAt))}::bigint[],
+      ${rowsOut.map((x) => at(x.userId, 'viewer', x.r.viewerAt))}::bigint[]) AS t(u, c, v, cr, vr) ORDER BY 1
+    ON CONFLICT (user_id) DO UPDATE SET creator_points = scores.creator_points + excluded.creator_points,
+      viewer_points = scores.viewer_points + excluded.viewer_points,
+      creator_reached_at = greatest(scores.creator_reached_at, excluded.creator_reached_at),
+      viewer_reached_at = greatest(scores.viewer_reached_at, excluded.viewer_reached_at)`.execute(db);
+  if (fixed.some(Boolean)) {
+    const set = rowsOut.filter((_, i) => fixed[i]);
+    await sql`UPDATE scores SET creator_reached_at = t.cr, viewer_reached_at = t.vr
+      FROM unnest(${set.map((x) => x.userId)}::text[], ${set.map((x) => reach.get(x.userId)!.creator)}::bigint[],
+        ${set.map((x) => reach.get(x.userId)!.viewer)}::bigint[]) AS t(u, cr, vr) WHERE scores.user_id = t.u`.execute(db);
+  }
 }
 
-/** The buffered day counts added in one statement; returns the viewer points they add per member. */
+/**
+ * A board's reach time after the buffer: 0 without points; recomputed from the rows (which hold the
+ * push's writes by now) when a removed action was at least as new as the reach; else the later of
+ * the reach and the newest added action.
+ */
+async function reachAfter(db: Db, userId: string, board: Board, points: number, was: number, added: number, removed: number | undefined, ps: number) {
+  if (removed === undefined) return Math.max(was, added);
+  if (points <= 0) return 0;
+  return removed >= was ? newestCounted(db, userId, board, ps, {}) : Math.max(was, added);
+}
+
+/** The buffered day counts added in one statement; returns the viewer points they move per member. */
 async function writePendingDays(db: Db, days: PendingScores['days'], cap: number): Promise<Map<string, number>> {
-  const rows = [...days].flatMap(([userId, byDay]) => [...byDay].map(([day, n]) => ({ userId, day, n })));
+  const rows = [...days].flatMap(([userId, byDay]) => [...byDay].filter(([, n]) => n !== 0).map(([day, n]) => ({ userId, day, n })));
   const points = new Map<string, number>();
   if (!rows.length) return points;
   const added = new Map(rows.map((r) => [`${r.userId} ${r.day}`, r.n]));
+  // A net removal's day row exists (its action was counted on it), so the insert arm only ever adds.
   const { rows: after } = await sql<{ user_id: string; day: number; actions: number }>`INSERT INTO viewer_days (user_id, day, actions)
     SELECT * FROM unnest(${rows.map((r) => r.userId)}::text[], ${rows.map((r) => r.day)}::integer[], ${rows.map((r) => r.n)}::integer[]) ORDER BY 1, 2
     ON CONFLICT (user_id, day) DO UPDATE SET actions = viewer_days.actions + excluded.actions RETURNING user_id, day, actions`.execute(db);

@@ -4,10 +4,10 @@ import { lockMember, lockScoringShared } from '#db/locks';
 import type { ScoreMemo } from '../rewards/score-events';
 import { MAX_PUSH_BATCH, type MutationResult, type PushRequest, type PushResponse } from '#sync/protocol/messages';
 import type { AppDeps, AuthUser } from '../context';
-import { newPendingScores, newScoreMemo } from '../rewards/score-events';
+import { newPendingScores, newScoreMemo, primeEligibility } from '../rewards/score-events';
 import { afterCommit, applyPush, RerunPush, type AppliedPush, type RerunPlan } from './push';
 import { retryTransactionConflicts } from '../changes/conflict-retry';
-import { postgresPushStatements } from './push-statements-postgres';
+import { LikesRaced, postgresPushStatements } from './push-statements-postgres';
 import { mutationVideoId } from '#sync/mutations/video-id';
 
 /**
@@ -59,11 +59,16 @@ type Part = AppliedPush & { window: ViewWindow | undefined };
 /** One transaction of a push, run again whole after a lost deadlock, or under a new plan after a refusal (push.ts, RerunPlan). */
 async function runPart(deps: AppDeps, user: AuthUser, req: PushRequest, window: ViewWindow | undefined): Promise<Part> {
   const plan: RerunPlan = { refused: new Map() };
+  let likesAtEnd = true;
   // Each rerun settles one more mutation (refused) or stops earlier, so this ends.
   for (;;) {
     try {
-      return await retryTransactionConflicts(() => pushTransaction(deps, user, req, window, plan));
+      return await retryTransactionConflicts(() => pushTransaction(deps, user, req, window, plan, likesAtEnd));
     } catch (err) {
+      if (err instanceof LikesRaced) {
+        likesAtEnd = false;
+        continue;
+      }
       if (!(err instanceof RerunPush)) throw err;
       if (err.refusal) plan.refused.set(err.mutationId, err.refusal);
       else plan.stopAt = err.mutationId;
@@ -73,13 +78,20 @@ async function runPart(deps: AppDeps, user: AuthUser, req: PushRequest, window: 
 
 /**
  * One transaction of a push. Its locks are taken in one order by every push: the member, scoring,
- * the videos it names (in id order; for a push of likes only, shared until its end), the client's
+ * the videos it names (in id order; for a push of likes and unlikes, shared until its end), the client's
  * row, then at its end the videos' counters, the member's day counts and the scores rows it writes
  * (in user id order), and the change log last. Pushes queue rather than deadlock among themselves,
  * and overlap for all but their last statements; a deadlock with another kind of write (or on a
  * scores row two pushes create at once) is retried.
  */
-function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest, window: ViewWindow | undefined, rerun: RerunPlan): Promise<Part> {
+function pushTransaction(
+  deps: AppDeps,
+  user: AuthUser,
+  req: PushRequest,
+  window: ViewWindow | undefined,
+  rerun: RerunPlan,
+  likesAtEnd: boolean,
+): Promise<Part> {
   return deps.db.transaction().execute(async (trx) => {
     // A member's pushes one at a time (their view windows, daily counts, first share, comment
     // pairs are read, then written), from any device or client id.
@@ -88,12 +100,15 @@ function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest, window
     await lockScoringShared(trx);
     const videoIds = new Set(req.mutations.map(mutationVideoId).filter((id): id is string => id !== undefined));
     const statements = postgresPushStatements(trx);
-    // A push of likes only writes its videos at its end; any other mutation may write them as it runs.
-    const onlyLikes = req.mutations.every((m) => m.name === 'like');
-    const videos = await statements.prefetch(user.id, [...videoIds], onlyLikes ? 'share' : 'update');
+    // A push of likes and unlikes only writes its videos at its end; any other mutation may write them as it runs.
+    const onlyLikes = req.mutations.every((m) => m.name === 'like' || m.name === 'unlike');
+    // Its like rows too, unless an earlier run found one inserted meanwhile (LikesRaced).
+    const videos = await statements.prefetch(user.id, [...videoIds], onlyLikes ? 'share' : 'update', onlyLikes && likesAtEnd);
     const scores = newScoreMemo();
     // Points are buffered and written at the end; the scores rows they go to are locked only then.
-    scores.pending = newPendingScores([user.id, ...videos.map((v) => v.user_id)]);
+    const users = [user.id, ...videos.map((v) => v.user_id)];
+    scores.pending = newPendingScores(users);
+    if (videos.length) await primeEligibility(trx, scores, users);
     const batch = { statements, scores, rerun };
     await continueViewWindow(trx, user.id, window, batch.scores);
     const applied = await applyPush(trx, batch, deps, user, req);

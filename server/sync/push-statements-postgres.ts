@@ -12,14 +12,25 @@ export interface PostgresPushStatements extends PushStatements {
    * Locks the videos the push names (sorted by id) and reads, in one statement each, their refs and
    * the member's likes of them; video() and like() then answer from memory for those ids.
    */
-  prefetch(userId: string, videoIds: string[], lock: VideoLock): Promise<VideoRef[]>;
+  prefetch(userId: string, videoIds: string[], lock: VideoLock, deferLikes?: boolean): Promise<VideoRef[]>;
+}
+
+/**
+ * The end-of-push like insert added fewer rows than the mutations counted (another writer inserted
+ * one of the member's likes meanwhile; the member lock makes this all but impossible). The
+ * transaction is run again with each like inserted as it goes (push-postgres.ts).
+ */
+export class LikesRaced extends Error {
+  constructor() {
+    super('a deferred like was inserted by another transaction');
+  }
 }
 
 /**
  * How a push locks the videos it names at its start. 'update' (FOR NO KEY UPDATE, in id order): its
  * mutations write them as they go (comments_count, views_count, a deletion), so it holds them
  * from the start, in the one order all pushes take them. 'share' (FOR KEY SHARE), for a push of
- * likes only: it only keeps them from being deleted; their likes_count is written at the end, when
+ * likes and unlikes only: it only keeps them from being deleted; their likes_count is written at the end, when
  * flushCounters locks them in id order. Concurrent like pushes on the same videos then overlap
  * until their last statements. Every push takes videos before scores rows, so they never deadlock.
  */
@@ -46,6 +57,19 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
   // per video, written at the end in one statement. Without it (a bare mutation) they are written at once.
   let deferCounters = false;
   const counters = new Map<string, number>();
+  // deferLikes (a push of likes and unlikes only): the member's new likes, inserted at the end in one statement.
+  let deferLikes = false;
+  const newLikes: Array<{ videoId: string; now: number }> = [];
+  const flushLikes = async () => {
+    if (!newLikes.length) return;
+    const { rows } = await sql<{ video_id: string }>`INSERT INTO likes (video_id, user_id, created_at)
+      SELECT t.video_id, ${member}::text, t.created_at FROM unnest(${newLikes.map((l) => l.videoId)}::text[], ${newLikes.map((l) => l.now)}::bigint[])
+        AS t(video_id, created_at) ORDER BY 1
+      ON CONFLICT DO NOTHING RETURNING video_id`.execute(trx);
+    // Each counted like must be a row this statement added: else the counters would move for rows it did not.
+    if (rows.length !== newLikes.length) throw new LikesRaced();
+    newLikes.length = 0;
+  };
   const knownLike = (videoId: string, userId: string) => userId === member && likes.has(videoId);
   return {
     client: async (clientId, userId, now) => {
@@ -63,8 +87,9 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
     savepoint: async () => void (await sql`SAVEPOINT mutation`.execute(trx)),
     release: async () => void (await sql`RELEASE SAVEPOINT mutation`.execute(trx)),
     rollbackTo: async () => void (await sql`ROLLBACK TO SAVEPOINT mutation`.execute(trx)),
-    prefetch: async (userId, videoIds, lock) => {
+    prefetch: async (userId, videoIds, lock, likesAtEnd = false) => {
       member = userId;
+      deferLikes = likesAtEnd;
       lockedForUpdate = lock === 'update';
       deferCounters = true;
       if (!videoIds.length) return [];
@@ -82,6 +107,7 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
       return rows;
     },
     // A video this transaction deleted: it (and its likes) are gone for the mutations after it.
+    // (Likes are deferred only in pushes of likes and unlikes, which delete no video.)
     forgetVideo: (id) => {
       videos.set(id, null);
       likes.set(id, null);
@@ -98,6 +124,13 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
       return (await sql<{ created_at: number }>`SELECT created_at FROM likes WHERE video_id = ${videoId} AND user_id = ${userId}`.execute(trx)).rows[0];
     },
     insertLike: async (videoId, userId, now) => {
+      // Deferred: the cache is exact (see above), and flushLikes checks that every counted row was added.
+      if (deferLikes && knownLike(videoId, userId)) {
+        if (likes.get(videoId)) return false;
+        newLikes.push({ videoId, now });
+        likes.set(videoId, { created_at: now });
+        return true;
+      }
       const added = affected(
         await sql`INSERT INTO likes (video_id, user_id, created_at) VALUES (${videoId}, ${userId}, ${now}) ON CONFLICT DO NOTHING`.execute(trx),
       );
@@ -105,6 +138,7 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
       return added;
     },
     deleteLike: async (videoId, userId) => {
+      await flushLikes();
       const removed = affected(await sql`DELETE FROM likes WHERE video_id = ${videoId} AND user_id = ${userId}`.execute(trx));
       if (userId === member) likes.set(videoId, null);
       return removed;
@@ -115,6 +149,7 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
       else await sql`UPDATE videos SET likes_count = likes_count + ${by} WHERE id = ${videoId}`.execute(trx);
     },
     flushCounters: async () => {
+      await flushLikes();
       const moved = [...counters].filter(([, by]) => by !== 0);
       counters.clear();
       if (!moved.length) return;
