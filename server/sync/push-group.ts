@@ -119,8 +119,9 @@ export function pushGroups(deps: AppDeps): PushGroups {
 }
 
 /**
- * Applies a push batch. Each mutation runs in its own savepoint, in the transaction that also moves
- * the client's last_mutation_id, so a mutation is applied and acknowledged together or not at all;
+ * Applies a push batch. Each mutation is atomic (on SQLite its own savepoint; on PostgreSQL a
+ * refusal reruns the transaction without it, push.ts), in the transaction that also moves the
+ * client's last_mutation_id, so a mutation is applied and acknowledged together or not at all;
  * a replay of an acknowledged id is a 'duplicate' without effect, and a permanent refusal is
  * 'rejected' and still advances the id (the client's queue never sticks on it). On SQLite, pushes
  * that arrive together share one write transaction (above); on PostgreSQL each push has its own
