@@ -16,14 +16,48 @@ export interface PostgresPushStatements extends PushStatements {
 }
 
 /**
- * The end-of-push like insert added fewer rows than the mutations counted (another writer inserted
- * one of the member's likes meanwhile; the member lock makes this all but impossible). The
- * transaction is run again with each like inserted as it goes (push-postgres.ts).
+ * The end-of-push like delete or insert changed fewer rows than the mutations counted (another
+ * writer changed one of the member's likes meanwhile; the member lock makes this all but
+ * impossible). The transaction is run again with each like written as it goes (push-postgres.ts).
  */
 export class LikesRaced extends Error {
   constructor() {
-    super('a deferred like was inserted by another transaction');
+    super("a deferred like write found the member's like changed by another transaction");
   }
+}
+
+/**
+ * The member's like writes of a push of likes and unlikes, applied at its end: deletes of rows that
+ * were there at its start, then inserts, one statement each. Each checks that it changed exactly the
+ * rows the mutations counted (else LikesRaced): a counter never moves for a row that did not change.
+ */
+function deferredLikes(trx: Transaction<Database>) {
+  const inserts = new Map<string, number>();
+  const deletes = new Set<string>();
+  return {
+    insert: (videoId: string, now: number) => void inserts.set(videoId, now),
+    delete: (videoId: string) => {
+      // A like added earlier in this push never reached the table: dropping it is the whole delete.
+      if (!inserts.delete(videoId)) deletes.add(videoId);
+    },
+    flush: async (member: string) => {
+      if (deletes.size) {
+        const ids = [...deletes];
+        deletes.clear();
+        const { rows } = await sql`DELETE FROM likes WHERE user_id = ${member} AND video_id = ANY(${ids}::text[]) RETURNING video_id`.execute(trx);
+        if (rows.length !== ids.length) throw new LikesRaced();
+      }
+      if (inserts.size) {
+        const added = [...inserts];
+        inserts.clear();
+        const { rows } = await sql`INSERT INTO likes (video_id, user_id, created_at)
+          SELECT t.video_id, ${member}::text, t.created_at FROM unnest(${added.map(([id]) => id)}::text[], ${added.map(([, at]) => at)}::bigint[])
+            AS t(video_id, created_at) ORDER BY 1
+          ON CONFLICT DO NOTHING RETURNING video_id`.execute(trx);
+        if (rows.length !== added.length) throw new LikesRaced();
+      }
+    },
+  };
 }
 
 /**
@@ -45,7 +79,8 @@ export type VideoLock = 'update' | 'share';
  * The cache saves two round trips per like. It is exact: the videos it holds are locked (they
  * cannot be deleted, and id, owner and duration do not change), and the member's likes are written
  * only by the member's own pushes, which the member lock serializes. Counters still follow the row
- * counts of the INSERT … ON CONFLICT DO NOTHING and DELETE, never the cache.
+ * counts of the INSERT … ON CONFLICT DO NOTHING and DELETE: written as each mutation runs, or (a push
+ * of likes and unlikes) at its end, checked against what the cache counted (deferredLikes).
  */
 export function postgresPushStatements(trx: Transaction<Database>): PostgresPushStatements {
   // Absent from the map: not prefetched (ask the database); null: known not to exist.
@@ -57,19 +92,10 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
   // per video, written at the end in one statement. Without it (a bare mutation) they are written at once.
   let deferCounters = false;
   const counters = new Map<string, number>();
-  // deferLikes (a push of likes and unlikes only): the member's new likes, inserted at the end in one statement.
+  // deferLikes (a push of likes and unlikes only): the member's like writes, at the end (deferredLikes).
   let deferLikes = false;
-  const newLikes: Array<{ videoId: string; now: number }> = [];
-  const flushLikes = async () => {
-    if (!newLikes.length) return;
-    const { rows } = await sql<{ video_id: string }>`INSERT INTO likes (video_id, user_id, created_at)
-      SELECT t.video_id, ${member}::text, t.created_at FROM unnest(${newLikes.map((l) => l.videoId)}::text[], ${newLikes.map((l) => l.now)}::bigint[])
-        AS t(video_id, created_at) ORDER BY 1
-      ON CONFLICT DO NOTHING RETURNING video_id`.execute(trx);
-    // Each counted like must be a row this statement added: else the counters would move for rows it did not.
-    if (rows.length !== newLikes.length) throw new LikesRaced();
-    newLikes.length = 0;
-  };
+  const likeWrites = deferredLikes(trx);
+  const flushLikes = () => (member ? likeWrites.flush(member) : Promise.resolve());
   const knownLike = (videoId: string, userId: string) => userId === member && likes.has(videoId);
   return {
     client: async (clientId, userId, now) => {
@@ -124,10 +150,10 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
       return (await sql<{ created_at: number }>`SELECT created_at FROM likes WHERE video_id = ${videoId} AND user_id = ${userId}`.execute(trx)).rows[0];
     },
     insertLike: async (videoId, userId, now) => {
-      // Deferred: the cache is exact (see above), and flushLikes checks that every counted row was added.
+      // Deferred: the cache is exact (see above), and the flush checks that every counted row was added.
       if (deferLikes && knownLike(videoId, userId)) {
         if (likes.get(videoId)) return false;
-        newLikes.push({ videoId, now });
+        likeWrites.insert(videoId, now);
         likes.set(videoId, { created_at: now });
         return true;
       }
@@ -138,6 +164,12 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
       return added;
     },
     deleteLike: async (videoId, userId) => {
+      if (deferLikes && knownLike(videoId, userId)) {
+        if (!likes.get(videoId)) return false;
+        likeWrites.delete(videoId);
+        likes.set(videoId, null);
+        return true;
+      }
       await flushLikes();
       const removed = affected(await sql`DELETE FROM likes WHERE video_id = ${videoId} AND user_id = ${userId}`.execute(trx));
       if (userId === member) likes.set(videoId, null);
