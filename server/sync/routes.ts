@@ -21,7 +21,7 @@ const pushRoute = createRoute({
   tags: ['sync'],
   summary: 'Apply queued mutations, each exactly once',
   description:
-    'Each mutation is applied atomically (its own savepoint, in a transaction that also moves the client\'s last_mutation_id; on PostgreSQL at most 50 mutations per transaction). Ids at or below it are answered "duplicate"; ' +
+    'Each mutation is applied atomically, in the transaction that also moves the client\'s last_mutation_id (a refused mutation leaves no writes). Ids at or below it are answered "duplicate"; ' +
     'permanent refusals are "rejected" with a reason and still advance the id. A gap answers 409 mutation_id_gap with last_mutation_id; ' +
     'a client id of another user answers 403 client_id_taken. Pushes are rate-limited per member (token bucket, docs/sync.md): 429 rate_limited with Retry-After, nothing applied. ' +
     'A push that keeps losing to concurrent writes (PostgreSQL deadlocks, retried a few times first) answers 503 busy with Retry-After, nothing of the failed part applied.',
