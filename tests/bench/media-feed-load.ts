@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { insertVideo } from '../helpers/videos';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { openDatabase } from '#db/connect';
 import { ratioRow, unavailable, type BenchRow } from './lib/result';
@@ -26,27 +27,16 @@ async function enqueue(ctx: BenchContext, source: string, seconds: number): Prom
     const videoId = randomUUID();
     const now = Date.now();
     await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('videos')
-        .values({
-          id: videoId,
-          user_id: uploader.id,
-          title: 'bench: processing',
-          description: '',
-          file_key: fileKey,
-          mime_type: 'video/mp4',
-          size_bytes: statSync(source).size,
-          duration_ms: seconds * 1000,
-          sha256: '0'.repeat(64),
-          poster_key: null,
-          created_at: now,
-          media_status: 'processing',
-          likes_count: 0,
-          comments_count: 0,
-          shares_count: 0,
-          views_count: 0,
-        })
-        .execute();
+      await insertVideo({ db: trx }, uploader.id, {
+        id: videoId,
+        title: 'bench: processing',
+        file_key: fileKey,
+        size_bytes: statSync(source).size,
+        duration_ms: seconds * 1000,
+        sha256: '0'.repeat(64),
+        created_at: now,
+        media_status: 'processing',
+      });
       await trx
         .insertInto('media_jobs')
         .values({
