@@ -3,6 +3,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, RefreshTokensTable } from '#db/schema';
 import { lockMember } from '#db/locks';
 import { hashSecretToken, newSecretToken } from './secret-tokens';
+import { retryTransactionConflicts } from '../changes/conflict-retry';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /**
@@ -124,8 +125,19 @@ async function answerSpent(
   return { ok: true, userId: row.user_id, issued: await insertToken(trx, row.user_id, row.family_id, now) };
 }
 
+/**
+ * A revocation on its own (not inside a caller's transaction) is one statement; on PostgreSQL two of
+ * them (a logout and a logout-everywhere) lock token rows through different indexes and may
+ * deadlock. The one PostgreSQL undid is run again; inside a transaction, the caller's retry does it.
+ */
+function revocation(db: Db, run: () => Promise<unknown>): Promise<unknown> {
+  return db.isTransaction ? run() : retryTransactionConflicts(run);
+}
+
 export async function revokeFamily(db: Db, familyId: string, now: number): Promise<void> {
-  await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+  await revocation(db, () =>
+    db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute(),
+  );
 }
 
 /** Logout: revokes the family of `presented`, if it is one of ours, and says whose session that was. */
@@ -155,5 +167,5 @@ export async function liveSessionOfToken(db: Db, presented: string, now: number)
 export async function revokeAllRefreshTokens(db: Db, userId: string, now: number, exceptFamilyId?: string): Promise<void> {
   let q = db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
   if (exceptFamilyId !== undefined) q = q.where('family_id', '!=', exceptFamilyId);
-  await q.execute();
+  await revocation(db, () => q.execute());
 }
