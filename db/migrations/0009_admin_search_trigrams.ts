@@ -10,11 +10,15 @@ import { onPostgres } from './portable';
 // of a few thousand rows per second at worst there, and LIKE has no index form either.
 //
 // pg_trgm is a trusted extension (PostgreSQL 13+): the database owner may create it. Where the
-// server lacks it, the migration leaves the indexes out and the search stays correct, only slower.
+// server lacks it (or the role may not create it), the migration leaves the indexes out and the
+// search stays correct, only slower.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!onPostgres(db)) return;
-  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM pg_available_extensions WHERE name = 'pg_trgm'`.execute(db);
+  // Available, and either installed already (by an administrator) or ours to create: a trusted
+  // extension needs CREATE on the database. A refused CREATE EXTENSION would abort the migration.
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM pg_available_extensions
+    WHERE name = 'pg_trgm' AND (installed_version IS NOT NULL OR has_database_privilege(current_database(), 'CREATE'))`.execute(db);
   if (Number(rows[0]?.n ?? 0) === 0) return;
   await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
   await sql`CREATE INDEX IF NOT EXISTS profiles_name_trgm ON profiles USING gin (name gin_trgm_ops)`.execute(db);
