@@ -59,6 +59,19 @@ const EnvSchema = z.object({
   /** ffmpeg / ffprobe to use instead of the ones on PATH (server/media/processing/ffmpeg-binaries.ts). */
   FFMPEG_PATH: z.string().min(1).optional(),
   FFPROBE_PATH: z.string().min(1).optional(),
+  /** Object storage (docs/deploy.md): set S3_BUCKET to keep media and tus uploads in S3 instead of DATA_DIR. */
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name (3-63 lowercase letters, digits, dots, dashes)')
+    .optional(),
+  /** The S3 API's base URL; unset means AWS itself (the SDK's endpoint for S3_REGION). */
+  S3_ENDPOINT: url.optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Unset: the SDK's default credential chain (instance roles, ~/.aws). */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** 'true' for gateways that serve buckets as a path (/bucket/key), as most self-hosted ones do. */
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
 });
 
 export interface MediaConfig {
@@ -71,6 +84,18 @@ export interface MediaConfig {
   ffmpegPath: string | undefined;
   ffprobePath: string | undefined;
 }
+
+/** Where media and tus uploads live: DATA_DIR (one machine) or an S3 bucket (any number of instances). */
+export type StorageConfig =
+  | { kind: 'disk' }
+  | {
+      kind: 's3';
+      bucket: string;
+      endpoint: string | undefined;
+      region: string;
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      forcePathStyle: boolean;
+    };
 
 export interface Config {
   port: number;
@@ -95,6 +120,7 @@ export interface Config {
   uploadsDir: string;
   mailDir: string;
   media: MediaConfig;
+  storage: StorageConfig;
 }
 
 export class ConfigError extends Error {
@@ -142,5 +168,38 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ffmpegPath: e.FFMPEG_PATH,
       ffprobePath: e.FFPROBE_PATH,
     },
+    storage: storageConfig(e),
   };
+}
+
+function storageConfig(e: z.infer<typeof EnvSchema>): StorageConfig {
+  if (!e.S3_BUCKET) return { kind: 'disk' };
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY)
+    throw new ConfigError('Invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
+  return {
+    kind: 's3',
+    bucket: e.S3_BUCKET,
+    endpoint: e.S3_ENDPOINT?.replace(/\/$/, ''),
+    region: e.S3_REGION,
+    credentials: e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+  };
+}
+
+/**
+ * What a process that shares its database with other instances must be given rather than make up
+ * for itself (docs/deploy.md): with PostgreSQL, every instance must sign with the same key, build the
+ * same links and decrypt the same provider secrets. Checked by `npm start` and `npm run worker` so
+ * a missing one stops the start, not the first login. Returns the problems, empty when none.
+ */
+export function sharedDeploymentProblems(config: Config, env: Record<string, string | undefined> = process.env): string[] {
+  if (!/^postgres(ql)?:\/\//i.test(config.databaseUrl)) return [];
+  const problems: string[] = [];
+  const missing = (name: string, why: string) => {
+    if (!env[name]) problems.push(`  ${name}: required with a PostgreSQL DATABASE_URL (${why})`);
+  };
+  missing('JWT_PRIVATE_KEY', 'every instance must sign sessions with the same key: an Ed25519 PKCS#8 PEM, `openssl genpkey -algorithm ed25519`');
+  missing('PUBLIC_URL', 'the address members use, for links in mails and the token issuer');
+  missing('SECRETS_KEY', 'every instance must decrypt the same payment secrets: `openssl rand -base64 32`');
+  return problems;
 }

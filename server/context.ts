@@ -8,6 +8,7 @@ import type { Logger } from './logger';
 import type { Pokes } from './changes/pokes';
 import type { LiveStreams } from './realtime/live-streams';
 import type { SecretBox } from './settings/secret-box';
+import type { MediaStore } from './storage/media-store';
 
 /** Everything a router needs, built once at start-up and passed down (no module-level singletons). */
 export interface AppDeps {
@@ -24,6 +25,8 @@ export interface AppDeps {
   liveStreams: LiveStreams;
   /** Encrypts provider secrets at rest (key from SECRETS_KEY or DATA_DIR/secrets.key, never the database). */
   secrets: SecretBox;
+  /** Media bytes: DATA_DIR/media or an S3 bucket (server/storage/media-store.ts). */
+  media: MediaStore;
   /** Milliseconds since the epoch; replaceable in tests that need to move time. */
   now: () => number;
 }

@@ -11,6 +11,7 @@ import { rebuildScoresIfMarked } from './rewards/recompute';
 import { LiveStreams } from './realtime/live-streams';
 import { loadSecretBox } from './settings/secret-box';
 import { sealStoredSecrets } from './settings/payment-secrets';
+import { openMediaStore } from './storage/open-media-store';
 
 /** Opens the database (migrated), loads the signing key and builds everything the routers share. */
 export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps, 'now'>> = {}): Promise<AppDeps & { close(): Promise<void> }> {
@@ -30,6 +31,7 @@ export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps
   const keys = await loadSigningKeys(config.dataDir, config.jwtPrivateKey);
   const secrets = loadSecretBox(config.dataDir, config.secretsKey);
   await sealStoredSecrets(db, secrets, now(), log);
+  const media = openMediaStore(config);
   return {
     config,
     db,
@@ -41,6 +43,10 @@ export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps
     secrets,
     tokens: createAccessTokens(keys, config.publicUrl, now),
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir, log }),
-    close,
+    media,
+    close: async () => {
+      await media.close();
+      await close();
+    },
   };
 }

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
-import { testDatabaseEnv } from './test-database';
+import { sharedKeysEnv, testDatabaseEnv } from './test-database';
 import { openDatabase, type DbHandle } from '#db/connect';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
@@ -47,6 +47,8 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
   let child: ChildProcess | undefined;
   let log = '';
   const database = opts.env?.DATABASE_URL ? {} : await testDatabaseEnv(dataDir);
+  // A server on PostgreSQL refuses to start without shared keys (server/config.ts).
+  const keys = /^postgres/.test(opts.env?.DATABASE_URL ?? database.DATABASE_URL ?? '') ? sharedKeysEnv : {};
 
   const launch = async () => {
     const env = {
@@ -57,6 +59,7 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
       LOG_LEVEL: 'info',
       CLIENT_DIST: join(PROJECT_ROOT, 'dist/client'),
       ...(port ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
+      ...keys,
       ...database,
       ...opts.env,
     };

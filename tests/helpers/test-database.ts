@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createDatabase } from '#db/postgres-cluster';
 
 declare module 'vitest' {
@@ -16,6 +16,15 @@ export const testDialect: 'sqlite' | 'postgres' = process.env.VIDI_TEST_DB === '
 const byDataDir = new Map<string, string>();
 
 /**
+ * A server on PostgreSQL must be given its signing and secrets keys (sharedDeploymentProblems in
+ * server/config.ts): one pair per test process, as a deployment shares one pair between instances.
+ */
+export const sharedKeysEnv = {
+  JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  SECRETS_KEY: randomBytes(32).toString('base64'),
+};
+
+/**
  * DATABASE_URL for a server using `dataDir`: on PostgreSQL a new migrated database (one per data
  * folder, so a restarted server finds its rows again); on SQLite nothing (the file in DATA_DIR).
  */
@@ -31,5 +40,5 @@ export async function testDatabaseEnv(dataDir: string): Promise<Record<string, s
     url = admin.replace(/\/[^/]*$/, `/${name}`);
     byDataDir.set(dataDir, url);
   }
-  return { DATABASE_URL: url };
+  return { DATABASE_URL: url, ...sharedKeysEnv };
 }

