@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const stopUnverifiedSweep = startUnverifiedSweep(deps);
   const runner = binaries ? createConfiguredRunner(deps, binaries) : undefined;
   // Without a runner, a deletion here still removes the video's media folder (the worker's outputs).
-  const unregisterMedia = runner ? () => {} : registerMediaHost({ mediaDir: config.mediaDir, abortVideo: async () => {}, wake: () => {} });
+  const unregisterMedia = runner ? () => {} : registerMediaHost({ media: deps.media, abortVideo: async () => {}, wake: () => {} });
   server.listen(config.port, config.host, () => {
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : config.port;

@@ -1,8 +1,9 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Database } from '#db/schema';
+import type { MediaStore } from '#server/storage/media-store';
 import { writeTx } from '#server/changes/write-tx';
 import { enqueueMediaJob } from '#server/media/jobs/queue';
 import { createMediaRunner, type MediaRunner } from '#server/media/jobs/runner';
@@ -23,10 +24,9 @@ export async function makeLongClip(file: string): Promise<string> {
   return file;
 }
 
-/** Copies `source` under `mediaDir` as `fileKey`, where an upload leaves it. */
-export function placeUpload(mediaDir: string, source: string, fileKey: string): void {
-  mkdirSync(dirname(join(mediaDir, fileKey)), { recursive: true });
-  copyFileSync(source, join(mediaDir, fileKey));
+/** Stores the file `source` in `store` as `fileKey`, where an upload leaves it (the disk or a bucket). */
+export async function placeUpload(store: MediaStore, source: string, fileKey: string): Promise<void> {
+  await store.putOnce(fileKey, readFileSync(source), 'video/mp4');
 }
 
 /** A processing video row and its queued job, written in `trx` as finishUpload writes them; returns the job id. */
@@ -136,7 +136,7 @@ export function useMediaJobsWorld(): MediaJobsWorld {
       return need(clip, 'clip');
     },
     media: (key) => join(w.t.deps.config.mediaDir, key),
-    runnerDeps: () => ({ db: w.t.deps.db, pokes: w.t.deps.pokes, log: w.t.deps.log, now: w.t.deps.now, mediaDir: w.t.deps.config.mediaDir }),
+    runnerDeps: () => ({ db: w.t.deps.db, pokes: w.t.deps.pokes, log: w.t.deps.log, now: w.t.deps.now, media: w.t.deps.media }),
     createRunner(over = {}) {
       const r = createMediaRunner(w.runnerDeps(), {
         binaries,
@@ -161,7 +161,7 @@ export function useMediaJobsWorld(): MediaJobsWorld {
     async addVideo(source, user = w.alice) {
       const videoId = crypto.randomUUID();
       const fileKey = `${user.id}/${Date.now()}-${videoId.slice(0, 8)}.mp4`;
-      placeUpload(w.t.deps.config.mediaDir, source, fileKey);
+      await placeUpload(w.t.deps.media, source, fileKey);
       const now = w.t.deps.now();
       const jobId = await writeTx(w.t.deps, async (trx, changes) => {
         const id = await queueProcessingVideo(trx, user.id, { id: videoId, file_key: fileKey, created_at: now });

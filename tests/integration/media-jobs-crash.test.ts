@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DbHandle } from '#db/connect';
+import { DiskMediaStore } from '#server/storage/disk-media-store';
 import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
 import { testDatabaseEnv } from '../helpers/test-database';
 import { ffmpegPidsNaming, makeLongClip, placeUpload, queueProcessingVideo, tempFoldersIn, until as waitUntil } from '../helpers/media-jobs';
@@ -42,7 +43,7 @@ describe('media jobs across processes', () => {
   async function addVideo(): Promise<{ videoId: string; jobId: string }> {
     const videoId = randomUUID();
     const fileKey = `${userId}/${Date.now()}-clip.mp4`;
-    placeUpload(join(dataDir, 'media'), clip, fileKey);
+    await placeUpload(new DiskMediaStore(join(dataDir, 'media')), clip, fileKey);
     const now = Date.now();
     const jobId = await handle.db
       .transaction()

@@ -1,13 +1,12 @@
-import { rm } from 'node:fs/promises';
-import { mediaPath } from '../storage';
+import type { MediaStore } from '../../storage/media-store';
 
 /**
- * The media runners (and media folders) of this process, reached without deps by code that has none
+ * The media runners (and media stores) of this process, reached without deps by code that has none
  * at hand: enqueueMediaJob wakes the runners, and deleteVideoInTx stops a video's running ffmpeg and
  * removes its media folder after the commit (its callers pass only a transaction and Changes).
  */
 export interface MediaHost {
-  mediaDir: string;
+  media: MediaStore;
   /** Stops this process's running job of the video, if any; resolves once it has stopped. */
   abortVideo(videoId: string): Promise<void>;
   /** Looks for due jobs now instead of at the next poll. */
@@ -31,23 +30,24 @@ export function videoFolderKey(userId: string, videoId: string): string {
   return `${userId}/${videoId}`;
 }
 
-/** Removes a folder under the media folder and everything in it; a missing one is fine. */
-export async function removeMediaFolder(mediaDir: string, key: string): Promise<void> {
-  // maxRetries: an ffmpeg that is just being stopped may still add a file while the tree goes (ENOTEMPTY).
-  await rm(mediaPath(mediaDir, key), { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
-}
-
 /**
  * After a video's deletion committed: stops its ffmpeg in this process (the runner sees the video
- * gone and cleans up after itself too), then removes the whole `{userId}/{videoId}/` folder.
+ * gone and cleans up after itself too), then removes the whole `{userId}/{videoId}/` folder from
+ * every store a host of this process registered (one in practice).
+ *
+ * A worker in another process or on another machine is not reached from here: the deleting
+ * transaction ended the video's jobs (endJobsOfVideo), so that worker's next heartbeat, at most a
+ * third of MEDIA_LEASE_SECONDS later, matches no running row and aborts its ffmpeg; the lease fence
+ * before its publish refuses it too; and a publish that slipped past the fence just before the
+ * deletion is removed by its own final write, which finds the row gone (run-job.ts).
  */
 export async function videoMediaDeleted(userId: string, videoId: string): Promise<void> {
-  const dirs = new Set<string>();
+  const stores = new Set<MediaStore>();
   await Promise.all(
     [...hosts].map((h) => {
-      dirs.add(h.mediaDir);
+      stores.add(h.media);
       return h.abortVideo(videoId);
     }),
   );
-  await Promise.all([...dirs].map((d) => removeMediaFolder(d, videoFolderKey(userId, videoId))));
+  await Promise.all([...stores].map((s) => s.deleteFolder(videoFolderKey(userId, videoId))));
 }

@@ -1,9 +1,7 @@
-import { mkdir, rename, stat } from 'node:fs/promises';
 import { writeTx } from '../../changes/write-tx';
-import { mediaPath } from '../storage';
 import { MediaProcessingError } from '../processing/errors';
 import { completeJob, failJob, releaseJob, renewLease, type ClaimedJob } from './queue';
-import { removeMediaFolder, videoFolderKey } from './registry';
+import { videoFolderKey } from './registry';
 import { sweepVideoFolder, tempFolderName } from './sweep';
 import { progressWriter } from './progress';
 import type { RunnerDeps, RunnerOptions, StopReason } from './types';
@@ -21,9 +19,10 @@ const UNEXPECTED = 'processing failed unexpectedly';
 const INTERRUPTED = 'processing was interrupted too many times';
 
 /**
- * One try of one claimed job: process into an empty temp folder, rename it into place, then point
- * the video at it in one transaction. Only a complete, renamed folder is ever named by media_key,
- * so a crash at any point leaves at most folders the sweep removes.
+ * One try of one claimed job: process into an empty scratch folder, publish it whole (on disk one
+ * rename, on S3 every file uploaded before publishScratch resolves), then point the video at it in
+ * one transaction. Only a complete, published folder is ever named by media_key, so a crash at any
+ * point leaves at most folders the sweep removes (sweep.ts: the store's, and this machine's scratch).
  */
 export async function runJob(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, signal: AbortSignal): Promise<void> {
   const video = await readVideo(deps, job);
@@ -43,57 +42,67 @@ function readVideo(deps: RunnerDeps, job: ClaimedJob): Promise<JobVideo | undefi
 }
 
 async function processAndInstall(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, video: JobVideo, signal: AbortSignal): Promise<void> {
+  const store = deps.media;
   const folder = videoFolderKey(video.user_id, video.id);
   const tempKey = `${folder}/${tempFolderName(job.id, job.attempt)}`;
-  await sweepVideoFolder(deps.db, deps.mediaDir, video.user_id, video.id, deps.now());
-  await removeMediaFolder(deps.mediaDir, tempKey);
-  await mkdir(mediaPath(deps.mediaDir, tempKey), { recursive: true });
+  await sweepVideoFolder(deps.db, store, video.user_id, video.id, deps.now());
+  // Earlier tries of this job whose worker died on this machine: on S3 their scratch is local, out of the sweep's sight.
+  for (let a = 1; a < job.attempt; a++) await store.discardScratch(`${folder}/${tempFolderName(job.id, a)}`);
+  const outDir = await store.scratchFolder(tempKey);
   // Progress only means something to the uploader of a video that is not shown yet.
   const progress = progressWriter(deps, video, video.media_status !== 'ready');
   let poster: boolean;
   try {
-    ({ poster } = await o.processVideo({
-      binaries: o.binaries,
-      source: mediaPath(deps.mediaDir, video.file_key),
-      outDir: mediaPath(deps.mediaDir, tempKey),
-      threads: o.threads,
-      nice: o.nice,
-      makePoster: video.poster_key == null,
-      signal,
-      onProgress: progress.report,
-    }));
+    // On S3 the source is downloaded for ffmpeg and the copy removed when it is done.
+    ({ poster } = await store.withLocalFile(video.file_key, (source) =>
+      o.processVideo({
+        binaries: o.binaries,
+        source,
+        outDir,
+        threads: o.threads,
+        nice: o.nice,
+        makePoster: video.poster_key == null,
+        signal,
+        onProgress: progress.report,
+      }),
+    ));
   } catch (err) {
     await progress.settle();
-    await removeMediaFolder(deps.mediaDir, tempKey);
+    await store.discardScratch(tempKey);
     if (signal.aborted) return afterStop(deps, o, job, video, signal.reason as StopReason);
+    // Deleted on another instance before this worker's heartbeat noticed (its source is gone too).
+    if (!(await videoExists(deps, video.id))) return afterStop(deps, o, job, video, 'deleted');
     return recordFailure(deps, o, job, video, err);
   }
   await progress.settle();
   await install(deps, o, job, video, tempKey, poster);
 }
 
-/** Renames the finished temp folder into place and points the video at it. */
+const videoExists = async (deps: RunnerDeps, id: string) => !!(await deps.db.selectFrom('videos').select('id').where('id', '=', id).executeTakeFirst());
+
+/** Publishes the finished scratch folder and points the video at it. */
 async function install(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, video: JobVideo, tempKey: string, poster: boolean): Promise<void> {
+  const store = deps.media;
   const mediaKey = `${videoFolderKey(video.user_id, video.id)}/${job.id}`;
-  // The fence before the rename: a worker whose job was taken over (or whose video was deleted) stops here.
+  // The fence before the publish: a worker whose job was taken over (or whose video was deleted, on
+  // this instance or any other: the deletion ended the job) stops here.
   if (!(await renewLease(deps.db, job.id, o.workerId, deps.now(), o.leaseMs))) {
-    await removeMediaFolder(deps.mediaDir, tempKey);
+    await store.discardScratch(tempKey);
     return afterStop(deps, o, job, video, 'lost');
   }
-  // A folder of this job already there is an earlier try's, renamed just before a crash: never referenced.
-  if (await stat(mediaPath(deps.mediaDir, mediaKey)).catch(() => null)) await removeMediaFolder(deps.mediaDir, mediaKey);
-  await rename(mediaPath(deps.mediaDir, tempKey), mediaPath(deps.mediaDir, mediaKey));
+  // Replaces a folder of this job already there: an earlier try's, published just before a crash, never referenced.
+  await store.publishScratch(tempKey, mediaKey);
   await writeTx(deps, async (trx, changes) => {
     const now = changes.now;
     const current = await trx.selectFrom('videos').select(['media_status', 'media_key', 'poster_key']).where('id', '=', video.id).executeTakeFirst();
     const ours = await completeJob(trx, job.id, o.workerId, now);
     if (!current) {
-      // Deleted meanwhile: its folder goes whole.
-      changes.afterCommit(() => removeMediaFolder(deps.mediaDir, videoFolderKey(video.user_id, video.id)));
+      // Deleted meanwhile (past the fence): its folder goes whole, this publish with it.
+      changes.afterCommit(() => store.deleteFolder(videoFolderKey(video.user_id, video.id)));
       return;
     }
     // Taken over by another worker (this one stalled past its lease): the folder is left to that
-    // worker, which replaces it before its own rename, or to the sweep.
+    // worker, which replaces it before its own publish, or to the sweep.
     if (!ours) return;
     await trx
       .updateTable('videos')
@@ -110,15 +119,14 @@ async function install(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, vide
     if (current.media_status === 'ready') changes.video(video.id);
     else changes.videoListed(video.id);
     const previous = current.media_key;
-    if (previous && previous !== mediaKey) changes.afterCommit(() => removeMediaFolder(deps.mediaDir, previous));
+    if (previous && previous !== mediaKey) changes.afterCommit(() => store.deleteFolder(previous));
   });
 }
 
 /** A try stopped from outside: give the job back on shutdown; after a deletion clear the video's folder. */
 async function afterStop(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, video: JobVideo, reason: StopReason): Promise<void> {
   if (reason === 'shutdown') return releaseJob(deps.db, job.id, o.workerId, deps.now());
-  const exists = await deps.db.selectFrom('videos').select('id').where('id', '=', video.id).executeTakeFirst();
-  if (!exists) await removeMediaFolder(deps.mediaDir, videoFolderKey(video.user_id, video.id));
+  if (!(await videoExists(deps, video.id))) await deps.media.deleteFolder(videoFolderKey(video.user_id, video.id));
 }
 
 /**

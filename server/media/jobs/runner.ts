@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { claimNextJob, releaseJob, renewLease, type ClaimedJob } from './queue';
 import { registerMediaHost } from './registry';
 import { runJob } from './run-job';
-import { sweepAllVideoFolders } from './sweep';
+import { sweepAllVideoFolders, sweepLocalScratch } from './sweep';
 import type { RunnerDeps, RunnerOptions, StopReason } from './types';
 
 export interface MediaRunner {
@@ -30,9 +30,11 @@ export function newWorkerId(): string {
 
 /**
  * The media job loop: at most `concurrency` jobs at a time, each claimed with an expiring lease
- * that a heartbeat renews every third of it; a lost lease (taken over, video deleted) aborts the
- * try. Polls every `pollMs` and is woken at once by notify(). Safe to run in several processes
- * against one database (docs/reliability.md, "The media job runner").
+ * that a heartbeat renews every third of it; a lost lease (taken over, or the video deleted by any
+ * instance: the deletion ends its jobs) aborts the try, so a worker on another machine stops within
+ * a heartbeat of a deletion it was never told about. Polls every `pollMs` and is woken at once by
+ * notify(). Safe to run in several processes, on several machines with S3, against one database
+ * (docs/reliability.md, "The media job runner").
  */
 export function createMediaRunner(deps: RunnerDeps, o: RunnerOptions): MediaRunner {
   const running = new Map<string, Running>();
@@ -113,13 +115,14 @@ export function createMediaRunner(deps: RunnerDeps, o: RunnerOptions): MediaRunn
     // Bounded: a deletion's clean-up should not hang on a child that ignores its signal.
     await Promise.race([Promise.all(hits.map((r) => r.done)), new Promise((ok) => setTimeout(ok, 5000).unref())]);
   };
-  const unregister = registerMediaHost({ mediaDir: deps.mediaDir, abortVideo, wake: notify });
+  const unregister = registerMediaHost({ media: deps.media, abortVideo, wake: notify });
 
   return {
     async start() {
       if (started) return;
       started = true;
-      const removed = await sweepAllVideoFolders(deps.db, deps.mediaDir, deps.now());
+      const now = deps.now();
+      const removed = (await sweepLocalScratch(deps.db, deps.media, now)) + (await sweepAllVideoFolders(deps.db, deps.media, now));
       if (removed) deps.log.info(`media runner: removed ${removed} folder(s) left by an interrupted run`);
       loopDone = loop();
     },

@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import type { WriteDeps } from '../../changes/write-tx';
+import type { MediaStore } from '../../storage/media-store';
 import { checkFfmpeg, findFfmpeg, type FfmpegBinaries } from '../processing/ffmpeg-binaries';
 import { processVideo } from '../processing/process-video';
 import { DEFAULT_RETRY } from './queue';
@@ -19,10 +20,10 @@ export async function findCheckedFfmpeg(config: Config): Promise<FfmpegBinaries>
 }
 
 /** The runner of a process (`npm start` with MEDIA_WORKER=on, or `npm run worker`), configured from the environment. */
-export function createConfiguredRunner(deps: WriteDeps & { config: Config }, binaries: FfmpegBinaries): MediaRunner {
+export function createConfiguredRunner(deps: WriteDeps & { config: Config; media: MediaStore }, binaries: FfmpegBinaries): MediaRunner {
   const m = deps.config.media;
   return createMediaRunner(
-    { db: deps.db, pokes: deps.pokes, log: deps.log, now: deps.now, mediaDir: deps.config.mediaDir },
+    { db: deps.db, pokes: deps.pokes, log: deps.log, now: deps.now, media: deps.media },
     {
       binaries,
       processVideo,

@@ -1,6 +1,7 @@
 import type { WriteDeps } from '../../changes/write-tx';
 import type { FfmpegBinaries } from '../processing/ffmpeg-binaries';
 import type { ProcessOptions } from '../processing/process-video';
+import type { MediaStore } from '../../storage/media-store';
 import type { RetryPolicy } from './queue';
 
 /** What the runner asks of the pipeline (server/media/processing: processVideo). */
@@ -8,7 +9,8 @@ export type ProcessVideoInput = ProcessOptions;
 export type ProcessVideoFn = (input: ProcessVideoInput) => Promise<{ poster: boolean }>;
 
 export interface RunnerDeps extends WriteDeps {
-  mediaDir: string;
+  /** Where sources are read and outputs published: the disk or an S3 bucket shared by every worker. */
+  media: MediaStore;
 }
 
 export interface RunnerOptions {
