@@ -44,7 +44,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     c.end().catch(() => undefined);
     if (leading) {
       leading = false;
-      options.log.error('lost the leader lock connection: periodic jobs stop here', why);
+      options.log.error(`lost the leader lock connection: periodic jobs stop here (${why instanceof Error ? why.message : 'connection ended'})`);
       options.onLose();
     }
   };

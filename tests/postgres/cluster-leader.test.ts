@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLeaderTimers, type LeaderTimers } from '#server/cluster/leader-timers';
+import { LEADER_LOCK_KEY } from '#server/cluster/leader';
+import { onOwnConnection, twoInstances, type Instance } from './cluster-apps';
+
+// The periodic jobs (upload clean-up, unverified-account sweep) run on one instance of a database
+// only: the holder of an advisory lock (server/cluster/leader.ts).
+
+const CHECK_MS = 200;
+
+let cluster: Awaited<ReturnType<typeof twoInstances>>;
+
+beforeAll(async () => {
+  cluster = await twoInstances();
+});
+afterAll(() => cluster?.close());
+
+/** A periodic job that records whether it runs on each instance. */
+function recordingTimer(running: Map<string, boolean>, name: string) {
+  return () => {
+    running.set(name, true);
+    return () => running.set(name, false);
+  };
+}
+
+const start = (t: Instance, running: Map<string, boolean>, name: string): LeaderTimers =>
+  startLeaderTimers(t.deps, [recordingTimer(running, name)], { everyMs: CHECK_MS });
+
+/** The server process holding the leader lock, as PostgreSQL sees it. */
+const lockHolders = () =>
+  onOwnConnection<{ pid: number }>(
+    cluster.databaseUrl,
+    `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = $1 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    [LEADER_LOCK_KEY],
+  );
+
+describe('leader timers on PostgreSQL', () => {
+  it('runs the timers on exactly one instance; another takes over when the leader loses its connection, or stops', async () => {
+    const running = new Map<string, boolean>();
+    const onA = start(cluster.a, running, 'a');
+    const onB = start(cluster.b, running, 'b');
+    try {
+      await expect.poll(() => [onA.isLeader(), onB.isLeader()].filter(Boolean).length, { timeout: 5000 }).toBe(1);
+      // Over several more checks, still one, and its timers are the ones running.
+      await new Promise((r) => setTimeout(r, CHECK_MS * 3));
+      expect([onA.isLeader(), onB.isLeader()].filter(Boolean)).toHaveLength(1);
+      const [leader, follower, leaderName, followerName] = onA.isLeader() ? [onA, onB, 'a', 'b'] : [onB, onA, 'b', 'a'];
+      expect(running.get(leaderName)).toBe(true);
+      expect(running.get(followerName)).toBeUndefined();
+      expect(await lockHolders()).toHaveLength(1);
+
+      // The leader's connection is cut (a network fault, an operator): it stops at once, the other takes over.
+      const [holder] = await lockHolders();
+      await onOwnConnection(cluster.databaseUrl, 'SELECT pg_terminate_backend($1)', [holder!.pid]);
+      await expect.poll(() => running.get(leaderName), { timeout: 2000 }).toBe(false);
+      await expect.poll(() => follower.isLeader(), { timeout: CHECK_MS * 10 }).toBe(true);
+      expect(running.get(followerName)).toBe(true);
+      // The old leader reconnects as a follower.
+      await new Promise((r) => setTimeout(r, CHECK_MS * 3));
+      expect(leader.isLeader()).toBe(false);
+      expect(running.get(leaderName)).toBe(false);
+
+      // The new leader stops (a deploy): its timers stop, and the first takes over again.
+      await follower.stop();
+      expect(running.get(followerName)).toBe(false);
+      await expect.poll(() => leader.isLeader(), { timeout: CHECK_MS * 10 }).toBe(true);
+      expect(running.get(leaderName)).toBe(true);
+    } finally {
+      await onA.stop();
+      await onB.stop();
+    }
+    expect([...running.values()]).toEqual([false, false]);
+  });
+});
+
+describe('leader timers on SQLite', () => {
+  it('runs them at once in the only process, and stops them', async () => {
+    const running = new Map<string, boolean>();
+    const sqliteDeps = { ...cluster.a.deps, engine: { dialect: 'sqlite' as const, sqlite: null as never } };
+    const timers = startLeaderTimers(sqliteDeps, [recordingTimer(running, 'x'), recordingTimer(running, 'y')]);
+    expect(timers.isLeader()).toBe(true);
+    expect(running).toEqual(
+      new Map([
+        ['x', true],
+        ['y', true],
+      ]),
+    );
+    await timers.stop();
+    expect([...running.values()]).toEqual([false, false]);
+  });
+});
