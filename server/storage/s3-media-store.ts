@@ -42,7 +42,7 @@ export interface S3MediaStoreOptions {
 export class S3MediaStore implements MediaStore {
   readonly kind = 's3' as const;
   readonly client: S3Client;
-  private readonly bucket: string;
+  readonly bucket: string;
   private readonly scratchDir: string;
   private readonly sizes: SizeCache;
 
