@@ -1,10 +1,30 @@
 import { defineConfig } from 'vitest/config';
 import { findPostgresBin } from './db/postgres-cluster';
+import { cephInstalled } from './scripts/lib/s3-gateway';
 
 /** The API and integration suites run once per database engine (docs/decisions/0017-postgresql.md). */
 const SERVER_SUITES = ['tests/api/**/*.test.ts', 'tests/integration/**/*.test.ts'];
 
+/**
+ * Run again with media and uploads in S3 (a Ceph RADOS Gateway, tests/setup/s3.ts) on PostgreSQL,
+ * the several-instances deployment: the suites that store bytes, plus what only S3 has (tests/s3).
+ */
+const S3_SUITES = [
+  'tests/s3/**/*.test.ts',
+  'tests/integration/upload*.test.ts',
+  'tests/integration/media-jobs*.test.ts',
+  'tests/integration/sync-api.test.ts',
+  'tests/integration/sync-restart.test.ts',
+];
+
 const postgresBin = findPostgresBin();
+const ceph = cephInstalled();
+if (!ceph && !process.env.CI) {
+  console.warn(
+    '\n\x1b[41m\x1b[97m Ceph (the S3 gateway) is not installed: the s3 and cluster projects are SKIPPED. \x1b[0m\n' +
+      '  apt-get install -y --no-install-recommends ceph-mon ceph-osd radosgw ceph-common nginx-light runs them; under CI their absence fails the run.\n',
+  );
+}
 if (!postgresBin && !process.env.CI) {
   console.warn(
     '\n\x1b[41m\x1b[97m PostgreSQL >= 15 is not installed: the PostgreSQL half of the suite is SKIPPED. \x1b[0m\n' +
@@ -44,6 +64,31 @@ export default defineConfig({
                 globalSetup: ['tests/setup/postgres.ts'],
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
+      ...((postgresBin && ceph) || process.env.CI
+        ? [
+            {
+              test: {
+                name: 's3',
+                include: S3_SUITES,
+                env: { VIDI_TEST_DB: 'postgres', VIDI_TEST_STORAGE: 's3' },
+                globalSetup: ['tests/setup/postgres.ts', 'tests/setup/s3.ts'],
+                testTimeout: 60_000,
+                hookTimeout: 90_000,
+              },
+            },
+            {
+              test: {
+                // Whole deployments (PostgreSQL, the S3 gateway, two web instances, a worker, nginx) per file.
+                name: 'cluster',
+                include: ['tests/cluster/**/*.test.ts'],
+                globalSetup: ['tests/setup/build-client.ts'],
+                fileParallelism: false,
+                testTimeout: 180_000,
+                hookTimeout: 180_000,
               },
             },
           ]

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { sharedKeysEnv, testDatabaseEnv } from './test-database';
+import { testStorageEnv } from './test-storage';
 import { openDatabase, type DbHandle } from '#db/connect';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
@@ -47,6 +48,8 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
   let child: ChildProcess | undefined;
   let log = '';
   const database = opts.env?.DATABASE_URL ? {} : await testDatabaseEnv(dataDir);
+  // In the s3 project each server gets a bucket of its own, unless the test shares one between servers.
+  const storage = opts.env?.S3_BUCKET ? {} : await testStorageEnv();
   // A server on PostgreSQL refuses to start without shared keys (server/config.ts).
   const keys = /^postgres/.test(opts.env?.DATABASE_URL ?? database.DATABASE_URL ?? '') ? sharedKeysEnv : {};
 
@@ -61,6 +64,7 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
       ...(port ? { PUBLIC_URL: `http://127.0.0.1:${port}` } : {}),
       ...keys,
       ...database,
+      ...storage,
       ...opts.env,
     };
     // VIDI_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the spawned server.

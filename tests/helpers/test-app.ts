@@ -6,6 +6,7 @@ import { createDeps } from '#server/deps';
 import { createApp, type App } from '#server/app';
 import type { AppDeps } from '#server/context';
 import { testDatabaseEnv } from './test-database';
+import { testStorageEnv } from './test-storage';
 
 export interface TestApp {
   app: App;
@@ -24,7 +25,14 @@ export interface TestApp {
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vidi-test-'));
   let offset = 0;
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', CLIENT_DIST: join(dataDir, 'no-client'), ...(await testDatabaseEnv(dataDir)), ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    CLIENT_DIST: join(dataDir, 'no-client'),
+    ...(await testDatabaseEnv(dataDir)),
+    ...(env.S3_BUCKET ? {} : await testStorageEnv()),
+    ...env,
+  });
   const deps = await createDeps(config, { now: () => Date.now() + offset });
   const app = createApp(deps);
   return {
