@@ -255,6 +255,21 @@ export interface MediaJobsTable {
   updated_at: number;
 }
 
+/** Rate-limit windows and buckets shared by the instances of a PostgreSQL database (server/security/shared-limits.ts). */
+export interface RateLimitsTable {
+  /** Which limit: an AUTH_LIMIT_RULES name, or 'push'. */
+  limiter: string;
+  key: string;
+  /** A window's start, or when a bucket was last levelled (ms). */
+  started_at: number;
+  /** Hits in the window, or tokens in the bucket. */
+  level: number;
+  /** 1 when the last take counted, 0 when it was refused. */
+  counted: number;
+  /** Past this (ms) the row may be deleted. */
+  expires_at: number;
+}
+
 export interface Database {
   profiles: ProfilesTable;
   credentials: CredentialsTable;
@@ -280,6 +295,7 @@ export interface Database {
   change_log: ChangeLogTable;
   audit_log: AuditLogTable;
   media_jobs: MediaJobsTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type Profile = Selectable<ProfilesTable>;

@@ -4,7 +4,7 @@ import type { Database } from '#db/schema';
 import type { AppEnv } from '../context';
 import { ApiError, badRequest, errorBody, forbidden } from '../http/errors';
 import { createRouter } from '../http/router';
-import { createAuthLimits, refuseIfBlocked } from '../security/auth-limits';
+import { authLimitsSource, takeOrRefuse } from '../security/auth-limits';
 import { clientIp } from '../security/client-ip';
 import { loginRoute, logoutRoute, refreshRoute, resendRoute, signupRoute, verifyRoute } from './auth-routes';
 import { consumeVerificationToken, createVerificationToken, sendVerificationMail } from './email-verification';
@@ -31,14 +31,20 @@ function refreshRefused(c: Context<AppEnv>, code: string, message: string): ApiE
 
 /** /api/auth: sign-up, e-mail verification, login, refresh-token rotation, logout, and account recovery (password-router.ts). */
 export function authRouter() {
-  const limits = createAuthLimits();
+  const limitsOf = authLimitsSource();
   const app = createRouter();
 
   app.openapi(signupRoute, async (c) => {
     const { deps } = c.var;
     const body = c.req.valid('json');
-    const now = deps.now();
-    refuseIfBlocked([limits.signupsPerIp.take(clientIp(c), now), limits.signupsPerAddress.take(body.email, now)]);
+    const limits = limitsOf(deps);
+    await takeOrRefuse(
+      [
+        [limits.signupsPerIp, clientIp(c)],
+        [limits.signupsPerAddress, body.email],
+      ],
+      deps.now(),
+    );
     return c.json(await signUp(deps, body), 201);
   });
 
@@ -53,7 +59,14 @@ export function authRouter() {
     const { deps } = c.var;
     const { email } = c.req.valid('json');
     const now = deps.now();
-    refuseIfBlocked([limits.resendsPerIp.take(clientIp(c), now), limits.resendsPerAddress.take(email, now)]);
+    const limits = limitsOf(deps);
+    await takeOrRefuse(
+      [
+        [limits.resendsPerIp, clientIp(c)],
+        [limits.resendsPerAddress, email],
+      ],
+      now,
+    );
     const profile = await deps.db.selectFrom('profiles').select(['id', 'name', 'email_verified_at']).where('email', '=', email).executeTakeFirst();
     if (profile && profile.email_verified_at === null) {
       const token = await createVerificationToken(deps.db, profile.id, now);
@@ -64,7 +77,7 @@ export function authRouter() {
 
   app.openapi(loginRoute, async (c) => {
     const { deps } = c.var;
-    const outcome = await checkLogin(deps, limits, c.req.valid('json'), clientIp(c), presentedRefreshToken(c, undefined));
+    const outcome = await checkLogin(deps, limitsOf(deps), c.req.valid('json'), clientIp(c), presentedRefreshToken(c, undefined));
     if (!outcome.ok) {
       const body = { ...errorBody('payment_required', 'Complete the entry fee payment to activate your account.'), user_id: outcome.paymentRequired.userId };
       return c.json(body, 403);
@@ -98,6 +111,6 @@ export function authRouter() {
     return c.body(null, 204);
   });
 
-  addPasswordRoutes(app, limits);
+  addPasswordRoutes(app, limitsOf);
   return app;
 }

@@ -11,11 +11,11 @@ export type LoginOutcome = { ok: true; profile: Profile } | { ok: false; payment
 const invalidCredentials = () => unauthorized('Invalid login credentials', 'invalid_credentials');
 
 /** Runs `check` (a password hash) under a reservation made before it; a check that never ran gives it back. */
-export async function checkedUnder(attempt: { release(now: number): void }, now: () => number, check: () => Promise<boolean>): Promise<boolean> {
+export async function checkedUnder(attempt: { release(now: number): Promise<void> }, now: () => number, check: () => Promise<boolean>): Promise<boolean> {
   try {
     return await check();
   } catch (err) {
-    attempt.release(now());
+    await attempt.release(now());
     throw err;
   }
 }
@@ -36,11 +36,11 @@ export async function checkLogin(deps: AppDeps, limits: AuthLimits, body: LoginB
     .executeTakeFirst();
   const session = row && refreshToken ? await liveSessionOfToken(deps.db, refreshToken, deps.now()) : null;
   const deviceKey = session && session.userId === row?.id ? session.familyId : undefined;
-  // No await between the reservation and the hash's queue entry: concurrent guesses cannot all pass.
-  const attempt = reservePasswordAttempt(limits, { account: body.email, ip, deviceKey }, deps.now());
+  // Counted before the hash: concurrent guesses cannot all pass.
+  const attempt = await reservePasswordAttempt(limits, { account: body.email, ip, deviceKey }, deps.now());
   const passwordOk = await checkedUnder(attempt, deps.now, () => verifyPassword(body.password, row?.password_hash ?? DUMMY_PASSWORD_HASH));
   if (!row || !row.password_hash || !passwordOk) throw invalidCredentials();
-  attempt.succeeded(deps.now());
+  await attempt.succeeded(deps.now());
 
   const { password_hash: _hash, ...profile } = row;
   if (!profile.is_active) throw forbidden('Your account is suspended.', 'account_suspended');

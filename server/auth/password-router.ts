@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../context';
+import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../http/errors';
-import { refuseIfBlocked, reservePasswordAttempt, type AuthLimits } from '../security/auth-limits';
+import { reservePasswordAttempt, takeOrRefuse, type AuthLimits } from '../security/auth-limits';
 import { clientIp } from '../security/client-ip';
 import { checkedUnder } from './login';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password';
@@ -14,12 +14,18 @@ const FORGOT_ACCEPTED = { message: 'If an account uses this address, we have sen
 const PASSWORD_UPDATED = { message: 'Password updated' };
 
 /** Account recovery on /api/auth: forgot, reset, change, logout everywhere. Shares the login limits. */
-export function addPasswordRoutes(app: OpenAPIHono<AppEnv>, limits: AuthLimits): void {
+export function addPasswordRoutes(app: OpenAPIHono<AppEnv>, limitsOf: (deps: AppDeps) => AuthLimits): void {
   app.openapi(forgotPasswordRoute, async (c) => {
     const { deps } = c.var;
     const { email } = c.req.valid('json');
-    const now = deps.now();
-    refuseIfBlocked([limits.resetRequestsPerIp.take(clientIp(c), now), limits.resetRequestsPerAddress.take(email, now)]);
+    const limits = limitsOf(deps);
+    await takeOrRefuse(
+      [
+        [limits.resetRequestsPerIp, clientIp(c)],
+        [limits.resetRequestsPerAddress, email],
+      ],
+      deps.now(),
+    );
     // Not awaited: the answer leaves as fast for an unknown address as for a known one.
     mailResetLink(deps, email).catch((err: unknown) => deps.log.error(`password reset mail to ${email} failed`, err));
     return c.json(FORGOT_ACCEPTED, 202);
@@ -30,7 +36,7 @@ export function addPasswordRoutes(app: OpenAPIHono<AppEnv>, limits: AuthLimits):
     const { token, password } = c.req.valid('json');
     const { userId, email } = await resetPassword(deps, token, password);
     // The owner proved the mailbox: outsiders' failed guesses no longer lock them out.
-    limits.loginFailuresPerAccount.reset(email);
+    await limitsOf(deps).loginFailuresPerAccount.reset(email);
     deps.liveStreams.endUser(userId);
     clearRefreshCookie(c);
     return c.json(PASSWORD_UPDATED, 200);
@@ -42,10 +48,10 @@ export function addPasswordRoutes(app: OpenAPIHono<AppEnv>, limits: AuthLimits):
     const row = await deps.db.selectFrom('credentials').select('password_hash').where('user_id', '=', user.id).executeTakeFirst();
     // A signed-in caller guesses against their session's own budget, like a known device at login.
     const deviceKey = user.sessionId ?? `user:${user.id}`;
-    const attempt = reservePasswordAttempt(limits, { account: user.email, ip: clientIp(c), deviceKey }, deps.now());
+    const attempt = await reservePasswordAttempt(limitsOf(deps), { account: user.email, ip: clientIp(c), deviceKey }, deps.now());
     const ok = await checkedUnder(attempt, deps.now, () => verifyPassword(body.current_password, row?.password_hash ?? DUMMY_PASSWORD_HASH));
     if (!row || !ok) throw new ApiError(400, 'wrong_password', 'Your current password is incorrect.');
-    attempt.succeeded(deps.now());
+    await attempt.succeeded(deps.now());
     const passwordHash = await hashPassword(body.new_password);
     await deps.db.transaction().execute((trx) => setPassword(trx, user.id, passwordHash, deps.now(), user.sessionId));
     deps.liveStreams.endUser(user.id, user.sessionId);

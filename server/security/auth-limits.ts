@@ -1,5 +1,9 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '#db/schema';
+import type { Engine } from '#db/engine';
 import { tooManyRequests } from '../http/errors';
 import { RateLimiter, type RateLimitState } from './rate-limit';
+import { SharedWindowLimit, type WindowLimit } from './shared-limits';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -24,12 +28,51 @@ export const AUTH_LIMIT_RULES = {
   resetRequestsPerIp: { limit: 20, windowMs: HOUR },
 } as const;
 
-export type AuthLimits = { [K in keyof typeof AUTH_LIMIT_RULES]: RateLimiter };
+export type AuthLimits = { [K in keyof typeof AUTH_LIMIT_RULES]: WindowLimit };
 
-/** One set per app instance, so every test app (and every process) starts with clean windows. */
+/** A window limit in this process's memory: the hit is counted before the promise is returned, as it always was. */
+function inMemory(limiter: RateLimiter): WindowLimit {
+  return {
+    take: (key, now) => Promise.resolve(limiter.take(key, now)),
+    release: (key, now) => Promise.resolve(limiter.release(key, now)),
+    reset: (key) => Promise.resolve(limiter.reset(key)),
+  };
+}
+
+/** One in-memory set per app instance, so every test app (and every process) starts with clean windows. */
 export function createAuthLimits(): AuthLimits {
-  const entries = Object.entries(AUTH_LIMIT_RULES).map(([k, rule]) => [k, new RateLimiter(rule)]);
+  const entries = Object.entries(AUTH_LIMIT_RULES).map(([k, rule]) => [k, inMemory(new RateLimiter(rule))]);
   return Object.fromEntries(entries) as AuthLimits;
+}
+
+/** The set kept in the rate_limits table, which every instance of one PostgreSQL database counts into. */
+export function createSharedAuthLimits(db: Kysely<Database>): AuthLimits {
+  const entries = Object.entries(AUTH_LIMIT_RULES).map(([k, rule]) => [k, new SharedWindowLimit(db, k, rule)]);
+  return Object.fromEntries(entries) as AuthLimits;
+}
+
+/**
+ * The limits of one router, by the database its request's deps use: on SQLite (one process) its
+ * own in-memory set, unchanged; on PostgreSQL, where several instances may serve one database,
+ * the shared table.
+ */
+export function authLimitsSource(): (deps: { engine: Engine; db: Kysely<Database> }) => AuthLimits {
+  const memory = createAuthLimits();
+  const shared = new WeakMap<Kysely<Database>, AuthLimits>();
+  return ({ engine, db }) => {
+    if (engine.dialect === 'sqlite') return memory;
+    let limits = shared.get(db);
+    if (!limits) {
+      limits = createSharedAuthLimits(db);
+      shared.set(db, limits);
+    }
+    return limits;
+  };
+}
+
+/** Counts one attempt against each (limit, key) and throws 429 with Retry-After when any is blocked. */
+export async function takeOrRefuse(takes: Array<[WindowLimit, string]>, now: number, message?: string): Promise<void> {
+  refuseIfBlocked(await Promise.all(takes.map(([limit, key]) => limit.take(key, now))), message);
 }
 
 /** Throws 429 with Retry-After when any of the states is blocked. */
@@ -45,42 +88,42 @@ export const LOGIN_LOCK_MESSAGE = 'Too many failed sign-in attempts. Please try 
 /** A password check reserved against the limits; what happens to the reservation once the check ran. */
 export interface PasswordAttempt {
   /** The check never ran (the hash queue was full): nothing is counted. */
-  release(now: number): void;
+  release(now: number): Promise<void>;
   /** The password was right: the account's (or device's) failures are forgotten. */
-  succeeded(now: number): void;
+  succeeded(now: number): Promise<void>;
 }
 
 /**
- * Reserves one password check before the ~0.4 s hash, synchronously, so of any number of
- * concurrent guesses at most the limit get past this line; the rest are refused with 429 at once.
- * A failure simply keeps its reservation. `deviceKey` (a session the caller already holds) swaps
- * the account and IP budgets for the device's own.
+ * Reserves one password check before the ~0.4 s hash, so of any number of concurrent guesses at
+ * most the limit get past this line; the rest are refused with 429 at once. (In memory each take
+ * counts synchronously; in the shared table each is one atomic upsert.) A failure simply keeps its
+ * reservation. `deviceKey` (a session the caller already holds) swaps the account and IP budgets
+ * for the device's own.
  */
-export function reservePasswordAttempt(
+export async function reservePasswordAttempt(
   limits: AuthLimits,
   keys: { account: string; ip: string; deviceKey?: string | undefined },
   now: number,
-): PasswordAttempt {
-  const taken: Array<[RateLimiter, string]> =
+): Promise<PasswordAttempt> {
+  const taken: Array<[WindowLimit, string]> =
     keys.deviceKey !== undefined
       ? [[limits.loginFailuresPerDevice, keys.deviceKey]]
       : [
           [limits.loginFailuresPerAccount, keys.account],
           [limits.loginFailuresPerIp, keys.ip],
         ];
-  const states = taken.map(([limiter, key]) => limiter.take(key, now));
+  const states = await Promise.all(taken.map(([limit, key]) => limit.take(key, now)));
   if (states.some((s) => s.blocked)) {
-    taken.forEach(([limiter, key], i) => {
-      if (!states[i]?.blocked) limiter.release(key, now);
-    });
+    await Promise.all(taken.map(([limit, key], i) => (states[i]?.blocked ? undefined : limit.release(key, now))));
     refuseIfBlocked(states, LOGIN_LOCK_MESSAGE);
   }
   return {
-    release: (at) => taken.forEach(([limiter, key]) => limiter.release(key, at)),
-    succeeded: (at) => {
+    release: async (at) => {
+      await Promise.all(taken.map(([limit, key]) => limit.release(key, at)));
+    },
+    succeeded: async (at) => {
       const [first, ...rest] = taken;
-      if (first) first[0].reset(first[1]);
-      rest.forEach(([limiter, key]) => limiter.release(key, at));
+      await Promise.all([first?.[0].reset(first[1]), ...rest.map(([limit, key]) => limit.release(key, at))]);
     },
   };
 }

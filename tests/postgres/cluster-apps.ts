@@ -20,9 +20,9 @@ export interface Instance extends TestApp {
  * Two instances on one PostgreSQL database, as two processes behind a load balancer would be:
  * each has its own pool, pokes, limits and caches; they share only the database.
  */
-export async function twoInstances(): Promise<{ a: Instance; b: Instance; databaseUrl: string; close(): Promise<void> }> {
+export async function twoInstances(extraEnv: Record<string, string> = {}): Promise<{ a: Instance; b: Instance; databaseUrl: string; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'vidi-cluster-'));
-  const env = await testDatabaseEnv(dir);
+  const env = { ...(await testDatabaseEnv(dir)), ...extraEnv };
   const databaseUrl = env.DATABASE_URL!;
   const start = async (): Promise<Instance & { stop(): Promise<void> }> => {
     const t = await createTestApp(env);
