@@ -1,14 +1,11 @@
-import { mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import type { AppDeps } from '../context';
-import { mediaPath, safeFileName } from '../media/storage';
+import { safeFileName } from '../media/storage';
 import { writeTx } from '../changes/write-tx';
 import { enqueueMediaJob } from '../media/jobs/queue';
 import { wakeMediaRunners } from '../media/jobs/registry';
 import { ContainerError } from './container/byte-source';
 import { checkVideo } from './container/inspect';
-import { openFileSource } from './file-source';
-import { UploadHashes } from './upload-hashes';
+import type { UploadArea } from './upload-area';
 import { lockVideoId } from './video-lock';
 
 export class UploadRejected extends Error {
@@ -20,68 +17,39 @@ export class UploadRejected extends Error {
   }
 }
 
-/** Forces a file's (or a folder's) data to disk. */
-async function fsyncPath(path: string): Promise<void> {
-  const fh = await open(path, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
-/** The tus file store keeps `{id}` (the bytes) and `{id}.json` (its offset and metadata). */
-export async function removeUploadFiles(uploadsDir: string, id: string): Promise<void> {
-  await Promise.all([rm(join(uploadsDir, id), { force: true }), rm(join(uploadsDir, `${id}.json`), { force: true })]);
-}
-
 /**
  * Turns a fully received tus upload into a video: checks the content (container by magic bytes,
  * duration from the container), hashes it, moves it under media/ and inserts the video row,
  * idempotently by the client-chosen video id. A refused file is deleted and the reason kept on
  * the upload row, then thrown as UploadRejected for the client.
  */
-export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new UploadHashes()): Promise<{ videoId: string; created: boolean }> {
-  const { config, db, log } = deps;
+export async function finishUpload(deps: AppDeps, uploadId: string, area: UploadArea): Promise<{ videoId: string; created: boolean }> {
+  const { db, log } = deps;
   const row = await db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
   if (!row) throw new UploadRejected('upload_not_found', 'This upload is unknown to the server.');
-  const file = join(config.uploadsDir, uploadId);
 
+  const finished = await area.open(uploadId);
   const reject = async (code: string, reason: string): Promise<never> => {
-    hashes.forget(uploadId);
-    await removeUploadFiles(config.uploadsDir, uploadId);
+    await finished.discard();
     await db.updateTable('uploads').set({ status: 'rejected', reason, updated_at: deps.now() }).where('id', '=', uploadId).execute();
     throw new UploadRejected(code, reason);
   };
 
-  // The longest wait (the disk) starts first and overlaps the content check, the move and the
-  // hash; all of it ends before the row is written and the client is answered.
-  // Opened before the move (the sync follows the inode, not the name).
-  const handle = await open(file, 'r');
-  const fileSynced = handle.sync().finally(() => handle.close());
-  fileSynced.catch(() => undefined); // awaited below; a refused file is removed without waiting
-
   let info;
-  const src = await openFileSource(file);
+  const src = finished.source;
   try {
     info = await checkVideo(src);
   } catch (e) {
     if (e instanceof ContainerError) return reject(e.code, e.message);
     throw e;
   } finally {
-    await src.close();
+    await finished.close();
   }
 
   const now = deps.now();
   const base = safeFileName(row.filename.replace(/\.[A-Za-z0-9]{1,5}$/, '')).slice(0, 60);
   const key = `${row.user_id}/${now}-${base}.${info.extension}`;
-  const target = mediaPath(config.mediaDir, key);
-  await mkdir(dirname(target), { recursive: true });
-  await rename(file, target);
-  // The hash was kept up to date while the bytes arrived; only a part it missed (a restart, a
-  // failed write) is read again, from the new name. The folder's fsync makes that name durable.
-  const [sha256] = await Promise.all([hashes.digest(uploadId, target, src.size), fileSynced, fsyncPath(dirname(target))]);
-  await rm(join(config.uploadsDir, `${uploadId}.json`), { force: true });
+  const sha256 = await finished.keep(key, info.mimeType);
 
   const created = await writeTx(deps, async (trx, changes) => {
     // The video id's lock orders this against a poster PUT (it lands on the upload before, or on
@@ -141,7 +109,7 @@ export async function finishUpload(deps: AppDeps, uploadId: string, hashes = new
     if (!info.faststart) log.info(`video ${row.video_id}: MP4 without faststart (moov after mdat), stored unchanged`);
   } else {
     // The same video id finished twice (a retried upload): keep the first, drop this copy.
-    await rm(target, { force: true });
+    await deps.media.delete([key]);
   }
   return { videoId: row.video_id, created };
 }

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { Server, type Upload } from '@tus/server';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
 import { authenticateBearer } from './auth';
 import { finishUpload, UploadRejected } from './finish';
-import { HashingFileStore } from './hashing-store';
+import type { UploadArea } from './upload-area';
 import type { UploadHashes } from './upload-hashes';
+import { openUploadStorage } from './upload-storage';
+import type { PgUploadLocker } from './upload-locker';
 import type { TusContext, VerbHandler } from './tus-handlers/context';
 import { createUploadRow, hookError } from './tus-handlers/create-hook';
 import { handleDelete } from './tus-handlers/delete';
@@ -24,10 +25,16 @@ export const UPLOAD_EXPIRY_MS = UPLOAD_WINDOW_MS;
 
 export interface TusEndpoint {
   tus: Server;
-  /** The running sha256 of each upload (dropped with the upload). */
+  /** The running sha256 of each upload on disk (dropped with the upload). */
   hashes: UploadHashes;
+  /** Where unfinished uploads are kept (DATA_DIR/uploads or the bucket's root). */
+  area: UploadArea;
+  /** The cross-instance upload locks on PostgreSQL; undefined on SQLite (tus's in-process locker). */
+  locker: PgUploadLocker | undefined;
   /** Handles one request under /files (a web Request, from Hono or from the node listener). */
   handle(request: Request): Promise<Response>;
+  /** Releases the lock connections, the hashing thread and the S3 client. */
+  close(): Promise<void>;
 }
 
 /** One handler per verb, as @tus/server's own handlers/ are; OPTIONS goes to tus unauthenticated. */
@@ -48,13 +55,14 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
   const users = new WeakMap<Request, AuthUser>();
   /** Retry-After of a creation the hook refused (tus hooks cannot set headers). */
   const retryAfter = new WeakMap<Request, number>();
-  const datastore = new HashingFileStore({ directory: config.uploadsDir, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
-  // The length must be known up front: 120 MiB is checked at creation, before any byte.
-  datastore.extensions = datastore.extensions.filter((e) => e !== 'creation-defer-length');
+  // Disk or S3, without creation-defer-length either way (the length is checked at creation).
+  const storage = openUploadStorage(deps, UPLOAD_EXPIRY_MS);
+  const { datastore, area, hashes, locker } = storage;
 
   const tus = new Server({
     path: TUS_PATH,
     datastore,
+    ...(locker ? { locker } : {}),
     // "If the length of the upload exceeds the maximum, which MAY be specified using the Tus-Max-Size header, the
     // Server MUST respond with the 413 Request Entity Too Large status." (https://tus.io/protocols/resumable-upload#creation)
     maxSize: MAX_UPLOAD_BYTES,
@@ -65,12 +73,12 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
     getFileIdFromRequest: (_req, lastPath) => (lastPath && UPLOAD_ID_RE.test(lastPath) ? lastPath : undefined),
     async onUploadCreate(req: Request, upload: Upload) {
       const replaced = await createUploadRow(deps, users.get(req), upload, (wait) => retryAfter.set(req, wait));
-      for (const id of replaced) datastore.hashes.forget(id);
+      for (const id of replaced) hashes.forget(id);
       return {};
     },
     async onUploadFinish(_req: Request, upload: Upload) {
       try {
-        const { videoId } = await finishUpload(deps, upload.id, datastore.hashes);
+        const { videoId } = await finishUpload(deps, upload.id, area);
         return { headers: { 'Vidi-Video-Id': videoId } };
       } catch (e) {
         if (e instanceof UploadRejected) throw hookError(422, e.code, e.message);
@@ -109,7 +117,7 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
     return handler(ctx, request, user);
   }
 
-  return { tus, hashes: datastore.hashes, handle };
+  return { tus, hashes, area, locker, handle, close: storage.close };
 }
 
 /** One tus server per deps, shared by the node listener (npm start) and createApp (in-process tests). */
@@ -121,6 +129,13 @@ export function tusEndpointFor(deps: AppDeps): TusEndpoint {
     endpoints.set(deps, endpoint);
   }
   return endpoint;
+}
+
+/** Closes the endpoint of these deps, if one was made (server shutdown, tests). */
+export async function closeTusEndpoint(deps: AppDeps): Promise<void> {
+  const endpoint = endpoints.get(deps);
+  endpoints.delete(deps);
+  await endpoint?.close();
 }
 
 export function isTusPath(url: string | undefined): boolean {
@@ -149,9 +164,7 @@ export async function cleanUpExpiredUploads(deps: AppDeps): Promise<{ files: num
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) continue;
     expired++;
-    endpoint.hashes.forget(s.id);
-    await rm(`${deps.config.uploadsDir}/${s.id}`, { force: true });
-    await rm(`${deps.config.uploadsDir}/${s.id}.json`, { force: true });
+    await endpoint.area.remove(s.id);
     await releasePoster(deps, s.poster_key, { userId: s.user_id, videoId: s.video_id });
   }
   // Posters of refused uploads are kept a while (a retry of the same video reuses them), then go.

@@ -1,0 +1,148 @@
+import { readFileSync } from 'node:fs';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkVideo } from '#server/uploads/container/inspect';
+import { s3ByteSource } from '#server/uploads/s3-byte-source';
+import { createS3Client } from '#server/storage/s3-client';
+import { cleanUpExpiredUploads } from '#server/uploads/tus-server';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { testStorageEnv } from '../helpers/test-storage';
+import { createUser, type TestUser } from '../helpers/users';
+import { createUploadRaw, listen, runUpload, serverError, sha256, videoMetadata, type LoopbackServer } from '../fixtures/tus-client';
+import { mp4MoovAtEnd, mp4TwelveMegabytes, mp4TwoMegabytes, textAsMp4, webm } from '../fixtures/videos';
+import { readMedia, tusObjects } from '../integration/upload-storage';
+
+const MIB = 1024 * 1024;
+
+describe('tus uploads on S3 (@tus/s3-store on the media bucket)', () => {
+  let t: TestApp;
+  let srv: LoopbackServer;
+  let alice: TestUser;
+
+  beforeAll(async () => {
+    t = await createTestApp(await testStorageEnv());
+    srv = await listen(t);
+    alice = await createUser(t.deps, { name: 'Alice' });
+  });
+  afterAll(async () => {
+    await srv?.close();
+    await t?.close();
+  });
+
+  const videoRow = (id: string) => t.deps.db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirst();
+  const uploadIdOf = (url: string) => url.split('/').pop()!;
+
+  it('runs on the bucket', () => {
+    expect(t.deps.config.storage.kind).toBe('s3');
+    expect(t.deps.media.kind).toBe('s3');
+  });
+
+  it('stores a complete upload as media/{key}: byte-identical through GET /media, sha256 on the row, no tus object left', async () => {
+    const bytes = readFileSync(await mp4TwelveMegabytes());
+    const meta = videoMetadata();
+    const run = await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta, chunkSize: 5 * MIB });
+    const video = await videoRow(meta.videoId!);
+    expect(video).toMatchObject({ user_id: alice.id, mime_type: 'video/mp4', size_bytes: bytes.length, sha256: sha256(bytes) });
+    expect(sha256(await readMedia(t.deps, video!.file_key))).toBe(sha256(bytes));
+    const served = await fetch(`${srv.url}/media/${video!.file_key}`);
+    expect(served.status).toBe(200);
+    expect(sha256(new Uint8Array(await served.arrayBuffer()))).toBe(sha256(bytes));
+    expect(await tusObjects(t.deps, uploadIdOf(run.url!))).toEqual([]);
+  });
+
+  it('types a WebM and an MP4 with moov at the end by content, read by ranged GETs', async () => {
+    for (const [file, mime] of [
+      [await mp4MoovAtEnd(), 'video/mp4'],
+      [await webm(), 'video/webm'],
+    ] as const) {
+      const bytes = readFileSync(file);
+      const meta = videoMetadata();
+      await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta, chunkSize: 10_000 });
+      expect(await videoRow(meta.videoId!)).toMatchObject({ mime_type: mime, sha256: sha256(bytes) });
+    }
+  });
+
+  it('refuses a file that is not a video and leaves none of its objects', async () => {
+    const bytes = readFileSync(await textAsMp4());
+    let id = '';
+    const e = await runUpload({ baseUrl: srv.url, token: alice.token, bytes, onUrl: (u) => (id = uploadIdOf(u)) }).catch((x: unknown) => x);
+    expect(serverError(e)).toMatchObject({ status: 422, body: { error: { code: 'unsupported_format' } } });
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(await tusObjects(t.deps, id)).toEqual([]);
+    expect(await t.deps.db.selectFrom('uploads').select('status').where('id', '=', id).executeTakeFirst()).toEqual({ status: 'rejected' });
+    expect(await t.deps.media.listFiles(alice.id)).not.toContainEqual(expect.stringMatching(/notes/));
+  });
+
+  it('resumes after a PATCH cut midway, from the offset the store reports (whole parts plus the short tail part)', async () => {
+    const bytes = readFileSync(await mp4TwelveMegabytes());
+    const meta = videoMetadata();
+    const first = await runUpload({
+      baseUrl: srv.url,
+      token: alice.token,
+      bytes,
+      metadata: meta,
+      chunkSize: 5 * MIB,
+      abortAfter: Math.floor(bytes.length * 0.6),
+    });
+    expect(first.aborted).toBe(true);
+    expect(await videoRow(meta.videoId!)).toBeUndefined();
+    // The multipart upload is open and (once the cut PATCH has been stored) its info is there.
+    expect(await tusObjects(t.deps, uploadIdOf(first.url!))).toEqual(expect.arrayContaining([`${uploadIdOf(first.url!)}.info`]));
+
+    const second = await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta, chunkSize: 5 * MIB, uploadUrl: first.url! });
+    expect(second.startOffset).toBeGreaterThanOrEqual(first.acknowledged);
+    expect(second.startOffset).toBeGreaterThan(0);
+    const video = await videoRow(meta.videoId!);
+    expect(video?.sha256).toBe(sha256(bytes));
+    expect(sha256(await readMedia(t.deps, video!.file_key))).toBe(sha256(bytes));
+    expect(await tusObjects(t.deps, uploadIdOf(first.url!))).toEqual([]);
+  });
+
+  it('termination and the 24-hour expiry remove the multipart upload, its info and its tail part', async () => {
+    const bytes = readFileSync(await mp4TwoMegabytes());
+    const cancelled = await runUpload({ baseUrl: srv.url, token: alice.token, bytes, chunkSize: 512 * 1024, abortAfter: bytes.length / 2 });
+    const stale = await runUpload({ baseUrl: srv.url, token: alice.token, bytes, chunkSize: 512 * 1024, abortAfter: bytes.length / 2 });
+    for (const run of [cancelled, stale]) expect(await tusObjects(t.deps, uploadIdOf(run.url!))).toContain(`${uploadIdOf(run.url!)}.part`);
+
+    const del = await fetch(`${srv.url}${new URL(cancelled.url!, srv.url).pathname}`, {
+      method: 'DELETE',
+      headers: { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${alice.token}` },
+    });
+    expect(del.status).toBe(204);
+    expect(await tusObjects(t.deps, uploadIdOf(cancelled.url!))).toEqual([]);
+
+    t.advance(25 * 60 * 60 * 1000);
+    const { rows } = await cleanUpExpiredUploads(t.deps);
+    expect(rows).toBe(1);
+    expect(await tusObjects(t.deps, uploadIdOf(stale.url!))).toEqual([]);
+  });
+
+  it('a created upload with no byte yet is removed by the expiry too', async () => {
+    // The clock moved 25 hours in the test before: a token issued now.
+    const { token } = await t.deps.tokens.issue(alice.id);
+    const path = await createUploadRaw(srv.url, token, 1000);
+    const id = path.split('/').pop()!;
+    expect(await tusObjects(t.deps, id)).toEqual([`${id} (multipart)`, `${id}.info`]);
+    t.advance(25 * 60 * 60 * 1000);
+    await cleanUpExpiredUploads(t.deps);
+    expect(await tusObjects(t.deps, id)).toEqual([]);
+  });
+
+  it('the content check reads an MP4 with moov at the end in a few ranged GETs, not one per box', async () => {
+    const storage = t.deps.config.storage;
+    if (storage.kind !== 's3') throw new Error('S3 only');
+    const bytes = readFileSync(await mp4MoovAtEnd());
+    const client = createS3Client(storage);
+    try {
+      await client.send(new PutObjectCommand({ Bucket: storage.bucket, Key: 'probe-moov-at-end', Body: bytes }));
+      const src = s3ByteSource(client, storage.bucket, 'probe-moov-at-end', bytes.length);
+      expect(await checkVideo(src)).toMatchObject({ container: 'mp4', durationMs: 3000, faststart: false });
+      expect(src.requests).toBeLessThanOrEqual(3);
+      // Reads past the end are short, as a file's are.
+      expect(await src.read(bytes.length - 4, 100)).toEqual(new Uint8Array(bytes.subarray(bytes.length - 4)));
+      expect((await src.read(bytes.length, 10)).length).toBe(0);
+    } finally {
+      client.destroy();
+    }
+  });
+});
