@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -12,6 +13,7 @@ import { findFfmpeg } from '#server/media/processing/ffmpeg-binaries';
 import { processVideo } from '#server/media/processing/process-video';
 import { ffmpeg } from '../fixtures/ffmpeg-cache';
 import { mp4Faststart } from '../fixtures/videos';
+import { PROJECT_ROOT } from './server-process';
 import { createTestApp, type TestApp } from './test-app';
 import { createUser, type TestUser } from './users';
 import { insertVideo, type VideoOverrides } from './videos';
@@ -73,6 +75,63 @@ export function ffmpegPidsNaming(part: string): number[] {
   }
   return pids;
 }
+
+/** A real `npm run worker` process (server/worker.ts). */
+export interface WorkerProcess {
+  readonly pid: number;
+  /** Everything it printed so far. */
+  output(): string;
+  /** Resolves once it printed its start line (its start-up sweep is done); rejects if it exits first. */
+  readonly ready: Promise<void>;
+  /** Its exit code (null when a signal killed it). */
+  readonly exited: Promise<number | null>;
+  /** SIGKILL (a crash), resolved once it is gone. */
+  kill9(): Promise<void>;
+  /** SIGTERM (a clean stop), resolved with its exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Spawns `npm run worker` with `env` over the test's environment. PUBLIC_URL is set because a
+ * process on PostgreSQL refuses to start without it (sharedDeploymentProblems in server/config.ts).
+ */
+export function spawnWorker(env: Record<string, string>): WorkerProcess {
+  let out = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', PUBLIC_URL: 'http://127.0.0.1:9', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+  const ready = new Promise<void>((ok, fail) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Vidi media worker running')) ok();
+    });
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    void exited.then((code) => fail(new Error(`the worker exited (${code}) before it ran:\n${out}`)));
+  });
+  // Nobody may be waiting on ready when a worker dies on purpose.
+  ready.catch(() => {});
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  return {
+    pid: child.pid ?? 0,
+    output: () => out,
+    ready,
+    exited,
+    kill9: async () => {
+      if (!gone()) child.kill('SIGKILL');
+      await exited;
+    },
+    stop: async () => {
+      if (!gone()) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Whether a worker id (runner.ts newWorkerId: host-pid-random) names the process `pid`. */
+export const workerIdOf = (id: string | null, pid: number): boolean => !!id && id.includes(`-${pid}-`);
 
 export interface MediaJobsWorld {
   /** The app (set in beforeAll). */

@@ -1,19 +1,29 @@
 import { insertMember } from '../helpers/users';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DbHandle } from '#db/connect';
 import { DiskMediaStore } from '#server/storage/disk-media-store';
-import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
+import { startServer, type ServerProcess } from '../helpers/server-process';
 import { testDatabaseEnv } from '../helpers/test-database';
-import { ffmpegPidsNaming, makeLongClip, placeUpload, queueProcessingVideo, tempFoldersIn, until as waitUntil } from '../helpers/media-jobs';
+import {
+  ffmpegPidsNaming,
+  makeLongClip,
+  placeUpload,
+  queueProcessingVideo,
+  spawnWorker,
+  tempFoldersIn,
+  until as waitUntil,
+  workerIdOf,
+  type WorkerProcess,
+} from '../helpers/media-jobs';
 
 /**
  * The runner in real processes: `npm start` killed with SIGKILL while ffmpeg runs must finish the
- * job after a restart on the same DATA_DIR; `npm run worker` stopped with SIGTERM gives its job back.
+ * job after a restart on the same DATA_DIR; `npm run worker` stopped with SIGTERM gives its job back;
+ * of two workers, the one left finishes the job of the one killed.
  */
 describe('media jobs across processes', () => {
   let dataDir: string;
@@ -22,6 +32,7 @@ describe('media jobs across processes', () => {
   /** The database the server and the worker use: their PostgreSQL database, or the SQLite file in DATA_DIR. */
   let databaseEnv: Record<string, string>;
   let server: ServerProcess | undefined;
+  const workers: WorkerProcess[] = [];
   const userId = randomUUID();
 
   beforeAll(async () => {
@@ -34,6 +45,7 @@ describe('media jobs across processes', () => {
     await insertMember(handle.db, { id: userId, email: 'crash@example.test', name: 'Crash' });
   }, 60_000);
   afterAll(async () => {
+    await Promise.all(workers.map((w) => w.kill9()));
     await server?.stop();
     await handle.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -56,7 +68,7 @@ describe('media jobs across processes', () => {
   const video = (id: string) => handle.db.selectFrom('videos').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const job = (id: string) => handle.db.selectFrom('media_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const until = <T>(what: string, probe: () => Promise<T | null | false> | T | null | false, ms = 60_000): Promise<T> =>
-    waitUntil(what, probe, ms, { everyMs: 50, detail: () => (server ? `\n${server.output().slice(-3000)}` : '') });
+    waitUntil(what, probe, ms, { everyMs: 50, detail: () => [server, ...workers].map((p) => (p ? `\n${p.output().slice(-3000)}` : '')).join('') });
 
   it('kill -9 mid-encode, restart on the same DATA_DIR: the job finishes, its outputs are served, no temp folder is left', async () => {
     const { videoId, jobId } = await addVideo();
@@ -91,22 +103,46 @@ describe('media jobs across processes', () => {
 
   it('npm run worker: SIGTERM mid-encode stops ffmpeg, gives the job back at once and leaves no temp folder', async () => {
     const { videoId, jobId } = await addVideo();
-    let out = '';
-    const worker = spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...databaseEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    worker.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    worker.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((ok) => worker.once('exit', (code) => ok(code)));
+    const worker = spawnWorker({ DATA_DIR: dataDir, ...databaseEnv });
+    workers.push(worker);
     await until('processing under way', async () => temps(videoId).length > 0 && (await video(videoId)).media_progress > 0);
     const t0 = Date.now();
-    worker.kill('SIGTERM');
-    const code = await exited;
+    const code = await worker.stop();
     console.log(`worker stopped ${Date.now() - t0} ms after SIGTERM`);
-    expect(code, out).toBe(0);
+    expect(code, worker.output()).toBe(0);
     expect(await job(jobId)).toMatchObject({ state: 'queued', attempts: 0, lease_until: 0 });
     expect(temps(videoId)).toEqual([]);
   }, 60_000);
+
+  it('two npm run worker processes: the one running the job is SIGKILLed mid-encode, the other finishes it after the lease', async () => {
+    // A 2 s lease, so the survivor takes over quickly; both share DATA_DIR and the database.
+    const env = { DATA_DIR: dataDir, MEDIA_LEASE_SECONDS: '2', ...databaseEnv };
+    const pair = [spawnWorker(env), spawnWorker(env)] as const;
+    workers.push(...pair);
+    // Both running before the job exists: either may claim it, and the other is the survivor.
+    await Promise.all(pair.map((p) => p.ready));
+    const { videoId, jobId } = await addVideo();
+    const holder = await until('one worker processing', async () => {
+      const held = (await job(jobId)).worker_id;
+      return temps(videoId).length > 0 && (await video(videoId)).media_progress > 0 && pair.find((p) => workerIdOf(held, p.pid));
+    });
+    const [a, b] = holder === pair[0] ? pair : [pair[1], pair[0]];
+    await a.kill9();
+    const killedAt = Date.now();
+    expect(await video(videoId)).toMatchObject({ media_status: 'processing', media_key: null });
+    const ready = await until('ready after the kill', async () => {
+      const v = await video(videoId);
+      return v.media_status === 'ready' ? v : null;
+    });
+    console.log(`worker B finished A's job ${Date.now() - killedAt} ms after A's SIGKILL`);
+    const j = await job(jobId);
+    expect(j).toMatchObject({ state: 'done', attempts: 2 });
+    expect(workerIdOf(j.worker_id, b.pid), `${j.worker_id} is not B (${b.pid})`).toBe(true);
+    expect(ready.media_key).toBe(`${userId}/${videoId}/${jobId}`);
+    expect(readdirSync(folder(videoId))).toEqual([jobId]);
+    expect(readFileSync(join(folder(videoId), jobId, 'master.m3u8'), 'utf8')).toContain('#EXTM3U');
+    // B's claim swept A's temp folder, so A's orphaned ffmpeg stops too.
+    await until('the orphaned ffmpeg gone', () => ffmpegPidsNaming(`.tmp-${jobId}-1`).length === 0, 20_000);
+    expect(await b.stop(), b.output()).toBe(0);
+  }, 120_000);
 });

@@ -8,6 +8,7 @@ import { writeTx } from '#server/changes/write-tx';
 import type { ProcessVideoFn } from '#server/media/jobs/types';
 import { processVideo } from '#server/media/processing/process-video';
 import { deleteVideoInTx } from '#server/videos/delete-video';
+import { endJobsOfVideo } from '#server/media/jobs/queue';
 import { loadConfig } from '#server/config';
 
 describe('media jobs: the runner over real SQLite, real ffmpeg and real files', () => {
@@ -81,6 +82,30 @@ describe('media jobs: the runner over real SQLite, real ffmpeg and real files', 
     expect(existsSync(videoFolder(videoId))).toBe(false);
     expect(await job(jobId)).toMatchObject({ state: 'done' });
     // The runner is free again and nothing reappears.
+    await new Promise((ok) => setTimeout(ok, 300));
+    expect(existsSync(videoFolder(videoId))).toBe(false);
+  }, 60_000);
+
+  it('a deletion on another instance (no abort reaches this runner) stops ffmpeg within a heartbeat; nothing is published, the folder goes', async () => {
+    const { videoId, jobId } = await addVideo(longClip);
+    let progressed = false;
+    const watched: ProcessVideoFn = (input) => processVideo({ ...input, onProgress: (p) => ((progressed = p > 0), input.onProgress?.(p)) });
+    // 3 s lease: a heartbeat every second.
+    startRunner({ processVideo: watched, leaseMs: 3000 });
+    await until('ffmpeg encoding', () => progressed);
+    const source = (await video(videoId))!.file_key;
+    // What deleteVideoInTx writes, without this process's registry: the other instance's deletion.
+    await w.t.deps.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('videos').where('id', '=', videoId).execute();
+      await endJobsOfVideo(trx, videoId, w.t.deps.now());
+    });
+    const deletedAt = Date.now();
+    await until('ffmpeg stopped by the failed heartbeat', () => ffmpegPidsNaming(source).length === 0, 5000);
+    const stoppedIn = Date.now() - deletedAt;
+    await until('the video folder removed by the runner', () => !existsSync(videoFolder(videoId)), 5000);
+    console.log(`remote delete -> ffmpeg gone in ${stoppedIn} ms`);
+    expect(stoppedIn).toBeLessThan(2500);
+    expect(await job(jobId)).toMatchObject({ state: 'done', attempts: 1 });
     await new Promise((ok) => setTimeout(ok, 300));
     expect(existsSync(videoFolder(videoId))).toBe(false);
   }, 60_000);
