@@ -1,0 +1,157 @@
+import { request } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cluster } from '../../scripts/lib/cluster/start-cluster';
+import { paddedMp4 } from '../bench/lib/video-file';
+import { tusUpload } from '../bench/lib/tus-upload';
+import { createUploadRaw, sha256, videoMetadata } from '../fixtures/tus-client';
+import type { DbHandle } from '#db/connect';
+import { clusterDatabase, logIn, signUpVerified, startTestCluster, uniqueEmail, until } from './cluster-session';
+
+const MiB = 1024 * 1024;
+
+/**
+ * A PATCH whose body is sent only as far as the test says: the request stays open, as a phone's
+ * does in the middle of a chunk. `done` settles with the status, or the error of a cut connection.
+ */
+function openPatch(url: string, token: string, offset: number, length: number) {
+  const req = request(url, {
+    method: 'PATCH',
+    headers: {
+      'tus-resumable': '1.0.0',
+      'upload-offset': String(offset),
+      'content-type': 'application/offset+octet-stream',
+      'content-length': String(length),
+      authorization: `Bearer ${token}`,
+    },
+  });
+  const done = new Promise<number | Error>((ok) => {
+    req.on('response', (res) => {
+      res.resume();
+      ok(res.statusCode ?? 0);
+    });
+    req.on('error', (e) => ok(e));
+  });
+  return { send: (bytes: Buffer) => new Promise<void>((ok) => req.write(bytes, () => ok())), done };
+}
+
+/** The instances that answered each PATCH of upload `id` since `from` (the balancer's access log). */
+function patchUpstreams(cluster: Cluster, from: number, id: string): string[] {
+  return cluster
+    .accessLog()
+    .slice(from)
+    .split('\n')
+    .filter((l) => l.includes(`"PATCH /files/${id} `))
+    .map((l) => /upstream=(\S+)/.exec(l)?.[1] ?? '?');
+}
+
+describe('uploads across two instances on S3', () => {
+  let cluster: Cluster;
+  let db: DbHandle;
+  let token: string;
+  let tmp: string;
+  let first: { fileKey: string; data: Buffer } | undefined;
+
+  const original = async (fileKey: string) => Buffer.from(await (await fetch(`${cluster.url}/media/${fileKey}`)).arrayBuffer());
+  const videoRow = (videoId: string) =>
+    until(`the video row of ${videoId}`, () => db.db.selectFrom('videos').select(['file_key', 'size_bytes']).where('id', '=', videoId).executeTakeFirst());
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'vidi-cluster-upload-'));
+    cluster = await startTestCluster({ workers: 0 });
+    db = clusterDatabase(cluster);
+    const email = uniqueEmail('uploader');
+    await signUpVerified(cluster, 'Uma Uploader', email);
+    token = (await logIn(cluster.url, email)).token;
+  });
+  afterAll(async () => {
+    await db?.close();
+    await cluster?.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('sends the PATCHes of one upload to A and B in turn through the balancer, and keeps the original byte for byte', async () => {
+    const data = readFileSync(paddedMp4(join(tmp, 'turns.mp4'), 14 * MiB).file);
+    const logFrom = cluster.accessLog().length;
+    const { url, videoId } = await tusUpload({ origin: cluster.url, token, data, chunkSize: 5 * MiB, title: 'In turns' });
+
+    const upstreams = patchUpstreams(cluster, logFrom, url.split('/').at(-1)!);
+    expect(upstreams).toHaveLength(3);
+    expect(new Set(upstreams)).toEqual(new Set(cluster.instances.map((i) => `127.0.0.1:${i.port}`)));
+    expect(upstreams[1]).not.toBe(upstreams[0]);
+    expect(upstreams[2]).not.toBe(upstreams[1]);
+
+    const video = await videoRow(videoId);
+    expect(Number(video.size_bytes)).toBe(data.length);
+    expect(sha256(await original(video.file_key))).toBe(sha256(data));
+    first = { fileKey: video.file_key, data };
+  });
+
+  it('resumes on B an upload whose instance A was killed with SIGKILL in the middle of a PATCH, byte for byte', async () => {
+    const [a, b] = cluster.instances;
+    const data = readFileSync(paddedMp4(join(tmp, 'survivor.mp4'), 16 * MiB).file);
+    const metadata = videoMetadata({ title: 'Survivor' });
+    const path = await createUploadRaw(cluster.url, token, data.length, metadata);
+
+    const patch = openPatch(`${a!.url}${path}`, token, 0, data.length);
+    await patch.send(data.subarray(0, 9 * MiB));
+    // Time for A to store the first 5 MiB part; the rest of what it read dies with it.
+    await new Promise((r) => setTimeout(r, 1500));
+    await a!.kill9();
+    expect(await patch.done).toBeInstanceOf(Error);
+
+    const head = await fetch(`${b!.url}${path}`, { method: 'HEAD', headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${token}` } });
+    expect(head.status).toBe(200);
+    const offset = Number(head.headers.get('upload-offset'));
+    console.log(`killed A after 9 MiB of the PATCH; B resumes from ${offset} bytes (${(offset / MiB).toFixed(2)} MiB)`);
+    expect(offset).toBeGreaterThan(0);
+    expect(offset).toBeLessThanOrEqual(9 * MiB);
+
+    const rest = await fetch(`${b!.url}${path}`, {
+      method: 'PATCH',
+      headers: {
+        'tus-resumable': '1.0.0',
+        'upload-offset': String(offset),
+        'content-type': 'application/offset+octet-stream',
+        authorization: `Bearer ${token}`,
+      },
+      body: data.subarray(offset),
+    });
+    expect(rest.status, await rest.text()).toBe(204);
+    const video = await videoRow(metadata.videoId!);
+    expect(sha256(await original(video.file_key))).toBe(sha256(data));
+    await a!.restart();
+  });
+
+  it("answers Range requests for an original through the balancer with the file's bytes, and 416 past its end", async () => {
+    if (!first) throw new Error('needs the first test’s upload');
+    const { fileKey, data } = first;
+    const size = data.length;
+    const logFrom = cluster.accessLog().length;
+    const cases: Array<[string, number, number]> = [
+      ['bytes=0-99', 0, 99],
+      ['bytes=1048576-1049599', 1_048_576, 1_049_599],
+      ['bytes=-500', size - 500, size - 1],
+      [`bytes=${size - 10}-`, size - 10, size - 1],
+    ];
+    for (const [range, start, end] of cases) {
+      const res = await fetch(`${cluster.url}/media/${fileKey}`, { headers: { range } });
+      expect(res.status, range).toBe(206);
+      expect(res.headers.get('content-range')).toBe(`bytes ${start}-${end}/${size}`);
+      expect(Buffer.from(await res.arrayBuffer()).equals(data.subarray(start, end + 1)), range).toBe(true);
+    }
+    const past = await fetch(`${cluster.url}/media/${fileKey}`, { headers: { range: `bytes=${size}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe(`bytes */${size}`);
+    // Round robin: both instances answered some of them from the bucket.
+    const answered = cluster
+      .accessLog()
+      .slice(logFrom)
+      .split('\n')
+      .filter((l) => l.includes(`/media/${fileKey}`))
+      .map((l) => /upstream=(\S+)/.exec(l)?.[1]);
+    expect(new Set(answered).size).toBe(2);
+  });
+});
