@@ -89,7 +89,7 @@ export function adminUsersRouter() {
           { actorId: user.id, action: 'user.delete', target: id, details: { email: result.email, videos_deleted: result.deletedVideoIds.length } },
           changes.now,
         );
-        changes.afterCommit(() => deleteMediaFiles(deps.config.mediaDir, result.fileKeys));
+        changes.afterCommit(() => deleteMediaFiles(deps.media, result.fileKeys));
       });
       deps.liveStreams.endUser(id);
       return c.json({ ok: true as const }, 200);

@@ -46,7 +46,7 @@ export function adminVideosRouter() {
         const gone = await deleteVideoInTx(trx, changes, id);
         if (!gone) throw notFound('No such video.', 'video_not_found');
         await recordAudit(trx, { actorId: user.id, action: 'video.delete', target: id, details: { owner_id: gone.ownerId } }, changes.now);
-        changes.afterCommit(() => deleteMediaFiles(deps.config.mediaDir, gone.fileKeys));
+        changes.afterCommit(() => deleteMediaFiles(deps.media, gone.fileKeys));
       });
       return c.json({ ok: true as const }, 200);
     });

@@ -57,7 +57,7 @@ export async function applyPush(trx: Transaction<Database>, batch: PushBatch, de
 
   const changes = new Changes(deps.now());
   // One table API for the push; each mutation gets its own context (time, changes) in applyOne.
-  const tx = new ServerMutationTx({ trx, user, now: changes.now, clientTime: undefined, batch, changes, mediaDir: deps.config.mediaDir });
+  const tx = new ServerMutationTx({ trx, user, now: changes.now, clientTime: undefined, batch, changes, media: deps.media });
   const { results, last } = await applyMutations(tx, deps, req.mutations, before, changes);
   // PostgreSQL's deferred writes, in the lock order of every push: the videos' counters, then scores.
   await s.flushCounters();

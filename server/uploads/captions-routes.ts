@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { createRoute, z } from '@hono/zod-openapi';
 import { ApiError, forbidden, notFound } from '../http/errors';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { createRouter } from '../http/router';
-import { deleteMediaKeys, mediaPath, writeMediaFileOnce } from '../media/storage';
-import { mediaUrl } from '../media/urls';
+import { mediaContentType, mediaUrl } from '../media/urls';
 import { validateWebVtt } from '../media/captions';
 import { writeTx } from '../changes/write-tx';
 import { requireUser } from '../auth/middleware';
@@ -54,10 +51,8 @@ export function captionsRouter() {
     if (!video) throw notFound('Send the captions once the video upload has finished.', 'video_not_found');
     if (video.user_id !== user.id) throw forbidden('Only the uploader can set the captions of this video.', 'not_owner');
     const key = captionsKey(user.id, id, bytes);
-    const { mediaDir } = deps.config;
-    // The file exists before any row names it, so a page never gets a URL without bytes behind it.
-    await mkdir(dirname(mediaPath(mediaDir, key)), { recursive: true });
-    await writeMediaFileOnce(mediaDir, key, bytes);
+    // The object exists before any row names it, so a page never gets a URL without bytes behind it.
+    await deps.media.putOnce(key, bytes, mediaContentType(key));
     const replaced = await writeTx(deps, async (trx, changes) => {
       // Two PUTs at once: the second reads the first's key, so every replaced file is removed.
       await lockVideoId(trx, id);
@@ -67,7 +62,7 @@ export function captionsRouter() {
       changes.video(id);
       return now.captions_key;
     });
-    if (replaced) await deleteMediaKeys(mediaDir, [replaced]);
+    if (replaced) await deps.media.delete([replaced]);
     return c.json({ video_id: id, captions_url: mediaUrl(key) ?? '' }, 200);
   });
   return router;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../context';
-import { deleteMediaKeys, posterKeysOf } from '../media/storage';
+import { posterKeysOf } from '../media/storage';
 
 /**
  * A video keeps at most this many poster files (the current one and the ones it replaced, kept so
@@ -18,7 +18,7 @@ export function posterKey(userId: string, videoId: string, bytes: Uint8Array, ex
 /**
  * Called when an upload row lets go of its poster (cancelled, expired, refused long ago). A key
  * still named by an upload or a video stays. Once no row of the video names any poster and the
- * video does not exist, all of its poster files go (earlier ones included); while the video exists
+ * video does not exist, all of its poster objects go (earlier ones included); while the video exists
  * its deletion removes them.
  */
 export async function releasePoster(deps: AppDeps, key: string | null, owner?: { userId: string; videoId: string }): Promise<void> {
@@ -27,9 +27,9 @@ export async function releasePoster(deps: AppDeps, key: string | null, owner?: {
   const inUpload = await db.selectFrom('uploads').select('id').where('poster_key', '=', key).executeTakeFirst();
   const inVideo = await db.selectFrom('videos').select('id').where('poster_key', '=', key).executeTakeFirst();
   if (inUpload || inVideo) return;
-  await deleteMediaKeys(deps.config.mediaDir, [key]);
+  await deps.media.delete([key]);
   if (!owner) return;
   const video = await db.selectFrom('videos').select('id').where('id', '=', owner.videoId).executeTakeFirst();
   const named = await db.selectFrom('uploads').select('id').where('video_id', '=', owner.videoId).where('poster_key', 'is not', null).executeTakeFirst();
-  if (!video && !named) await deleteMediaKeys(deps.config.mediaDir, await posterKeysOf(deps.config.mediaDir, owner.userId, owner.videoId));
+  if (!video && !named) await deps.media.delete(await posterKeysOf(deps.media, owner.userId, owner.videoId));
 }

@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -9,7 +7,7 @@ import { ApiError, forbidden, notFound } from '../http/errors';
 import { closingAnswer, DRAIN_BYTES, readBodyUpTo } from '../http/body-limit';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { createRouter } from '../http/router';
-import { mediaPath, posterKeysOf, writeMediaFileOnce } from '../media/storage';
+import { posterKeysOf } from '../media/storage';
 import { mediaUrl } from '../media/urls';
 import { writeTx } from '../changes/write-tx';
 import { sniffImage } from './image-type';
@@ -108,16 +106,14 @@ export function posterRouter() {
     const type = sniffImage(bytes);
     if (!type) throw new ApiError(415, 'unsupported_media_type', 'The poster must be a JPEG, PNG or WebP image.');
 
-    const { mediaDir } = deps.config;
     const key = posterKey(user.id, id, bytes, type.extension);
-    await mkdir(dirname(mediaPath(mediaDir, key)), { recursive: true });
     // New bytes for this video: refuse before writing once the video holds too many posters.
-    const known = await posterKeysOf(mediaDir, user.id, id);
+    const known = await posterKeysOf(deps.media, user.id, id);
     if (!known.includes(key) && known.length >= MAX_POSTERS_PER_VIDEO) {
       throw new ApiError(409, 'too_many_posters', `A video keeps at most ${MAX_POSTERS_PER_VIDEO} posters; this one already has them.`);
     }
-    // The file exists before any row names it, so a page never gets a URL without bytes behind it.
-    const created = await writeMediaFileOnce(mediaDir, key, bytes);
+    // The object exists before any row names it, so a page never gets a URL without bytes behind it.
+    const created = await deps.media.putOnce(key, bytes, type.mimeType);
 
     // One transaction under the video id's lock (which the upload's finish holds too), so a poster
     // racing the finish lands on either the upload or the video.

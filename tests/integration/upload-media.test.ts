@@ -282,7 +282,7 @@ describe('media delivery and posters', () => {
 
     // What the sync and admin delete paths do: delete in a transaction, then the files.
     const result = await t.deps.db.transaction().execute((trx) => deleteVideoInTx(trx, new Changes(t.deps.now()), meta.videoId!));
-    await deleteMediaFiles(t.deps.config.mediaDir, result!.fileKeys);
+    await deleteMediaFiles(t.deps.media, result!.fileKeys);
     expect((await get(`${srv.url}/media/${row.file_key}`)).status).toBe(404);
     expect((await get(`${srv.url}/media/${row.poster_key}`)).status).toBe(404);
     expect((await get(`${srv.url}/media/${first.poster_key}`)).status).toBe(404);

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import type { MemberVideoKey, MutationTx, VideoCounter, VideoRef } from '#sync/mutations/mutation-tx';
 import type { AuthUser } from '#server/context';
+import type { MediaStore } from '#server/storage/media-store';
 import type { Changes } from '#server/changes/changes';
 import { settleScores, type ScoreMemo } from '#server/rewards/score-events';
 import { deleteVideoInTx } from '#server/videos/delete-video';
@@ -26,7 +27,8 @@ export interface ServerMutationContext {
   clientTime: number | undefined;
   batch: PushBatch;
   changes: Changes;
-  mediaDir: string;
+  /** Where the deleted video's objects go from, once the push committed. */
+  media: MediaStore;
 }
 
 const inserted = (r: { numInsertedOrUpdatedRows?: bigint | undefined }) => Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
@@ -63,13 +65,13 @@ export class ServerMutationTx implements MutationTx {
         .execute();
     },
     delete: async (video: VideoRef): Promise<void> => {
-      const { trx, changes, mediaDir } = this.ctx;
+      const { trx, changes, media } = this.ctx;
       // The deletion takes points off from the scores rows: the push's buffered ones must be there.
       await settleScores(trx, this.ctx.batch.scores);
       const gone = await deleteVideoInTx(trx, changes, video.id);
       this.ctx.batch.statements.forgetVideo(video.id);
       // Files are not transactional: they go once the deletion committed.
-      if (gone) changes.afterCommit(() => deleteMediaFiles(mediaDir, gone.fileKeys));
+      if (gone) changes.afterCommit(() => deleteMediaFiles(media, gone.fileKeys));
     },
   };
 
