@@ -6,7 +6,7 @@ import { loadSigningKeys } from './auth/keys';
 import { createAccessTokens } from './auth/access-tokens';
 import { createMailer } from './mail/mailer';
 import { createLogger } from './logger';
-import { createPokes } from './changes/pokes';
+import { openPokes } from './changes/open-pokes';
 import { rebuildScoresIfMarked } from './rewards/recompute';
 import { LiveStreams } from './realtime/live-streams';
 import { loadSecretBox } from './settings/secret-box';
@@ -32,19 +32,22 @@ export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps
   const secrets = loadSecretBox(config.dataDir, config.secretsKey);
   await sealStoredSecrets(db, secrets, now(), log);
   const media = openMediaStore(config);
+  // On PostgreSQL the pokes reach every instance of the database (LISTEN/NOTIFY, server/changes/pokes-postgres.ts).
+  const pokes = openPokes(engine, config.databaseUrl, log);
   return {
     config,
     db,
     engine,
     log,
     now,
-    pokes: createPokes(),
+    pokes,
     liveStreams: new LiveStreams(),
     secrets,
     tokens: createAccessTokens(keys, config.publicUrl, now),
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, mailDir: config.mailDir, log }),
     media,
     close: async () => {
+      await pokes.close();
       await media.close();
       await close();
     },

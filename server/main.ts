@@ -6,6 +6,7 @@ import type { Config } from './config';
 import { failStartup as fail, readConfigOrExit as readConfig } from './startup';
 import { createDeps } from './deps';
 import { createApp } from './app';
+import { startLeaderTimers } from './cluster/leader-timers';
 import { findCheckedFfmpeg, createConfiguredRunner } from './media/jobs/start';
 import { registerMediaHost } from './media/jobs/registry';
 import type { FfmpegBinaries } from './media/processing/ffmpeg-binaries';
@@ -34,8 +35,8 @@ async function main(): Promise<void> {
   const app = createApp(deps);
   // /files (tus) is routed in front of Hono; see server/uploads/mount.ts.
   const server = createServer(createNodeListener(deps, app));
-  const stopUploadCleanup = startUploadCleanup(deps);
-  const stopUnverifiedSweep = startUnverifiedSweep(deps);
+  // Periodic jobs run on one instance of the database (the advisory-lock leader on PostgreSQL).
+  const timers = startLeaderTimers(deps, [() => startUploadCleanup(deps), () => startUnverifiedSweep(deps)]);
   const runner = binaries ? createConfiguredRunner(deps, binaries) : undefined;
   // Without a runner, a deletion here still removes the video's media folder (the worker's outputs).
   const unregisterMedia = runner ? () => {} : registerMediaHost({ media: deps.media, abortVideo: async () => {}, wake: () => {} });
@@ -47,8 +48,7 @@ async function main(): Promise<void> {
     runner?.start().catch((err: unknown) => deps.log.error('media runner failed to start', err));
   });
   const shutdown = () => {
-    stopUploadCleanup();
-    stopUnverifiedSweep();
+    void timers.stop();
     unregisterMedia();
     setTimeout(() => process.exit(0), 3000).unref();
     // The runner first: it stops ffmpeg and gives its job back while the database is still open.

@@ -65,7 +65,7 @@ export function rewardsWorld(deps: AppDeps) {
         const batch = newPushBatch(deps.engine, trx);
         const changes = new Changes(at);
         const user = { id: actorId, email: '', name: '', isAdmin: false };
-        const tx = new ServerMutationTx({ trx, user, now: at, clientTime: undefined, batch, changes, mediaDir: deps.config.mediaDir });
+        const tx = new ServerMutationTx({ trx, user, now: at, clientTime: undefined, batch, changes, media: deps.media });
         await runServerMutation(tx, mutation as AnyMutation);
         await changes.flush(kyselySink(trx));
       });

@@ -36,7 +36,15 @@ describe('counters move only when a row really changed', () => {
   async function mutate(trx: Transaction<Database>, actor: TestUser, mutation: AnyMutation): Promise<'done' | 'refused'> {
     const changes = new Changes(t.deps.now());
     const user = { id: actor.id, email: actor.email, name: actor.name, isAdmin: false };
-    const tx = new ServerMutationTx({ trx, user, now: changes.now, clientTime: undefined, batch: newPushBatch(t.deps.engine, trx), changes, mediaDir: '' });
+    const tx = new ServerMutationTx({
+      trx,
+      user,
+      now: changes.now,
+      clientTime: undefined,
+      batch: newPushBatch(t.deps.engine, trx),
+      changes,
+      media: t.deps.media,
+    });
     try {
       await runServerMutation(tx, mutation);
       return 'done';
