@@ -1,10 +1,12 @@
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { ConfigError, loadConfig } from '../config';
 import { migrateToLatest, openDatabase, type DbHandle } from '#db/connect';
 import { rebuildScores, rebuildScoresIfMarked } from '../rewards/recompute';
 import { hashPassword } from '../auth/password';
-import { ensureMedia } from './seed-media';
+import { ensureMedia, type SeedMediaTarget } from './seed-media';
+import { openMediaStore } from '../storage/open-media-store';
 import { HELP, UsageError, parseSeedOptions, type SeedOptions } from './seed-options';
 import { rng } from './seed-random';
 import { seedSteps } from './seed-rows';
@@ -33,8 +35,11 @@ function loaderFor(handle: DbHandle): SeedLoader {
   return handle.engine.dialect === 'sqlite' ? sqliteLoader(handle.engine.sqlite) : postgresLoader(handle.engine.pool);
 }
 
-/** Seeds the open, migrated database. Exported for tests and benchmarks that seed in-process. */
-export async function seedDatabase(handle: DbHandle, mediaDir: string, o: SeedOptions): Promise<SeedSummary> {
+/**
+ * Seeds the open, migrated database. Exported for tests and benchmarks that seed in-process; `media`
+ * is a media folder or the server's store (seed-media.ts).
+ */
+export async function seedDatabase(handle: DbHandle, media: SeedMediaTarget, o: SeedOptions): Promise<SeedSummary> {
   const { db } = handle;
   // The data set depends on the seed and on what the database already holds: the same command on
   // the same database gives the same rows, and seeding again adds new members instead of colliding.
@@ -49,12 +54,12 @@ export async function seedDatabase(handle: DbHandle, mediaDir: string, o: SeedOp
     await f();
     times[name] = Math.round(performance.now() - t0) / 1000;
   };
-  const media = ensureMedia(mediaDir);
+  const sample = await ensureMedia(media);
   const tag = Math.floor(rand() * 36 ** 6)
     .toString(36)
     .padStart(6, '0');
   const passwordHash = o.password ? await hashPassword(o.password) : null;
-  const steps = seedSteps(o, { rand, now: Date.now(), tag, media, passwordHash });
+  const steps = seedSteps(o, { rand, now: Date.now(), tag, media: sample, passwordHash });
 
   const loader = loaderFor(handle);
   let scores = 0;
@@ -125,11 +130,14 @@ async function main(): Promise<void> {
   }
   const started = performance.now();
   const handle = openDatabase(config.databaseUrl, config.database);
+  // The server's own store, so the sample clip is where the server looks (DATA_DIR/media or S3).
+  const store = openMediaStore(config);
+  const localDir = store.kind === 'disk' ? join(config.mediaDir, 'seed') : join(config.dataDir, 'seed-media');
   try {
     await migrateToLatest(handle.db);
     // The seed rebuilds the counters itself: a migration's rebuild marker has nothing left to do.
     await rebuildScoresIfMarked(handle.db);
-    const s = await seedDatabase(handle, config.mediaDir, o);
+    const s = await seedDatabase(handle, { store, localDir }, o);
     const problems = await checkCounters(handle.db);
     const total = (performance.now() - started) / 1000;
     const rows = s.users + s.videos + s.likes + s.comments + s.views;
@@ -144,6 +152,7 @@ async function main(): Promise<void> {
     console.log(problems.length ? `  COUNTER MISMATCH:\n    ${problems.join('\n    ')}` : '  counters match the rows');
     if (problems.length) process.exitCode = 1;
   } finally {
+    await store.close();
     await handle.close();
   }
 }
