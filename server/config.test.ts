@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, sharedDeploymentProblems } from './config';
 
 describe('configuration', () => {
   it('defaults to 127.0.0.1:8080 with data under ./data', () => {
@@ -30,5 +30,73 @@ describe('configuration', () => {
 
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '' }).port).toBe(8080);
+  });
+});
+
+const PG_URL = 'postgres://vidi:secret@127.0.0.1:5432/vidi';
+const SHARED = { JWT_PRIVATE_KEY: 'pem', PUBLIC_URL: 'https://vidi.example', SECRETS_KEY: 'a2V5' };
+
+describe('what instances sharing a PostgreSQL database must be given', () => {
+  it('asks nothing of SQLite', () => {
+    expect(sharedDeploymentProblems(loadConfig({}), {})).toEqual([]);
+    expect(sharedDeploymentProblems(loadConfig({ DATABASE_URL: 'sqlite:///tmp/x.sqlite' }), {})).toEqual([]);
+  });
+
+  it('names each of JWT_PRIVATE_KEY, PUBLIC_URL and SECRETS_KEY that is missing with PostgreSQL, and only those', () => {
+    const config = loadConfig({ DATABASE_URL: PG_URL });
+    const all = sharedDeploymentProblems(config, {});
+    expect(all).toHaveLength(3);
+    expect(all.join('\n')).toMatch(/JWT_PRIVATE_KEY: required with a PostgreSQL DATABASE_URL/);
+    expect(all.join('\n')).toMatch(/PUBLIC_URL: required/);
+    expect(all.join('\n')).toMatch(/SECRETS_KEY: required/);
+    const oneMissing = sharedDeploymentProblems(config, { ...SHARED, PUBLIC_URL: undefined });
+    expect(oneMissing).toHaveLength(1);
+    expect(oneMissing[0]).toMatch(/^\s*PUBLIC_URL:/);
+    expect(sharedDeploymentProblems(config, SHARED)).toEqual([]);
+    // An empty value is as good as none.
+    expect(sharedDeploymentProblems(config, { ...SHARED, SECRETS_KEY: '' })).toHaveLength(1);
+  });
+
+  it('recognises postgresql:// in any case as PostgreSQL', () => {
+    expect(sharedDeploymentProblems(loadConfig({ DATABASE_URL: 'POSTGRESQL://h/db' }), {})).toHaveLength(3);
+  });
+});
+
+describe('object storage (S3_*)', () => {
+  const S3 = { S3_BUCKET: 'vidi-media', S3_ACCESS_KEY_ID: 'AKIA', S3_SECRET_ACCESS_KEY: 'secret' };
+
+  it('keeps media on disk without S3_BUCKET', () => {
+    expect(loadConfig({}).storage).toEqual({ kind: 'disk' });
+  });
+
+  it('reads a bucket with its endpoint (trailing slash dropped), region, credentials and path style', () => {
+    expect(loadConfig({ ...S3, S3_ENDPOINT: 'http://127.0.0.1:7480/', S3_REGION: 'eu-west-1', S3_FORCE_PATH_STYLE: 'true' }).storage).toEqual({
+      kind: 's3',
+      bucket: 'vidi-media',
+      endpoint: 'http://127.0.0.1:7480',
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'AKIA', secretAccessKey: 'secret' },
+      forcePathStyle: true,
+    });
+    const defaults = loadConfig({ S3_BUCKET: 'vidi-media' }).storage;
+    expect(defaults).toEqual({ kind: 's3', bucket: 'vidi-media', endpoint: undefined, region: 'us-east-1', credentials: undefined, forcePathStyle: false });
+  });
+
+  it('refuses an invalid bucket name, naming S3_BUCKET', () => {
+    for (const bad of ['ab', 'Vidi-Media', 'vidi_media', '-vidi', 'vidi-', 'x'.repeat(64), 'has space']) {
+      expect(() => loadConfig({ ...S3, S3_BUCKET: bad }), bad).toThrow(/S3_BUCKET: must be a valid S3 bucket name/);
+    }
+    expect(loadConfig({ ...S3, S3_BUCKET: 'abc' }).storage.kind).toBe('s3');
+    expect(loadConfig({ ...S3, S3_BUCKET: 'x'.repeat(63) }).storage.kind).toBe('s3');
+  });
+
+  it('refuses one credential without the other', () => {
+    expect(() => loadConfig({ ...S3, S3_SECRET_ACCESS_KEY: undefined })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither/);
+    expect(() => loadConfig({ S3_BUCKET: 'vidi-media', S3_SECRET_ACCESS_KEY: 'secret' })).toThrow(ConfigError);
+  });
+
+  it('refuses a bad endpoint or path-style flag', () => {
+    expect(() => loadConfig({ ...S3, S3_ENDPOINT: 'not a url' })).toThrow(/S3_ENDPOINT/);
+    expect(() => loadConfig({ ...S3, S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
   });
 });
