@@ -12,7 +12,8 @@ import { videoMediaDeleted } from '../media/jobs/registry';
  * media keys to remove once the transaction has committed (files are not transactional), or null
  * when the video does not exist. Its processing jobs end here; after the commit a running ffmpeg
  * of it in this process is stopped and its `{userId}/{videoId}/` media folder (renditions,
- * temp folders) removed.
+ * temp folders) removed. A worker in another process or on another machine stops by itself: its
+ * next heartbeat finds the job ended (server/media/jobs/registry.ts, videoMediaDeleted).
  */
 export async function deleteVideoInTx(
   trx: Transaction<Database>,
