@@ -25,9 +25,10 @@ async function hashObject(client: S3Client, bucket: string, key: string, signal:
  * The sha256 is read back at the finish rather than kept while the bytes arrive: consecutive PATCHes
  * of one upload may land on different instances, and a running hash lives in one process (node's
  * crypto cannot export a hash state to hand it on). One streaming GET, started when the upload is
- * opened, runs beside the content check and the copy, and the row is still written with its hash
- * (docs/uploads.md has the figures). Hashing in the processing job instead would leave videos.sha256
- * empty until then.
+ * opened, runs beside the content check and the copy, so the row is still written with its hash;
+ * hashing in the processing job instead would leave videos.sha256 empty until then. Measured on
+ * loopback (Ceph RGW, 2 busy cores) for 120 MiB in 5 MiB parts: the GET and hash 0.5 s, the copy
+ * 0.12 s, the whole keep 0.5-0.7 s (the in-memory sha256 alone is 0.07 s: the GET is the cost).
  */
 export class S3UploadArea implements UploadArea {
   constructor(
