@@ -3,8 +3,9 @@ import { createDeps } from './deps';
 import { findCheckedFfmpeg, createConfiguredRunner } from './media/jobs/start';
 
 // `npm run worker`: a process that only processes media jobs, for deployments that run the web
-// server with MEDIA_WORKER=off. Any number may run against one database: jobs are claimed with an
-// expiring lease, so a dead worker's job is taken over (docs/reliability.md, "The media job runner").
+// server with MEDIA_WORKER=off. Any number may run against one database (on any machine when media
+// are on S3; sharing DATA_DIR on disk): jobs are claimed with an expiring lease, so a dead worker's
+// job is taken over (docs/reliability.md, "The media job runner").
 async function main(): Promise<void> {
   const config = readConfig();
   let binaries;
@@ -17,7 +18,9 @@ async function main(): Promise<void> {
   const deps = await createDeps(config);
   const runner = createConfiguredRunner(deps, binaries);
   await runner.start();
-  console.log(`Vidi media worker running (concurrency ${config.media.concurrency}, ${config.media.ffmpegThreads} ffmpeg threads, nice ${config.media.nice})`);
+  console.log(
+    `Vidi media worker running (media on ${deps.media.kind}, concurrency ${config.media.concurrency}, ${config.media.ffmpegThreads} ffmpeg threads, nice ${config.media.nice})`,
+  );
   let stopping = false;
   const shutdown = () => {
     if (stopping) return;

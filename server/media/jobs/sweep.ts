@@ -32,12 +32,15 @@ export async function sweepVideoFolder(db: Kysely<Database>, store: MediaStore, 
   const key = videoFolderKey(userId, videoId);
   const names = await store.listFolders(key);
   if (!names.length) return 0;
+  // Jobs before the video: a worker may publish and commit (job done, media_key set) between the two
+  // reads, and read in this order its folder is kept either way (job still running, or media_key
+  // already naming it); the other order could see neither and remove a folder just put in use.
+  const jobs = await db.selectFrom('media_jobs').select(['id', 'state', 'lease_until', 'attempts']).where('video_id', '=', videoId).execute();
   const video = await db.selectFrom('videos').select(['media_key']).where('id', '=', videoId).executeTakeFirst();
   if (!video) {
     await store.deleteFolder(key);
     return names.length;
   }
-  const jobs = await db.selectFrom('media_jobs').select(['id', 'state', 'lease_until', 'attempts']).where('video_id', '=', videoId).execute();
   const byId = new Map(jobs.map((j) => [j.id, j]));
   let removed = 0;
   for (const name of names) {
