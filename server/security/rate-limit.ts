@@ -1,8 +1,9 @@
 // In-memory, per-process rate limits for brute-force protection (login failures, sign-ups, mail
 // resends). Fixed windows keyed by a string (an IP, an address): the first hit opens a window, and
 // once `limit` hits are in it the key is blocked until the window ends. Time comes from the caller
-// (deps.now), so tests move it without sleeping. A restart forgets every window, which is
-// acceptable for a single-process server; several processes would need a shared store.
+// (deps.now), so tests move it without sleeping. A restart forgets every window: this is the SQLite
+// server's store (one process); on PostgreSQL the instances share the same windows in the
+// rate_limits table (shared-limits.ts).
 
 export interface RateLimitRule {
   limit: number;

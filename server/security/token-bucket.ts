@@ -1,7 +1,7 @@
 // A token bucket per key: a key holds up to `burst` tokens and earns `perMinute` back per minute.
 // Suits actions that may come in honest bursts but must not be sustained (pushes); the fixed
-// windows of rate-limit.ts suit counted failures. In memory, per process: a restart refills every
-// bucket.
+// windows of rate-limit.ts suit counted failures. In memory, per process (SQLite): a restart
+// refills every bucket. On PostgreSQL the buckets live in the rate_limits table (shared-limits.ts).
 
 interface Bucket {
   tokens: number;

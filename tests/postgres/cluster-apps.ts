@@ -7,7 +7,6 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { testDatabaseEnv } from '../helpers/test-database';
 import { listen } from '../integration/sync-harness';
 import type { TestUser } from '../helpers/users';
-import { openPokes } from '#server/changes/open-pokes';
 import type { SharedPokes } from '#server/changes/pokes-postgres';
 
 /** One instance of the app, in this process, served over real HTTP on loopback. */
@@ -26,13 +25,6 @@ export async function twoInstances(extraEnv: Record<string, string> = {}): Promi
   const databaseUrl = env.DATABASE_URL!;
   const start = async (): Promise<Instance & { stop(): Promise<void> }> => {
     const t = await createTestApp(env);
-    let extra = async () => {};
-    if (!('instanceId' in t.deps.pokes)) {
-      // Until server/deps.ts builds its pokes with openPokes, the test puts them in place itself.
-      const shared = openPokes(t.deps.engine, databaseUrl, t.deps.log);
-      t.deps.pokes = shared;
-      extra = () => shared.close();
-    }
     const pokes = t.deps.pokes as SharedPokes;
     await pokes.ready;
     const http = await listen(t.app.fetch);
@@ -42,7 +34,6 @@ export async function twoInstances(extraEnv: Record<string, string> = {}): Promi
       pokes,
       stop: async () => {
         await http.close();
-        await extra();
         await t.close();
       },
     };

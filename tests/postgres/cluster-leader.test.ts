@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLeaderTimers, type LeaderTimers } from '#server/cluster/leader-timers';
-import { LEADER_LOCK_KEY } from '#server/cluster/leader';
+import { LEADER_CHECK_MS, LEADER_LOCK_KEY } from '#server/cluster/leader';
+import { startServer, type ServerProcess } from '../helpers/server-process';
 import { onOwnConnection, twoInstances, type Instance } from './cluster-apps';
 
 // The periodic jobs (upload clean-up, unverified-account sweep) run on one instance of a database
 // only: the holder of an advisory lock (server/cluster/leader.ts).
 
 const CHECK_MS = 200;
+/** What a process logs when it takes the leader lock (server/cluster/leader.ts). */
+const LEADS = 'this instance leads';
 
 let cluster: Awaited<ReturnType<typeof twoInstances>>;
 
@@ -88,4 +91,24 @@ describe('leader timers on SQLite', () => {
     await timers.stop();
     expect([...running.values()]).toEqual([false, false]);
   });
+});
+
+describe('leader timers in two server processes', () => {
+  it('one process of two leads; when it is killed, the other takes over within a check period', async () => {
+    const first = await startServer({ env: { DATABASE_URL: cluster.databaseUrl } });
+    const second = await startServer({ env: { DATABASE_URL: cluster.databaseUrl } });
+    const leads = (s: ServerProcess) => s.output().includes(LEADS);
+    try {
+      await expect.poll(() => [first, second].filter(leads).length, { timeout: 10_000 }).toBe(1);
+      // A follower keeps trying every LEADER_CHECK_MS without getting the lock.
+      await new Promise((r) => setTimeout(r, LEADER_CHECK_MS + 1000));
+      expect([first, second].filter(leads)).toHaveLength(1);
+      const [leader, follower] = leads(first) ? [first, second] : [second, first];
+      await leader.kill9();
+      await expect.poll(() => leads(follower), { timeout: LEADER_CHECK_MS * 3 }).toBe(true);
+    } finally {
+      await first.stop().catch(() => undefined);
+      await second.stop().catch(() => undefined);
+    }
+  }, 90_000);
 });
