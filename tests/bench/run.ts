@@ -20,8 +20,9 @@ import { bundle } from './bundle';
 import { media } from './media-bench';
 import { syncCost } from './sync-cost';
 import { postgresViewer, startBenchPostgres, type BenchPostgres } from './lib/postgres';
+import { runClusterBench } from './cluster';
 
-// `npm run bench [-- --quick] [--json FILE] [--seed-size full|small] [--only a,b] [--rounds N] [--data-dir DIR] [--db sqlite|postgres]`
+// `npm run bench [-- --quick] [--json FILE] [--seed-size full|small] [--only a,b] [--rounds N] [--data-dir DIR] [--db sqlite|postgres] [--cluster]`
 // Every figure is a ratio against a baseline measured in the same run, A/B interleaved.
 
 const ALL: Benchmark[] = [apiFloor, feed, push, syncCost, upload, leaderboards, browserOffline, dexieBulk, liveUpdate, bundle, media];
@@ -41,6 +42,7 @@ const { values } = parseArgs({
     seconds: { type: 'string' },
     'data-dir': { type: 'string' },
     db: { type: 'string', default: 'sqlite' },
+    cluster: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
   strict: true,
@@ -50,7 +52,9 @@ if (values.help) {
   console.log(`npm run bench -- [--quick] [--json FILE] [--seed-size full|small] [--only ${ALL.map((b) => b.id).join(',')}] [--rounds N] [--seconds S] [--data-dir DIR]
   --quick       2 rounds of 2 s and the small seed (a smoke run, a few minutes)
   --data-dir    reuse (or create and keep) a seeded DATA_DIR instead of a temp one (SQLite)
-  --db postgres the server on PostgreSQL: a new local cluster (durable settings), seeded, stopped at the end`);
+  --db postgres the server on PostgreSQL: a new local cluster (durable settings), seeded, stopped at the end
+  --cluster     only the several-instances benchmarks (tests/bench/cluster.ts): PostgreSQL, the S3 gateway,
+                2 web instances behind nginx against one instance alone; no seed`);
   process.exit(0);
 }
 
@@ -151,6 +155,16 @@ async function main(): Promise<void> {
   const dbPath = join(dataDir, 'vidi.sqlite');
   const info = machine();
   console.log(`Vidi benchmarks: ${info.nproc} cores (${info.cpu}), ${info.memory_gib} GiB, Node ${info.node}, load ${info.loadavg_at_start.join(' ')}`);
+  if (values.cluster) {
+    console.log(`cluster: ${rounds} rounds per side, PostgreSQL + S3 gateway + 2 instances behind nginx vs one instance`);
+    try {
+      await runCluster({ quick, rounds, tmpDir, info });
+    } finally {
+      rmSync(tmpDir, { recursive: true, force: true });
+    }
+    return;
+  }
+
   console.log(`rounds ${rounds} x ${seconds} s per side, seed ${seedSize}, DATA_DIR ${dataDir}, database ${dialect}`);
 
   let postgres: BenchPostgres | undefined;
@@ -240,6 +254,33 @@ async function runOn(
         null,
         2,
       ),
+    );
+    console.log(`wrote ${file}`);
+  }
+}
+
+/** `--cluster`: the rows of tests/bench/cluster.ts, printed and written as the other runs are. */
+async function runCluster({
+  quick,
+  rounds,
+  tmpDir,
+  info,
+}: {
+  quick: boolean;
+  rounds: number;
+  tmpDir: string;
+  info: ReturnType<typeof machine>;
+}): Promise<void> {
+  const started = performance.now();
+  const rows = await runClusterBench({ quick, rounds, tmpDir, log: (m) => console.log(`  ${m}`) });
+  const total = (performance.now() - started) / 1000;
+  console.log(`\n${formatTable(rows)}\n\n${rows.length} rows, report only; ${total.toFixed(0)} s`);
+  if (values.json) {
+    const file = resolve(values.json);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(
+      file,
+      JSON.stringify({ machine: info, cluster: true, rounds, seconds_total: Math.round(total), rows, markdown: markdownTable(rows) }, null, 2),
     );
     console.log(`wrote ${file}`);
   }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
 import type {} from '../setup/s3';
 import type {} from '../helpers/test-database';
 import { readMailSink } from '../helpers/mail-sink';
@@ -27,26 +26,35 @@ export function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
 }
 
+/** Where members sign up: a balancer and the instances behind it (whose DATA_DIR/mail hold the mails), or one server. */
+export interface SignUpTarget {
+  url: string;
+  instances: Array<{ dataDir: string }>;
+}
+
 /** The verification link mailed to `email` by whichever instance handled the sign-up. */
-function verificationLink(cluster: Cluster, email: string): string | undefined {
+function verificationLink(cluster: SignUpTarget, email: string): string | undefined {
   const mails = cluster.instances.flatMap((i) => readMailSink(i.dataDir)).filter((m) => m.to.toLowerCase().includes(email.toLowerCase()));
   return mails.flatMap((m) => m.links).find((l) => l.includes('/api/auth/verify?token='));
 }
 
-/** A member signed up and verified through the balancer, as a person would; returns their id. */
-export async function signUpVerified(cluster: Cluster, name: string, email: string, password = PASSWORD): Promise<string> {
+/**
+ * A member signed up and verified through the balancer, as a person would; returns their id.
+ * Plain checks rather than expect(): the benchmarks (tests/bench/cluster.ts) run it outside vitest.
+ */
+export async function signUpVerified(cluster: SignUpTarget, name: string, email: string, password = PASSWORD): Promise<string> {
   const res = await fetch(`${cluster.url}/api/auth/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name, email, password }),
   });
-  expect(res.status, await res.clone().text()).toBe(201);
+  if (res.status !== 201) throw new Error(`sign-up of ${email} answered ${res.status}: ${await res.text()}`);
   const link = verificationLink(cluster, email);
   if (!link) throw new Error(`no verification link mailed to ${email} in any instance's DATA_DIR/mail`);
   // PUBLIC_URL is the balancer, so the mailed link works as it is.
-  expect(new URL(link).origin).toBe(cluster.url);
+  if (new URL(link).origin !== cluster.url) throw new Error(`the mailed link ${link} is not on ${cluster.url}`);
   const verified = await fetch(link, { redirect: 'manual' });
-  expect(verified.headers.get('location')).toMatch(/\/login\?verified=1$/);
+  if (!/\/login\?verified=1$/.test(verified.headers.get('location') ?? '')) throw new Error(`verifying ${email} answered ${verified.status}`);
   return (await logIn(cluster.url, email, password)).userId;
 }
 

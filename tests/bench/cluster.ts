@@ -1,0 +1,170 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDatabase } from '#db/postgres-cluster';
+import { insertVideo } from '../helpers/videos';
+import { openDatabase } from '#db/connect';
+import { freePort, startCluster, type Cluster } from '../../scripts/lib/cluster/start-cluster';
+import { PROJECT_ROOT, startNodeProcess, type ManagedProcess } from '../../scripts/lib/cluster/node-process';
+import { logIn, openEventStream, pushLike, signUpVerified, type SignUpTarget } from '../cluster/cluster-session';
+import { failed, ratioRow, type BenchRow } from './lib/result';
+import { interleaved } from './lib/load';
+import { quantile } from './lib/stats';
+import { paddedMp4 } from './lib/video-file';
+import { tusUpload } from './lib/tus-upload';
+
+// `npm run bench -- --cluster`: what several instances cost against one, in the same run
+// (docs/benchmarks.md, "Several instances"). The cluster is startCluster's (PostgreSQL, the S3
+// gateway, two web instances, nginx); the single instance is one more `server/main.ts` on its
+// own database of the same PostgreSQL server, with media on its disk (no S3_BUCKET).
+
+const MiB = 1024 * 1024;
+
+export interface ClusterBenchOptions {
+  quick: boolean;
+  rounds: number;
+  tmpDir: string;
+  log(message: string): void;
+}
+
+interface Single extends SignUpTarget {
+  process: ManagedProcess;
+  databaseUrl: string;
+}
+
+/** One web instance as `npm start` runs it on PostgreSQL: disk media, its own database, its own DATA_DIR. */
+async function startSingle(cluster: Cluster, tmpDir: string): Promise<Single> {
+  const name = `vidi_single_${randomBytes(3).toString('hex')}`;
+  const adminUrl = cluster.databaseUrl.replace(/\/[^/]*$/, '/postgres');
+  await createDatabase(adminUrl, name);
+  const databaseUrl = cluster.databaseUrl.replace(/\/[^/]*$/, `/${name}`);
+  execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/migrate.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: 'ignore',
+  });
+  const port = await freePort();
+  const dataDir = join(tmpDir, 'single');
+  mkdirSync(dataDir, { recursive: true });
+  const url = `http://127.0.0.1:${port}`;
+  const env = { ...cluster.sharedEnv, S3_BUCKET: '', DATABASE_URL: databaseUrl, PUBLIC_URL: url, TRUST_PROXY_HOPS: '0', LOG_LEVEL: 'error' };
+  const process_ = await startNodeProcess({
+    name: 'single',
+    script: 'server/main.ts',
+    ready: /Vidi listening on/,
+    logFile: join(tmpDir, 'single.log'),
+    env: { ...env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, MEDIA_WORKER: 'off' },
+  });
+  return { url, instances: [{ dataDir }], process: process_, databaseUrl };
+}
+
+/** A watcher's stream on `streamOrigin`, a liker pushing to `pushOrigin`: push sent -> poke read, per like. */
+async function pokeSpans(
+  target: SignUpTarget & { databaseUrl: string },
+  streamOrigin: string,
+  pushOrigin: string,
+  likes: number,
+): Promise<() => Promise<number[]>> {
+  const tag = randomBytes(3).toString('hex');
+  const watcherEmail = `bench-watch-${tag}@example.test`;
+  const likerEmail = `bench-like-${tag}@example.test`;
+  const watcherId = await signUpVerified(target, 'Bench Watcher', watcherEmail);
+  await signUpVerified(target, 'Bench Liker', likerEmail);
+  const watcher = await logIn(streamOrigin, watcherEmail);
+  const liker = await logIn(pushOrigin, likerEmail);
+  const handle = openDatabase(target.databaseUrl);
+  const videoId = await insertVideo(handle, watcherId, { title: 'Bench clip' }).finally(() => handle.close());
+  const clientId = randomUUID();
+  let next = 1;
+  return async () => {
+    const stream = await openEventStream(streamOrigin, watcher.token);
+    try {
+      await stream.ready;
+      const spans: number[] = [];
+      for (let i = 0; i < likes; i++) {
+        const seen = stream.pokes.length;
+        const t0 = performance.now();
+        const id = next++;
+        await pushLike(pushOrigin, liker.token, clientId, id, id % 2 === 1, videoId);
+        const deadline = Date.now() + 10_000;
+        while (stream.pokes.length <= seen) {
+          if (Date.now() > deadline) throw new Error(`no poke on ${streamOrigin} within 10 s of a like pushed to ${pushOrigin}`);
+          await new Promise((r) => setTimeout(r, 1));
+        }
+        spans.push(stream.pokes[seen]! - t0);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return spans;
+    } finally {
+      stream.close();
+    }
+  };
+}
+
+async function pokeRows(cluster: Cluster, single: Single, o: ClusterBenchOptions): Promise<BenchRow[]> {
+  const [a, b] = cluster.instances;
+  const likes = o.quick ? 10 : 30;
+  const across = await pokeSpans(cluster, b!.url, a!.url, likes);
+  const alone = await pokeSpans(single, single.url, single.url, likes);
+  const s = await interleaved(o.rounds, across, alone);
+  const pick = (q: number) => (rounds: number[][]) => rounds.map((spans) => quantile(spans, q));
+  const notes = `${likes} likes a round; push sent to instance A -> poke read on a stream held by instance B (LISTEN/NOTIFY) vs the same on one instance alone`;
+  return [
+    ratioRow({ name: 'Cluster: poke across instances, p50', unit: 'ms', direction: 'lower', notes }, pick(0.5)(s.ours), pick(0.5)(s.base)),
+    ratioRow({ name: 'Cluster: poke across instances, p95', unit: 'ms', direction: 'lower', notes }, pick(0.95)(s.ours), pick(0.95)(s.base)),
+  ];
+}
+
+async function uploadRow(cluster: Cluster, single: Single, o: ClusterBenchOptions): Promise<BenchRow> {
+  const size = (o.quick ? 24 : 48) * MiB;
+  const data = readFileSync(paddedMp4(join(o.tmpDir, `cluster-upload-${size}.mp4`), size).file);
+  const tag = randomBytes(3).toString('hex');
+  await signUpVerified(cluster, 'Bench Uploader', `bench-up-${tag}@example.test`);
+  await signUpVerified(single, 'Bench Uploader', `bench-up-${tag}@example.test`);
+  const clusterToken = (await logIn(cluster.url, `bench-up-${tag}@example.test`)).token;
+  const singleToken = (await logIn(single.url, `bench-up-${tag}@example.test`)).token;
+  const mibps = (origin: string, token: string) => async () => {
+    const t0 = performance.now();
+    await tusUpload({ origin, token, data, writeBytes: MiB });
+    return size / MiB / ((performance.now() - t0) / 1000);
+  };
+  const s = await interleaved(o.rounds, mibps(cluster.url, clusterToken), mibps(single.url, singleToken));
+  return ratioRow(
+    {
+      name: `Cluster: ${size / MiB} MiB tus upload into S3 vs disk`,
+      unit: 'MiB/s',
+      direction: 'higher',
+      notes: '8 MiB chunks through nginx to 2 instances, @tus/s3-store into the Ceph RGW bucket vs straight to one instance writing DATA_DIR',
+    },
+    s.ours,
+    s.base,
+  );
+}
+
+/** Both rows against a cluster and a single instance started for the run, stopped at its end. */
+export async function runClusterBench(o: ClusterBenchOptions): Promise<BenchRow[]> {
+  o.log('starting the cluster: PostgreSQL (durable), the S3 gateway, 2 web instances, nginx');
+  const cluster = await startCluster({ workers: 0, env: { LOG_LEVEL: 'error' } });
+  let single: Single | undefined;
+  const rows: BenchRow[] = [];
+  try {
+    single = await startSingle(cluster, o.tmpDir);
+    for (const [title, run] of [
+      ['poke across instances', () => pokeRows(cluster, single!, o)],
+      ['upload into S3', async () => [await uploadRow(cluster, single!, o)]],
+    ] as const) {
+      o.log(`> Cluster: ${title}`);
+      try {
+        rows.push(...(await run()));
+      } catch (e) {
+        console.error(e);
+        rows.push(failed(`Cluster: ${title}`, '', '', e));
+      }
+    }
+  } finally {
+    await single?.process.stop();
+    await cluster.stop();
+  }
+  return rows;
+}
