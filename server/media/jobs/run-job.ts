@@ -90,7 +90,10 @@ async function install(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, vide
     await store.discardScratch(tempKey);
     return afterStop(deps, o, job, video, 'lost');
   }
-  // Replaces a folder of this job already there: an earlier try's, published just before a crash, never referenced.
+  // Replaces a folder of this job already there: an earlier try's, published just before a crash,
+  // never referenced. The heartbeat keeps the lease through a long S3 publish; only a worker frozen
+  // (or cut from the database) longer than the lease while publishing could overlap its successor's
+  // publish of the same key.
   await store.publishScratch(tempKey, mediaKey);
   await writeTx(deps, async (trx, changes) => {
     const now = changes.now;
