@@ -32,8 +32,8 @@ const KEY_SQL = 'hashtextextended($1, 13)';
  */
 export class PgUploadLocker implements Locker {
   private readonly pool: pg.Pool;
-  /** Locks this process holds: upload id -> how to ask its request to end. */
-  private readonly held = new Map<string, RequestRelease>();
+  /** Locks this process holds: upload id -> its connection and how to ask its request to end. */
+  private readonly held = new Map<string, { client: pg.PoolClient; requestRelease: RequestRelease; onError: (err: Error) => void }>();
   private wanted = 0;
   private listener: Promise<pg.Client> | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -65,8 +65,11 @@ export class PgUploadLocker implements Locker {
     return [...this.held.keys()];
   }
 
+  /** Drops every connection; locks still held go with theirs (the pool waits for none). */
   async close(): Promise<void> {
     this.closed = true;
+    for (const { client } of this.held.values()) client.release(true);
+    this.held.clear();
     await this.stopListening();
     await this.pool.end();
   }
@@ -90,7 +93,17 @@ export class PgUploadLocker implements Locker {
         client.release();
         throw e;
       }
-      this.held.set(id, requestRelease);
+      // A connection lost while held has lost its lock too: its request is asked to end at once,
+      // before another instance's takes the upload. Without a listener the error would crash the process.
+      let told = false;
+      const onError = (err: Error) => {
+        if (told || this.held.get(id)?.client !== client) return;
+        told = true;
+        this.log.error('upload lock connection lost while held', err);
+        void Promise.resolve(requestRelease()).catch(() => undefined);
+      };
+      client.on('error', onError);
+      this.held.set(id, { client, requestRelease, onError });
       return client;
     } finally {
       this.wanted--;
@@ -100,12 +113,18 @@ export class PgUploadLocker implements Locker {
 
   /** @internal */
   async release(id: string, client: pg.PoolClient): Promise<void> {
+    const holder = this.held.get(id);
+    // Closed meanwhile: the connection and its lock are gone already.
+    if (holder?.client !== client) return;
     this.held.delete(id);
     try {
       await client.query(`SELECT pg_advisory_unlock(${KEY_SQL})`, [id]);
+      // Back in the pool, which listens for its errors again; a listener per use would pile up.
+      client.removeListener('error', holder.onError);
       client.release();
     } catch (e) {
-      // The connection is dropped instead: PostgreSQL frees the lock with it.
+      // The connection is dropped instead (keeping the listener: it may still report errors), and
+      // PostgreSQL frees the lock with it.
       client.release(e instanceof Error ? e : true);
     }
     this.maybeStopListening();
@@ -148,8 +167,8 @@ export class PgUploadLocker implements Locker {
     client.on('error', lost);
     client.on('end', () => lost());
     client.on('notification', (msg) => {
-      const release = msg.payload ? this.held.get(msg.payload) : undefined;
-      if (release) void Promise.resolve(release()).catch(() => undefined);
+      const holder = msg.payload ? this.held.get(msg.payload) : undefined;
+      if (holder) void Promise.resolve(holder.requestRelease()).catch(() => undefined);
     });
     await client.connect();
     await client.query(`LISTEN ${RELEASE_CHANNEL}`);
