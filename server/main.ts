@@ -7,6 +7,7 @@ import { failStartup as fail, readConfigOrExit as readConfig } from './startup';
 import { createDeps } from './deps';
 import { createApp } from './app';
 import { startLeaderTimers } from './cluster/leader-timers';
+import { startLimitSweep } from './security/shared-limits';
 import { findCheckedFfmpeg, createConfiguredRunner } from './media/jobs/start';
 import { registerMediaHost } from './media/jobs/registry';
 import type { FfmpegBinaries } from './media/processing/ffmpeg-binaries';
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   // /files (tus) is routed in front of Hono; see server/uploads/mount.ts.
   const server = createServer(createNodeListener(deps, app));
   // Periodic jobs run on one instance of the database (the advisory-lock leader on PostgreSQL).
-  const timers = startLeaderTimers(deps, [() => startUploadCleanup(deps), () => startUnverifiedSweep(deps)]);
+  const timers = startLeaderTimers(deps, [() => startUploadCleanup(deps), () => startUnverifiedSweep(deps), () => startLimitSweep(deps)]);
   const runner = binaries ? createConfiguredRunner(deps, binaries) : undefined;
   // Without a runner, a deletion here still removes the video's media folder (the worker's outputs).
   const unregisterMedia = runner ? () => {} : registerMediaHost({ media: deps.media, abortVideo: async () => {}, wake: () => {} });

@@ -1,6 +1,9 @@
 import type { ServerProcess } from '#tests/helpers/server-process';
 import { createAccessTokens } from '#server/auth/access-tokens';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadSigningKeys } from '#server/auth/keys';
+import { sharedKeysEnv } from '../../helpers/test-database';
 import type { BenchRow } from './result';
 
 export interface BenchContext {
@@ -36,8 +39,13 @@ export interface Benchmark {
   run(ctx: BenchContext): Promise<BenchRow[]>;
 }
 
+/**
+ * Signs access tokens as the server does: with its DATA_DIR key file on SQLite, or with the shared
+ * test key a server on PostgreSQL is given (sharedKeysEnv; such a server writes no key file).
+ */
 export async function tokenMinter(dataDir: string, issuer: string): Promise<(userId: string) => Promise<string>> {
-  const keys = await loadSigningKeys(dataDir, undefined);
+  const keyFile = existsSync(join(dataDir, 'jwt-ed25519.pem'));
+  const keys = await loadSigningKeys(dataDir, keyFile ? undefined : sharedKeysEnv.JWT_PRIVATE_KEY);
   const tokens = createAccessTokens(keys, issuer, Date.now);
   return async (userId) => (await tokens.issue(userId)).token;
 }
