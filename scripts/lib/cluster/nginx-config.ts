@@ -18,14 +18,14 @@ export interface NginxConfigOptions {
   upstreams: string[];
   /** Folder for the pid file, logs and temp files; omitted in the deployment guide's version. */
   prefix?: string;
-  /** `user` directive (only when nginx starts as root). */
+  /** The `user` directive: who nginx's workers run as when it starts as root. */
   user?: string;
 }
 
 export function nginxConfig(o: NginxConfigOptions): string {
   const p = o.prefix;
   // Never the distribution's /var/lib/nginx or /run: a local balancer lives in its own folder.
-  const top = p ? [...(o.user ? [`user ${o.user};`] : []), `pid ${p}/nginx.pid;`, `error_log ${p}/error.log warn;`] : [];
+  const top = [...(o.user ? [`user ${o.user};`] : []), ...(p ? [`pid ${p}/nginx.pid;`, `error_log ${p}/error.log warn;`] : [])];
   const temps = p ? ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${p}/tmp/${t};`) : [];
   const lines = (xs: string[]) => (xs.length ? `${xs.join('\n')}\n` : '');
   return `${lines(top)}worker_processes auto;
