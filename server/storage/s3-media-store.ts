@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -23,6 +23,8 @@ import { SizeCache } from './size-cache';
 const PREFIX = 'media/';
 /** Uploads at once when publishing a job's outputs (a ladder is ~100 small segments). */
 const PUBLISH_CONCURRENCY = 4;
+/** withLocalFile's folder among the scratch folders (refused as a scratch key). */
+const DOWNLOADS = 'downloads';
 /** DeleteObjects takes at most this many keys per request. */
 const DELETE_BATCH = 1000;
 
@@ -130,9 +132,18 @@ export class S3MediaStore implements MediaStore {
     this.sizes.set(key, size);
   }
 
+  /**
+   * The scratch keys with a folder on this machine (a crashed try leaves one; the media runner's
+   * start-up sweep decides which are dead: server/media/jobs/sweep.ts). Keys never hold a '+'.
+   */
+  async listScratch(): Promise<string[]> {
+    const entries = await readdir(this.scratchDir, { withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => e.isDirectory() && e.name !== DOWNLOADS).map((e) => e.name.replaceAll('+', '/'));
+  }
+
   private scratchPath(scratchKey: string): string {
     const name = scratchKey.replaceAll('/', '+');
-    if (name === '' || name === '.' || name === '..') throw new Error(`not a scratch key: ${scratchKey}`);
+    if (name === '' || name === '.' || name === '..' || name === DOWNLOADS) throw new Error(`not a scratch key: ${scratchKey}`);
     return join(this.scratchDir, name);
   }
 
@@ -157,7 +168,7 @@ export class S3MediaStore implements MediaStore {
   }
 
   async withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T> {
-    const downloads = join(this.scratchDir, 'downloads');
+    const downloads = join(this.scratchDir, DOWNLOADS);
     await mkdir(downloads, { recursive: true });
     const file = join(downloads, `${randomBytes(8).toString('hex')}-${basename(key)}`);
     try {

@@ -257,6 +257,17 @@ describe('S3MediaStore specifics', () => {
     }
   });
 
+  it('listScratch names the scratch folders on this machine by their keys, not the downloads', async () => {
+    await store.scratchFolder('u5/v1/.tmp-job-1');
+    await store.scratchFolder('u5/v2/.tmp-job-2');
+    await store.withLocalFile('u1/poster-v-1.png', async () => {
+      expect((await store.listScratch()).sort()).toEqual(['u5/v1/.tmp-job-1', 'u5/v2/.tmp-job-2']);
+    });
+    await store.discardScratch('u5/v1/.tmp-job-1');
+    expect(await store.listScratch()).toEqual(['u5/v2/.tmp-job-2']);
+    await store.discardScratch('u5/v2/.tmp-job-2');
+  });
+
   it('withLocalFile of a missing key: MediaNotFound, nothing left behind', async () => {
     let called = false;
     await expect(
