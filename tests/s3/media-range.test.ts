@@ -1,7 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { S3MediaStore } from '#server/storage/s3-media-store';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { call, createTestApp, type TestApp } from '../helpers/test-app';
+import { createUser } from '../helpers/users';
+import { insertVideo } from '../helpers/videos';
 import { listen, type LoopbackServer } from '../fixtures/tus-client';
 import { startFaultProxy, type FaultProxy } from '../faults/fault-proxy';
 import { createBucket, deleteBucket } from '../../scripts/lib/s3-gateway';
@@ -145,6 +147,60 @@ describe('media serving: disk and S3 answer the same', () => {
     const res = await fetchMedia(s3Srv.url, key, 'GET', 'bytes=0-9');
     expect(res.status).toBe(404);
     expect(JSON.parse(res.body.toString()).error.code).toBe('not_found');
+  });
+});
+
+describe('deleting a video on S3', () => {
+  const bucket = `t-${randomBytes(6).toString('hex')}`;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    await createBucket(env, bucket);
+    t = await createTestApp({ ...env, S3_BUCKET: bucket });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await deleteBucket(env, bucket);
+  });
+
+  it('an admin deletion takes the original and every poster of the video out of the bucket, nothing of another video', async () => {
+    const admin = await createUser(t.deps, { isAdmin: true });
+    const owner = await createUser(t.deps);
+    const media = t.deps.media;
+    const keysOf = (videoId: string, n: number) => ({
+      file: `${owner.id}/170000000000${n}-clip.mp4`,
+      posters: ['a', 'b'].map((h) => `${owner.id}/poster-${videoId}-${h.repeat(32)}.jpg`),
+    });
+    const [doomed, kept] = [randomUUID(), randomUUID()];
+    for (const [id, n] of [
+      [doomed, 1],
+      [kept, 2],
+    ] as const) {
+      const k = keysOf(id, n);
+      for (const key of [k.file, ...k.posters]) await media.putOnce(key, Buffer.from(key), 'application/octet-stream');
+      // The second poster is current; the first is one it replaced, kept until the video goes.
+      await insertVideo(t.deps, owner.id, { id, file_key: k.file, poster_key: k.posters[1]! });
+    }
+    const del = await call(t.app, 'DELETE', `/api/admin/videos/${doomed}`, undefined, admin.token);
+    expect(del.status).toBe(200);
+    // A store of its own: what is in the bucket, not what this instance's size cache remembers.
+    const other = new S3MediaStore({
+      storage: {
+        kind: 's3',
+        bucket,
+        endpoint: env.S3_ENDPOINT,
+        region: env.S3_REGION,
+        credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
+        forcePathStyle: true,
+      },
+      scratchDir: t.dataDir,
+    });
+    try {
+      await expect.poll(() => other.listFiles(owner.id)).toEqual([keysOf(kept, 2).file, ...keysOf(kept, 2).posters].sort());
+    } finally {
+      await other.close();
+    }
   });
 });
 
