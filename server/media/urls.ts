@@ -10,22 +10,5 @@ export function mediaUrl(key: string | null): string | null {
   return key ? `/media/${key}` : null;
 }
 
-const TYPES: Record<string, string> = {
-  mp4: 'video/mp4',
-  m4v: 'video/mp4',
-  mov: 'video/quicktime',
-  webm: 'video/webm',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  m3u8: 'application/vnd.apple.mpegurl',
-  m4s: 'video/iso.segment',
-  vtt: 'text/vtt; charset=utf-8',
-};
-
-/** Stored names carry the extension of the detected content (never the uploader's), so this is exact. */
-export function mediaContentType(key: string): string {
-  const ext = /\.([a-z0-9]+)$/.exec(key.toLowerCase())?.[1] ?? '';
-  return TYPES[ext] ?? 'application/octet-stream';
-}
+/** The Content-Type of a media key (the store sets the same one on each object it writes). */
+export { contentTypeOf as mediaContentType } from '../storage/content-type';

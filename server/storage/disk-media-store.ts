@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, normalize, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { MediaNotFound, type MediaStore } from './media-store';
@@ -50,8 +50,9 @@ export class DiskMediaStore implements MediaStore {
   }
 
   /**
-   * Written to a hidden temp name, fsynced, then renamed, so a reader never sees half a file and a
-   * row never points at bytes a crash could lose. A leading dot never matches the served key shape.
+   * Written to a hidden temp name, fsynced, then linked to its name, so a reader never sees half a
+   * file and a row never points at bytes a crash could lose. A leading dot never matches the served
+   * key shape.
    */
   async putOnce(key: string, bytes: Uint8Array): Promise<boolean> {
     const file = this.path(key);
@@ -65,8 +66,16 @@ export class DiskMediaStore implements MediaStore {
     } finally {
       await fh.close();
     }
-    await rename(tmp, file);
-    return true;
+    // link() fails when the name exists, so of racing writers of one key exactly one creates it.
+    try {
+      await link(tmp, file);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e;
+    } finally {
+      await rm(tmp, { force: true });
+    }
   }
 
   /** The caller's file must be on the same file system (DATA_DIR/uploads is): one rename, then the folder's fsync. */
