@@ -85,7 +85,8 @@ export default defineConfig({
                 // Whole deployments (PostgreSQL, the S3 gateway, two web instances, a worker, nginx) per file.
                 name: 'cluster',
                 include: ['tests/cluster/**/*.test.ts'],
-                globalSetup: ['tests/setup/build-client.ts'],
+                // One PostgreSQL server and one gateway for the run; each file gets its database and bucket.
+                globalSetup: ['tests/setup/build-client.ts', 'tests/setup/postgres.ts', 'tests/setup/s3.ts'],
                 fileParallelism: false,
                 testTimeout: 180_000,
                 hookTimeout: 180_000,

@@ -137,8 +137,20 @@ export class S3MediaStore implements MediaStore {
    * start-up sweep decides which are dead: server/media/jobs/sweep.ts). Keys never hold a '+'.
    */
   async listScratch(): Promise<string[]> {
+    await this.removeDeadDownloads();
     const entries = await readdir(this.scratchDir, { withFileTypes: true }).catch(() => []);
     return entries.filter((e) => e.isDirectory() && e.name !== DOWNLOADS).map((e) => e.name.replaceAll('+', '/'));
+  }
+
+  /**
+   * Source copies of processes that are gone (killed in the middle of a job): a download is named
+   * after its process id, and one whose process no longer runs is nobody's.
+   */
+  private async removeDeadDownloads(): Promise<void> {
+    const dir = join(this.scratchDir, DOWNLOADS);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const dead = names.filter((n) => !processRuns(Number(/^(\d+)-/.exec(n)?.[1])));
+    await Promise.all(dead.map((n) => rm(join(dir, n), { force: true })));
   }
 
   private scratchPath(scratchKey: string): string {
@@ -170,7 +182,7 @@ export class S3MediaStore implements MediaStore {
   async withLocalFile<T>(key: string, use: (path: string) => Promise<T>): Promise<T> {
     const downloads = join(this.scratchDir, DOWNLOADS);
     await mkdir(downloads, { recursive: true });
-    const file = join(downloads, `${randomBytes(8).toString('hex')}-${basename(key)}`);
+    const file = join(downloads, `${process.pid}-${randomBytes(8).toString('hex')}-${basename(key)}`);
     try {
       // In Node the SDK's body is the HTTP response itself.
       await pipeline((await this.get(key)) as Readable, createWriteStream(file));
@@ -233,5 +245,16 @@ export class S3MediaStore implements MediaStore {
 
   async close(): Promise<void> {
     this.client.destroy();
+  }
+}
+
+/** Whether a process of this id runs on this machine (signal 0 checks without sending anything). */
+function processRuns(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

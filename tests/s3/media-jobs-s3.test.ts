@@ -133,9 +133,13 @@ describe('media workers on S3: a killed worker’s job is finished by a worker o
     const { machine, jobId } = killed;
     // The store lists this machine's scratch for the start-up sweep (sweepLocalScratch in server/media/jobs/sweep.ts).
     expect(typeof (store as { listScratch?: unknown }).listScratch, 'S3MediaStore has no listScratch()').toBe('function');
+    // The killed worker's copy of the source is named after its process, which is gone.
+    const sourceCopies = () => leftovers(machines[machine], 'downloads/').filter((p) => p.endsWith('.mp4'));
+    expect(sourceCopies()).toHaveLength(1);
     const again = worker(machine);
     await again.ready;
     expect(leftovers(machines[machine], `.tmp-${jobId}-`)).toEqual([]);
+    expect(sourceCopies()).toEqual([]);
     await until('the orphaned ffmpeg gone', () => ffmpegPidsNaming(`.tmp-${jobId}-1`).length === 0, 20_000);
     expect(await again.stop(), again.output()).toBe(0);
   }, 60_000);
