@@ -1,3 +1,4 @@
+import { PassThrough, type Readable } from 'node:stream';
 import { S3Store, type MetadataValue } from '@tus/s3-store';
 import type { KvStore } from '@tus/server';
 import { s3ClientConfig, type S3Storage } from './s3-client';
@@ -30,8 +31,27 @@ class BoundedKvStore implements KvStore<MetadataValue> {
   }
 }
 
-/** The store's termination leaves the short tail part (`{id}.part`) behind; it goes with the rest here. */
 class VidiS3Store extends S3Store {
+  /**
+   * A body that fails midway (the client went away) ends the store's input instead, so what did
+   * arrive is stored and the write returns its offset, as the file store does. Handed the failing
+   * stream itself, the store's write never settled when it was resuming a tail part (its
+   * concatenation of the part and the body does not pass the error on): the tail part was already
+   * deleted, the upload's lock never came free (settling-locker.ts waits for the write), and a temp
+   * file stayed behind.
+   */
+  override async write(readable: Readable, id: string, offset: number): Promise<number> {
+    const body = new PassThrough();
+    const end = () => {
+      if (!body.writableEnded) body.end();
+    };
+    readable.on('error', end);
+    readable.on('close', end);
+    readable.pipe(body);
+    return super.write(body, id, offset);
+  }
+
+  /** The store's termination leaves the short tail part (`{id}.part`) behind; it goes with the rest here. */
   override async remove(id: string): Promise<void> {
     try {
       await super.remove(id);

@@ -30,7 +30,7 @@ export interface TusEndpoint {
   /** Where unfinished uploads are kept (DATA_DIR/uploads or the bucket's root). */
   area: UploadArea;
   /** The cross-instance upload locks on PostgreSQL; undefined on SQLite (tus's in-process locker). */
-  locker: PgUploadLocker | undefined;
+  pgLocker: PgUploadLocker | undefined;
   /** Handles one request under /files (a web Request, from Hono or from the node listener). */
   handle(request: Request): Promise<Response>;
   /** Releases the lock connections, the hashing thread and the S3 client. */
@@ -57,12 +57,12 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
   const retryAfter = new WeakMap<Request, number>();
   // Disk or S3, without creation-defer-length either way (the length is checked at creation).
   const storage = openUploadStorage(deps, UPLOAD_EXPIRY_MS);
-  const { datastore, area, hashes, locker } = storage;
+  const { datastore, area, hashes, locker, pgLocker } = storage;
 
   const tus = new Server({
     path: TUS_PATH,
     datastore,
-    ...(locker ? { locker } : {}),
+    locker,
     // "If the length of the upload exceeds the maximum, which MAY be specified using the Tus-Max-Size header, the
     // Server MUST respond with the 413 Request Entity Too Large status." (https://tus.io/protocols/resumable-upload#creation)
     maxSize: MAX_UPLOAD_BYTES,
@@ -117,7 +117,7 @@ export function createTusServer(deps: AppDeps): TusEndpoint {
     return handler(ctx, request, user);
   }
 
-  return { tus, hashes, area, locker, handle, close: storage.close };
+  return { tus, hashes, area, pgLocker, handle, close: storage.close };
 }
 
 /** One tus server per deps, shared by the node listener (npm start) and createApp (in-process tests). */

@@ -1,4 +1,4 @@
-import type { DataStore } from '@tus/server';
+import { MemoryLocker, type DataStore } from '@tus/server';
 import type { AppDeps } from '../context';
 import { DiskUploadArea } from './disk-upload-area';
 import { HashingFileStore } from './hashing-store';
@@ -7,6 +7,7 @@ import { S3UploadArea } from './s3-upload-area';
 import { createS3UploadStore } from './s3-upload-store';
 import type { UploadArea } from './upload-area';
 import { UploadHashes } from './upload-hashes';
+import { SettlingLocker } from './settling-locker';
 import { PgUploadLocker } from './upload-locker';
 
 export interface UploadStorage {
@@ -14,8 +15,10 @@ export interface UploadStorage {
   area: UploadArea;
   /** The running sha256 of each upload on disk (on S3 the hash is read back at the finish; this stays empty). */
   hashes: UploadHashes;
-  /** Undefined: @tus/server's MemoryLocker (one process). */
-  locker: PgUploadLocker | undefined;
+  /** The lock tus takes per request: PostgreSQL's across instances, else in this process; an unlock waits for the store's write. */
+  locker: SettlingLocker;
+  /** The cross-instance locks on PostgreSQL; undefined on SQLite (one process, @tus/server's MemoryLocker). */
+  pgLocker: PgUploadLocker | undefined;
   close(): Promise<void>;
 }
 
@@ -26,7 +29,8 @@ export interface UploadStorage {
  */
 export function openUploadStorage(deps: AppDeps, expirationPeriodInMilliseconds: number): UploadStorage {
   const { config } = deps;
-  const locker = deps.engine.dialect === 'postgres' ? new PgUploadLocker(config.databaseUrl, deps.log) : undefined;
+  const pgLocker = deps.engine.dialect === 'postgres' ? new PgUploadLocker(config.databaseUrl, deps.log) : undefined;
+  const locker = new SettlingLocker(pgLocker ?? new MemoryLocker());
   const storage = config.storage;
   let datastore: DataStore;
   let area: UploadArea;
@@ -47,13 +51,15 @@ export function openUploadStorage(deps: AppDeps, expirationPeriodInMilliseconds:
   }
   // The length must be known up front: 120 MiB is checked at creation, before any byte.
   datastore.extensions = datastore.extensions.filter((e) => e !== 'creation-defer-length');
+  locker.track(datastore);
   return {
     datastore,
     area,
     hashes,
     locker,
+    pgLocker,
     close: async () => {
-      await Promise.all([locker?.close(), hashes.close(), closeStore()]);
+      await Promise.all([pgLocker?.close(), hashes.close(), closeStore()]);
     },
   };
 }

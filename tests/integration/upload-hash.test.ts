@@ -31,7 +31,12 @@ describe('the running sha256 of an upload', () => {
   const storedSha = async (videoId: string) =>
     (await t.deps.db.selectFrom('videos').select('sha256').where('id', '=', videoId).executeTakeFirstOrThrow()).sha256;
   const uploadId = (url: string) => url.split('/').pop()!;
-  const onDisk = (url: string) => statSync(join(t.deps.config.uploadsDir, uploadId(url))).size;
+  /**
+   * The running hash is kept on disk only: on S3 the PATCHes of an upload may reach different
+   * instances, and the finish reads the object back (server/uploads/s3-upload-area.ts). There these
+   * runs check the stored sha256 alone.
+   */
+  const onDisk = () => t.deps.config.storage.kind === 'disk';
 
   /**
    * A HEAD takes the upload's lock (as a resuming client's does), so it answers once the cut PATCH
@@ -40,9 +45,11 @@ describe('the running sha256 of an upload', () => {
   const afterCut = async (url: string) => {
     const head = await rawRequest(srv.url, 'HEAD', new URL(url).pathname, { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${alice.token}` });
     const offset = Number(head.headers['upload-offset']);
-    expect(offset).toBe(onDisk(url));
-    // Every byte that arrived before the cut is written and hashed: the state matches the file.
-    expect(await tusEndpointFor(t.deps).hashes.covered(uploadId(url))).toBe(offset);
+    if (onDisk()) {
+      expect(offset).toBe(statSync(join(t.deps.config.uploadsDir, uploadId(url))).size);
+      // Every byte that arrived before the cut is written and hashed: the state matches the file.
+      expect(await tusEndpointFor(t.deps).hashes.covered(uploadId(url))).toBe(offset);
+    }
     return offset;
   };
 
@@ -89,12 +96,11 @@ describe('the running sha256 of an upload', () => {
     const meta = videoMetadata();
     const chunkSize = 1024 * 1024;
     const url = await cutRun(bytes, meta, chunkSize, Math.floor(bytes.length * 0.6));
-    await afterCut(url);
+    const before = await afterCut(url);
     tusEndpointFor(t.deps).hashes.forget(uploadId(url));
     expect(await tusEndpointFor(t.deps).hashes.covered(uploadId(url))).toBeNull();
 
     // Another cut after the resume (the state is rebuilt from the file), then the end.
-    const before = onDisk(url);
     await cutRun(bytes, meta, chunkSize, Math.floor(bytes.length * 0.2), url);
     expect(await afterCut(url)).toBeGreaterThan(before);
     await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta, chunkSize, uploadUrl: url });

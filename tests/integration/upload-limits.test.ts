@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
@@ -7,6 +7,7 @@ import { mp4Faststart } from '../fixtures/videos';
 import { MAX_UPLOADS_IN_PROGRESS, UPLOAD_WINDOW_MS } from '#server/uploads/quotas';
 import { limitsSetting } from '#server/settings/definitions';
 import { writeSetting } from '#server/settings/store';
+import { tusObjects } from './upload-storage';
 
 // Per-member upload limits and the free-space floor (docs/uploads.md, "Limits"), over real HTTP.
 
@@ -177,6 +178,6 @@ describe('the free-space floor', () => {
     expect(refused.body.error.message).toMatch(/storage space/);
     expect(refused.retryAfter).toBeTruthy();
     expect(await t.deps.db.selectFrom('uploads').select('id').execute()).toEqual([]);
-    expect(readdirSync(t.deps.config.uploadsDir)).toEqual([]);
+    expect(await tusObjects(t.deps)).toEqual([]);
   });
 });

@@ -1,5 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, call, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
@@ -8,6 +7,7 @@ import { mp4Faststart, posterJpeg, webm } from '../fixtures/videos';
 import { deleteVideoInTx } from '#server/videos/delete-video';
 import { Changes } from '#server/changes/changes';
 import { deleteMediaFiles } from '#server/media/storage';
+import { mediaExists, mediaNames } from './upload-storage';
 
 describe('media delivery and posters', () => {
   let t: TestApp;
@@ -39,8 +39,8 @@ describe('media delivery and posters', () => {
 
   const putPoster = (id: string, body: Buffer<ArrayBuffer>, token: string, type = 'image/jpeg') =>
     fetch(`${srv.url}/api/videos/${id}/poster`, { method: 'PUT', body, headers: { Authorization: `Bearer ${token}`, 'Content-Type': type } });
-  /** The poster files of one video on disk (alice's folder). */
-  const posterFiles = (id: string) => readdirSync(join(t.deps.config.mediaDir, alice.id)).filter((f) => f.startsWith(`poster-${id}-`));
+  /** The stored poster files of one video (alice's folder). */
+  const posterFiles = async (id: string) => (await mediaNames(t.deps, alice.id)).filter((f) => f.startsWith(`poster-${id}-`));
 
   const get = async (url: string, headers: Record<string, string> = {}, method = 'GET') => {
     const res = await fetch(url, { method, headers });
@@ -187,8 +187,8 @@ describe('media delivery and posters', () => {
     expect(img.status).toBe(200);
     expect(sha256(img.body)).toBe(sha256(jpeg));
     expect(await changes()).toBe(before);
-    expect(posterFiles(id)).toEqual([video.poster_key!.split('/')[1]]);
-    expect(readdirSync(join(t.deps.config.mediaDir, alice.id)).filter((f) => f.startsWith('.tmp-'))).toEqual([]);
+    expect(await posterFiles(id)).toEqual([video.poster_key!.split('/')[1]]);
+    expect((await mediaNames(t.deps, alice.id)).filter((f) => f.startsWith('.tmp-'))).toEqual([]);
   });
 
   it('refuses a sixth different poster for one video with 409, keeping the five it has', async () => {
@@ -200,7 +200,7 @@ describe('media delivery and posters', () => {
     const sixth = await putPoster(id, png(5), alice.token, 'image/png');
     expect(sixth.status).toBe(409);
     expect(((await sixth.json()) as any).error.code).toBe('too_many_posters');
-    expect(posterFiles(id)).toHaveLength(5);
+    expect(await posterFiles(id)).toHaveLength(5);
     // Sending one it already has is still fine.
     expect((await putPoster(id, png(2), alice.token, 'image/png')).status).toBe(200);
 
@@ -208,7 +208,7 @@ describe('media delivery and posters', () => {
     const path = (await t.deps.db.selectFrom('uploads').select('id').where('video_id', '=', id).executeTakeFirstOrThrow()).id;
     const del = await rawRequest(srv.url, 'DELETE', `/files/${path}`, { 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${alice.token}` });
     expect(del.status).toBe(204);
-    expect(posterFiles(id)).toEqual([]);
+    expect(await posterFiles(id)).toEqual([]);
   });
 
   it('refuses posters that are not images, too large, or for someone else', async () => {
@@ -286,8 +286,8 @@ describe('media delivery and posters', () => {
     expect((await get(`${srv.url}/media/${row.file_key}`)).status).toBe(404);
     expect((await get(`${srv.url}/media/${row.poster_key}`)).status).toBe(404);
     expect((await get(`${srv.url}/media/${first.poster_key}`)).status).toBe(404);
-    expect(existsSync(join(t.deps.config.mediaDir, row.file_key))).toBe(false);
-    expect(posterFiles(meta.videoId!)).toEqual([]);
+    expect(await mediaExists(t.deps, row.file_key)).toBe(false);
+    expect(await posterFiles(meta.videoId!)).toEqual([]);
     // Other videos are untouched.
     expect((await get(videoUrl, { Range: 'bytes=0-0' })).status).toBe(206);
   });

@@ -46,3 +46,10 @@ export async function tusObjects(deps: AppDeps, uploadId = ''): Promise<string[]
     client.destroy();
   }
 }
+
+/** Every media key, in every folder (none lives at the top). */
+export async function allMediaKeys(deps: AppDeps, folder = ''): Promise<string[]> {
+  const keys = folder ? await deps.media.listFiles(folder) : [];
+  for (const sub of await deps.media.listFolders(folder)) keys.push(...(await allMediaKeys(deps, folder ? `${folder}/${sub}` : sub)));
+  return keys;
+}

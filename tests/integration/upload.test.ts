@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { listen, runUpload, sha256, videoMetadata, type LoopbackServer } from '../fixtures/tus-client';
 import { mp4Faststart, mp4MoovAtEnd, mp4TwoMegabytes, webm } from '../fixtures/videos';
+import { mediaExists, mediaNames, readMedia, tusObjects } from './upload-storage';
 
 describe('tus uploads with tus-js-client over loopback', () => {
   let t: TestApp;
@@ -43,7 +43,7 @@ describe('tus uploads with tus-js-client over loopback', () => {
     });
     expect(video!.sha256).toBe(sha256(bytes));
     expect(video!.file_key).toMatch(new RegExp(`^${alice.id}/\\d+-clip\\.mp4$`));
-    const stored = readFileSync(join(t.deps.config.mediaDir, video!.file_key));
+    const stored = await readMedia(t.deps, video!.file_key);
     expect(sha256(stored)).toBe(sha256(bytes));
 
     const served = await fetch(`${srv.url}/media/${video!.file_key}`);
@@ -55,8 +55,8 @@ describe('tus uploads with tus-js-client over loopback', () => {
     expect(pokes).toContainEqual(['feed', `video:${meta.videoId}`]);
     const upload = await t.deps.db.selectFrom('uploads').selectAll().where('video_id', '=', meta.videoId!).executeTakeFirst();
     expect(upload?.status).toBe('completed');
-    // Nothing left behind in the tus folder.
-    expect(readdirSync(t.deps.config.uploadsDir).filter((f) => f.startsWith(run.url!.split('/').pop()!))).toEqual([]);
+    // Nothing left behind where tus keeps uploads.
+    expect(await tusObjects(t.deps, run.url!.split('/').pop())).toEqual([]);
   });
 
   it('accepts an MP4 with moov at the end and a WebM, typed by content', async () => {
@@ -93,7 +93,7 @@ describe('tus uploads with tus-js-client over loopback', () => {
     expect(srv.bytesRead() - before - bytes.length).toBeLessThanOrEqual(chunkSize + overhead);
     const video = await videoRow(meta.videoId!);
     expect(video?.sha256).toBe(sha256(bytes));
-    expect(sha256(readFileSync(join(t.deps.config.mediaDir, video!.file_key)))).toBe(sha256(bytes));
+    expect(sha256(await readMedia(t.deps, video!.file_key))).toBe(sha256(bytes));
   });
 
   it('ends with a byte-identical file whatever the cut point', async () => {
@@ -129,15 +129,15 @@ describe('tus uploads with tus-js-client over loopback', () => {
     const meta = videoMetadata();
     await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta });
     const first = await videoRow(meta.videoId!);
-    const filesBefore = readdirSync(join(t.deps.config.mediaDir, alice.id)).sort();
+    const filesBefore = await mediaNames(t.deps, alice.id);
     await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: { ...meta, title: 'Second try' } });
     const rows = await t.deps.db.selectFrom('videos').selectAll().where('id', '=', meta.videoId!).execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ title: 'My clip', file_key: first!.file_key });
     // The duplicate copy was not kept.
-    expect(readdirSync(join(t.deps.config.mediaDir, alice.id)).sort()).toEqual(filesBefore);
+    expect(await mediaNames(t.deps, alice.id)).toEqual(filesBefore);
     const uploads = await t.deps.db.selectFrom('uploads').select('status').where('video_id', '=', meta.videoId!).execute();
     expect(uploads.map((u) => u.status)).toEqual(['completed', 'completed']);
-    expect(existsSync(join(t.deps.config.mediaDir, first!.file_key))).toBe(true);
+    expect(await mediaExists(t.deps, first!.file_key)).toBe(true);
   });
 });

@@ -1,12 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { PassThrough, Readable } from 'node:stream';
+import { Upload } from '@tus/server';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkVideo } from '#server/uploads/container/inspect';
 import { s3ByteSource } from '#server/uploads/s3-byte-source';
 import { createS3Client } from '#server/storage/s3-client';
-import { cleanUpExpiredUploads } from '#server/uploads/tus-server';
+import { cleanUpExpiredUploads, tusEndpointFor } from '#server/uploads/tus-server';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { testStorageEnv } from '../helpers/test-storage';
 import { createUser, type TestUser } from '../helpers/users';
 import { createUploadRaw, listen, runUpload, serverError, sha256, videoMetadata, type LoopbackServer } from '../fixtures/tus-client';
 import { mp4MoovAtEnd, mp4TwelveMegabytes, mp4TwoMegabytes, textAsMp4, webm } from '../fixtures/videos';
@@ -20,7 +22,7 @@ describe('tus uploads on S3 (@tus/s3-store on the media bucket)', () => {
   let alice: TestUser;
 
   beforeAll(async () => {
-    t = await createTestApp(await testStorageEnv());
+    t = await createTestApp();
     srv = await listen(t);
     alice = await createUser(t.deps, { name: 'Alice' });
   });
@@ -125,6 +127,23 @@ describe('tus uploads on S3 (@tus/s3-store on the media bucket)', () => {
     expect(await tusObjects(t.deps, id)).toEqual([`${id} (multipart)`, `${id}.info`]);
     t.advance(25 * 60 * 60 * 1000);
     await cleanUpExpiredUploads(t.deps);
+    expect(await tusObjects(t.deps, id)).toEqual([]);
+  });
+
+  it('a PATCH body that fails midway while a tail part is resumed keeps what arrived and settles', async () => {
+    const { datastore } = tusEndpointFor(t.deps).tus;
+    const id = randomBytes(16).toString('hex');
+    await datastore.create(new Upload({ id, size: 2_000_000, offset: 0 }));
+    // The first write leaves a tail part shorter than a part (700 000 bytes).
+    expect(await datastore.write(Readable.from([randomBytes(700_000)]), id, 0)).toBe(700_000);
+    const body = new PassThrough();
+    const written = datastore.write(body, id, 700_000);
+    body.write(randomBytes(300_000));
+    await new Promise((ok) => setTimeout(ok, 100));
+    body.destroy(new Error('the client went away'));
+    expect(await written).toBe(1_000_000);
+    expect((await datastore.getUpload(id)).offset).toBe(1_000_000);
+    await datastore.remove(id);
     expect(await tusObjects(t.deps, id)).toEqual([]);
   });
 
