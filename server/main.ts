@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { createNodeListener } from './uploads/mount';
-import { startUploadCleanup } from './uploads/tus-server';
+import { closeTusEndpoint, startUploadCleanup } from './uploads/tus-server';
 import { startUnverifiedSweep } from './auth/unverified-expiry';
 import type { Config } from './config';
 import { failStartup as fail, readConfigOrExit as readConfig } from './startup';
@@ -55,7 +55,15 @@ async function main(): Promise<void> {
     // The runner first: it stops ffmpeg and gives its job back while the database is still open.
     void (runner?.stop() ?? Promise.resolve())
       .catch((err: unknown) => deps.log.error('media runner did not stop cleanly', err))
-      .finally(() => server.close(() => void deps.close().then(() => process.exit(0))));
+      // Then the upload locks' connections and the tus store's clients, then the database.
+      .finally(() =>
+        server.close(
+          () =>
+            void closeTusEndpoint(deps)
+              .then(() => deps.close())
+              .then(() => process.exit(0)),
+        ),
+      );
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

@@ -16,11 +16,10 @@ import {
 import { contentTypeOf } from './content-type';
 import { filesUnder, forEachLimited } from './local-files';
 import { MediaNotFound, type MediaStore } from './media-store';
-import { createS3Client, type S3Storage } from './s3-client';
+import { createS3Client, MEDIA_PREFIX, type S3Storage } from './s3-client';
 import { SizeCache } from './size-cache';
 
 /** The bucket's media live under this prefix; the tus store keeps its objects at the bucket root. */
-const PREFIX = 'media/';
 /** Uploads at once when publishing a job's outputs (a ladder is ~100 small segments). */
 const PUBLISH_CONCURRENCY = 4;
 /** withLocalFile's folder among the scratch folders (refused as a scratch key). */
@@ -57,7 +56,7 @@ export class S3MediaStore implements MediaStore {
 
   /** The object key of a media key. */
   objectKey(key: string): string {
-    return PREFIX + key;
+    return MEDIA_PREFIX + key;
   }
 
   async stat(key: string): Promise<{ size: number } | null> {
@@ -205,13 +204,13 @@ export class S3MediaStore implements MediaStore {
   async listFiles(folder: string, namePrefix = ''): Promise<string[]> {
     const keys: string[] = [];
     for await (const page of this.pages(`${this.objectKey(folder)}/${namePrefix}`, '/')) {
-      for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(PREFIX.length));
+      for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(MEDIA_PREFIX.length));
     }
     return keys;
   }
 
   async listFolders(folder: string): Promise<string[]> {
-    const prefix = folder === '' ? PREFIX : `${this.objectKey(folder)}/`;
+    const prefix = folder === '' ? MEDIA_PREFIX : `${this.objectKey(folder)}/`;
     const names: string[] = [];
     for await (const page of this.pages(prefix, '/')) {
       for (const p of page.CommonPrefixes ?? []) if (p.Prefix) names.push(p.Prefix.slice(prefix.length, -1));

@@ -4,7 +4,7 @@ import { CopyObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCo
 import type { S3Store } from '@tus/s3-store';
 import { ERRORS } from '@tus/server';
 import { s3ByteSource } from './s3-byte-source';
-import { MEDIA_PREFIX } from './s3-client';
+import { MEDIA_PREFIX } from '../storage/s3-client';
 import type { FinishedUpload, UploadArea } from './upload-area';
 
 /** What @tus/s3-store keeps of an upload at the bucket's root. */

@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { S3Store, type MetadataValue } from '@tus/s3-store';
 import type { KvStore } from '@tus/server';
-import { s3ClientConfig, type S3Storage } from './s3-client';
+import { s3ClientConfig, type S3Storage } from '../storage/s3-client';
 
 /** A 5 MiB part per PATCH of the app (it sends 5 MiB chunks), S3's smallest part but the last. */
 const PART_BYTES = 5 * 1024 * 1024;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from '#server/config';
 import { createDeps } from '#server/deps';
 import { createApp, type App } from '#server/app';
+import { closeTusEndpoint } from '#server/uploads/tus-server';
 import type { AppDeps } from '#server/context';
 import { testDatabaseEnv } from './test-database';
 import { testStorageEnv } from './test-storage';
@@ -43,6 +44,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       offset += ms;
     },
     close: async () => {
+      await closeTusEndpoint(deps);
       await deps.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

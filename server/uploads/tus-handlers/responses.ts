@@ -1,4 +1,5 @@
 import { errorBody } from '#server/http/errors';
+import { ERRORS } from '@tus/server';
 import { MAX_UPLOAD_BYTES } from '../metadata';
 
 const TUS_ERROR_CODES: Record<number, string> = {
@@ -39,6 +40,7 @@ export function jsonErrors(origin: string): JsonError {
 export async function asJsonError(res: Response, method: string): Promise<Response> {
   if (res.status < 400 || method === 'HEAD') return res;
   const text = (await res.text()).trim();
+  if (text === ERRORS.ERR_LOCK_TIMEOUT.body) return lockedAnswer(res);
   const headers = new Headers(res.headers);
   headers.set('Content-Type', 'application/json; charset=utf-8');
   headers.delete('Content-Length');
@@ -48,4 +50,18 @@ export async function asJsonError(res: Response, method: string): Promise<Respon
     body = JSON.stringify(errorBody(TUS_ERROR_CODES[res.status] ?? 'upload_error', message));
   }
   return new Response(body, { status: res.status, headers });
+}
+
+/**
+ * tus answers 500 when another request (on any instance: server/uploads/upload-locker.ts) kept the
+ * upload for the whole lock timeout. Nothing failed on the server: the upload is busy, so 423 with
+ * a time to come back, which tus-js-client retries.
+ */
+function lockedAnswer(res: Response): Response {
+  const headers = new Headers(res.headers);
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  headers.set('Retry-After', '5');
+  headers.delete('Content-Length');
+  const body = JSON.stringify(errorBody('upload_locked', 'Another request is writing this upload. Try again shortly.'));
+  return new Response(body, { status: 423, headers });
 }
