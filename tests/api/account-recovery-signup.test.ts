@@ -123,7 +123,7 @@ describe('access tokens not issued as ours are', () => {
   beforeAll(async () => {
     t = await createTestApp();
     userId = (await signUpVerified(t, { email: 'claims@example.test', password: 'claims-password' })).id;
-    const keys = await loadSigningKeys(t.dataDir, undefined);
+    const keys = await loadSigningKeys(t.dataDir, t.deps.config.jwtPrivateKey);
     sign = ({ iat, exp }) =>
       new SignJWT({})
         .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' })

@@ -67,7 +67,9 @@ describe('DATA_DIR is owner-only', () => {
     const dirs = [freshDataDir, join(freshDataDir, 'media'), join(freshDataDir, 'uploads'), mailDir];
     // On PostgreSQL the rows live in the cluster's own files, not under DATA_DIR.
     const databaseFiles = testDialect === 'sqlite' ? ['vidi.sqlite', 'vidi.sqlite-wal', 'vidi.sqlite-shm'] : [];
-    const files = [...databaseFiles, 'jwt-ed25519.pem', 'secrets.key'].map((f) => join(freshDataDir, f));
+    // On PostgreSQL the keys come from the environment (shared by every instance), not DATA_DIR.
+    const keyFiles = testDialect === 'sqlite' ? ['jwt-ed25519.pem', 'secrets.key'] : [];
+    const files = [...databaseFiles, ...keyFiles].map((f) => join(freshDataDir, f));
     files.push(...readdirSync(mailDir).map((f) => join(mailDir, f)));
     expect(Object.fromEntries(dirs.map((d) => [d, mode(d)]))).toEqual(Object.fromEntries(dirs.map((d) => [d, '700'])));
     expect(Object.fromEntries(files.map((f) => [f, mode(f)]))).toEqual(Object.fromEntries(files.map((f) => [f, '600'])));

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { insertVideo, videoTruth } from './sync-harness';
@@ -87,9 +85,9 @@ describe('push', () => {
   it('lets the owner and an admin delete a video, and a second delete is a no-op', async () => {
     const own = await insertVideo(t.deps, alice.id);
     const { file_key } = await t.deps.db.selectFrom('videos').select('file_key').where('id', '=', own).executeTakeFirstOrThrow();
-    const file = join(t.deps.config.mediaDir, file_key);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, 'not really a video');
+    // Through the store: on disk a file, in the s3 project an object of the bucket.
+    await t.deps.media.putOnce(file_key, Buffer.from('not really a video'), 'video/mp4');
+    expect(await t.deps.media.stat(file_key)).not.toBeNull();
     const other = await insertVideo(t.deps, bob.id);
     const c1 = randomUUID();
     const r1 = await push(alice, c1, [
@@ -101,8 +99,8 @@ describe('push', () => {
     expect(r2.json.results[0].status).toBe('applied');
     expect((await videoTruth(t.deps, own)).exists).toBe(false);
     expect((await videoTruth(t.deps, other)).exists).toBe(false);
-    // The media file goes once the deletion committed.
-    expect(existsSync(file)).toBe(false);
+    // The media file goes once the deletion committed (an after-commit step: waited for).
+    await vi.waitFor(async () => expect(await t.deps.media.stat(file_key)).toBeNull());
   });
 
   it('answers bad requests with a clear 4xx and changes nothing', async () => {
