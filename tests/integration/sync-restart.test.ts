@@ -5,6 +5,7 @@ import { loadConfig } from '#server/config';
 import { createDeps } from '#server/deps';
 import type { AppDeps } from '#server/context';
 import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
+import { sharedKeysEnv, testDialect } from '../helpers/test-database';
 import { createUser } from '../helpers/users';
 import { engineFor, insertVideo, Network, newDevice, videoTruth } from './sync-harness';
 
@@ -19,7 +20,15 @@ beforeAll(async () => {
   srv = await startServer({ env: { PUBLIC_URL, LOG_LEVEL: 'error' } });
   // A second connection to the same database and signing key, to make users and watch progress.
   deps = await createDeps(
-    loadConfig({ DATA_DIR: srv.dataDir, DATABASE_URL: srv.databaseUrl, PUBLIC_URL, LOG_LEVEL: 'error', CLIENT_DIST: join(PROJECT_ROOT, 'no-client') }),
+    loadConfig({
+      DATA_DIR: srv.dataDir,
+      DATABASE_URL: srv.databaseUrl,
+      // On PostgreSQL the server signs with the shared key of its environment, not a DATA_DIR file.
+      ...(testDialect === 'postgres' ? sharedKeysEnv : {}),
+      PUBLIC_URL,
+      LOG_LEVEL: 'error',
+      CLIENT_DIST: join(PROJECT_ROOT, 'no-client'),
+    }),
   );
 });
 afterAll(async () => {
