@@ -21,6 +21,7 @@ import { media } from './media-bench';
 import { syncCost } from './sync-cost';
 import { postgresViewer, startBenchPostgres, type BenchPostgres } from './lib/postgres';
 import { runClusterBench } from './cluster';
+import { benchMediaServingS3 } from './media-serving-s3';
 
 // `npm run bench [-- --quick] [--json FILE] [--seed-size full|small] [--only a,b] [--rounds N] [--data-dir DIR] [--db sqlite|postgres] [--cluster]`
 // Every figure is a ratio against a baseline measured in the same run, A/B interleaved.
@@ -273,6 +274,9 @@ async function runCluster({
 }): Promise<void> {
   const started = performance.now();
   const rows = await runClusterBench({ quick, rounds, tmpDir, log: (m) => console.log(`  ${m}`) });
+  // Media out of S3: proxied through /media (what ships) and presigned direct GETs, against disk.
+  console.log('  > Media from S3: proxied vs presigned vs disk');
+  rows.push(...(await benchMediaServingS3({ rounds })));
   const total = (performance.now() - started) / 1000;
   console.log(`\n${formatTable(rows)}\n\n${rows.length} rows, report only; ${total.toFixed(0)} s`);
   if (values.json) {
