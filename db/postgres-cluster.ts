@@ -36,7 +36,8 @@ export function findPostgresBin(): string | undefined {
   return majors.length ? join(root, String(majors[0]), 'bin') : undefined;
 }
 
-function freePort(): Promise<number> {
+/** A loopback port the kernel just handed out (free a moment ago). */
+export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const probe = createServer();
     probe.once('error', fail);

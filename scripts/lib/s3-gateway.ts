@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '#db/postgres-cluster';
 import {
   AbortMultipartUploadCommand,
   CreateBucketCommand,
@@ -59,18 +59,6 @@ function onPath(name: string): boolean {
 /** Whether Debian's Ceph packages (mon, osd, radosgw, the tools) are installed. */
 export function cephInstalled(): boolean {
   return BINARIES.every(onPath);
-}
-
-/** A port the kernel just handed out (so not one another gateway started from here is using). */
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const addr = probe.address();
-      probe.close(() => ok(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
 }
 
 function runScript(args: string[], timeoutMs: number): Promise<string> {

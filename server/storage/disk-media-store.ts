@@ -15,7 +15,7 @@ export function mediaPath(mediaDir: string, key: string): string {
 }
 
 /** Forces a file's (or a folder's) data to disk. */
-async function fsyncPath(path: string): Promise<void> {
+export async function fsyncPath(path: string): Promise<void> {
   const fh = await open(path, 'r');
   try {
     await fh.sync();

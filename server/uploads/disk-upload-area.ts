@@ -1,19 +1,9 @@
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { mediaPath } from '../storage/disk-media-store';
+import { fsyncPath, mediaPath } from '../storage/disk-media-store';
 import { openFileSource } from './file-source';
 import type { FinishedUpload, UploadArea } from './upload-area';
 import type { UploadHashes } from './upload-hashes';
-
-/** Forces a file's (or a folder's) data to disk. */
-async function fsyncPath(path: string): Promise<void> {
-  const fh = await open(path, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
 
 /** The tus file store keeps `{id}` (the bytes) and `{id}.json` (its offset and metadata). */
 export async function removeUploadFiles(uploadsDir: string, id: string): Promise<void> {

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createServer } from 'node:net';
 import { sharedKeysEnv, testDatabaseEnv } from './test-database';
 import { testStorageEnv } from './test-storage';
 import { openDatabase, type DbHandle } from '#db/connect';
+import { freePort } from '#db/postgres-cluster';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -25,18 +25,7 @@ export interface ServerProcess {
   restart(): Promise<void>;
 }
 
-/** A port that was free a moment ago: the server needs it up front so PUBLIC_URL (mail links, token issuer) is right. */
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const addr = probe.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      probe.close(() => ok(port));
-    });
-  });
-}
+export { freePort };
 
 /**
  * Starts the real server the way `npm start` does (minus the build: the e2e global setup built the

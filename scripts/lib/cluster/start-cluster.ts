@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDatabase, findPostgresBin, startPostgresCluster } from '#db/postgres-cluster';
+import { createDatabase, findPostgresBin, freePort, startPostgresCluster } from '#db/postgres-cluster';
 import { createBucket, deleteBucket, startS3Gateway, type S3Env } from '../s3-gateway';
 import { CEPH, NGINX, POSTGRES, ensurePackages, type Needed } from './debian-packages';
 import { startBalancer } from './nginx-process';
@@ -58,16 +57,7 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const addr = probe.address();
-      probe.close(() => ok(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
-}
+export { freePort };
 
 /** The built PWA the instances serve; built once (as `npm start` would) when missing. */
 export function ensureClientBuilt(): string {
