@@ -1,0 +1,29 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** Runs a process entry point with only these variables (plus PATH), as an operator would start it. */
+function start(entry: string, env: Record<string, string>) {
+  return spawnSync(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error', ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+}
+
+describe('start-up with a PostgreSQL DATABASE_URL', () => {
+  // Port 1 on loopback: nothing listens, so getting past the check would fail differently (and later).
+  const DATABASE_URL = 'postgres://vidi:secret@127.0.0.1:1/vidi';
+
+  for (const entry of ['server/main.ts', 'server/worker.ts']) {
+    it(`${entry} refuses to start without the shared keys and PUBLIC_URL, naming each, before touching the database`, () => {
+      const run = start(entry, { DATABASE_URL, MEDIA_WORKER: 'off' });
+      expect(run.status, run.stderr).toBe(2);
+      for (const name of ['JWT_PRIVATE_KEY', 'PUBLIC_URL', 'SECRETS_KEY']) expect(run.stderr).toContain(`${name}: required with a PostgreSQL DATABASE_URL`);
+      expect(run.stderr).not.toContain('ECONNREFUSED');
+    });
+  }
+});
