@@ -17,10 +17,7 @@ async function main(): Promise<void> {
   // Migrates like main.ts, so a worker started first (or alone) finds the tables it needs.
   const deps = await createDeps(config);
   const runner = createConfiguredRunner(deps, binaries);
-  await runner.start();
-  console.log(
-    `Vidi media worker running (media on ${deps.media.kind}, concurrency ${config.media.concurrency}, ${config.media.ffmpegThreads} ffmpeg threads, nice ${config.media.nice})`,
-  );
+  // Handlers first: whoever started the worker may stop it the moment it says it runs.
   let stopping = false;
   const shutdown = () => {
     if (stopping) return;
@@ -40,6 +37,10 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+  await runner.start();
+  console.log(
+    `Vidi media worker running (media on ${deps.media.kind}, concurrency ${config.media.concurrency}, ${config.media.ffmpegThreads} ffmpeg threads, nice ${config.media.nice})`,
+  );
 }
 
 void main();
