@@ -1,0 +1,43 @@
+// Accounts: profiles, their passwords, sessions and e-mail links.
+// Times are integer milliseconds since the epoch; booleans are 0/1 integers (db/schema.ts).
+
+export interface ProfilesTable {
+  id: string;
+  email: string;
+  name: string;
+  is_admin: number;
+  is_active: number;
+  /** 'active' | 'pending_payment' (the fee is paid before the account is usable: docs/decisions/0007-entry-fee-razorpay-and-sandbox.md). */
+  account_status: string;
+  email_verified_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CredentialsTable {
+  user_id: string;
+  password_hash: string;
+  updated_at: number;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  user_id: string;
+  /** Every rotation of one sign-in shares a family; reuse of a spent token revokes the family. */
+  family_id: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
+  replaced_by: string | null;
+}
+
+export interface EmailTokensTable {
+  token_hash: string;
+  user_id: string;
+  purpose: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}

@@ -1,0 +1,79 @@
+import type { Generated } from 'kysely';
+
+// Videos, their uploads, and what members do with them.
+// Times are integer milliseconds since the epoch; booleans are 0/1 integers (db/schema.ts).
+
+export interface VideosTable {
+  id: string;
+  user_id: string;
+  title: string;
+  description: string;
+  /** Path of the media file under DATA_DIR/media, e.g. {userId}/{timestamp}-{safe name}. */
+  file_key: string;
+  mime_type: string;
+  size_bytes: number;
+  duration_ms: number;
+  sha256: string;
+  poster_key: string | null;
+  created_at: number;
+  /** 'processing' | 'ready' | 'failed' (docs/media.md); defaults to 'ready' for rows inserted directly. */
+  media_status: Generated<string>;
+  /** Why processing failed, shown to the uploader and to admins. */
+  media_error: string | null;
+  /** 0-100 while processing. */
+  media_progress: Generated<number>;
+  /** The folder of the current outputs under DATA_DIR/media ({userId}/{videoId}/{jobId}), or null before the first. */
+  media_key: string | null;
+  captions_key: string | null;
+  likes_count: number;
+  comments_count: number;
+  shares_count: number;
+  views_count: number;
+}
+
+export interface UploadsTable {
+  /** The tus upload id. */
+  id: string;
+  user_id: string;
+  video_id: string;
+  title: string;
+  description: string;
+  filename: string;
+  filetype: string;
+  size_bytes: number | null;
+  /** 'uploading' | 'completed' | 'rejected' | 'expired' */
+  status: string;
+  reason: string | null;
+  /** A poster sent before the video existed (migration 0002); moved to the video when it is created. */
+  poster_key: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LikesTable {
+  video_id: string;
+  user_id: string;
+  created_at: number;
+}
+
+export interface CommentsTable {
+  id: string;
+  video_id: string;
+  user_id: string;
+  content: string;
+  created_at: number;
+}
+
+export interface ViewsTable {
+  video_id: string;
+  user_id: string;
+  watched_ms: number;
+  created_at: number;
+}
+
+export interface SharesTable {
+  id: string;
+  video_id: string;
+  user_id: string;
+  created_at: number;
+}
