@@ -4,6 +4,7 @@ import { ratioRow, unavailable, type BenchRow } from './lib/result';
 import { assertClean, interleaved, load } from './lib/load';
 import { median } from './lib/stats';
 import { probe, type Benchmark, type BenchContext } from './lib/context';
+import { readSseEvents } from '../helpers/sse';
 
 /**
  * 3b. What keeping clients in sync costs the server, per request and per open connection (report
@@ -80,27 +81,13 @@ async function openStream(url: string, token: string): Promise<Stream> {
   const ctl = new AbortController();
   const res = await fetch(`${url}/api/sync/events?client_id=${randomUUID()}`, { headers: { authorization: `Bearer ${token}` }, signal: ctl.signal });
   if (res.status !== 200 || !res.body) throw new Error(`GET /api/sync/events answered ${res.status}`);
-  const reader = res.body.getReader();
   const pokes: Stream['pokes'] = [];
   let onReady: () => void = () => undefined;
   const ready = new Promise<void>((ok) => (onReady = ok));
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buf = '';
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
-      if (done) return;
-      const t = performance.now();
-      buf += decoder.decode(value, { stream: true });
-      for (let cut = buf.indexOf('\n\n'); cut >= 0; cut = buf.indexOf('\n\n')) {
-        const block = buf.slice(0, cut);
-        buf = buf.slice(cut + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        if (event === 'ready') onReady();
-        if (event === 'poke') pokes.push({ t, delta: block.includes('"delta"') });
-      }
-    }
-  })();
+  void readSseEvents(res.body, ({ event, data }, at) => {
+    if (event === 'ready') onReady();
+    if (event === 'poke') pokes.push({ t: at, delta: data.includes('"delta"') });
+  });
   return { pokes, ready, close: () => ctl.abort() };
 }
 

@@ -4,6 +4,7 @@ import type {} from '../helpers/test-database';
 import { readMailSink } from '../helpers/mail-sink';
 import { openDatabase, type DbHandle } from '#db/connect';
 import { startCluster, type Cluster, type ClusterOptions } from '../../scripts/lib/cluster/start-cluster';
+import { readSseEvents } from '../helpers/sse';
 
 // Shared steps of the cluster tests (tests/cluster): a cluster on the run's PostgreSQL and S3
 // gateway, members made through the balancer, and an event stream read as the client reads it.
@@ -87,26 +88,13 @@ export async function openEventStream(origin: string, token: string): Promise<Ev
   const ctl = new AbortController();
   const res = await fetch(`${origin}/api/sync/events?client_id=${randomUUID()}`, { headers: { authorization: `Bearer ${token}` }, signal: ctl.signal });
   if (res.status !== 200 || !res.body) throw new Error(`GET /api/sync/events at ${origin} answered ${res.status}`);
-  const reader = res.body.getReader();
   const pokes: number[] = [];
   let onReady: () => void = () => undefined;
   const ready = new Promise<void>((ok) => (onReady = ok));
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buf = '';
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
-      if (done) return;
-      const t = performance.now();
-      buf += decoder.decode(value, { stream: true });
-      for (let cut = buf.indexOf('\n\n'); cut >= 0; cut = buf.indexOf('\n\n')) {
-        const event = /^event: (.*)$/m.exec(buf.slice(0, cut))?.[1];
-        buf = buf.slice(cut + 2);
-        if (event === 'ready') onReady();
-        if (event === 'poke') pokes.push(t);
-      }
-    }
-  })();
+  void readSseEvents(res.body, ({ event }, at) => {
+    if (event === 'ready') onReady();
+    if (event === 'poke') pokes.push(at);
+  });
   return { pokes, ready, close: () => ctl.abort() };
 }
 

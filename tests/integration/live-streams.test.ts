@@ -8,6 +8,7 @@ import { MAX_STREAMS_PER_MEMBER } from '#server/realtime/live-streams';
 import { processPull } from '#server/sync/pull';
 import { sharedDeltasFor } from '#server/realtime/shared-deltas';
 import { PokeMessageSchema, type PokeDelta } from '#sync/protocol/messages';
+import { readSseEvents } from '../helpers/sse';
 
 // The bounds on live-update streams (docs/sync.md, "Live"): at most five per member, closed by the
 // server when a session or account ends, and a poke's shared rows read once, not per connection.
@@ -32,26 +33,16 @@ async function openStream(user: TestUser, clientId?: string): Promise<OpenStream
     signal: ctl.signal,
   });
   expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
   const events: OpenStream['events'] = [];
   const waiters: Array<() => void> = [];
   let seen = 0;
-  const ended = (async () => {
-    const decoder = new TextDecoder();
-    let buf = '';
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
-      if (done) return 'ended' as const;
-      buf += decoder.decode(value, { stream: true });
-      for (let cut = buf.indexOf('\n\n'); cut >= 0; cut = buf.indexOf('\n\n')) {
-        const block = buf.slice(0, cut);
-        buf = buf.slice(cut + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        if (event) events.push({ event, data: /^data: (.*)$/m.exec(block)?.[1] ?? '' });
-      }
+  const ended = readSseEvents(
+    res.body!,
+    (e) => events.push(e),
+    () => {
       for (const w of waiters.splice(0)) w();
-    }
-  })();
+    },
+  );
   const nextEvent = async (name: string) => {
     for (;;) {
       const i = events.findIndex((e, n) => n >= seen && e.event === name);

@@ -8,6 +8,7 @@ import { testDatabaseEnv } from '../helpers/test-database';
 import { listen } from '../integration/sync-harness';
 import type { TestUser } from '../helpers/users';
 import type { SharedPokes } from '#server/changes/pokes-postgres';
+import { readSseEvents } from '../helpers/sse';
 
 /** One instance of the app, in this process, served over real HTTP on loopback. */
 export interface Instance extends TestApp {
@@ -65,26 +66,14 @@ export async function openStream(baseUrl: string, user: TestUser): Promise<OpenS
   const ctl = new AbortController();
   const res = await fetch(`${baseUrl}/api/sync/events`, { headers: { authorization: `Bearer ${user.token}` }, signal: ctl.signal });
   expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
   const events: OpenStream['events'] = [];
   let wake = () => {};
   let seen = 0;
-  const ended = (async () => {
-    const decoder = new TextDecoder();
-    let buf = '';
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
-      if (done) return 'ended' as const;
-      buf += decoder.decode(value, { stream: true });
-      for (let cut = buf.indexOf('\n\n'); cut >= 0; cut = buf.indexOf('\n\n')) {
-        const block = buf.slice(0, cut);
-        buf = buf.slice(cut + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        if (event) events.push({ event, data: /^data: (.*)$/m.exec(block)?.[1] ?? '' });
-      }
-      wake();
-    }
-  })();
+  const ended = readSseEvents(
+    res.body!,
+    (e) => events.push(e),
+    () => wake(),
+  );
   const nextEvent = async (name: string, timeoutMs = 10_000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
