@@ -14,7 +14,14 @@ import { sealStoredSecrets } from './settings/payment-secrets';
 import { openMediaStore } from './storage/open-media-store';
 
 /** Opens the database (migrated), loads the signing key and builds everything the routers share. */
-export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps, 'now'>> = {}): Promise<AppDeps & { close(): Promise<void> }> {
+/**
+ * `servesStreams: false` (a media worker): its pokes are only sent to the instances, it listens for
+ * none (no LISTEN connection on PostgreSQL).
+ */
+export async function createDeps(
+  config: Config,
+  overrides: Partial<Pick<AppDeps, 'now'>> & { servesStreams?: boolean } = {},
+): Promise<AppDeps & { close(): Promise<void> }> {
   // Created owner-only (0700): the database, keys and mail (live links) live here. An existing
   // DATA_DIR is the operator's to set; the mail folder of an older version is tightened. umask is
   // not used: it is process-wide, and refused in worker threads.
@@ -33,7 +40,7 @@ export async function createDeps(config: Config, overrides: Partial<Pick<AppDeps
   await sealStoredSecrets(db, secrets, now(), log);
   const media = openMediaStore(config);
   // On PostgreSQL the pokes reach every instance of the database (LISTEN/NOTIFY, server/changes/pokes-postgres.ts).
-  const pokes = openPokes(engine, config.databaseUrl, log);
+  const pokes = openPokes(engine, config.databaseUrl, log, overrides.servesStreams ?? true);
   return {
     config,
     db,

@@ -15,7 +15,8 @@ async function main(): Promise<void> {
     fail(`Cannot process videos: ${(e as Error).message}`);
   }
   // Migrates like main.ts, so a worker started first (or alone) finds the tables it needs.
-  const deps = await createDeps(config);
+  // Sends pokes (progress, ready) but serves no event streams, so it listens for none.
+  const deps = await createDeps(config, { servesStreams: false });
   const runner = createConfiguredRunner(deps, binaries);
   // Handlers first: whoever started the worker may stop it the moment it says it runs.
   let stopping = false;

@@ -7,7 +7,7 @@ import { createSharedPokes } from './pokes-postgres';
  * The pokes for the database in use: on SQLite there is one process, so in-process pokes; on
  * PostgreSQL several instances may serve one database, and a poke must reach the streams on all.
  */
-export function openPokes(engine: Engine, databaseUrl: string, log: Logger): Pokes & { close(): Promise<void> } {
+export function openPokes(engine: Engine, databaseUrl: string, log: Logger, listen = true): Pokes & { close(): Promise<void> } {
   if (engine.dialect === 'sqlite') return { ...createPokes(), close: async () => {} };
-  return createSharedPokes({ url: databaseUrl, pool: engine.pool, log });
+  return createSharedPokes({ url: databaseUrl, pool: engine.pool, log, listen });
 }

@@ -65,6 +65,11 @@ export interface SharedPokesOptions {
   pool: pg.Pool;
   log: Logger;
   backoff?: Backoff;
+  /**
+   * false: only send (a media worker holds no streams, so it needs no LISTEN connection nor the
+   * other instances' pokes). Default true.
+   */
+  listen?: boolean;
 }
 
 /**
@@ -99,26 +104,29 @@ export function createSharedPokes(options: SharedPokesOptions): SharedPokes {
     return { ended, close: () => client.end() };
   };
 
-  const loop = startConnectionLoop({
-    connect,
-    onUp: (again) => {
-      up = true;
-      if (again) {
-        options.log.info('live-update connection back: every open stream catches up');
-        local.notify([FULL_POKE_SCOPE]);
-      }
-    },
-    onDown: (err) => {
-      up = false;
-      options.log.error('live-update connection lost; pokes from other instances wait until it is back', err);
-    },
-    ...(options.backoff ? { backoff: options.backoff } : {}),
-  });
+  const loop =
+    options.listen === false
+      ? null
+      : startConnectionLoop({
+          connect,
+          onUp: (again) => {
+            up = true;
+            if (again) {
+              options.log.info('live-update connection back: every open stream catches up');
+              local.notify([FULL_POKE_SCOPE]);
+            }
+          },
+          onDown: (err) => {
+            up = false;
+            options.log.error('live-update connection lost; pokes from other instances wait until it is back', err);
+          },
+          ...(options.backoff ? { backoff: options.backoff } : {}),
+        });
 
   return {
     instanceId,
     listening: () => up,
-    ready: loop.firstUp,
+    ready: loop?.firstUp ?? Promise.resolve(),
     notify(scopes, origin) {
       if (!scopes.length) return;
       local.notify(scopes, origin);
@@ -129,6 +137,8 @@ export function createSharedPokes(options: SharedPokesOptions): SharedPokes {
       }
     },
     subscribe: (listener) => local.subscribe(listener),
-    close: () => loop.stop(),
+    close: async () => {
+      await loop?.stop();
+    },
   };
 }

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { insertVideo } from '../integration/sync-harness';
 import { sharedDeltasFor } from '#server/realtime/shared-deltas';
 import { FULL_POKE_SCOPE } from '#server/changes/pokes';
 import { PokeMessageSchema } from '#sync/protocol/messages';
-import { openStream, terminateConnections, twoInstances, type Instance } from './cluster-apps';
+import { createSharedPokes } from '#server/changes/pokes-postgres';
+import { onOwnConnection, openStream, terminateConnections, twoInstances, type Instance } from './cluster-apps';
 
 // Several instances on one database (issue 16): a change made through one instance reaches the
 // live streams held by another, through PostgreSQL's NOTIFY (server/changes/pokes-postgres.ts).
@@ -113,5 +114,27 @@ describe('pokes across instances', () => {
     unsubscribe();
     streamA.close();
     streamB.close();
+  });
+
+  it('a media worker’s pokes (send only) reach B, and it opens no LISTEN connection', async () => {
+    const videoId = randomUUID();
+    const heardOnB: string[][] = [];
+    const unsubscribe = b.deps.pokes.subscribe((scopes) => heardOnB.push(scopes));
+    const engine = b.deps.engine;
+    if (engine.dialect !== 'postgres') throw new Error('the postgres project runs this');
+    const worker = createSharedPokes({ url: cluster.databaseUrl, pool: engine.pool, log: b.deps.log, listen: false });
+    try {
+      const named = `vidi-pokes-${worker.instanceId}`;
+      const listeners = await onOwnConnection<{ n: string }>(cluster.databaseUrl, 'SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1', [
+        named,
+      ]);
+      expect(Number(listeners[0]?.n)).toBe(0);
+      expect(worker.listening()).toBe(false);
+      worker.notify([`video:${videoId}`]);
+      await vi.waitFor(() => expect(heardOnB).toContainEqual([`video:${videoId}`]));
+    } finally {
+      unsubscribe();
+      await worker.close();
+    }
   });
 });
