@@ -1,6 +1,8 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { prerenderPlugin } from './scripts/build/prerender-plugin';
+import { precompressPlugin } from './scripts/build/precompress-plugin';
 
 export default defineConfig({
   root: 'client',
@@ -11,6 +13,7 @@ export default defineConfig({
   },
   plugins: [
     react(),
+    prerenderPlugin(),
     VitePWA({
       // Our own worker (client/sw/sw.ts): precache + offline deep links + a Range-aware media cache.
       strategies: 'injectManifest',
@@ -41,5 +44,6 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest}'],
       },
     }),
+    precompressPlugin(),
   ],
 });

@@ -38,7 +38,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{client,server,sync,db}/**/*.test.{ts,tsx}', 'tests/architecture/**/*.test.ts'],
+          include: ['{client,server,sync,db,scripts}/**/*.test.{ts,tsx}', 'tests/architecture/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,8 +1,9 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
-import { router } from './app/router';
+import { createAppRouter } from './app/router';
 import { restoreSession } from './lib/session';
+import { getSessionState } from './lib/session/session';
 import { loadPublicSettings } from './lib/public-settings';
 import { connectSyncToSession } from './app/sync-bridge';
 import { registerServiceWorker } from './app/service-worker';
@@ -22,10 +23,35 @@ window.addEventListener('vite:preloadError', (event) => {
   location.reload();
 });
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <RouterProvider router={router} />
-  </StrictMode>,
-);
+/**
+ * A prerendered page (scripts/build/prerender-plugin.ts) was rendered for a visitor with no session
+ * at exactly this address. Only then can React adopt its markup; a member who signed in before, or a
+ * query string the page reads, would render differently, so those start from an empty root.
+ */
+function canHydrate(root: HTMLElement): boolean {
+  return root.dataset.prerendered === location.pathname && location.search === '' && getSessionState().status === 'signedOut';
+}
+
+async function start(): Promise<void> {
+  const root = document.getElementById('root');
+  if (!root) throw new Error('index.html has no #root element');
+  const router = createAppRouter();
+  const app = (
+    <StrictMode>
+      <RouterProvider router={router} />
+    </StrictMode>
+  );
+  if (canHydrate(root)) {
+    // The screen's lazy chunk must be in before React compares it with the markup.
+    await router.load();
+    // Render the match tree as on the server (no client-only Suspense boundary around it), as
+    // TanStack Router's own hydration does (router-core's load-client.js sets the same field).
+    router.ssr = { manifest: undefined };
+    hydrateRoot(root, app);
+    return;
+  }
+  root.replaceChildren();
+  createRoot(root).render(app);
+}
+
+void start();

@@ -1,4 +1,4 @@
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, type RouterHistory } from '@tanstack/react-router';
 import { LandingPage } from '../features/landing/LandingPage';
 import { GuestOnly } from './routes/guards';
 import { RootLayout } from './routes/RootLayout';
@@ -88,17 +88,25 @@ const routeTree = rootRoute.addChildren([
   memberRoute.addChildren([homeRoute, rewardsRoute, profileRoute]),
 ]);
 
-export const router = createRouter({
-  routeTree,
-  defaultPreload: 'intent',
-  defaultPendingComponent: () => <Spinner fullScreen />,
-  defaultNotFoundComponent: NotFound,
-  defaultErrorComponent: RouteError,
-  scrollRestoration: true,
-});
+/** The browser's router (no history given), or one over a memory history for prerendering a page at build time. */
+export function createAppRouter(history?: RouterHistory) {
+  return createRouter({
+    routeTree,
+    ...(history ? { history } : {}),
+    defaultPreload: 'intent',
+    defaultPendingComponent: () => <Spinner fullScreen />,
+    defaultNotFoundComponent: NotFound,
+    defaultErrorComponent: RouteError,
+    // The server-rendered form of scroll restoration is an inline script, which the CSP refuses;
+    // a prerendered page is a fresh visit, so there is nothing to restore anyway.
+    scrollRestoration: !history,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
 
 declare module '@tanstack/react-router' {
   interface Register {
-    router: typeof router;
+    router: AppRouter;
   }
 }

@@ -51,9 +51,12 @@ function subscribe(l: () => void): () => void {
 }
 
 const snapshot = () => current;
+// The prerendered pages were rendered with no settings: hydration starts from the same, then
+// the cached or fetched copy arrives as an update.
+const serverSnapshot = () => null;
 
 export function usePublicSettings(): PublicSettings | null {
-  return useSyncExternalStore(subscribe, snapshot, snapshot);
+  return useSyncExternalStore(subscribe, snapshot, serverSnapshot);
 }
 
 /** The fee applies when enabled and above 0 (docs/admin-payments.md, "Entry fee"). */

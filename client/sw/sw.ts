@@ -27,12 +27,14 @@ export const POSTER_CACHE = 'vidi-posters';
 const OFFLINE_COPY_HEADER = 'X-Vidi-Offline-Copy';
 const POSTER_MAX_ENTRIES = 300;
 
-// The app shell: hashed assets, index.html, icons, manifest.
+// The app: hashed assets, the prerendered public pages (/login answers from login.html: Workbox's
+// cleanURLs), the shell, icons, manifest.
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// Deep links (/home, /rewards, ...) open offline from the precached shell; API, uploads and media never do.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/files/, /^\/media\//] }));
+// Deep links (/home, /rewards, ...) open offline from the precached shell (empty, rendered by the
+// client; index.html is the prerendered landing page); API, uploads and media never do.
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/shell.html'), { denylist: [/^\/api\//, /^\/files/, /^\/media\//] }));
 
 // Workbox's plugin classes predate exactOptionalPropertyTypes; they are WorkboxPlugins at runtime.
 const plugin = (p: object) => p as WorkboxPlugin;

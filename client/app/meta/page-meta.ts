@@ -1,0 +1,33 @@
+/**
+ * The title and description of each page: written into the prerendered HTML at build time
+ * (scripts/build/prerender-plugin.ts) and set on every client-side navigation (usePageMeta.ts),
+ * so a shared link, a search result and the tab all name the page the visitor is on.
+ */
+export interface PageMeta {
+  title: string;
+  description: string;
+}
+
+const DEFAULT_DESCRIPTION = 'Share short videos of up to 2 minutes, like, comment and win rewards on Vidi.';
+
+const PAGES: Record<string, PageMeta> = {
+  '/': { title: 'Vidi: share short videos, like, comment and win rewards', description: DEFAULT_DESCRIPTION },
+  '/login': { title: 'Sign In · Vidi', description: 'Sign in to Vidi to watch, like and comment on short videos and climb the reward leaderboards.' },
+  '/signup': { title: 'Create Account · Vidi', description: 'Join Vidi to share short videos of up to 2 minutes and compete for real rupee prizes.' },
+  '/forgot-password': { title: 'Forgot Password · Vidi', description: 'Get a link by e-mail to reset your Vidi password.' },
+  '/reset-password': { title: 'Reset Password · Vidi', description: 'Choose a new password for your Vidi account.' },
+  '/admin/login': { title: 'Admin Login · Vidi', description: 'Sign in with a Vidi administrator account.' },
+  '/admin': { title: 'Admin Dashboard · Vidi', description: DEFAULT_DESCRIPTION },
+  '/home': { title: 'Home · Vidi', description: DEFAULT_DESCRIPTION },
+  '/rewards': { title: 'Rewards · Vidi', description: 'The Vidi reward leaderboards and prizes.' },
+  '/profile': { title: 'Profile · Vidi', description: DEFAULT_DESCRIPTION },
+  '/payment': { title: 'Entry Fee · Vidi', description: 'Pay the Vidi entry fee to finish signing up.' },
+};
+
+const NOT_FOUND: PageMeta = { title: 'Page not found · Vidi', description: DEFAULT_DESCRIPTION };
+
+/** A trailing slash names the same page (the server answers `/login/` as `/login`). */
+export function pageMetaFor(pathname: string): PageMeta {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return PAGES[path] ?? NOT_FOUND;
+}

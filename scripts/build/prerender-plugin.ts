@@ -1,0 +1,102 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { build, type Plugin, type Rolldown } from 'vite';
+type OutputBundle = Rolldown.OutputBundle;
+type OutputChunk = Rolldown.OutputChunk;
+import { prerenderedHtml, withTitle } from './page-html';
+import { PUBLIC_PAGES, ROUTES_FILE, SHELL_FILE, type PublicPage } from './public-pages';
+
+interface PrerenderModule {
+  renderPage(path: string): Promise<{ markup: string; meta: { title: string; description: string } }>;
+  appRoutePaths(): string[];
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SSR_OUT = join(ROOT, 'node_modules/.cache/vidi-prerender');
+
+/** client/app/prerender.tsx built for Node (CSS imports dropped, dependencies left to node_modules). */
+async function buildPrerenderModule(): Promise<PrerenderModule> {
+  rmSync(SSR_OUT, { recursive: true, force: true });
+  await build({
+    configFile: false,
+    root: join(ROOT, 'client'),
+    logLevel: 'warn',
+    plugins: [react()],
+    build: { ssr: join(ROOT, 'client/app/prerender.tsx'), outDir: SSR_OUT, emptyOutDir: true, sourcemap: false },
+  });
+  return (await import(pathToFileURL(join(SSR_OUT, 'prerender.js')).href)) as PrerenderModule;
+}
+
+const chunksOf = (bundle: OutputBundle) => Object.values(bundle).filter((o): o is OutputChunk => o.type === 'chunk');
+
+/** A chunk and every chunk it imports statically: what the browser will fetch before the module runs. */
+function staticClosure(bundle: OutputBundle, start: OutputChunk): OutputChunk[] {
+  const seen = new Map<string, OutputChunk>();
+  const visit = (chunk: OutputChunk) => {
+    if (seen.has(chunk.fileName)) return;
+    seen.set(chunk.fileName, chunk);
+    for (const name of chunk.imports) {
+      const next = bundle[name];
+      if (next?.type === 'chunk') visit(next);
+    }
+  };
+  visit(start);
+  return [...seen.values()];
+}
+
+const cssOf = (chunks: OutputChunk[]) => [...new Set(chunks.flatMap((c) => [...(c.viteMetadata?.importedCss ?? [])]))];
+
+/** What a page needs before its first paint: the entry's CSS and its screen's chunk and CSS. */
+function pageAssets(bundle: OutputBundle, page: PublicPage) {
+  const entry = chunksOf(bundle).find((c) => c.isEntry);
+  if (!entry) throw new Error('the client build has no entry chunk');
+  const entryChunks = staticClosure(bundle, entry);
+  const screen = page.module ? chunksOf(bundle).find((c) => c.facadeModuleId === join(ROOT, page.module!)) : undefined;
+  if (page.module && !screen) throw new Error(`no chunk for ${page.module}: is it still loaded lazily by the router?`);
+  const screenChunks = screen ? staticClosure(bundle, screen).filter((c) => !entryChunks.includes(c)) : [];
+  const stylesheets = cssOf([...entryChunks, ...screenChunks]);
+  return { entryCss: cssOf(entryChunks), stylesheets, modulePreloads: screenChunks.map((c) => `/${c.fileName}`) };
+}
+
+/**
+ * Prerenders the public pages into dist/client after the client build is written, before
+ * vite-plugin-pwa lists the files to precache (its closeBundle), so the service worker precaches the
+ * pages as served. Writes shell.html (vite's index.html, the page for every other route) and
+ * routes.json (the server's map of paths to pages; docs/pwa.md, "First visit").
+ */
+export function prerenderPlugin(): Plugin {
+  return {
+    name: 'vidi:prerender',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
+    writeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler(options, bundle) {
+        const outDir = options.dir!;
+        const shell = readFileSync(join(outDir, 'index.html'), 'utf8');
+        const renderer = await buildPrerenderModule();
+        writeFileSync(join(outDir, SHELL_FILE), withTitle(shell, 'Vidi', 'Share short videos of up to 2 minutes, like, comment and win rewards on Vidi.'));
+        for (const page of PUBLIC_PAGES) {
+          const { markup, meta } = await renderer.renderPage(page.path);
+          const assets = pageAssets(bundle, page);
+          const css = assets.stylesheets.map((href) => readFileSync(join(outDir, href), 'utf8')).join('\n');
+          const html = prerenderedHtml(shell, {
+            path: page.path,
+            markup,
+            ...meta,
+            css,
+            inlinedStylesheets: assets.entryCss.map((f) => `/${f}`),
+            modulePreloads: assets.modulePreloads,
+          });
+          mkdirSync(dirname(join(outDir, page.file)), { recursive: true });
+          writeFileSync(join(outDir, page.file), html);
+        }
+        const pages = Object.fromEntries(PUBLIC_PAGES.map((p) => [p.path, p.file]));
+        writeFileSync(join(outDir, ROUTES_FILE), JSON.stringify({ pages, shell: SHELL_FILE, routes: renderer.appRoutePaths() }, null, 2) + '\n');
+        rmSync(SSR_OUT, { recursive: true, force: true });
+      },
+    },
+  };
+}
