@@ -1,5 +1,5 @@
 // Zod-free (only types come from zod): the client replays queued mutations before zod is loaded.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { addComment } from './add-comment';
 import { deleteVideo } from './delete-video';
 import type { MutationDef } from './define-mutation';

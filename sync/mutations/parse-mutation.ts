@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { MutationError } from '../protocol/error-codes';
 import { argKit } from './arg-kit';
 import { isMutationName, mutations, type AnyMutation, type MutationName } from './catalogue';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Ids are client-made UUIDs or server ids: short, URL-safe. */
 export const IdSchema = z

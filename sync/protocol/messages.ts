@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IdSchema } from './ids';
 import { MAX_OPEN_VIDEOS } from './limits';
 

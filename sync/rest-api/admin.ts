@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FeedItemSchema } from '../protocol/messages';
 import { AdsValue, EntryFeeValue, IsoDate, LimitsValue, PaymentProvider, PRIZE_SLOTS, Rupees } from './settings';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Request and response shapes of the accounts API, shared by the server (validation, OpenAPI) and
 // the client (forms, parsing). The server validates with exactly these, so the rules cannot drift.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The one error shape of the API: {"error": {"code", "message"}}. */
 export const ErrorSchema = z.object({

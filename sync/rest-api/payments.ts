@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PaymentProvider } from './settings';
 
 // The /api/payments bodies and answers. An unpaid account cannot sign in, so its account id and

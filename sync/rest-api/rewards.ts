@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // GET /api/rewards/leaderboards (also the sync pull's `leaderboards`) and the admin distributions,
 // shared by the server (OpenAPI, types) and the rewards screens.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The settings values the API shows and accepts, shared by the server (storage, validation, OpenAPI)
 // and the client (types). Secrets have no schema here: they never leave the server.
