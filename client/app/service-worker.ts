@@ -13,7 +13,9 @@ export function registerServiceWorker(): void {
   let registration: ServiceWorkerRegistration | undefined;
 
   registerSW({
-    immediate: true,
+    // After the page's load event (workbox-window's default): installing fetches the whole precache,
+    // which must not compete with the first visit's own requests on a slow connection.
+    immediate: false,
     onNeedRefresh: promptReload,
     onRegisteredSW(_url, reg) {
       if (!reg) return;

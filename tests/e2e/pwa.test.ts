@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -111,6 +111,8 @@ describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
 
     // Publish a changed worker, as a deploy would, and let the page find it.
     appendFileSync(join(distCopy, 'sw.js'), `\n// new version ${Date.now()}\n`);
+    // The build's compressed copies would still be the old worker: a deploy replaces them too.
+    for (const copy of ['sw.js.br', 'sw.js.gz']) rmSync(join(distCopy, copy), { force: true });
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
     const reload = page.getByRole('button', { name: 'Reload' });
     await reload.waitFor();
