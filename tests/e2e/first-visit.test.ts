@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/browser';
+import { firstH1Text, titleOf, watchProblems } from '../helpers/page-problems';
+import type { ServerProcess } from '../helpers/server-process';
+import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+
+// Issue 17, the first visit: the public pages arrive as finished HTML (prerendered at build time),
+// React adopts that markup instead of drawing it again, and a visit logs nothing in the console.
+
+/** The public pages, what a visitor reads first on each, and what the tab says. */
+const PUBLIC_PAGES = [
+  { path: '/', heading: 'Vidi', title: 'Vidi: share short videos, like, comment and win rewards' },
+  { path: '/login', heading: 'Sign In', title: 'Sign In · Vidi' },
+  { path: '/signup', heading: 'Create Account', title: 'Create Account · Vidi' },
+  { path: '/forgot-password', heading: 'Forgot Password', title: 'Forgot Password · Vidi' },
+  { path: '/admin/login', heading: 'Admin Login', title: 'Admin Login · Vidi' },
+] as const;
+
+const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
+
+/**
+ * Runs before any of the page's scripts: remembers the first <h1> the HTML parser put into #root
+ * and every child of #root that is removed later. React hydrating the prerendered markup keeps
+ * both; rendering from scratch would replace them.
+ */
+const WATCH_ROOT = `(() => {
+  window.__removedFromRoot = [];
+  new MutationObserver((records) => {
+    const root = document.getElementById('root');
+    if (root && !window.__firstH1) window.__firstH1 = root.querySelector('h1');
+    for (const r of records) if (r.target === root) for (const n of r.removedNodes) window.__removedFromRoot.push(n.nodeName);
+  }).observe(document, { childList: true, subtree: true });
+})();`;
+
+/** True once React has taken the node over (it keeps its fiber on the element). */
+const ADOPTED_BY_REACT = `(() => {
+  const h1 = document.querySelector('#root h1');
+  return !!h1 && Object.keys(h1).some((k) => k.startsWith('__reactFiber'));
+})()`;
+
+describe.skipIf(!hasChromium)('the first visit', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startPwaServer();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  for (const p of PUBLIC_PAGES) {
+    it(`a visitor opens ${p.path}: its heading and title, nothing in the console, no failed request`, async () => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const problems = watchProblems(page);
+      const res = await page.goto(server.url + p.path, { waitUntil: 'networkidle' });
+      expect(res?.status()).toBe(200);
+      await heading(page, p.heading).waitFor();
+      await expect.poll(() => page.evaluate(ADOPTED_BY_REACT)).toBe(true);
+      expect(await page.title()).toBe(p.title);
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it('shows every public page without JavaScript: the heading is in the HTML itself', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    for (const p of PUBLIC_PAGES) {
+      const res = await page.goto(server.url + p.path);
+      expect(res?.status(), p.path).toBe(200);
+      expect(await heading(page, p.heading).isVisible(), `${p.path} shows "${p.heading}" with scripts off`).toBe(true);
+      expect(await page.title(), p.path).toBe(p.title);
+    }
+    await context.close();
+  });
+
+  it('answers every public page with its heading and title in the HTML (a plain fetch, no browser)', async () => {
+    for (const p of PUBLIC_PAGES) {
+      const res = await fetch(server.url + p.path);
+      expect(res.status, p.path).toBe(200);
+      expect(res.headers.get('content-type'), p.path).toMatch(/^text\/html/);
+      const html = await res.text();
+      expect(firstH1Text(html), p.path).toBe(p.heading);
+      expect(titleOf(html), p.path).toBe(p.title);
+    }
+  });
+
+  it('hydrates /login instead of drawing it again, then the form and the links work in place', async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(WATCH_ROOT);
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${server.url}/login`);
+    await expect.poll(() => page.evaluate(ADOPTED_BY_REACT), { timeout: 20_000 }).toBe(true);
+    // The <h1> React holds is the one the HTML brought, and nothing the HTML brought was removed.
+    expect(await page.evaluate(`document.querySelector('#root h1') === window.__firstH1`)).toBe(true);
+    expect(await page.evaluate(`window.__removedFromRoot`)).toEqual([]);
+
+    await page.getByLabel('Email').fill('visitor@example.test');
+    await page.getByLabel('Password', { exact: true }).fill('not yet');
+    expect(await page.getByLabel('Email').inputValue()).toBe('visitor@example.test');
+
+    // A link followed by the router, not the browser: no new document is requested.
+    await page.evaluate(`window.__sameDocument = true`);
+    const documents: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'document') documents.push(r.url());
+    });
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await page.waitForURL('**/signup');
+    await heading(page, 'Create Account').waitFor();
+    expect(await page.evaluate(`window.__sameDocument === true`)).toBe(true);
+    expect(documents).toEqual([]);
+    expect(await page.title()).toBe('Create Account · Vidi');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('sends a member who signed in before from /login to /home, quietly', async () => {
+    const email = uniqueEmail('first-visit');
+    await signUpVerified(server, 'First Visit', email);
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    await logInThroughUi(first, server, email);
+    await first.close();
+    // Another day, a new tab: the device holds the refresh cookie and the cached profile.
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${server.url}/login`);
+    await page.waitForURL('**/home');
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/home');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('answers an unknown page 404 with the app Not Found page, and a missing file 404 without HTML', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const res = await page.goto(`${server.url}/no-such-page`);
+    expect(res?.status()).toBe(404);
+    await heading(page, 'Page not found').waitFor();
+    await context.close();
+
+    const missing = await fetch(`${server.url}/missing.js`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type') ?? '').not.toMatch(/html/);
+    expect(await missing.text()).not.toMatch(/<html|<!doctype/i);
+  });
+});
