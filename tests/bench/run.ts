@@ -17,6 +17,7 @@ import { browserOffline } from './browser-offline';
 import { dexieBulk } from './dexie-bulk';
 import { liveUpdate } from './live-update';
 import { bundle } from './bundle';
+import { lighthouseBench } from './lighthouse';
 import { media } from './media-bench';
 import { syncCost } from './sync-cost';
 import { postgresViewer, startBenchPostgres, type BenchPostgres } from './lib/postgres';
@@ -26,7 +27,7 @@ import { benchMediaServingS3 } from './media-serving-s3';
 // `npm run bench [-- --quick] [--json FILE] [--seed-size full|small] [--only a,b] [--rounds N] [--data-dir DIR] [--db sqlite|postgres] [--cluster]`
 // Every figure is a ratio against a baseline measured in the same run, A/B interleaved.
 
-const ALL: Benchmark[] = [apiFloor, feed, push, syncCost, upload, leaderboards, browserOffline, dexieBulk, liveUpdate, bundle, media];
+const ALL: Benchmark[] = [apiFloor, feed, push, syncCost, upload, leaderboards, browserOffline, dexieBulk, liveUpdate, bundle, media, lighthouseBench];
 
 const SEEDS = {
   full: { users: 10_000, videos: 100_000, likes: 1_000_000, comments: 300_000, views: 1_000_000 },
@@ -55,7 +56,9 @@ if (values.help) {
   --data-dir    reuse (or create and keep) a seeded DATA_DIR instead of a temp one (SQLite)
   --db postgres the server on PostgreSQL: a new local cluster (durable settings), seeded, stopped at the end
   --cluster     only the several-instances benchmarks (tests/bench/cluster.ts): PostgreSQL, the S3 gateway,
-                2 web instances behind nginx against one instance alone; no seed`);
+                2 web instances behind nginx against one instance alone; no seed
+  --only lighthouse  Lighthouse 12 (default mobile settings) on /, /login, /signup and /home signed in, median
+                of 3 runs each (1 with --quick) in fresh browser profiles; the first loads' bytes compressed vs not`);
   process.exit(0);
 }
 
