@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { hasChromium } from '../helpers/browser';
 import type { Benchmark, BenchContext } from './lib/context';
 import { CATEGORIES, runLighthouse, type Category, type Credentials, type LighthouseRun } from './lib/lighthouse-run';
@@ -22,7 +23,10 @@ function scoreRow(page: string, category: Category, target: number, runs: Lighth
   const scores = runs.map((r) => r.scores[category]);
   const ours = median(scores);
   const pass = ours >= target;
-  const timing = category === 'performance' ? `; FCP ${seconds(median(runs.map((r) => r.fcpMs)))}, LCP ${seconds(median(runs.map((r) => r.lcpMs)))}` : '';
+  const timing =
+    category === 'performance'
+      ? `; FCP ${seconds(median(runs.map((r) => r.fcpMs)))}, LCP ${seconds(median(runs.map((r) => r.lcpMs)))}; host benchmarkIndex ${runs.map((r) => Math.round(r.benchmarkIndex)).join(', ')}`
+      : '';
   // What costs the points, from every run: the note that says what stands in the way of the target.
   const failing = [...new Set(runs.flatMap((r) => r.failing.filter((f) => f.startsWith(`${category}: `)).map((f) => f.split(' ')[1])))];
   if (category === 'best-practices') failing.push(...new Set(runs.flatMap((r) => r.problems)));
@@ -88,7 +92,10 @@ async function runs(n: number, url: string, log: (m: string) => void, signIn?: C
   const out: LighthouseRun[] = [];
   for (let i = 0; i < n; i++) {
     const r = await runLighthouse(url, { log, ...(signIn ? { signIn } : {}) });
-    log(`${new URL(url).pathname} run ${i + 1}: ${CATEGORIES.map((c) => `${c} ${r.scores[c]}`).join(', ')}; FCP ${seconds(r.fcpMs)}, LCP ${seconds(r.lcpMs)}`);
+    log(
+      `${new URL(url).pathname} run ${i + 1}: ${CATEGORIES.map((c) => `${c} ${r.scores[c]}`).join(', ')}; FCP ${seconds(r.fcpMs)}, LCP ${seconds(r.lcpMs)}; ` +
+        `benchmarkIndex ${Math.round(r.benchmarkIndex)}, load ${loadavg()[0]!.toFixed(2)}`,
+    );
     out.push(r);
   }
   return out;

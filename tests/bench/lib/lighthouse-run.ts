@@ -37,6 +37,11 @@ export interface LighthouseRun {
   scores: Record<Category, number>;
   fcpMs: number;
   lcpMs: number;
+  /**
+   * Lighthouse's measure of the host CPU at the start of the run (higher is faster). Simulated
+   * throttling scales the CPU time it observed, so a busy machine lowers the performance score.
+   */
+  benchmarkIndex: number;
   /** The page's own requests (not a worker's), in the order they started. */
   requests: SeenRequest[];
   /** Audits that cost points (score < 1, weighted in a category): what stands in the way of a target. */
@@ -158,6 +163,7 @@ async function onePass(url: string, signInAs: Credentials | undefined): Promise<
       scores,
       fcpMs: lhr.audits['first-contentful-paint']?.numericValue ?? NaN,
       lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
+      benchmarkIndex: lhr.environment.benchmarkIndex,
       requests,
       failing: failingAudits(lhr),
       problems: problemsOf(lhr),
