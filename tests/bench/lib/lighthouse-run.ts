@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { launch, type LaunchedChrome } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
@@ -139,6 +141,7 @@ async function onePass(url: string, signInAs: Credentials | undefined): Promise<
     const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', ...(signInAs ? { disableStorageReset: true } : {}) });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const { lhr, artifacts } = result;
+    keepReport(url, lhr);
     if (lhr.runtimeError) throw new RecordingFailed(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const scores = {} as Record<Category, number>;
     for (const c of CATEGORIES) {
@@ -174,6 +177,18 @@ async function onePass(url: string, signInAs: Credentials | undefined): Promise<
 }
 
 type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+
+/**
+ * VIDI_LIGHTHOUSE_REPORTS=DIR keeps every run's full report (open it in the Lighthouse viewer,
+ * https://googlechrome.github.io/lighthouse/viewer/): the rows say what lost points, the report why.
+ */
+function keepReport(url: string, lhr: Lhr): void {
+  const dir = process.env.VIDI_LIGHTHOUSE_REPORTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const page = new URL(url).pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'landing';
+  writeFileSync(join(dir, `${page}-${new Date(lhr.fetchTime).getTime()}.json`), JSON.stringify(lhr));
+}
 
 function failingAudits(lhr: Lhr): string[] {
   const out: string[] = [];
