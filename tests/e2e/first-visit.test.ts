@@ -20,15 +20,19 @@ const PUBLIC_PAGES = [
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 
 /**
- * Runs before any of the page's scripts: remembers the first <h1> the HTML parser put into #root
- * and every child of #root that is removed later. React hydrating the prerendered markup keeps
- * both; rendering from scratch would replace them.
+ * Runs before any of the page's scripts: remembers the first <h1> that appears in #root (and
+ * whether the HTML parser was still at work, i.e. it came with the HTML) and every child of #root
+ * removed later. React hydrating the prerendered markup keeps both; rendering from scratch would
+ * replace them.
  */
 const WATCH_ROOT = `(() => {
   window.__removedFromRoot = [];
   new MutationObserver((records) => {
     const root = document.getElementById('root');
-    if (root && !window.__firstH1) window.__firstH1 = root.querySelector('h1');
+    if (root && !window.__firstH1) {
+      window.__firstH1 = root.querySelector('h1');
+      window.__firstH1WhileParsing = document.readyState === 'loading';
+    }
     for (const r of records) if (r.target === root) for (const n of r.removedNodes) window.__removedFromRoot.push(n.nodeName);
   }).observe(document, { childList: true, subtree: true });
 })();`;
@@ -98,6 +102,7 @@ describe.skipIf(!hasChromium)('the first visit', () => {
     await page.goto(`${server.url}/login`);
     await expect.poll(() => page.evaluate(ADOPTED_BY_REACT), { timeout: 20_000 }).toBe(true);
     // The <h1> React holds is the one the HTML brought, and nothing the HTML brought was removed.
+    expect(await page.evaluate(`window.__firstH1WhileParsing`)).toBe(true);
     expect(await page.evaluate(`document.querySelector('#root h1') === window.__firstH1`)).toBe(true);
     expect(await page.evaluate(`window.__removedFromRoot`)).toEqual([]);
 
