@@ -10,6 +10,8 @@ import { apiSecurityHeaders, documentSecurityHeaders, isApiPath } from './http/s
 import { systemRouter } from './http/system-routes';
 import { apiDocsRouter } from './http/api-docs';
 import { mountClient } from './http/static-client';
+import { compressJsonAnswer } from './http/compress-json';
+import { seoRouter } from './http/seo-routes';
 import { mountTus } from './uploads/mount';
 import { posterRouter } from './uploads/poster-routes';
 import { captionsRouter } from './uploads/captions-routes';
@@ -62,7 +64,9 @@ export function createApp(deps: AppDeps) {
     // Requests without an Origin (same-origin GETs, native clients) need no CORS headers, and
     // Hono's cors touches c.res before the handler runs, which forces the slow streamed answer.
     if (c.req.header('origin')) run = chain(c, corsForPublicUrl, run);
-    return apiSecurityHeaders(c, run);
+    // JSON answers over 1 KB are compressed once the handler has answered; a small one costs a
+    // look at its body's length (compress-json.ts).
+    return apiSecurityHeaders(c, run).then(() => compressJsonAnswer(c));
   });
   app.route('/api/videos', posterRouter());
   app.route('/api/videos', captionsRouter());
@@ -110,6 +114,7 @@ export function createApp(deps: AppDeps) {
     return c.json(errorBody('internal', 'Something went wrong.'), 500);
   });
 
+  app.route('/', seoRouter());
   mountClient(app, deps.config.clientDist);
   return app;
 }

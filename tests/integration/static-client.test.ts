@@ -7,7 +7,23 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { listen, type LoopbackServer } from '../fixtures/tus-client';
 import { CSS, JS, PAGES, SECRET, SHELL_ROUTES, writeClientDist, type ClientDist } from './client-dist';
 
+const ORIGIN = 'https://vidi.example';
 const HTML = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+/**
+ * Whether robots.txt lets a crawler (`*` group) fetch `path`, by RFC 9309 §2.2.2: the longest
+ * matching rule wins, Allow on a tie, and a path no rule matches is allowed.
+ */
+function robotsAllow(robots: string, path: string): boolean {
+  let best = { length: -1, allow: true };
+  for (const line of robots.split('\n')) {
+    const m = /^(allow|disallow):\s*(\S*)\s*$/i.exec(line);
+    if (!m || !m[2] || !path.startsWith(m[2])) continue;
+    const allow = m[1]!.toLowerCase() === 'allow';
+    if (m[2].length > best.length || (m[2].length === best.length && allow)) best = { length: m[2].length, allow };
+  }
+  return best.allow;
+}
 
 /** The bytes a plain node:http client gets for a request path sent as is (fetch would normalise it). */
 const rawGet = (url: string, path: string) =>
@@ -27,7 +43,7 @@ describe('the built client: pages, the shell and status codes', () => {
   let t: TestApp;
   beforeAll(async () => {
     dist = writeClientDist();
-    t = await createTestApp({ CLIENT_DIST: dist.dir });
+    t = await createTestApp({ CLIENT_DIST: dist.dir, PUBLIC_URL: ORIGIN });
   });
   afterAll(async () => {
     await t?.close();
@@ -150,6 +166,50 @@ describe('the built client: pages, the shell and status codes', () => {
     } finally {
       await srv.close();
     }
+  });
+});
+
+describe('robots.txt and the sitemap', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ PUBLIC_URL: ORIGIN });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('robots.txt is plain text for every crawler: public pages in, member pages, the API, uploads and media out', async () => {
+    const res = await t.app.request('/robots.txt');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; charset=utf-8$/i);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const robots = await res.text();
+    const lines = robots.split('\n').filter(Boolean);
+    expect(lines[0]).toBe('User-agent: *');
+    // Only directives a robots.txt parser knows, one per line.
+    for (const line of lines) expect(line).toMatch(/^(User-agent|Allow|Disallow|Sitemap): \S+$/);
+    expect(lines).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+    for (const path of ['/', ...Object.keys(PAGES), '/login?verified=1', '/assets/index-Ab12Cd34.js']) expect(robotsAllow(robots, path), path).toBe(true);
+    for (const path of [...SHELL_ROUTES, '/admin/users', '/api/videos', '/files/abc', '/media/u/v.mp4', '/reset-password?token=x']) {
+      expect(robotsAllow(robots, path), path).toBe(false);
+    }
+  });
+
+  it('the sitemap lists the pages worth a search result, as absolute URLs', async () => {
+    const res = await t.app.request('/sitemap.xml');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
+    const xml = await res.text();
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>')).toBe(true);
+    expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    expect(locs).toEqual([`${ORIGIN}/`, `${ORIGIN}/login`, `${ORIGIN}/signup`]);
+  });
+
+  it('robots.txt also answers HEAD', async () => {
+    const res = await t.app.request('/robots.txt', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
   });
 });
 
