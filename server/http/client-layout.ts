@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { fileUnder } from './static-files';
 
-/** dist/client/routes.json as the build writes it (scripts/build/), generated from the client's router. */
+/** dist/client/routes.json as the build writes it (scripts/build/prerender-plugin.ts), generated from the client's router. */
 const RoutesFile = z.object({
   /** Each public page prerendered to its own HTML file. */
   pages: z.record(z.string().startsWith('/'), z.string().min(1)),

@@ -2,11 +2,11 @@ export type Body = string | Uint8Array<ArrayBuffer>;
 
 /**
  * @hono/node-server replaces the global Response with a lighter one that keeps what it was made
- * with ([status, body, headers] under a private symbol named "cache", its src/response.ts) and
+ * with ([status, body, headers] under a private symbol named "cache", in its Response class) and
  * writes a string body straight to the socket. Reading a body back through the web API (text(),
  * .body) costs ~14 µs and moves the answer onto the streamed path, about what /api/health costs in
  * all; so the kept body is looked at instead. response-body.test.ts fails if an upgrade of the
- * adapter drops it; answers then take the slower read below, still correct.
+ * adapter drops it; answers then take the slower read (compress-json.ts), still correct.
  */
 let kept: symbol | undefined;
 

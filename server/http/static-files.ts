@@ -5,7 +5,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { getMimeType } from 'hono/utils/mime';
 import { negotiateEncoding, type ContentCoding } from './accept-encoding';
 
-/** The precompressed files the build writes beside a file (scripts/build/), best first. */
+/** The precompressed files the build writes beside a file (scripts/build/precompress-plugin.ts), best first. */
 const VARIANTS: ReadonlyArray<readonly [ContentCoding, string]> = [
   ['br', '.br'],
   ['gzip', '.gz'],
