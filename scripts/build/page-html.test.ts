@@ -27,7 +27,7 @@ const page = {
 describe('prerenderedHtml', () => {
   it('puts the markup in #root, marked with its path, and names the page', () => {
     const html = prerenderedHtml(SHELL, page);
-    expect(html).toContain('<div id="root" data-prerendered="/login"><main><h1>Sign In</h1></main></div>');
+    expect(html).toContain('<div id="root" data-prerendered="/login"><main><h1>Sign In</h1></main></div><template id="prerendered-end"></template>');
     expect(html).toContain('<title>Sign In · Vidi</title>');
     expect(html).toContain('<meta name="description" content="Sign in &amp; &quot;watch&quot;" />');
   });
@@ -36,8 +36,12 @@ describe('prerenderedHtml', () => {
     const html = prerenderedHtml(SHELL, page);
     expect(html).not.toContain('rel="stylesheet"');
     expect(html).toContain('<style>h1{color:red}</style>');
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/LoginPage-c.js">');
+    expect(html).toContain('<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/LoginPage-c.js">');
+    // The page is complete without its script: it must not compete with the first paint.
+    expect(html).toContain('<script type="module" fetchpriority="low" crossorigin src="/assets/index-a.js"></script>');
     expect(html.indexOf('<style>')).toBeLessThan(html.indexOf('</head>'));
+    // The first paint waits for the whole page, so a centred card does not move as it is parsed.
+    expect(html).toContain('<link rel="expect" href="#prerendered-end" blocking="render">');
   });
 
   it('refuses a shell it cannot fill rather than writing a broken page', () => {
