@@ -6,7 +6,7 @@ import { build, type Plugin, type Rolldown } from 'vite';
 type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
 import { prerenderedHtml, withTitle } from './page-html';
-import { PUBLIC_PAGES, ROUTES_FILE, SHELL_FILE, type PublicPage } from './public-pages';
+import { PUBLIC_PAGES, ROUTES_FILE, SHELL_FILE, SHELL_PRELOADS } from './public-pages';
 
 interface PrerenderModule {
   renderPage(path: string): Promise<{ markup: string; meta: { title: string; description: string } }>;
@@ -48,16 +48,29 @@ function staticClosure(bundle: OutputBundle, start: OutputChunk): OutputChunk[] 
 
 const cssOf = (chunks: OutputChunk[]) => [...new Set(chunks.flatMap((c) => [...(c.viteMetadata?.importedCss ?? [])]))];
 
-/** What a page needs before its first paint: the entry's CSS and its screen's chunk and CSS. */
-function pageAssets(bundle: OutputBundle, page: PublicPage) {
+/** What a page needs before its first paint: the entry's CSS and its screens' chunks and CSS. */
+function pageAssets(bundle: OutputBundle, modules: readonly string[]) {
   const entry = chunksOf(bundle).find((c) => c.isEntry);
   if (!entry) throw new Error('the client build has no entry chunk');
   const entryChunks = staticClosure(bundle, entry);
-  const screen = page.module ? chunksOf(bundle).find((c) => c.facadeModuleId === join(ROOT, page.module!)) : undefined;
-  if (page.module && !screen) throw new Error(`no chunk for ${page.module}: is it still loaded lazily by the router?`);
-  const screenChunks = screen ? staticClosure(bundle, screen).filter((c) => !entryChunks.includes(c)) : [];
+  const screenChunks = new Set<OutputChunk>();
+  for (const module of modules) {
+    const screen = chunksOf(bundle).find((c) => c.facadeModuleId === join(ROOT, module));
+    if (!screen) throw new Error(`no chunk for ${module}: is it still loaded lazily by the router?`);
+    for (const chunk of staticClosure(bundle, screen)) if (!entryChunks.includes(chunk)) screenChunks.add(chunk);
+  }
   const stylesheets = cssOf([...entryChunks, ...screenChunks]);
-  return { entryCss: cssOf(entryChunks), stylesheets, modulePreloads: screenChunks.map((c) => `/${c.fileName}`) };
+  return { entryCss: cssOf(entryChunks), stylesheets, modulePreloads: [...screenChunks].map((c) => `/${c.fileName}`) };
+}
+
+/** The shell, named as a page of its own, with the member screens' chunks preloaded. */
+function shellHtml(viteIndex: string, bundle: OutputBundle): string {
+  const preloads = pageAssets(bundle, SHELL_PRELOADS).modulePreloads.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`);
+  return withTitle(viteIndex, 'Vidi', 'Share short videos of up to 2 minutes, like, comment and win rewards on Vidi.').replace(
+    '</head>',
+    `  ${preloads.join('\n    ')}
+  </head>`,
+  );
 }
 
 /**
@@ -77,10 +90,10 @@ export function prerenderPlugin(): Plugin {
         const outDir = options.dir!;
         const shell = readFileSync(join(outDir, 'index.html'), 'utf8');
         const renderer = await buildPrerenderModule();
-        writeFileSync(join(outDir, SHELL_FILE), withTitle(shell, 'Vidi', 'Share short videos of up to 2 minutes, like, comment and win rewards on Vidi.'));
+        writeFileSync(join(outDir, SHELL_FILE), shellHtml(shell, bundle));
         for (const page of PUBLIC_PAGES) {
           const { markup, meta } = await renderer.renderPage(page.path);
-          const assets = pageAssets(bundle, page);
+          const assets = pageAssets(bundle, page.module ? [page.module] : []);
           const css = assets.stylesheets.map((href) => readFileSync(join(outDir, href), 'utf8')).join('\n');
           const html = prerenderedHtml(shell, {
             path: page.path,

@@ -20,4 +20,11 @@ export const PUBLIC_PAGES: readonly PublicPage[] = [
 
 /** The unprerendered shell, for every other route and for the service worker's offline navigations. */
 export const SHELL_FILE = 'shell.html';
+/**
+ * Screens the shell preloads: the installed app opens at /home (the manifest's start_url), which
+ * otherwise finds its chunks only after the entry script has run, one round trip later. Other
+ * routes of the shell fetch them for nothing on a first visit; after it they come from the
+ * service worker's precache.
+ */
+export const SHELL_PRELOADS: readonly string[] = ['client/app/layout/MemberLayout.tsx', 'client/features/feed/FeedPage.tsx'];
 export const ROUTES_FILE = 'routes.json';
