@@ -50,8 +50,7 @@ async function start(): Promise<void> {
     hydrateRoot(root, app);
     return;
   }
-  // React replaces what the HTML put in #root (the shell's loading screen, or a page rendered for
-  // someone else) when it commits its first render, so nothing blank is painted in between.
+  root.replaceChildren();
   createRoot(root).render(app);
 }
 

@@ -4,7 +4,6 @@ import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { restoreSession } from '#client/lib/session';
 import { createAppRouter } from './router';
 import { pageMetaFor, type PageMeta } from './meta/page-meta';
-import { Spinner } from '#client/ui/Spinner';
 
 /**
  * The build's server-side entry (scripts/build/prerender-plugin.ts): renders a public page as a
@@ -32,14 +31,6 @@ export async function renderPage(path: string): Promise<PrerenderedPage> {
   for await (const chunk of prelude) markup += String(chunk);
   if (errors.length > 0) throw new Error(`prerendering ${path} failed: ${String(errors[0])}`);
   return { markup, meta: pageMetaFor(path) };
-}
-
-/** The full-screen loading screen, which the shell shows until the client renders (shell.html). */
-export async function renderLoadingScreen(): Promise<string> {
-  const { prelude } = await prerenderToNodeStream(<Spinner fullScreen />);
-  let markup = '';
-  for await (const chunk of prelude) markup += String(chunk);
-  return markup;
 }
 
 /** Every path the client router knows: the server answers these with a page, anything else with 404. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prerenderedHtml, shellHtml, withTitle } from './page-html';
+import { prerenderedHtml, withTitle } from './page-html';
 
 const SHELL = `<!doctype html>
 <html lang="en">
@@ -52,30 +52,5 @@ describe('prerenderedHtml', () => {
 
   it('escapes a title that holds markup', () => {
     expect(withTitle(SHELL, '<b>x</b>', 'd')).toContain('<title>&lt;b&gt;x&lt;/b&gt;</title>');
-  });
-});
-
-describe('shellHtml', () => {
-  const shell = shellHtml(SHELL, {
-    title: 'Vidi',
-    description: 'Short videos',
-    loadingMarkup: '<div role="status"><span>Vidi</span></div>',
-    css: '.spinner{color:red}',
-    inlinedStylesheets: ['/assets/index-b.css'],
-    modulePreloads: ['/assets/FeedPage-d.js'],
-  });
-
-  it('paints the loading screen from the HTML, with its CSS inline, for the client to replace', () => {
-    expect(shell).toContain('<div id="root"><div role="status"><span>Vidi</span></div></div>');
-    expect(shell).toContain('<style>.spinner{color:red}</style>');
-    expect(shell).not.toContain('rel="stylesheet"');
-    // Not a prerendered page: the client must render it, never hydrate it.
-    expect(shell).not.toContain('data-prerendered');
-  });
-
-  it('preloads the member screens at normal priority: nothing works on these routes without them', () => {
-    expect(shell).toContain('<link rel="modulepreload" crossorigin href="/assets/FeedPage-d.js">');
-    expect(shell).toContain('<script type="module" crossorigin src="/assets/index-a.js"></script>');
-    expect(shell).not.toContain('fetchpriority');
   });
 });
