@@ -5,6 +5,8 @@ import { restoreSession } from '#client/lib/session';
 import { createAppRouter } from './router';
 import { pageMetaFor, type PageMeta } from './meta/page-meta';
 
+export { SHELL_META as shellMeta } from './meta/page-meta';
+
 /**
  * The build's server-side entry (scripts/build/prerender-plugin.ts): renders a public page as a
  * visitor with no session sees it, so the first paint needs no JavaScript. The client hydrates

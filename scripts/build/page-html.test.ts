@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prerenderedHtml, withTitle } from './page-html';
+import { prerenderedHtml, shellHtml, withTitle } from './page-html';
 
 const SHELL = `<!doctype html>
 <html lang="en">
@@ -52,5 +52,15 @@ describe('prerenderedHtml', () => {
 
   it('escapes a title that holds markup', () => {
     expect(withTitle(SHELL, '<b>x</b>', 'd')).toContain('<title>&lt;b&gt;x&lt;/b&gt;</title>');
+  });
+});
+
+describe('shellHtml', () => {
+  it('names the shell and preloads the member screens at normal priority, leaving #root empty for the client', () => {
+    const html = shellHtml(SHELL, { title: 'Vidi', description: 'Short videos' }, ['/assets/FeedPage-d.js']);
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/FeedPage-d.js">');
+    expect(html).toContain('<meta name="description" content="Short videos" />');
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain('fetchpriority');
   });
 });

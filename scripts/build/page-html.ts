@@ -46,6 +46,18 @@ function withLowPriorityScripts(html: string): string {
     .replace(/<link rel="modulepreload" crossorigin/g, '<link rel="modulepreload" fetchpriority="low" crossorigin');
 }
 
+const modulePreloadLinks = (hrefs: readonly string[], priority?: 'low') =>
+  hrefs.map((href) => `<link rel="modulepreload"${priority ? ` fetchpriority="${priority}"` : ''} crossorigin href="${href}">`);
+
+/**
+ * The shell, named as a page of its own, with the member screens' chunks preloaded at normal
+ * priority: nothing on its routes shows without them.
+ */
+export function shellHtml(viteIndex: string, meta: { title: string; description: string }, modulePreloads: readonly string[]): string {
+  const html = withTitle(viteIndex, meta.title, meta.description);
+  return replaceOnce(html, /<\/head>/, `    ${modulePreloadLinks(modulePreloads).join('\n    ')}\n  </head>`, '</head>');
+}
+
 export function prerenderedHtml(shell: string, page: PageParts): string {
   let html = withTitle(shell, page.title, page.description);
   for (const href of page.inlinedStylesheets) {
@@ -59,7 +71,7 @@ export function prerenderedHtml(shell: string, page: PageParts): string {
     // No first paint of half a page: a centred card whose lower half is still being parsed moves
     // when the rest arrives (a layout shift). Browsers without render-blocking links ignore it.
     `<link rel="expect" href="#${PAGE_END_ID}" blocking="render">`,
-    ...page.modulePreloads.map((href) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="${href}">`),
+    ...modulePreloadLinks(page.modulePreloads, 'low'),
   ].join('\n    ');
   html = withLowPriorityScripts(html);
   html = replaceOnce(html, /<\/head>/, `    ${head}\n  </head>`, '</head>');

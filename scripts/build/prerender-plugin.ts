@@ -5,12 +5,13 @@ import react from '@vitejs/plugin-react';
 import { build, type Plugin, type Rolldown } from 'vite';
 type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
-import { prerenderedHtml, withTitle } from './page-html';
+import { prerenderedHtml, shellHtml } from './page-html';
 import { PUBLIC_PAGES, ROUTES_FILE, SHELL_FILE, SHELL_PRELOADS } from './public-pages';
 
 interface PrerenderModule {
   renderPage(path: string): Promise<{ markup: string; meta: { title: string; description: string } }>;
   appRoutePaths(): string[];
+  shellMeta: { title: string; description: string };
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -63,16 +64,6 @@ function pageAssets(bundle: OutputBundle, modules: readonly string[]) {
   return { entryCss: cssOf(entryChunks), stylesheets, modulePreloads: [...screenChunks].map((c) => `/${c.fileName}`) };
 }
 
-/** The shell, named as a page of its own, with the member screens' chunks preloaded. */
-function shellHtml(viteIndex: string, bundle: OutputBundle): string {
-  const preloads = pageAssets(bundle, SHELL_PRELOADS).modulePreloads.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`);
-  return withTitle(viteIndex, 'Vidi', 'Share short videos of up to 2 minutes, like, comment and win rewards on Vidi.').replace(
-    '</head>',
-    `  ${preloads.join('\n    ')}
-  </head>`,
-  );
-}
-
 /**
  * Prerenders the public pages into dist/client after the client build is written, before
  * vite-plugin-pwa lists the files to precache (its closeBundle), so the service worker precaches the
@@ -90,7 +81,7 @@ export function prerenderPlugin(): Plugin {
         const outDir = options.dir!;
         const shell = readFileSync(join(outDir, 'index.html'), 'utf8');
         const renderer = await buildPrerenderModule();
-        writeFileSync(join(outDir, SHELL_FILE), shellHtml(shell, bundle));
+        writeFileSync(join(outDir, SHELL_FILE), shellHtml(shell, renderer.shellMeta, pageAssets(bundle, SHELL_PRELOADS).modulePreloads));
         for (const page of PUBLIC_PAGES) {
           const { markup, meta } = await renderer.renderPage(page.path);
           const assets = pageAssets(bundle, page.module ? [page.module] : []);

@@ -24,6 +24,9 @@ const PAGES: Record<string, PageMeta> = {
   '/payment': { title: 'Entry Fee · Vidi', description: 'Pay the Vidi entry fee to finish signing up.' },
 };
 
+/** The shell's own, for the routes that are not prerendered (each sets its own once it renders). */
+export const SHELL_META: PageMeta = { title: 'Vidi', description: DEFAULT_DESCRIPTION };
+
 const NOT_FOUND: PageMeta = { title: 'Page not found · Vidi', description: DEFAULT_DESCRIPTION };
 
 /** A trailing slash names the same page (the server answers `/login/` as `/login`). */

@@ -1,6 +1,7 @@
 export {
   memberHttp,
   currentUser,
+  getSessionState,
   getAccessToken,
   onSessionEvents,
   refreshSession,
