@@ -13,6 +13,7 @@ import * as m0007prizes from './migrations/0007_prizes_not_farmable';
 import * as m0008media from './migrations/0008_media_processing';
 import * as m0009adminSearch from './migrations/0009_admin_search_trigrams';
 import * as m0010rateLimits from './migrations/0010_rate_limits';
+import * as m0011notifications from './migrations/0011_notifications';
 
 /** Migrations are listed here, in order, so the bundle needs no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0008_media_processing': m0008media,
   '0009_admin_search_trigrams': m0009adminSearch,
   '0010_rate_limits': m0010rateLimits,
+  '0011_notifications': m0011notifications,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -20,6 +20,7 @@ import type {
   MediaJobsTable,
   RateLimitsTable,
 } from './tables/operations';
+import type { NotificationsTable, PushSubscriptionsTable, NotificationPrefsTable } from './tables/notifications';
 
 // The database's tables, as Kysely sees them; each table's row type lives in db/tables/ by area.
 // Times are integer milliseconds since the epoch: sortable, compact, and the same in every dialect.
@@ -29,6 +30,7 @@ export type * from './tables/accounts';
 export type * from './tables/videos';
 export type * from './tables/rewards';
 export type * from './tables/operations';
+export type * from './tables/notifications';
 
 export interface Database {
   profiles: ProfilesTable;
@@ -56,6 +58,9 @@ export interface Database {
   audit_log: AuditLogTable;
   media_jobs: MediaJobsTable;
   rate_limits: RateLimitsTable;
+  notifications: NotificationsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  notification_prefs: NotificationPrefsTable;
 }
 
 export type Profile = Selectable<ProfilesTable>;

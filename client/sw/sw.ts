@@ -5,6 +5,9 @@ import { CacheFirst, NetworkOnly } from 'workbox-strategies';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { createPartialResponse } from 'workbox-range-requests';
+import { listenForPush } from './push-events';
+import { listenForBackgroundSync } from './background-sync';
+import { listenForShares } from './share-target';
 
 // The service worker (vite-plugin-pwa injectManifest). Typed loosely: the project's DOM lib and the
 // WebWorker lib cannot share one TypeScript program.
@@ -26,6 +29,13 @@ export const POSTER_CACHE = 'vidi-posters';
 /** Set by offline-media.ts on every copy it stores; entries without it are originals an older worker kept. */
 const OFFLINE_COPY_HEADER = 'X-Vidi-Offline-Copy';
 const POSTER_MAX_ENTRIES = 300;
+
+// The installed app's abilities (docs/pwa.md): a video shared into Vidi (registered before the
+// routes: the share target is a POST the app must answer, not the network), notifications, and the
+// outbox sent while no page is open.
+listenForShares();
+listenForPush();
+listenForBackgroundSync();
 
 // The app: hashed assets, the prerendered public pages (/login answers from login.html: Workbox's
 // cleanURLs), the shell, icons, manifest.

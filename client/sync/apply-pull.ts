@@ -1,6 +1,6 @@
 import { mutationDef } from '#sync/mutations/catalogue';
 import type { PullResponse } from '#sync/protocol/messages';
-import { FEED_WINDOW } from '#sync/protocol/limits';
+import { FEED_WINDOW, NOTIFICATIONS_WINDOW } from '#sync/protocol/limits';
 import { runTx } from './tx-queue';
 import {
   CURSOR_KEY,
@@ -10,8 +10,10 @@ import {
   LAST_SYNCED_KEY,
   setMeta,
   toCommentRow,
+  toNotificationRow,
   toVideoRow,
   type ClientDb,
+  type NotificationRow,
   type OutboxEntry,
 } from './db';
 import { queuedFor, rebase } from './rebase';
@@ -63,6 +65,7 @@ export async function writePull(
   if (res.reset) {
     await Promise.all([db.server_videos.clear(), db.videos.clear()]);
     await setMeta(db, FEED_END_KEY, res.videos.length < FEED_WINDOW);
+    await db.notifications.clear();
   }
   for (const id of res.deleted_videos) await dropVideos(db, [id]);
 
@@ -80,6 +83,7 @@ export async function writePull(
     rows.length ? Promise.all([db.server_videos.bulkPut(rows), db.videos.bulkPut(rows)]) : null,
     res.profile ? Promise.all([db.server_profile.put(res.profile), db.profile.put(res.profile)]) : null,
     res.leaderboards !== null ? db.leaderboards.put({ id: 'current', data: res.leaderboards, as_of: now }) : null,
+    res.notifications.length ? writeNotifications(db, res.notifications.map(toNotificationRow)) : null,
     setMeta(db, CURSOR_KEY, res.cursor),
     setMeta(db, LAST_SYNCED_KEY, now),
   ]);
@@ -94,6 +98,13 @@ export async function writePull(
   // applied again on top of the new rows. With neither, rebase would change nothing: skipped.
   if (confirmed.length || queued.length) await settle(db, userId, confirmed, new Set([...rows.map((r) => r.id), ...res.deleted_videos]));
   trace('apply:end');
+}
+
+/** The list keeps the newest NOTIFICATIONS_WINDOW; older ones are not kept on the device. */
+async function writeNotifications(db: ClientDb, rows: NotificationRow[]): Promise<void> {
+  await db.notifications.bulkPut(rows);
+  const count = await db.notifications.count();
+  if (count > NOTIFICATIONS_WINDOW) await db.notifications.bulkDelete((await db.notifications.orderBy('updated_ms').limit(count - NOTIFICATIONS_WINDOW).primaryKeys()) as string[]);
 }
 
 /** Drops the confirmed mutations and rebases: the videos they showed and no pull row rewrote go back to the server's. */
@@ -142,7 +153,7 @@ async function writeComments(db: ClientDb, res: PullResponse, now: number): Prom
 export async function resetCacheFor(db: ClientDb, userId: string): Promise<void> {
   await runTx(db, async () => {
     if ((await getMeta<string>(db, 'owner')) === userId) return;
-    for (const t of [db.videos, db.server_videos, db.comments, db.server_comments, db.profile, db.server_profile, db.leaderboards]) await t.clear();
+    for (const t of [db.videos, db.server_videos, db.comments, db.server_comments, db.profile, db.server_profile, db.leaderboards, db.notifications]) await t.clear();
     const keys = (await db.meta.toCollection().primaryKeys()).filter((k) => !String(k).startsWith('client:'));
     await db.meta.bulkDelete(keys);
     await setMeta(db, 'owner', userId);

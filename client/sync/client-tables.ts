@@ -108,4 +108,10 @@ export class ClientMutationTx implements MutationTx {
         });
     },
   };
+
+  readonly notifications = {
+    markRead: async (id: string) => {
+      await this.db.notifications.update(id, { read: true });
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { Dexie, type EntityTable } from 'dexie';
 import type { CommentItem, FeedItem, ProfileItem } from '#sync/protocol/messages';
+import type { NotificationItem } from '#sync/protocol/notifications';
 
 /** A feed row as stored: the API item plus a numeric time for ordering. */
 export interface VideoRow extends FeedItem {
@@ -11,6 +12,11 @@ export interface CommentRow extends CommentItem {
 }
 
 export type ProfileRow = ProfileItem;
+
+/** A notification as stored: the API item plus a numeric time for ordering (newest first). */
+export interface NotificationRow extends NotificationItem {
+  updated_ms: number;
+}
 
 export interface LeaderboardsRow {
   id: 'current';
@@ -61,6 +67,8 @@ export type ClientDb = Dexie & {
   profile: EntityTable<ProfileRow, 'id'>;
   server_profile: EntityTable<ProfileRow, 'id'>;
   leaderboards: EntityTable<LeaderboardsRow, 'id'>;
+  /** The bell's list: the server's rows with queued read marks applied on top. */
+  notifications: EntityTable<NotificationRow, 'id'>;
   outbox: EntityTable<OutboxEntry, 'seq'>;
   meta: EntityTable<MetaRow, 'key'>;
 };
@@ -84,12 +92,15 @@ export function openClientDb(name = DEFAULT_DB_NAME, opts: { indexedDB?: IDBFact
     outbox: '++seq, user_id, [user_id+status], [client_id+id]',
     meta: 'key',
   });
+  // Notifications (docs/notifications.md). Read marks only ever go one way, so the list needs no
+  // server_ copy: a pull's row is put, and rebase applies the queued marks on top again.
+  db.version(2).stores({ notifications: 'id, updated_ms' });
   return db;
 }
 
 /** Every table a sync write or rebase touches, for one read-write transaction. */
 export function allTables(db: ClientDb) {
-  return [db.videos, db.server_videos, db.comments, db.server_comments, db.profile, db.server_profile, db.leaderboards, db.outbox, db.meta];
+  return [db.videos, db.server_videos, db.comments, db.server_comments, db.profile, db.server_profile, db.leaderboards, db.notifications, db.outbox, db.meta];
 }
 
 export async function getMeta<T>(db: ClientDb, key: string): Promise<T | undefined> {
@@ -102,3 +113,4 @@ export async function setMeta(db: ClientDb, key: string, value: unknown): Promis
 
 export const toVideoRow = (v: FeedItem): VideoRow => ({ ...v, created_ms: Date.parse(v.created_at) });
 export const toCommentRow = (c: CommentItem): CommentRow => ({ ...c, created_ms: Date.parse(c.created_at) });
+export const toNotificationRow = (n: NotificationItem): NotificationRow => ({ ...n, updated_ms: Date.parse(n.updated_at) });

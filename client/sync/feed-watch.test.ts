@@ -39,6 +39,7 @@ describe('createFeedWatch', () => {
     profile: null,
     leaderboards: null,
     last_mutation_id: 0,
+    notifications: [],
   };
 
   it('always shows what a full read of the feed shows, after every kind of write', async () => {

@@ -41,7 +41,7 @@ export interface SyncClientsTable {
 export interface ChangeLogTable {
   /** Monotonic version: the pull cursor. */
   seq: Generated<number>;
-  /** 'video' | 'comment' | 'like' | 'profile' | 'leaderboard' */
+  /** 'video' | 'comment' | 'like' | 'profile' | 'leaderboard' | 'settings' | 'notification' */
   entity: string;
   entity_id: string;
   /** The video a comment or like belongs to, for scoped pulls. */

@@ -70,6 +70,13 @@ export class Changes {
     return this;
   }
 
+  /** A member's notification appeared or changed (a new liker, read): only that member's devices. */
+  notification(id: string, userId: string): this {
+    this.add({ entity: 'notification', entityId: id, userId });
+    this.scopes.add(`user:${userId}`);
+    return this;
+  }
+
   /** Points, standings or prizes moved. */
   leaderboard(): this {
     this.add({ entity: 'leaderboard', entityId: 'all' });

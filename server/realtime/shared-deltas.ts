@@ -5,6 +5,7 @@ import type { AppDeps, AuthUser } from '../context';
 import { rankOnBoard, readLeaderboards } from '../rewards/leaderboards';
 import { readChangeSets } from '../sync/pull-changes';
 import { readProfile } from '../sync/pull';
+import { readOwnNotifications } from '../notifications/notification-rows';
 import { readVia, readVideosByIds } from '../videos/feed-rows';
 import type { Leaderboards } from '#sync/rest-api/rewards';
 import type { PullResponse } from '#sync/protocol/messages';
@@ -21,6 +22,7 @@ export interface SharedDelta {
   changes: {
     count: number;
     renamedUsers: ReadonlySet<string>;
+    notifications: ReadonlySet<string>;
     videos: PullResponse['videos'];
     deletedVideos: string[];
     leaderboards: Leaderboards | null;
@@ -86,6 +88,7 @@ export class SharedDeltas {
     return {
       count: sets.count,
       renamedUsers: sets.renamedUsers,
+      notifications: sets.changedNotifications,
       videos,
       deletedVideos: [...deleted].filter((id) => !present.has(id)),
       leaderboards: sets.count ? await readLeaderboards(trx, NOBODY, now) : null,
@@ -142,6 +145,7 @@ export async function personalDelta(
       me: { creator: await rankOnBoard(trx, 'creator', user.id), viewer: await rankOnBoard(trx, 'viewer', user.id) },
     },
     last_mutation_id: lastMutationId,
+    notifications: await readOwnNotifications(trx, user.id, changes.notifications),
   };
 }
 

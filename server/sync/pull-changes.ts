@@ -14,6 +14,8 @@ export interface ChangeSets {
   changedComments: Set<string>;
   deletedComments: Set<string>;
   renamedUsers: Set<string>;
+  /** Notifications of any member: a reader keeps its own (the change log does not filter by reader). */
+  changedNotifications: Set<string>;
 }
 
 /**
@@ -47,6 +49,7 @@ export function classifyChanges(changes: readonly ChangeRow[], open: readonly st
     changedComments: new Set(),
     deletedComments: new Set(),
     renamedUsers: new Set(),
+    changedNotifications: new Set(),
   };
   const openSet = new Set(open);
   const followed = (videoId: string) => openSet.has(videoId) && !load.has(videoId);
@@ -65,6 +68,9 @@ export function classifyChanges(changes: readonly ChangeRow[], open: readonly st
         break;
       case 'profile':
         sets.renamedUsers.add(ch.entity_id);
+        break;
+      case 'notification':
+        sets.changedNotifications.add(ch.entity_id);
         break;
     }
   }

@@ -7,6 +7,7 @@ import { COMMENTS_PER_VIDEO, FEED_WINDOW, type PullResponse } from '#sync/protoc
 import { readCommentsByIds, readFeedPage, readNewestComments, readVia, readVideosByIds } from '../videos/feed-rows';
 import { snapshotRead } from './read-transaction';
 import { readChangeSets, type ChangeSets } from './pull-changes';
+import { readNewestNotifications, readOwnNotifications } from '../notifications/notification-rows';
 
 export interface PullInput {
   client_id?: string | undefined;
@@ -73,6 +74,7 @@ async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: s
     comments_loaded: open,
     profile: await readProfile(trx, userId),
     leaderboards: await readLeaderboards(trx, userId, deps.now()),
+    notifications: await readNewestNotifications(trx, userId),
   };
 }
 
@@ -99,6 +101,7 @@ async function readChangedRows(deps: AppDeps, trx: Transaction<Database>, userId
     profile: sets.renamedUsers.has(userId) ? await readProfile(trx, userId) : null,
     // Likes, comments, views, deletions and renames all move or relabel the boards.
     leaderboards: sets.count ? await readLeaderboards(trx, userId, deps.now()) : null,
+    notifications: await readOwnNotifications(trx, userId, sets.changedNotifications),
   };
 }
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { NameSchema } from '../rest-api/auth';
 import { MAX_COMMENT_LENGTH, MAX_WATCHED_MS } from './limits';
+import { MAX_READ_BATCH } from '../protocol/limits';
 import { IdSchema } from '../protocol/ids';
 
 /** The pieces mutation schemas are made of; handed to each mutation's `args` when zod is loaded. */
@@ -17,6 +18,7 @@ export const argKit = {
     .min(1, 'A comment cannot be empty.')
     .max(MAX_COMMENT_LENGTH, `A comment can have at most ${MAX_COMMENT_LENGTH} characters.`),
   watchedMs: z.number().int().min(0).max(MAX_WATCHED_MS),
+  notificationIds: z.array(IdSchema).min(1).max(MAX_READ_BATCH),
 };
 
 export type ArgKit = typeof argKit;

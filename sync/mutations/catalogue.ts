@@ -4,13 +4,14 @@ import { addComment } from './add-comment';
 import { deleteVideo } from './delete-video';
 import type { MutationDef } from './define-mutation';
 import { like, unlike } from './like';
+import { markNotificationsRead } from './mark-notifications-read';
 import type { MutationTx } from './mutation-tx';
 import { recordShare } from './record-share';
 import { recordView } from './record-view';
 import { updateProfileName } from './update-profile-name';
 
 /** Every member mutation. Adding one: its module beside this file and one line here. */
-export const mutations = { like, unlike, addComment, updateProfileName, deleteVideo, recordShare, recordView } as const;
+export const mutations = { like, unlike, addComment, updateProfileName, deleteVideo, recordShare, recordView, markNotificationsRead } as const;
 
 type Catalogue = typeof mutations;
 export type MutationName = keyof Catalogue;

@@ -56,4 +56,8 @@ export interface MutationTx {
   readonly profiles: {
     update(userId: string, patch: { name: string }): Promise<void>;
   };
+  readonly notifications: {
+    /** Marks the acting member's own unread notification read; `false`: nothing changed. */
+    markRead(id: string): Promise<boolean | void>;
+  };
 }

@@ -9,3 +9,8 @@ export const FEED_WINDOW = 300;
 export const MAX_OPEN_VIDEOS = 50;
 /** Comments sent for one video when a client starts following it. */
 export const COMMENTS_PER_VIDEO = 200;
+
+/** The newest notifications a full pull carries; older ones are not kept on the device. */
+export const NOTIFICATIONS_WINDOW = 50;
+/** At most this many notification ids in one markNotificationsRead. */
+export const MAX_READ_BATCH = 100;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { IdSchema } from './ids';
 import { MAX_OPEN_VIDEOS } from './limits';
+import { NotificationItemSchema } from './notifications';
 
 export { MAX_PUSH_BATCH, FEED_WINDOW, MAX_OPEN_VIDEOS, COMMENTS_PER_VIDEO } from './limits';
 
@@ -117,6 +118,8 @@ export const PullResponseSchema = z.object({
   leaderboards: z.unknown().nullable(),
   /** The highest mutation id of client_id the server has applied (0 when unknown). */
   last_mutation_id: z.number().int(),
+  /** The caller's notifications that changed (a reset: the newest NOTIFICATIONS_WINDOW, replacing the list). */
+  notifications: z.array(NotificationItemSchema),
 });
 export type PullResponse = z.infer<typeof PullResponseSchema>;
 

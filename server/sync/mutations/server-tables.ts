@@ -136,4 +136,21 @@ export class ServerMutationTx implements MutationTx {
       this.ctx.changes.profile(userId, { shown: true });
     },
   };
+
+  readonly notifications = {
+    // Scoped to the caller in the statement itself: another member's id matches no row.
+    markRead: async (id: string): Promise<boolean> => {
+      const { trx, user, now, changes } = this.ctx;
+      const r = await trx
+        .updateTable('notifications')
+        .set({ read_at: now })
+        .where('id', '=', id)
+        .where('user_id', '=', user.id)
+        .where('read_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) return false;
+      changes.notification(id, user.id);
+      return true;
+    },
+  };
 }

@@ -13,6 +13,8 @@ import './upload.css';
 interface Props {
   open: boolean;
   onOpenChange(open: boolean): void;
+  /** A file handed in from outside the dialog (shared into the app): chosen as if picked. */
+  initialFile?: File | null;
 }
 
 const showError = (c: ToastCopy) => toast.error(c.title, { description: c.description });
@@ -22,7 +24,7 @@ const showError = (c: ToastCopy) => toast.error(c.title, { description: c.descri
  * a progress bar, Cancel, and Upload reading 'Uploading... N%'. The upload itself runs in the
  * queue, so closing the dialog (or losing the network, or reloading) does not stop it.
  */
-export function UploadDialog({ open, onOpenChange }: Props) {
+export function UploadDialog({ open, onOpenChange, initialFile = null }: Props) {
   const session = useSession();
   const user = session.status === 'signedIn' ? session.user : null;
   const queue = useUploadQueue();
@@ -107,6 +109,18 @@ export function UploadDialog({ open, onOpenChange }: Props) {
     }
     setDurationMs(d);
   };
+
+  useEffect(() => {
+    if (!open || !initialFile) return;
+    // The picker shows the file too, as if the member had chosen it (Chromium accepts a DataTransfer's list).
+    if (fileInput.current && typeof DataTransfer === 'function') {
+      const list = new DataTransfer();
+      list.items.add(initialFile);
+      fileInput.current.files = list.files;
+    }
+    void onPick(initialFile);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, initialFile]);
 
   const onPickCaptions = async (picked: File | null) => {
     const problem = picked ? await checkCaptions(picked) : null;

@@ -1,0 +1,49 @@
+import type { Transaction } from 'kysely';
+import type { Database, NotificationsTable } from '#db/schema';
+import type { NotificationItem } from '#sync/protocol/notifications';
+import { NOTIFICATIONS_WINDOW } from '#sync/protocol/limits';
+
+const COLUMNS = ['id', 'kind', 'video_id', 'count', 'actor_name', 'detail', 'amount_paise', 'rank', 'created_at', 'updated_at', 'read_at'] as const;
+type Row = Pick<NotificationsTable, (typeof COLUMNS)[number]>;
+
+/** A row as pull, the live stream and the push payload carry it. */
+export function toNotificationItem(r: Row): NotificationItem {
+  return {
+    id: r.id,
+    kind: r.kind as NotificationItem['kind'],
+    video_id: r.video_id,
+    count: Number(r.count),
+    actor_name: r.actor_name,
+    detail: r.detail,
+    amount_paise: r.amount_paise === null ? null : Number(r.amount_paise),
+    rank: r.rank === null ? null : Number(r.rank),
+    created_at: new Date(Number(r.created_at)).toISOString(),
+    updated_at: new Date(Number(r.updated_at)).toISOString(),
+    read: r.read_at !== null,
+  };
+}
+
+/** The member's newest notifications (a full pull's list). */
+export async function readNewestNotifications(trx: Transaction<Database>, userId: string): Promise<NotificationItem[]> {
+  const rows = await trx
+    .selectFrom('notifications')
+    .select(COLUMNS)
+    .where('user_id', '=', userId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(NOTIFICATIONS_WINDOW)
+    .execute();
+  return rows.map(toNotificationItem);
+}
+
+/** Those of `ids` that are the member's own (the change log names every member's). */
+export async function readOwnNotifications(trx: Transaction<Database>, userId: string, ids: ReadonlySet<string>): Promise<NotificationItem[]> {
+  if (!ids.size) return [];
+  const rows = await trx
+    .selectFrom('notifications')
+    .select(COLUMNS)
+    .where('user_id', '=', userId)
+    .where('id', 'in', [...ids])
+    .execute();
+  return rows.map(toNotificationItem);
+}

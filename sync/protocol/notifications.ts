@@ -1,0 +1,47 @@
+import * as z from 'zod';
+
+/** What a member can be told about; each kind maps to one choice in /profile (NOTIFICATION_PREF_OF). */
+export const NOTIFICATION_KINDS = ['likes', 'comment', 'processed', 'processing_failed', 'prize'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** The choices a member makes in /profile: which kinds are pushed to their devices. */
+export const NOTIFICATION_PREFS = ['likes', 'comments', 'processing', 'prizes'] as const;
+export type NotificationPref = (typeof NOTIFICATION_PREFS)[number];
+
+export const NOTIFICATION_PREF_OF: Record<NotificationKind, NotificationPref> = {
+  likes: 'likes',
+  comment: 'comments',
+  processed: 'processing',
+  processing_failed: 'processing',
+  prize: 'prizes',
+};
+
+/** A notification as pull, the live stream and the push payload carry it. */
+export const NotificationItemSchema = z.object({
+  id: z.string(),
+  kind: z.enum(NOTIFICATION_KINDS),
+  video_id: z.string().nullable(),
+  /** How many people (likes on one video are one notification while it is unread). */
+  count: z.number().int(),
+  actor_name: z.string().nullable(),
+  /** The comment's opening words, the video's title, the prize category, the failure reason. */
+  detail: z.string().nullable(),
+  amount_paise: z.number().int().nullable(),
+  rank: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  read: z.boolean(),
+});
+export type NotificationItem = z.infer<typeof NotificationItemSchema>;
+
+/** The payload of a Web Push message (encrypted by web-push; decrypted by the service worker). */
+export const PushPayloadSchema = z.object({
+  notification: NotificationItemSchema,
+  title: z.string(),
+  body: z.string(),
+  /** Where tapping it goes (same origin path). */
+  url: z.string(),
+  /** The member's unread count when it was sent: the app icon's badge. */
+  unread: z.number().int(),
+});
+export type PushPayload = z.infer<typeof PushPayloadSchema>;
