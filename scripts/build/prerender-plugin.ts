@@ -15,7 +15,8 @@ interface PrerenderModule {
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const SSR_OUT = join(ROOT, 'node_modules/.cache/vidi-prerender');
+// Per build process: two builds at once (a private VIDI_CLIENT_DIST beside dist/) must not share it.
+const SSR_OUT = join(ROOT, 'node_modules/.cache', `vidi-prerender-${process.pid}`);
 
 /** client/app/prerender.tsx built for Node (CSS imports dropped, dependencies left to node_modules). */
 async function buildPrerenderModule(): Promise<PrerenderModule> {
