@@ -9,6 +9,7 @@ import { AppHeader } from '#client/ui/AppHeader';
 import { UploadDialogContext } from '#client/lib/upload-context';
 import { useResumeUploads } from '#client/sync/uploads';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
+import { NotificationBell } from '#client/features/notifications';
 
 // The upload dialog pulls in tus-js-client: load it only when someone opens it.
 const UploadDialog = lazy(() => import('./upload-dialog-entry'));
@@ -55,6 +56,7 @@ export function MemberLayout() {
         <button type="button" className="nav-link" onClick={openUpload}>
           <UploadIcon /> <span>Upload</span>
         </button>
+        <NotificationBell />
         <Link to="/profile" className="nav-link wide-only" activeProps={{ 'aria-current': 'page' }}>
           <UserIcon /> <span>Profile</span>
         </Link>

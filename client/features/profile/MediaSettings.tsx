@@ -1,10 +1,10 @@
-import { useId } from 'react';
 import { toast } from 'sonner';
 import { Spinner } from '#client/ui/Spinner';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { plural } from '#client/lib/format';
 import { setMediaPreferences, useMediaPreferences } from '#client/lib/media-preferences';
 import { clearOfflineVideos } from '#client/lib/offline-media';
+import { Switch } from './Switch';
 import { formatMegabytes, formatQuota, useStorageUsage, type StorageUsageState } from './useStorageUsage';
 
 /** "Video playback and storage" on /profile: this device's media preferences and its offline copies. */
@@ -30,30 +30,6 @@ export function MediaSettings() {
         <OfflineStorage />
       </div>
     </section>
-  );
-}
-
-/** A native checkbox announced as a switch: Space toggles it, the label and caption name and describe it. */
-function Switch(props: { label: string; caption: string; checked: boolean; onChange: (checked: boolean) => void }) {
-  const id = useId();
-  return (
-    <div className="switch-row">
-      <div className="switch-text">
-        <label htmlFor={id}>{props.label}</label>
-        <p id={`${id}-caption`} className="muted">
-          {props.caption}
-        </p>
-      </div>
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        className="switch"
-        checked={props.checked}
-        aria-describedby={`${id}-caption`}
-        onChange={(e) => props.onChange(e.currentTarget.checked)}
-      />
-    </div>
   );
 }
 

@@ -6,6 +6,7 @@ import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { updateSessionUser } from '#client/lib/session';
 import { ChangePasswordForm, SignOutEverywhere } from './AccountSecurity';
 import { MediaSettings } from './MediaSettings';
+import { NotificationSettings } from './NotificationSettings';
 import { useProfileData, useSaveProfileName } from './useProfileData';
 import { SubmitButton } from '#client/ui/SubmitButton';
 
@@ -64,6 +65,7 @@ export function ProfilePage() {
           Save Changes
         </SubmitButton>
       </form>
+      <NotificationSettings />
       <MediaSettings />
       <ChangePasswordForm />
       <SignOutEverywhere />

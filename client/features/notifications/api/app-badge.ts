@@ -1,0 +1,16 @@
+import { useEffect } from 'react';
+
+type BadgingNavigator = Navigator & { setAppBadge?: (n?: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
+
+/**
+ * The installed app's icon shows the unread count (Badging API). Browsers without it, or a page
+ * not allowed to set it, change nothing: the bell says the same.
+ */
+export function useAppBadge(unread: number | null): void {
+  useEffect(() => {
+    if (unread === null) return;
+    const nav = navigator as BadgingNavigator;
+    const set = unread > 0 ? nav.setAppBadge?.(unread) : nav.clearAppBadge?.();
+    set?.catch(() => undefined);
+  }, [unread]);
+}

@@ -1,0 +1,77 @@
+import { useCallback, useRef, useState } from 'react';
+import * as Dialog from '@radix-ui/react-dialog';
+import { useRouter } from '@tanstack/react-router';
+import { BellIcon, CloseIcon } from '#client/ui/icons';
+import { useAppBadge } from '../api/app-badge';
+import { useMarkRead, useNotifications } from '../api/useNotifications';
+import { NotificationList } from './NotificationList';
+import '../notifications.css';
+
+/** The member header's bell (docs/notifications.md, "The bell"): the unread count, and the list. */
+export function NotificationBell() {
+  const { items, unread } = useNotifications();
+  const markRead = useMarkRead();
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  // The ones that were unread when the list opened keep their mark while it stays open, although
+  // opening it has already marked them read.
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
+  const tapped = useRef(false);
+  useAppBadge(items ? unread : null);
+
+  const onOpenChange = useCallback(
+    (next: boolean) => {
+      setOpen(next);
+      if (!next) return;
+      tapped.current = false;
+      const ids = (items ?? []).filter((n) => !n.read).map((n) => n.id);
+      setFresh(new Set(ids));
+      void markRead(ids);
+    },
+    [items, markRead],
+  );
+
+  const onPick = useCallback(
+    (id: string, url: string) => {
+      tapped.current = true;
+      if (items?.some((n) => n.id === id && !n.read)) void markRead([id]);
+      setOpen(false);
+      router.history.push(url);
+      // Already on the feed: the card is in the page, so go to it (the feed does this itself when it mounts).
+      const hash = new URL(url, location.origin).hash.slice(1);
+      if (hash) requestAnimationFrame(() => document.getElementById(decodeURIComponent(hash))?.scrollIntoView({ block: 'start' }));
+    },
+    [items, markRead, router],
+  );
+
+  const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Trigger className="nav-link bell-button" aria-label={label}>
+        <BellIcon />
+        {unread > 0 ? (
+          <b className="bell-count" aria-hidden="true">
+            {unread > 99 ? '99+' : unread}
+          </b>
+        ) : null}
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay notifications-overlay" />
+        <Dialog.Content
+          className="dialog-content notifications-panel"
+          // After a tap the page moves on (the feed scrolls to a card): focus stays in the page, not on the bell.
+          onCloseAutoFocus={(e) => tapped.current && e.preventDefault()}
+        >
+          <div className="dialog-head">
+            <Dialog.Title>Notifications</Dialog.Title>
+            <Dialog.Close className="icon-button" aria-label="Close">
+              <CloseIcon />
+            </Dialog.Close>
+          </div>
+          <Dialog.Description className="sr-only">Likes, comments and news about your videos, newest first.</Dialog.Description>
+          <NotificationList items={items} fresh={fresh} onPick={onPick} />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
