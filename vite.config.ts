@@ -34,6 +34,14 @@ export default defineConfig({
         theme_color: '#6d28d9',
         background_color: '#0f0f14',
         categories: ['social', 'entertainment'],
+        // docs/pwa.md, "Share into Vidi": the worker answers this POST (client/sw/share-target.ts);
+        // without a worker the server sends the member to /home (server/http/share-target-route.ts).
+        share_target: {
+          action: '/share-target',
+          method: 'POST',
+          enctype: 'multipart/form-data',
+          params: { title: 'title', text: 'text', files: [{ name: 'video', accept: ['video/*', '.mp4', '.mov', '.webm'] }] },
+        },
         icons: [
           { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
           { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },

@@ -12,6 +12,7 @@ import { apiDocsRouter } from './http/api-docs';
 import { mountClient } from './http/static-client';
 import { compressJsonAnswer } from './http/compress-json';
 import { seoRouter } from './http/seo-routes';
+import { shareTargetRouter } from './http/share-target-route';
 import { mountTus } from './uploads/mount';
 import { posterRouter } from './uploads/poster-routes';
 import { captionsRouter } from './uploads/captions-routes';
@@ -25,6 +26,7 @@ import { settingsRouter } from './settings/routes';
 import { adminRouter } from './admin/routes';
 import { adminRewardsRouter, rewardsRouter } from './rewards/routes';
 import { paymentsRouter } from './payments/routes';
+import { notificationsRouter, pushRouter } from './notifications/routes';
 
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const isPosterPath = (path: string) => /^\/api\/videos\/[^/]+\/poster$/.test(path);
@@ -84,6 +86,8 @@ export function createApp(deps: AppDeps) {
   app.route('/api/sync', syncRouter());
   app.route('/api/sync', eventStreamRouter());
   app.route('/api/videos', videosRouter());
+  app.route('/api/push', pushRouter());
+  app.route('/api/notifications', notificationsRouter());
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   app.doc31('/api/openapi.json', {
@@ -115,6 +119,7 @@ export function createApp(deps: AppDeps) {
   });
 
   app.route('/', seoRouter());
+  app.route('/', shareTargetRouter());
   mountClient(app, deps.config.clientDist);
   return app;
 }

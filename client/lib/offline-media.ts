@@ -1,4 +1,5 @@
 import { getMediaPreferences, networkInformation } from './media-preferences';
+import { requestPersistentStorage } from './session/persist-storage';
 
 // Offline copies of videos (docs/pwa.md, "Service worker"). Only the small progressive MP4 of a video
 // (mp4_url, 360p, fast start) is ever kept: the original upload can be 120 MiB and HLS segments are
@@ -61,6 +62,12 @@ let generation = 0;
  * may be shown.
  */
 export function saveForOffline(mp4Url: string): Promise<void> {
+  // The member keeps something for later: the moment to ask that the browser not evict it.
+  requestPersistentStorage();
+  return keep(mp4Url);
+}
+
+function keep(mp4Url: string): Promise<void> {
   const url = absolute(mp4Url);
   let pending = inFlight.get(url);
   if (!pending) {
@@ -150,7 +157,7 @@ export async function clearOfflineVideos(): Promise<void> {
  */
 export function keepMediaForOffline(mp4Url: string | null | undefined): void {
   if (!mp4Url || !hasCacheStorage() || isStreamingMedia(mp4Url)) return;
-  saveForOffline(mp4Url).catch(() => undefined);
+  keep(mp4Url).catch(() => undefined);
 }
 
 /**

@@ -1,8 +1,7 @@
 import { newId } from './ids';
 import { MutationError } from '#sync/protocol/error-codes';
 import { mutationVideoId } from '#sync/mutations/video-id';
-import type { AnyMutation, MutationName, MutationArgs } from '#sync/mutations/catalogue';
-import { loadValidators, loadedValidators } from './load-validators';
+import type { AnyMutation } from '#sync/mutations/catalogue';
 import { runTx } from './tx-queue';
 import { getMeta, setMeta, type ClientDb, type OutboxEntry } from './db';
 import { applyOptimistic, rebase } from './rebase';
@@ -29,19 +28,10 @@ export async function clientState(db: ClientDb, userId: string): Promise<ClientS
 }
 
 /**
- * Queues a mutation durably and shows its effect at once, in one transaction: a reload right after
- * still has both. Invalid args are refused here (nothing queued). Returns the queued entry.
- */
-export async function enqueue<N extends MutationName>(db: ClientDb, userId: string, name: N, args: MutationArgs<N>, now = Date.now()): Promise<OutboxEntry> {
-  const { parseMutation } = loadedValidators() ?? (await loadValidators());
-  const parsed = parseMutation(name, args);
-  if (!parsed.ok) throw parsed.error;
-  return runTx(db, () => enqueueInTx(db, userId, parsed.mutation, now));
-}
-
-/**
- * enqueue's body, for callers already inside runTx (e.g. a toggle that reads first); `known` is the
- * client state when the caller has read it already (in the same transaction).
+ * Queues a mutation durably and shows its effect at once, inside the caller's runTx (a reload right
+ * after still has both); its args were parsed by the caller (SyncEngine.mutate), so the service
+ * worker, which sends this queue too, never loads zod. `known` is the client state when the caller
+ * has read it already (in the same transaction). Returns the queued entry.
  */
 export async function enqueueInTx(db: ClientDb, userId: string, mutation: AnyMutation, now = Date.now(), known?: ClientState): Promise<OutboxEntry> {
   const state = known ?? (await clientState(db, userId));

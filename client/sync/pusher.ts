@@ -1,6 +1,6 @@
 import { MAX_PUSH_BATCH } from '#sync/protocol/limits';
 import type { ClientDb, OutboxEntry } from './db';
-import { loadValidators } from './load-validators';
+import type { PushResponse } from '#sync/protocol/messages';
 import { batchOf, dropRejected, markSent, nextBatch, pendingOf, renumber, rotateClientId, type Rejection } from './outbox';
 import { TemporaryError, type Requester } from './sync-transport';
 import { apiErrorFromResponse } from '../lib/http/api-error';
@@ -8,6 +8,12 @@ import { trace } from './trace';
 import { runTx } from './tx-queue';
 
 type Batch = { clientId: string; entries: OutboxEntry[] };
+
+/**
+ * Reads a 200 push answer, refusing one of the wrong shape (throws). The page passes its zod
+ * schema (loaded lazily); the service worker a small check of its own, so its bundle has no zod.
+ */
+export type PushAnswerReader = (raw: unknown) => PushResponse | Promise<PushResponse>;
 
 /**
  * Sends the outbox, in order, in batches, and answers the server's refusals: a gap renumbers, a
@@ -27,6 +33,7 @@ export class Pusher {
     private readonly db: ClientDb,
     private readonly userId: string,
     private readonly request: Requester,
+    private readonly readAnswer: PushAnswerReader,
     private readonly onRejected?: (rejection: Rejection) => void,
   ) {}
 
@@ -94,8 +101,7 @@ export class Pusher {
   }
 
   private async accepted(clientId: string, res: Response): Promise<void> {
-    const [{ PushResponseSchema }, raw] = await Promise.all([loadValidators(), res.json()]);
-    const json = PushResponseSchema.parse(raw);
+    const json = await this.readAnswer(await res.json());
     if (!json.results.length) throw new TemporaryError('the server applied nothing');
     await markSent(
       this.db,

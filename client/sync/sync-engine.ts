@@ -15,12 +15,19 @@ import { Pusher } from './pusher';
 import { Puller } from './puller';
 import { loadOlderPage } from './older-page';
 import { listenToBrowser } from './browser-events';
+import { requestBackgroundSync } from './background-sync-request';
+import { takeWorkerRejections } from './worker-rejections';
+import { requestPersistentStorage } from '../lib/session/persist-storage';
 
 export { RETRY_CAP_MS, RETRY_STEP_MS } from './retry-loop';
 export { REQUEST_TIMEOUT_MS } from './sync-transport';
 export { PAGE_SIZE } from './older-page';
 /** How often a quiet engine checks for a queue left by a closed tab, or pulls without a live stream. */
 export const PERIODIC_MS = 30_000;
+
+function isOnline(): boolean {
+  return (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine ?? true;
+}
 
 export interface SyncOptions extends TransportOptions {
   /** A queued mutation the server refused for good: it was rolled back; tell the user why. */
@@ -60,7 +67,13 @@ export class SyncEngine {
     const nav = (globalThis as { navigator?: { onLine?: boolean } }).navigator;
     this.status = createStatusStore({ online: nav?.onLine ?? true, syncing: false, paused: null, live: false, failing: false });
     this.transport = new SyncTransport(opts);
-    this.pusher = new Pusher(this.db, this.userId, this.transport.request, opts.onRejected);
+    this.pusher = new Pusher(
+      this.db,
+      this.userId,
+      this.transport.request,
+      async (raw) => (await loadValidators()).PushResponseSchema.parse(raw),
+      opts.onRejected,
+    );
     this.puller = new Puller(this.db, this.userId, this.transport.request);
     this.loop = new RetryLoop({
       round: () => this.round(),
@@ -79,6 +92,8 @@ export class SyncEngine {
       void loadValidators().catch(() => undefined);
       await resetCacheFor(this.db, this.userId);
       await runTx(this.db, () => rebase(this.db, this.userId));
+      // Refused while the service worker sent the queue with no page open: told now.
+      for (const r of await takeWorkerRejections(this.db, this.userId)) this.opts.onRejected?.(r);
       if (this.opts.browserEvents !== false) this.cleanups.push(listenToBrowser({ status: this.status, wake: () => this.wake() }));
       this.schedule(true, true);
       // A safety net: another tab may have closed with a queue, or the live stream may be down.
@@ -111,6 +126,10 @@ export class SyncEngine {
     this.schedule(true, true);
     const entry = await done;
     trace('enqueued');
+    // If every page closes before this is sent, the service worker sends it (docs/sync.md).
+    requestBackgroundSync();
+    // Kept offline for later: the moment to ask that the browser not evict it (docs/pwa.md).
+    if (!this.status.get().online || !isOnline()) requestPersistentStorage();
     return entry;
   }
 
@@ -198,6 +217,7 @@ export class SyncEngine {
     }
     const offline = err instanceof TemporaryError && err.offline;
     const limited = err instanceof RateLimitedError;
+    if (offline) requestBackgroundSync();
     // Being asked to wait is not a failure to report.
     this.status.set({ online: !offline, failing: !offline && !limited });
     return limited ? { holdMs: err.waitMs } : 'backoff';

@@ -2,6 +2,8 @@ import { apiErrorOf, type ApiError } from '../http/api-error';
 import { HttpClient } from '../http/http-client';
 import { isNoAnswer, requestJson } from './http';
 import { readCachedUser, SESSION_USER_KEY, writeCachedUser } from './session-cache';
+import { persistWhenInstalled } from './persist-storage';
+import { withRefreshLock } from './refresh-lock';
 import { expiryMs, isAuthSession, type AuthSession, type SessionState, type SessionUser } from './session-types';
 
 /** docs/pwa.md, "Session": a tick every 30 s; refresh when within 3 ticks of expiry. */
@@ -64,8 +66,6 @@ function applySession(s: AuthSession): void {
 
 function announceSignedIn(user: SessionUser): void {
   for (const h of eventHandlers) h.signedIn?.(user);
-  // Ask the browser not to evict the offline copy and the upload queue.
-  void navigator.storage?.persist?.().catch(() => false);
 }
 
 /** Ends the session locally. Queued (outbox) actions stay in IndexedDB and are sent after the next sign-in. */
@@ -76,12 +76,6 @@ function endSession(reason: SignOutReason): void {
   writeCachedUser(null);
   setState({ status: 'signedOut' });
   if (was) for (const h of eventHandlers) h.signedOut?.(reason);
-}
-
-function withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
-  // Refresh tokens rotate and reuse revokes the family: tabs must never refresh at the same time.
-  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
-  return locks ? (locks.request('vidi-auth-refresh', fn) as unknown as Promise<T>) : fn();
 }
 
 /**
@@ -158,6 +152,8 @@ function startTicking(): void {
   document.addEventListener('visibilitychange', tick);
   window.addEventListener('online', tick);
   window.addEventListener('storage', followOtherTabs);
+  // Persistent storage is asked for at install or on the first thing kept offline, not at sign-in.
+  persistWhenInstalled();
 }
 
 /** Another tab signed out (the cached profile went) or in (it appeared): this tab follows. */

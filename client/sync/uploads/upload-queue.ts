@@ -1,6 +1,7 @@
 import { defaultOptions, Upload, type DetailedError } from 'tus-js-client';
 import type { UploadRecord, UploadsDb } from './upload-db';
 import { CompanionFiles } from './companion-files';
+import { requestPersistentStorage } from '../../lib/session/persist-storage';
 
 /**
  * 5 MiB: measured over loopback (docs/uploads.md), 256 KiB chunks ran at about half the speed and
@@ -125,6 +126,8 @@ export class UploadQueue {
       createdAt: Date.now(),
     };
     await this.o.db.uploads.add(record);
+    // The file now lives on this device until it is sent: ask that the browser not evict it.
+    requestPersistentStorage();
     this.resumeAll();
   }
 
