@@ -8,6 +8,8 @@ import { checkCaptions, checkFile, checkUpload, TOO_LONG, MAX_DURATION_MS, type 
 import { grabPoster, readVideoDuration } from '#client/sync/uploads/media-probe';
 import { progressOf } from '#client/sync/uploads/pending';
 import { useUploadQueue } from '#client/sync/uploads/useUploadQueue';
+import { ShrinkOffer } from '../shrink/ShrinkOffer';
+import { useShrinkOffer } from '../shrink/useShrinkOffer';
 import './upload.css';
 
 interface Props {
@@ -39,12 +41,15 @@ export function UploadDialog({ open, onOpenChange, initialFile = null }: Props) 
   const [durationMs, setDurationMs] = useState<number | null>(null);
   const [preparing, setPreparing] = useState(false);
   const [currentId, setCurrentId] = useState<string | null>(null);
+  const shrink = useShrinkOffer(setFile);
+  const shrinking = shrink.state.step === 'shrinking';
 
   const current = currentId ? queue.list.find((r) => r.videoId === currentId) : undefined;
   const uploading = !!current && current.status !== 'failed' && current.status !== 'done';
   const progress = current ? progressOf(current) : 0;
 
   const reset = () => {
+    shrink.reset();
     setTitle('');
     setDescription('');
     setFile(null);
@@ -88,6 +93,7 @@ export function UploadDialog({ open, onOpenChange, initialFile = null }: Props) 
   }, [currentId, status, preparing]);
 
   const clearFile = () => {
+    shrink.reset();
     setFile(null);
     setDurationMs(null);
     if (fileInput.current) fileInput.current.value = '';
@@ -108,6 +114,8 @@ export function UploadDialog({ open, onOpenChange, initialFile = null }: Props) 
       return clearFile();
     }
     setDurationMs(d);
+    // Only now, with a file that passed every check, may shrinking it be offered.
+    void shrink.consider(picked);
   };
 
   useEffect(() => {
@@ -133,7 +141,9 @@ export function UploadDialog({ open, onOpenChange, initialFile = null }: Props) 
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
-    if (uploading || preparing) return;
+    if (uploading || preparing || shrinking) return;
+    // An offer not answered is an offer declined: what is chosen now is what goes up.
+    if (shrink.state.step !== 'shrunk') shrink.reset();
     const problem = checkUpload({ title, file, durationMs });
     if (problem || !file || !user) {
       showError(problem ?? checkUpload({ title: '', file: null, durationMs: null })!);
@@ -218,7 +228,7 @@ export function UploadDialog({ open, onOpenChange, initialFile = null }: Props) 
                 ref={fileInput}
                 type="file"
                 accept="video/*"
-                disabled={busy}
+                disabled={busy || shrinking}
                 aria-describedby={ids.hint}
                 onChange={(e) => void onPick(e.target.files?.[0] ?? null)}
               />
@@ -226,6 +236,7 @@ export function UploadDialog({ open, onOpenChange, initialFile = null }: Props) 
                 {file ? `${file.name} (${(file.size / 1048576).toFixed(1)} MB)` : 'MP4, MOV or WebM, up to 120MB.'}
               </p>
             </div>
+            <ShrinkOffer state={shrink.state} onShrink={() => void shrink.accept()} onKeepOriginal={shrink.keepOriginal} />
             <div className="field">
               <label htmlFor={ids.captions}>Captions (optional, WebVTT)</label>
               <input
@@ -253,7 +264,7 @@ export function UploadDialog({ open, onOpenChange, initialFile = null }: Props) 
               <button type="button" className="button" onClick={onCancel}>
                 Cancel
               </button>
-              <button type="submit" className="button primary" disabled={busy}>
+              <button type="submit" className="button primary" disabled={busy || shrinking}>
                 {busy ? `Uploading... ${progress}%` : 'Upload'}
               </button>
             </div>
