@@ -72,6 +72,10 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** 'true' for gateways that serve buckets as a path (/bucket/key), as most self-hosted ones do. */
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  /** Likes on one video within this many seconds are one push ("5 people liked your video"); 0 sends each at once. */
+  PUSH_LIKE_BATCH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** Tests only: accept http and loopback/private push endpoints (a local push service such as web-push-testing). */
+  PUSH_ALLOW_INSECURE_ENDPOINTS: z.enum(['true', 'false']).default('false'),
 });
 
 export interface MediaConfig {
@@ -121,6 +125,8 @@ export interface Config {
   mailDir: string;
   media: MediaConfig;
   storage: StorageConfig;
+  /** Web Push (docs/notifications.md). */
+  push: { likeBatchMs: number; allowInsecureEndpoints: boolean };
 }
 
 export class ConfigError extends Error {
@@ -169,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ffprobePath: e.FFPROBE_PATH,
     },
     storage: storageConfig(e),
+    push: { likeBatchMs: e.PUSH_LIKE_BATCH_SECONDS * 1000, allowInsecureEndpoints: e.PUSH_ALLOW_INSECURE_ENDPOINTS === 'true' },
   };
 }
 

@@ -11,6 +11,7 @@ import { startLimitSweep } from './security/shared-limits';
 import { findCheckedFfmpeg, createConfiguredRunner } from './media/jobs/start';
 import { registerMediaHost } from './media/jobs/registry';
 import type { FfmpegBinaries } from './media/processing/ffmpeg-binaries';
+import { startPushSender } from './notifications/sender';
 
 /**
  * With a runner in this process, ffmpeg must work before anyone can upload: a member would
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
   const server = createServer(createNodeListener(deps, app));
   // Periodic jobs run on one instance of the database (the advisory-lock leader on PostgreSQL).
   const timers = startLeaderTimers(deps, [() => startUploadCleanup(deps), () => startUnverifiedSweep(deps), () => startLimitSweep(deps)]);
+  // Every instance sends the pushes that are due: each row is claimed once (notifications/sender.ts).
+  const pushSender = startPushSender(deps);
   const runner = binaries ? createConfiguredRunner(deps, binaries) : undefined;
   // Without a runner, a deletion here still removes the video's media folder (the worker's outputs).
   const unregisterMedia = runner ? () => {} : registerMediaHost({ media: deps.media, abortVideo: async () => {}, wake: () => {} });
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
   });
   const shutdown = () => {
     void timers.stop();
+    void pushSender.stop();
     unregisterMedia();
     setTimeout(() => process.exit(0), 3000).unref();
     // The runner first: it stops ffmpeg and gives its job back while the database is still open.

@@ -3,8 +3,20 @@ import type { Database, NotificationsTable } from '#db/schema';
 import type { NotificationItem } from '#sync/protocol/notifications';
 import { NOTIFICATIONS_WINDOW } from '#sync/protocol/limits';
 
-const COLUMNS = ['id', 'kind', 'video_id', 'count', 'actor_name', 'detail', 'amount_paise', 'rank', 'created_at', 'updated_at', 'read_at'] as const;
-type Row = Pick<NotificationsTable, (typeof COLUMNS)[number]>;
+export const NOTIFICATION_COLUMNS = [
+  'id',
+  'kind',
+  'video_id',
+  'count',
+  'actor_name',
+  'detail',
+  'amount_paise',
+  'rank',
+  'created_at',
+  'updated_at',
+  'read_at',
+] as const;
+type Row = Pick<NotificationsTable, (typeof NOTIFICATION_COLUMNS)[number]>;
 
 /** A row as pull, the live stream and the push payload carry it. */
 export function toNotificationItem(r: Row): NotificationItem {
@@ -27,7 +39,7 @@ export function toNotificationItem(r: Row): NotificationItem {
 export async function readNewestNotifications(trx: Transaction<Database>, userId: string): Promise<NotificationItem[]> {
   const rows = await trx
     .selectFrom('notifications')
-    .select(COLUMNS)
+    .select(NOTIFICATION_COLUMNS)
     .where('user_id', '=', userId)
     .orderBy('updated_at', 'desc')
     .orderBy('id', 'desc')
@@ -41,7 +53,7 @@ export async function readOwnNotifications(trx: Transaction<Database>, userId: s
   if (!ids.size) return [];
   const rows = await trx
     .selectFrom('notifications')
-    .select(COLUMNS)
+    .select(NOTIFICATION_COLUMNS)
     .where('user_id', '=', userId)
     .where('id', 'in', [...ids])
     .execute();

@@ -4,6 +4,7 @@ import type { Database } from '#db/schema';
 import { lockScoringExclusive } from '#db/locks';
 import { conflict } from '../http/errors';
 import type { Changes } from '../changes/changes';
+import { notifyPrizes } from '../notifications/create';
 import { currentStandings, distributionSummary, latestDistribution } from './leaderboards';
 import type { DistributionPage, RecordedDistribution } from '#sync/rest-api/rewards';
 
@@ -62,6 +63,8 @@ export async function recordDistribution(
     prize_rupees: w.prize_rupees,
   }));
   if (winners.length) await trx.insertInto('distribution_winners').values(winners).execute();
+  // Each winner with a prize hears of it ("You won ₹500 as #2 Best User").
+  await notifyPrizes(trx, changes, id, winners);
   // Actions up to now belong to the closed period (created_at <= createdAt); nothing counts yet.
   await trx.deleteFrom('scores').execute();
   await trx.deleteFrom('viewer_days').execute();

@@ -1,4 +1,5 @@
 import { writeTx } from '../../changes/write-tx';
+import { notifyProcessing } from '../../notifications/create';
 import { MediaProcessingError } from '../processing/errors';
 import { completeJob, failJob, releaseJob, renewLease, type ClaimedJob } from './queue';
 import { videoFolderKey } from './registry';
@@ -97,7 +98,7 @@ async function install(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, vide
   await store.publishScratch(tempKey, mediaKey);
   await writeTx(deps, async (trx, changes) => {
     const now = changes.now;
-    const current = await trx.selectFrom('videos').select(['media_status', 'media_key', 'poster_key']).where('id', '=', video.id).executeTakeFirst();
+    const current = await trx.selectFrom('videos').select(['media_status', 'media_key', 'poster_key', 'title']).where('id', '=', video.id).executeTakeFirst();
     const ours = await completeJob(trx, job.id, o.workerId, now);
     if (!current) {
       // Deleted meanwhile (past the fence): its folder goes whole, this publish with it.
@@ -119,8 +120,12 @@ async function install(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, vide
       .where('id', '=', video.id)
       .execute();
     // Not ready before: it now enters everyone's feed. Ready before (re-processing): its card changes.
+    // Only the first processing of an upload tells its owner (a re-processing of a ready video is silent).
     if (current.media_status === 'ready') changes.video(video.id);
-    else changes.videoListed(video.id);
+    else {
+      changes.videoListed(video.id);
+      await notifyProcessing(trx, changes, { videoId: video.id, ownerId: video.user_id, kind: 'processed', detail: current.title });
+    }
     const previous = current.media_key;
     if (previous && previous !== mediaKey) changes.afterCommit(() => store.deleteFolder(previous));
   });
@@ -150,6 +155,8 @@ async function recordFailure(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob
       .where('id', '=', video.id)
       .where('media_status', '!=', 'ready')
       .executeTakeFirst();
-    if (Number(res.numUpdatedRows)) changes.videoOwnerOnly(video.id, video.user_id);
+    if (!Number(res.numUpdatedRows)) return;
+    changes.videoOwnerOnly(video.id, video.user_id);
+    await notifyProcessing(trx, changes, { videoId: video.id, ownerId: video.user_id, kind: 'processing_failed', detail: reason });
   });
 }

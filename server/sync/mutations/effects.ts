@@ -2,6 +2,7 @@ import type { MutationArgs, MutationName, MutationOutcome } from '#sync/mutation
 import { recordAudit } from '#server/admin/audit';
 import { commentAdded, startedPair } from '#server/rewards/comment-pairs';
 import { applyScoreEvent } from '#server/rewards/score-events';
+import { notifyComment, notifyLike } from '#server/notifications/create';
 import { recordViewInTx } from './record-view';
 import type { ServerMutationContext } from './server-tables';
 
@@ -10,18 +11,22 @@ type Effect<N extends MutationName> = (ctx: ServerMutationContext, args: Mutatio
 /**
  * What only the server does after a mutation's shared logic changed something (a replay returns
  * null and has no effect), in the same transaction: leaderboard points (docs/decisions/0009-scoring-rules.md),
- * the view rule, the audit of an admin's deletion. A mutation without server-only effects has no entry.
+ * the view rule, the audit of an admin's deletion, the owner's notification of a like or a comment
+ * (docs/notifications.md). A mutation without server-only effects has no entry.
  */
 export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
-  like: ({ trx, user, now, batch }, _args, { video }) =>
-    applyScoreEvent(trx, { kind: 'like', actorId: user.id, creatorId: video.user_id, delta: 1, occurredAt: now, at: now }, batch.scores),
+  like: async ({ trx, user, now, batch, changes }, _args, { video }) => {
+    await applyScoreEvent(trx, { kind: 'like', actorId: user.id, creatorId: video.user_id, delta: 1, occurredAt: now, at: now }, batch.scores);
+    await notifyLike(trx, changes, { videoId: video.id, ownerId: video.user_id, likerId: user.id, likerName: user.name });
+  },
   unlike: ({ trx, user, now, batch }, _args, { video, likedAt }) =>
     applyScoreEvent(trx, { kind: 'like', actorId: user.id, creatorId: video.user_id, delta: -1, occurredAt: likedAt, at: now }, batch.scores),
   // Every comment counts in comments_count; only a member's first on the video in the period scores.
-  addComment: async ({ trx, user, now, batch }, _args, { video, commentId }) => {
+  addComment: async ({ trx, user, now, batch, changes }, { content }, { video, commentId }) => {
     if (await startedPair(trx, { userId: user.id, videoId: video.id, commentId }, batch.scores)) {
       await commentAdded(trx, { userId: user.id, creatorId: video.user_id, createdAt: now }, batch.scores);
     }
+    await notifyComment(trx, changes, { videoId: video.id, ownerId: video.user_id, authorId: user.id, authorName: user.name, content });
   },
   // Another member's video goes only by an admin's hand: audited like DELETE /api/admin/videos/:id.
   deleteVideo: async ({ trx, user, now }, _args, { video }) => {
