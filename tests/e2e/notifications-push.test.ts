@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/browser';
+import type { ServerProcess } from '../helpers/server-process';
+import { startPwaServer } from './member-session';
+import { waitForServiceWorker } from './feed-actions';
+
+// The worker's push handling (client/sw/push-events.ts) with a push delivered by the DevTools
+// Protocol to the real registration: the push service's part (encryption, delivery) is the server's
+// tests' subject (web-push-testing).
+
+const payload = (id: string, title: string, unread: number) =>
+  JSON.stringify({
+    notification: {
+      id,
+      kind: 'likes',
+      video_id: 'v1',
+      count: 2,
+      actor_name: 'Ann',
+      detail: null,
+      amount_paise: null,
+      rank: null,
+      created_at: '',
+      updated_at: '',
+      read: false,
+    },
+    title,
+    body: 'Monsoon on the roof',
+    url: '/home#video-v1',
+    unread,
+  });
+
+describe.skipIf(!hasChromium)('a push reaches the service worker', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let cdp: CDPSession;
+  let registrationId = '';
+
+  beforeAll(async () => {
+    server = await startPwaServer();
+    browser = await launchChromium();
+    context = await browser.newContext();
+    await context.grantPermissions(['notifications'], { origin: server.url });
+    page = await context.newPage();
+    await page.goto(`${server.url}/login`);
+    await waitForServiceWorker(page);
+    cdp = await context.newCDPSession(page);
+    const found = new Promise<string>((resolve) =>
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+        const ours = registrations.find((r) => r.scopeURL === `${server.url}/` && !r.isDeleted);
+        if (ours) resolve(ours.registrationId);
+      }),
+    );
+    await cdp.send('ServiceWorker.enable');
+    registrationId = await found;
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const deliver = (data: string) => cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId, data });
+  const shown = () =>
+    page.evaluate(async () =>
+      (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown })),
+    );
+
+  it('shows nothing for a malformed payload', async () => {
+    for (const bad of ['not json', '{}', payload('n0', '', 1), JSON.stringify({ ...JSON.parse(payload('n0', 'x', 1)), url: 'https://elsewhere.example/' })])
+      await deliver(bad);
+    // A good one after them: once it shows, the bad ones before it have been handled (pushes run in order).
+    await deliver(payload('n1', 'Ann liked your video', 1));
+    await expect
+      .poll(shown, { timeout: 15_000 })
+      .toEqual([{ title: 'Ann liked your video', body: 'Monsoon on the roof', tag: 'n1', data: { url: '/home#video-v1', id: 'n1' } }]);
+  });
+
+  it('keeps one notification per row: a batched like replaces its earlier push', async () => {
+    await deliver(payload('n1', '2 people liked your video', 1));
+    await expect.poll(shown, { timeout: 15_000 }).toEqual([expect.objectContaining({ title: '2 people liked your video', tag: 'n1' })]);
+  });
+});

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import type { ServerProcess } from '../helpers/server-process';
+import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { waitForServiceWorker } from './feed-actions';
+import { apiLogin, bellLabel, pushAs, seedVideo, serverNotifications } from './notifications-steps';
+
+describe.skipIf(!hasChromium)('the bell: a member hears about a like and a comment', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const ownerEmail = uniqueEmail('owner');
+  const fanEmail = uniqueEmail('fan');
+  let ownerId: string;
+  let videoId: string;
+
+  beforeAll(async () => {
+    server = await startPwaServer();
+    await signUpVerified(server, 'Nina Owner', ownerEmail);
+    await signUpVerified(server, 'Farid Fan', fanEmail);
+    ownerId = (await apiLogin(server, ownerEmail)).userId;
+    videoId = await seedVideo(server, ownerId, 'Monsoon on the roof');
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const list = () => page.getByRole('dialog', { name: 'Notifications' }).getByRole('list', { name: 'Notifications' });
+
+  it('shows the unread count, lists them newest first, and marks them read on the device and on the server', async () => {
+    await logInThroughUi(page, server, ownerEmail);
+    await waitForServiceWorker(page);
+    expect(await bellLabel(page)).toBe('Notifications');
+    await page.getByRole('button', { name: 'Notifications' }).click();
+    await page.getByRole('dialog', { name: 'Notifications' }).getByText('No notifications yet').waitFor();
+    await page.keyboard.press('Escape');
+
+    const fan = await apiLogin(server, fanEmail);
+    await pushAs(server, fan.token, [{ name: 'like', args: { videoId } }]);
+    await pushAs(server, fan.token, [{ name: 'addComment', args: { commentId: randomUUID(), videoId, content: 'What a sound!' } }]);
+
+    // The open page hears of them through its live stream: no reload.
+    await expect.poll(() => bellLabel(page), { timeout: 30_000 }).toBe('Notifications, 2 unread');
+    expect(await page.locator('.bell-count').textContent()).toBe('2');
+    await page.getByRole('button', { name: 'Notifications, 2 unread' }).click();
+    const items = list().getByRole('listitem');
+    await expect
+      .poll(() => items.allTextContents())
+      .toEqual([expect.stringMatching(/^New: Farid Fan commented on your videoWhat a sound!/), expect.stringMatching(/^New: Farid Fan liked your video/)]);
+    await saveScreenshot(page, 'notifications-sheet-360');
+    await page.keyboard.press('Escape');
+    // Opening the list read them: the bell says so at once, the server once the outbox is sent.
+    await expect.poll(() => bellLabel(page)).toBe('Notifications');
+    await expect
+      .poll(() => serverNotifications(server, ownerId), { timeout: 30_000 })
+      .toEqual([
+        { kind: expect.any(String), read_at: expect.any(Number) },
+        { kind: expect.any(String), read_at: expect.any(Number) },
+      ]);
+    expect((await serverNotifications(server, ownerId)).map((n) => n.kind).sort()).toEqual(['comment', 'likes']);
+  });
+
+  it('keeps the list, read, over a reload and an offline reload', async () => {
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    expect(await bellLabel(page)).toBe('Notifications');
+    await page.getByRole('button', { name: 'Notifications' }).click();
+    const items = list().getByRole('listitem');
+    await expect.poll(() => items.count()).toBe(2);
+    expect(await items.allTextContents()).toEqual([
+      expect.stringMatching(/^Farid Fan commented on your video/),
+      expect.stringMatching(/^Farid Fan liked your video/),
+    ]);
+    await page.keyboard.press('Escape');
+    await context.setOffline(false);
+  });
+
+  it('goes to the video when one is tapped, and a new like on it counts again', async () => {
+    const other = await apiLogin(server, fanEmail);
+    await pushAs(server, other.token, [{ name: 'unlike', args: { videoId } }]);
+    await pushAs(server, other.token, [{ name: 'like', args: { videoId } }]);
+    await expect.poll(() => bellLabel(page), { timeout: 30_000 }).toBe('Notifications, 1 unread');
+
+    await page.getByRole('button', { name: 'Notifications, 1 unread' }).click();
+    await list()
+      .getByRole('button', { name: /liked your video/ })
+      .click();
+    await page.waitForURL(`**/home#video-${videoId}`);
+    expect(await page.getByRole('dialog', { name: 'Notifications' }).count()).toBe(0);
+    await page.locator(`[id="video-${videoId}"]`).waitFor();
+    expect(await bellLabel(page)).toBe('Notifications');
+  });
+
+  it('opens the list from the keyboard and gives focus back to the bell', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const bell = page.getByRole('button', { name: /^Notifications/ });
+    await bell.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Notifications' });
+    await dialog.waitFor();
+    await saveScreenshot(page, 'notifications-panel-1280');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => bell.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
+});
