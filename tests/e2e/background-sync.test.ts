@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/browser';
+import type { ServerProcess } from '../helpers/server-process';
+import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { waitForServiceWorker } from './feed-actions';
+import { likeAndCommentOffline, seedVideo, serverState, SyncTrigger } from './installed-app-steps';
+
+// docs/pwa.md, "Sync while closed": the outbox goes out from the service worker with no page open.
+describe.skipIf(!hasChromium)('changes made offline, sent by the service worker', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  const creatorEmail = uniqueEmail('creator');
+
+  beforeAll(async () => {
+    server = await startPwaServer();
+    browser = await launchChromium();
+    await signUpVerified(server, 'Cora Creator', creatorEmail);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('sends a like and a comment made offline after the app was closed, once, and the app shows them sent', async () => {
+    const email = uniqueEmail('closer');
+    await signUpVerified(server, 'Cleo Closer', email);
+    const title = 'Liked on the train';
+    const videoId = await seedVideo(server, creatorEmail, title);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await logInThroughUi(page, server, email);
+    await waitForServiceWorker(page);
+    await page.getByRole('article', { name: title }).waitFor();
+    const trigger = await SyncTrigger.open(context, server.url);
+
+    await context.setOffline(true);
+    await page.getByRole('status').filter({ hasText: "You're offline" }).waitFor();
+    await likeAndCommentOffline(page, title, 'Sent while the app was closed');
+    // No page of the app stays open: only the worker can send them now.
+    await page.close();
+    expect(await serverState(server, email, videoId)).toMatchObject({ likes: 0, comments: [] });
+
+    await context.setOffline(false);
+    await trigger.fire();
+    await expect
+      .poll(() => serverState(server, email, videoId), { timeout: 30_000 })
+      .toEqual({
+        likes: 1,
+        commentsCount: 1,
+        comments: ['Sent while the app was closed'],
+        lastIds: [2],
+      });
+
+    // Opened again: nothing is pushed a second time, and the pull clears the Pending marks.
+    const again = await context.newPage();
+    const pushes: string[] = [];
+    again.on('request', (r) => void (r.url().endsWith('/api/sync/push') && pushes.push(r.url())));
+    await again.goto(`${server.url}/home`);
+    const card = again.getByRole('article', { name: title });
+    await card.waitFor();
+    await expect.poll(() => card.getByText('Pending').count(), { timeout: 30_000 }).toBe(0);
+    expect(await card.getByRole('button', { name: /^Like/ }).getAttribute('aria-label')).toBe('Like, 1 like');
+    expect(await card.getByRole('button', { name: /^Like/ }).getAttribute('aria-pressed')).toBe('true');
+    expect(await card.getByRole('button', { name: /^Comments/ }).getAttribute('aria-label')).toBe('Comments, 1 comment');
+    expect(await again.getByText(/waiting to sync/).count()).toBe(0);
+    expect(pushes).toEqual([]);
+    expect(await serverState(server, email, videoId)).toMatchObject({ likes: 1, comments: ['Sent while the app was closed'], lastIds: [2] });
+    await context.close();
+  });
+
+  it('sends each change once when the open page and the worker both send at the same moment', async () => {
+    const email = uniqueEmail('racer');
+    await signUpVerified(server, 'Rita Racer', email);
+    const title = 'Liked twice over';
+    const videoId = await seedVideo(server, creatorEmail, title);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await logInThroughUi(page, server, email);
+    await waitForServiceWorker(page);
+    await page.getByRole('article', { name: title }).waitFor();
+    const trigger = await SyncTrigger.open(context, server.url);
+
+    await context.setOffline(true);
+    await page.getByRole('status').filter({ hasText: "You're offline" }).waitFor();
+    await likeAndCommentOffline(page, title, 'Only once please');
+
+    // The network returns: the page's engine sends (online event) while the worker's sync runs.
+    await context.setOffline(false);
+    await Promise.all([trigger.fire(), trigger.fire()]);
+    const card = page.getByRole('article', { name: title });
+    await expect.poll(() => card.getByText('Pending').count(), { timeout: 30_000 }).toBe(0);
+    await expect
+      .poll(() => serverState(server, email, videoId), { timeout: 30_000 })
+      .toEqual({
+        likes: 1,
+        commentsCount: 1,
+        comments: ['Only once please'],
+        lastIds: [2],
+      });
+    await context.close();
+  });
+});
