@@ -25,6 +25,12 @@ describe.skipIf(!hasChromium)('the bell: a member hears about a like and a comme
     videoId = await seedVideo(server, ownerId, 'Monsoon on the roof');
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    // The app icon's badge has nothing to look at in a headless browser: the page's calls are recorded instead.
+    await context.addInitScript(() => {
+      const calls: number[] = [];
+      Object.assign(window, { badgeCalls: calls });
+      Object.assign(navigator, { setAppBadge: async (n: number) => void calls.push(n), clearAppBadge: async () => void calls.push(0) });
+    });
     page = await context.newPage();
   });
   afterAll(async () => {
@@ -33,6 +39,7 @@ describe.skipIf(!hasChromium)('the bell: a member hears about a like and a comme
     await server?.stop();
   });
 
+  const badgeCalls = () => page.evaluate(() => (window as unknown as { badgeCalls: number[] }).badgeCalls);
   const list = () => page.getByRole('dialog', { name: 'Notifications' }).getByRole('list', { name: 'Notifications' });
 
   it('shows the unread count, lists them newest first, and marks them read on the device and on the server', async () => {
@@ -50,6 +57,7 @@ describe.skipIf(!hasChromium)('the bell: a member hears about a like and a comme
     // The open page hears of them through its live stream: no reload.
     await expect.poll(() => bellLabel(page), { timeout: 30_000 }).toBe('Notifications, 2 unread');
     expect(await page.locator('.bell-count').textContent()).toBe('2');
+    expect(await badgeCalls()).toContain(2);
     await page.getByRole('button', { name: 'Notifications, 2 unread' }).click();
     const items = list().getByRole('listitem');
     await expect
@@ -57,8 +65,9 @@ describe.skipIf(!hasChromium)('the bell: a member hears about a like and a comme
       .toEqual([expect.stringMatching(/^New: Farid Fan commented on your videoWhat a sound!/), expect.stringMatching(/^New: Farid Fan liked your video/)]);
     await saveScreenshot(page, 'notifications-sheet-360');
     await page.keyboard.press('Escape');
-    // Opening the list read them: the bell says so at once, the server once the outbox is sent.
+    // Opening the list read them: the bell and the app icon say so at once, the server once the outbox is sent.
     await expect.poll(() => bellLabel(page)).toBe('Notifications');
+    expect((await badgeCalls()).at(-1)).toBe(0);
     await expect
       .poll(() => serverNotifications(server, ownerId), { timeout: 30_000 })
       .toEqual([

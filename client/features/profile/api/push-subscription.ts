@@ -45,8 +45,8 @@ export async function subscribeThisDevice(): Promise<PushSubscription> {
   let sub: PushSubscription;
   try {
     sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(public_key) });
-  } catch (e) {
-    throw new PushSetupError(`This browser could not reach its push service${e instanceof Error && e.message ? ` (${e.message})` : ''}.`);
+  } catch {
+    throw new PushSetupError('This browser could not reach its push service. Try again later.');
   }
   try {
     await memberHttp.json('POST', '/api/push/subscriptions', sub.toJSON() as PushSubscriptionBody);

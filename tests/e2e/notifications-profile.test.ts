@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import type { ServerProcess } from '../helpers/server-process';
+import { signedInPage, type SignedInPage } from '../helpers/signed-in-page';
+import { PASSWORD, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { waitForServiceWorker } from './feed-actions';
+import { api, apiLogin } from './notifications-steps';
+
+describe.skipIf(!hasChromium)('the Notifications section of /profile', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  const sessions: SignedInPage[] = [];
+
+  beforeAll(async () => {
+    server = await startPwaServer();
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    for (const s of sessions) await s.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const member = async (name: string) => {
+    const email = uniqueEmail(name.toLowerCase());
+    await signUpVerified(server, name, email);
+    const s = await signedInPage(browser, server.url, email, PASSWORD);
+    sessions.push(s);
+    return { ...s, email };
+  };
+  const section = (s: SignedInPage) => s.page.getByRole('region', { name: 'Notifications' });
+
+  it('keeps a choice the member changed (the server has it) over a reload, and locks the choices offline', async () => {
+    const s = await member('Chooser');
+    await s.page.goto(`${server.url}/profile`);
+    const likes = section(s).getByRole('checkbox', { name: 'Likes on my videos' });
+    await likes.waitFor();
+    expect(await likes.isChecked()).toBe(true);
+    await likes.uncheck();
+    const { token } = await apiLogin(server, s.email);
+    await expect
+      .poll(async () => (await api(server, token, 'GET', '/api/notifications/preferences')).json)
+      .toEqual({
+        likes: false,
+        comments: true,
+        processing: true,
+        prizes: true,
+      });
+
+    await s.page.reload();
+    await likes.waitFor();
+    expect(await likes.isChecked()).toBe(false);
+    expect(await section(s).getByRole('checkbox', { name: 'Prize results' }).isChecked()).toBe(true);
+    await saveScreenshot(s.page, 'profile-notifications');
+
+    await s.context.setOffline(true);
+    await section(s).getByText('You are offline: these choices can be changed when you are back online.').waitFor();
+    expect(await likes.isDisabled()).toBe(true);
+    await s.context.setOffline(false);
+    await expect.poll(() => likes.isDisabled()).toBe(false);
+  });
+
+  it('says how to allow notifications when the browser blocks them', async () => {
+    const s = await member('Blocked');
+    await s.page.goto(`${server.url}/profile`);
+    await waitForServiceWorker(s.page);
+    const device = section(s).getByRole('switch', { name: 'Notifications on this device' });
+    await device.click();
+    await section(s)
+      .getByText(/Notifications are blocked for Vidi\. To allow them/)
+      .waitFor();
+    expect(await device.isChecked()).toBe(false);
+    expect(await device.isDisabled()).toBe(true);
+  });
+
+  it('turns push on for this device as far as the browser goes, and says so when its push service cannot be reached', async () => {
+    // Headless Chromium has no push service to register with here: subscribe() is refused, so the
+    // subscription's way to the server is the server's tests' subject (web-push-testing).
+    const s = await member('Pusher');
+    await s.context.grantPermissions(['notifications'], { origin: server.url });
+    const calls: string[] = [];
+    s.page.on('request', (r) => new URL(r.url()).pathname.startsWith('/api/push/') && calls.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    await s.page.goto(`${server.url}/profile`);
+    await waitForServiceWorker(s.page);
+    const device = section(s).getByRole('switch', { name: 'Notifications on this device' });
+    await device.click();
+    await s.page.getByText('This browser could not reach its push service. Try again later.').waitFor({ timeout: 30_000 });
+    expect(calls).toEqual(['GET /api/push/key']);
+    expect(await device.isChecked()).toBe(false);
+    expect(await device.isDisabled()).toBe(false);
+  });
+
+  it('stays quiet in a browser without Web Push', async () => {
+    const s = await member('Oldbrowser');
+    await s.page.addInitScript(() => delete (window as { PushManager?: unknown }).PushManager);
+    await s.page.goto(`${server.url}/profile`);
+    await section(s).getByText('This browser cannot show notifications.').waitFor();
+    expect(await section(s).getByRole('switch').count()).toBe(0);
+    // The choices still apply to the member's other devices.
+    expect(await section(s).getByRole('checkbox', { name: 'Comments on my videos' }).isChecked()).toBe(true);
+  });
+});
