@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/browser';
+import type { ServerProcess } from '../helpers/server-process';
+import { mp4Faststart } from '../fixtures/videos';
+import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { waitForServiceWorker } from './feed-actions';
+import { toastText } from './toasts';
+
+/**
+ * Shares a file into Vidi as the operating system does: a navigation that POSTs a multipart form to
+ * the manifest's share_target action, from a page the service worker controls.
+ */
+async function shareIntoVidi(page: Page, file: string, title?: string): Promise<void> {
+  await page.evaluate((sharedTitle) => {
+    const form = Object.assign(document.createElement('form'), {
+      method: 'post',
+      enctype: 'multipart/form-data',
+      action: '/share-target',
+      id: 'os-share',
+      hidden: true,
+    });
+    form.append(Object.assign(document.createElement('input'), { type: 'file', name: 'video', id: 'os-share-file' }));
+    if (sharedTitle) form.append(Object.assign(document.createElement('input'), { type: 'hidden', name: 'title', value: sharedTitle }));
+    document.body.append(form);
+  }, title);
+  await page.setInputFiles('#os-share-file', file);
+  await Promise.all([
+    page.waitForURL(/\/home\?shared=1$/, { waitUntil: 'commit' }),
+    page.evaluate(() => (document.getElementById('os-share') as HTMLFormElement).submit()),
+  ]);
+}
+
+// docs/pwa.md, "Share into Vidi".
+describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let video: string;
+  let notes: string;
+
+  beforeAll(async () => {
+    server = await startPwaServer();
+    browser = await launchChromium();
+    video = await mp4Faststart();
+    notes = join(mkdtempSync(join(tmpdir(), 'vidi-share-')), 'notes.txt');
+    writeFileSync(notes, 'Holiday notes, not a video.\n');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function signedInWithWorker(name: string) {
+    const email = uniqueEmail('sharer');
+    await signUpVerified(server, name, email);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await logInThroughUi(page, server, email);
+    await waitForServiceWorker(page);
+    return { email, context, page };
+  }
+
+  it('opens the upload dialog with the shared video chosen, and uploads it', async () => {
+    const { context, page } = await signedInWithWorker('Sam Sharer');
+    await shareIntoVidi(page, video, 'From my gallery');
+    const dialog = page.getByRole('dialog', { name: 'Upload Video' });
+    await dialog.getByText(new RegExp(`^${basename(video).replace('.', '\\.')} \\(`)).waitFor();
+    await dialog.getByLabel('Title').fill('Shared from the gallery');
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    const card = page.getByRole('article', { name: 'Shared from the gallery' });
+    await card.waitFor();
+    await expect.poll(() => card.getByText('Pending').count(), { timeout: 30_000 }).toBe(0);
+
+    // Handed over once: a reload does not open it again.
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    await card.waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await context.close();
+  });
+
+  it('refuses a file that is not a video with the upload toast, and opens no dialog', async () => {
+    const { context, page } = await signedInWithWorker('Tess Text');
+    await shareIntoVidi(page, notes);
+    await toastText(page, 'Invalid file type');
+    await toastText(page, 'Please select a video file');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await context.close();
+  });
+
+  it('keeps the shared video through signing in', async () => {
+    const { email, context, page } = await signedInWithWorker('Owen Out');
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.waitForURL('**/login');
+    await shareIntoVidi(page, video);
+    // The member guard sends a visitor to /login; after signing in they land on /home.
+    await page.waitForURL('**/login');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await logInThroughUi(page, server, email);
+    await page
+      .getByRole('dialog', { name: 'Upload Video' })
+      .getByText(/\.mp4 \(/)
+      .waitFor();
+    await context.close();
+  });
+
+  it('is sent to the app by the server when no service worker caught the share', async () => {
+    const form = new FormData();
+    form.append('title', 'No worker yet');
+    form.append('video', new Blob([new Uint8Array(2 * 1024 * 1024)], { type: 'video/mp4' }), 'clip.mp4');
+    const res = await fetch(`${server.url}/share-target`, { method: 'POST', body: form, redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/home');
+    // The browser follows with a GET: the app's shell.
+    const home = await fetch(new URL(res.headers.get('location')!, server.url));
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type')).toMatch(/text\/html/);
+  });
+});
