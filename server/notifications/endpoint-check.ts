@@ -26,14 +26,18 @@ function isPrivateIPv6(ip: string): boolean {
   return v === '::1' || v === '::' || /^f[cd]/.test(v) || /^fe[89ab]/.test(v);
 }
 
+/** Why the endpoint is not even a URL (control characters, which the URL parser would silently drop, included), or null. */
+export function endpointSyntaxProblem(endpoint: string): string | null {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(endpoint)) return 'The push endpoint must not contain control characters.';
+  return URL.canParse(endpoint) ? null : 'The push endpoint is not a URL.';
+}
+
 /** Why the endpoint is refused, or null when it may be used. */
 export function endpointProblem(endpoint: string, allowInsecure: boolean): string | null {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    return 'The push endpoint is not a URL.';
-  }
+  const syntax = endpointSyntaxProblem(endpoint);
+  if (syntax) return syntax;
+  const url = new URL(endpoint);
   if (url.username || url.password) return 'The push endpoint must not carry credentials.';
   if (allowInsecure) return url.protocol === 'https:' || url.protocol === 'http:' ? null : 'The push endpoint must be an https URL.';
   if (url.protocol !== 'https:') return 'The push endpoint must be an https URL.';

@@ -12,7 +12,7 @@ import { errorResponses, bearerSecurity } from '../http/openapi-helpers';
 import { createRouter } from '../http/router';
 import { badRequest } from '../http/errors';
 import { requireUser } from '../auth/middleware';
-import { endpointProblem } from './endpoint-check';
+import { endpointProblem, endpointSyntaxProblem } from './endpoint-check';
 import { deleteSubscription, readPrefs, saveSubscription, writePrefs } from './subscriptions';
 import { vapidKeysOf } from './vapid-keys';
 
@@ -50,7 +50,7 @@ const unsubscribeRoute = createRoute({
   security: bearerSecurity,
   middleware: [requireUser] as const,
   request: { body: { required: true, content: json(PushUnsubscribeBody) } },
-  responses: { 204: { description: 'Gone, or it was not the caller’s.' }, ...errorResponses(400, 401, 403, 413, 415) },
+  responses: { 204: { description: 'Gone, or it was not the caller’s (nothing changed).' }, ...errorResponses(400, 401, 403, 413, 415) },
 });
 
 const prefsRoute = createRoute({
@@ -92,7 +92,10 @@ export function pushRouter() {
   });
   app.openapi(unsubscribeRoute, async (c) => {
     const { deps, user } = c.var;
-    await deleteSubscription(deps.db, user.id, c.req.valid('json').endpoint);
+    const { endpoint } = c.req.valid('json');
+    const problem = endpointSyntaxProblem(endpoint);
+    if (problem) throw badRequest(problem, 'invalid_endpoint');
+    await deleteSubscription(deps.db, user.id, endpoint);
     return c.body(null, 204);
   });
   return app;

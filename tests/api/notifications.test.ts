@@ -63,6 +63,7 @@ describe('push subscriptions', () => {
       'https://[fd00::1]/x',
       'ftp://push.example.com/x',
       'not a url',
+      'https://push.example.com/a\nb',
     ];
     for (const endpoint of refused) {
       const res = await call(t.app, 'POST', '/api/push/subscriptions', sub(endpoint), member.token);
