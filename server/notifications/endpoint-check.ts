@@ -28,7 +28,6 @@ function isPrivateIPv6(ip: string): boolean {
 
 /** Why the endpoint is not even a URL (control characters, which the URL parser would silently drop, included), or null. */
 export function endpointSyntaxProblem(endpoint: string): string | null {
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(endpoint)) return 'The push endpoint must not contain control characters.';
   return URL.canParse(endpoint) ? null : 'The push endpoint is not a URL.';
 }
