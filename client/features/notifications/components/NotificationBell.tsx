@@ -47,7 +47,7 @@ export function NotificationBell() {
   const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Trigger className="nav-link bell-button" aria-label={label}>
+      <Dialog.Trigger className="nav-link bell-button" aria-label={label} title="Notifications">
         <BellIcon />
         {unread > 0 ? (
           <b className="bell-count" aria-hidden="true">
