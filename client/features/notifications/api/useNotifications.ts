@@ -11,6 +11,8 @@ export interface NotificationsState {
   /** Newest first (a batched like moves up as its count grows); undefined while the first read runs. */
   items: LocalNotification[] | undefined;
   unread: number;
+  /** The signed-in member whose list this is (null before the sync engine runs). */
+  userId: string | null;
 }
 
 /** The bell's list from the local database: it is the device's copy, so it opens offline too. */
@@ -18,7 +20,7 @@ export function useNotifications(): NotificationsState {
   const engine = useSyncEngine();
   const userId = engine?.userId ?? null;
   const items = useLiveQuery(async () => (userId ? getClientDb().notifications.orderBy('updated_ms').reverse().toArray() : []), [userId]);
-  return { items, unread: items?.filter((n) => !n.read).length ?? 0 };
+  return { items, unread: items?.filter((n) => !n.read).length ?? 0, userId };
 }
 
 /**

@@ -3,13 +3,14 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { useRouter } from '@tanstack/react-router';
 import { BellIcon, CloseIcon } from '#client/ui/icons';
 import { useAppBadge } from '../api/app-badge';
+import { useKeepPushSubscription } from '../api/keep-subscription';
 import { useMarkRead, useNotifications } from '../api/useNotifications';
 import { NotificationList } from './NotificationList';
 import '../notifications.css';
 
 /** The member header's bell (docs/notifications.md, "The bell"): the unread count, and the list. */
 export function NotificationBell() {
-  const { items, unread } = useNotifications();
+  const { items, unread, userId } = useNotifications();
   const markRead = useMarkRead();
   const router = useRouter();
   const [open, setOpen] = useState(false);
@@ -18,6 +19,7 @@ export function NotificationBell() {
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   const tapped = useRef(false);
   useAppBadge(items ? unread : null);
+  useKeepPushSubscription(userId);
 
   const onOpenChange = useCallback(
     (next: boolean) => {

@@ -1,0 +1,19 @@
+import { useEffect } from 'react';
+import { memberHttp } from '#client/lib/session';
+import type { PushSubscriptionBody } from '#sync/rest-api/notifications';
+
+/**
+ * Once per signed-in member and page load: this device's push subscription, when it has one, is
+ * registered again. The server keeps one row per endpoint and gives it to the caller, so pushes
+ * follow whoever is signed in on this browser now, and keys the browser rotated reach the server.
+ */
+export function useKeepPushSubscription(userId: string | null): void {
+  useEffect(() => {
+    if (!userId || !('serviceWorker' in navigator) || !('PushManager' in window) || Notification.permission !== 'granted') return;
+    void (async () => {
+      const reg = await navigator.serviceWorker.getRegistration();
+      const sub = await reg?.pushManager.getSubscription();
+      if (sub) await memberHttp.json('POST', '/api/push/subscriptions', sub.toJSON() as PushSubscriptionBody);
+    })().catch(() => undefined);
+  }, [userId]);
+}
