@@ -1,10 +1,11 @@
-import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { toast } from '#client/ui/toast';
 import { signOut, useSession } from '#client/lib/session';
 import { MemberGateFallback, useMemberGate } from '../routes/guards';
 import { HomeIcon, LogOutIcon, ShieldIcon, TrophyIcon, UploadIcon, UserIcon } from '#client/ui/icons';
 import { StatusBanner } from './StatusBanner';
+import { useSharedVideo } from './useSharedVideo';
 import { AppHeader } from '#client/ui/AppHeader';
 import { UploadDialogContext } from '#client/lib/upload-context';
 import { useResumeUploads } from '#client/sync/uploads';
@@ -20,6 +21,7 @@ export function MemberLayout() {
   const session = useSession();
   useResumeUploads(session.status === 'signedIn' ? session.user.id : null);
   const navigate = useNavigate();
+  const { file: sharedFile, consume: consumeShared } = useSharedVideo(session.status === 'signedIn' ? session.user.id : null);
   const [uploadOpen, setUploadOpen] = useState(false);
   const [uploadMounted, setUploadMounted] = useState(false);
   // The dialog opens from several buttons (none a Radix Trigger): focus returns to the one used.
@@ -29,10 +31,21 @@ export function MemberLayout() {
     setUploadMounted(true);
     setUploadOpen(true);
   }, []);
-  const onUploadOpenChange = useCallback((open: boolean) => {
-    setUploadOpen(open);
-    if (!open) requestAnimationFrame(() => uploadOpener.current?.isConnected && uploadOpener.current.focus());
-  }, []);
+  const onUploadOpenChange = useCallback(
+    (open: boolean) => {
+      setUploadOpen(open);
+      // Closed: the shared video was handed over (or declined); the Upload button opens an empty dialog.
+      if (!open) shared.consume();
+      if (!open) requestAnimationFrame(() => uploadOpener.current?.isConnected && uploadOpener.current.focus());
+    },
+    [consumeShared],
+  );
+  // A video shared into Vidi opens the upload dialog with it chosen (docs/pwa.md, "Share into Vidi").
+  useEffect(() => {
+    if (!sharedFile) return;
+    setUploadMounted(true);
+    setUploadOpen(true);
+  }, [sharedFile]);
   const uploadCtx = useMemo(() => ({ openUpload }), [openUpload]);
 
   const { busy: signingOut, run: doSignOut } = useSubmitOnce(async () => {
@@ -85,7 +98,7 @@ export function MemberLayout() {
       </nav>
       {uploadMounted ? (
         <Suspense fallback={null}>
-          <UploadDialog open={uploadOpen} onOpenChange={onUploadOpenChange} />
+          <UploadDialog open={uploadOpen} onOpenChange={onUploadOpenChange} initialFile={sharedFile} />
         </Suspense>
       ) : null}
     </UploadDialogContext.Provider>
