@@ -1,4 +1,4 @@
-import { putSharedVideo, sharedRecord } from '../lib/shared-video';
+import { putSharedVideo, sharedRecord } from '../sync/uploads/shared-video';
 
 interface FetchEventLike {
   request: Request;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { toast } from '#client/ui/toast';
-import { takeSharedVideo } from '#client/lib/shared-video';
+import { takeSharedVideo } from '#client/sync/uploads/shared-video';
 
 /**
  * A video shared into Vidi from another app (docs/pwa.md, "Share into Vidi"): the service worker

@@ -1,4 +1,4 @@
-import { checkFile, INVALID_TYPE, type ToastCopy } from '../sync/uploads/checks';
+import { checkFile, INVALID_TYPE, type ToastCopy } from './checks';
 
 /**
  * A video shared into Vidi (docs/pwa.md, "Share into Vidi"): the service worker keeps it here when

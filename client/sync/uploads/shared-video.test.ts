@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
-import { INVALID_TYPE, MAX_UPLOAD_BYTES, TOO_LARGE } from '../sync/uploads/checks';
+import { INVALID_TYPE, MAX_UPLOAD_BYTES, TOO_LARGE } from './checks';
 import { putSharedVideo, sharedRecord, takeSharedVideo } from './shared-video';
 
 const video = (name: string, type: string) => new File([new Uint8Array([0, 0, 0, 24])], name, { type });
