@@ -34,9 +34,10 @@ export function MemberLayout() {
   const onUploadOpenChange = useCallback(
     (open: boolean) => {
       setUploadOpen(open);
-      // Closed: the shared video was handed over (or declined); the Upload button opens an empty dialog.
-      if (!open) shared.consume();
-      if (!open) requestAnimationFrame(() => uploadOpener.current?.isConnected && uploadOpener.current.focus());
+      if (open) return;
+      // The shared video was handed over (or declined): the Upload button opens an empty dialog.
+      consumeShared();
+      requestAnimationFrame(() => uploadOpener.current?.isConnected && uploadOpener.current.focus());
     },
     [consumeShared],
   );
