@@ -4,7 +4,7 @@ import { hasChromium, launchChromium } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
 import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
 import { waitForServiceWorker } from './feed-actions';
-import { likeAndCommentOffline, seedVideo, serverState, SyncTrigger } from './installed-app-steps';
+import { deleteVideo, likeAndCommentOffline, seedVideo, serverState, SyncTrigger } from './installed-app-steps';
 
 // docs/pwa.md, "Sync while closed": the outbox goes out from the service worker with no page open.
 describe.skipIf(!hasChromium)('changes made offline, sent by the service worker', () => {
@@ -98,6 +98,42 @@ describe.skipIf(!hasChromium)('changes made offline, sent by the service worker'
         comments: ['Only once please'],
         lastIds: [2],
       });
+    await context.close();
+  });
+
+  it('rolls back a change the server refused while the app was closed, and says why when it opens', async () => {
+    const email = uniqueEmail('latecomer');
+    await signUpVerified(server, 'Lena Late', email);
+    const title = 'Gone before the comment';
+    const videoId = await seedVideo(server, creatorEmail, title);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await logInThroughUi(page, server, email);
+    await waitForServiceWorker(page);
+    const card = page.getByRole('article', { name: title });
+    await card.waitFor();
+    const trigger = await SyncTrigger.open(context, server.url);
+
+    await context.setOffline(true);
+    await page.getByRole('status').filter({ hasText: "You're offline" }).waitFor();
+    await card.getByRole('button', { name: /^Comments/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Comments' });
+    await dialog.getByRole('textbox', { name: 'Add a comment' }).fill('Too late');
+    await dialog.getByRole('textbox', { name: 'Add a comment' }).press('Enter');
+    await dialog.getByText('Pending').waitFor();
+    await page.close();
+    // Meanwhile the video is removed on the server: the comment will be refused.
+    await deleteVideo(server, videoId);
+
+    await context.setOffline(false);
+    await trigger.fire();
+    // The refused id moves on (nothing applied): the worker has been through the queue.
+    await expect.poll(() => serverState(server, email, videoId).then((s) => s.lastIds), { timeout: 30_000 }).toEqual([1]);
+
+    const again = await context.newPage();
+    await again.goto(`${server.url}/home`);
+    await again.getByText('Comment Failed', { exact: true }).waitFor();
+    expect(await again.getByText(/waiting to sync/).count()).toBe(0);
     await context.close();
   });
 });

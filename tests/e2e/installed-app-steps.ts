@@ -16,17 +16,27 @@ export async function seedVideo(server: ServerProcess, creatorEmail: string, tit
   }
 }
 
+/** Removes a video on the server behind every client's back (as if it was deleted meanwhile). */
+export async function deleteVideo(server: ServerProcess, videoId: string): Promise<void> {
+  const { db, close } = openServerDatabase(server);
+  try {
+    await db.deleteFrom('videos').where('id', '=', videoId).execute();
+  } finally {
+    await close();
+  }
+}
+
 /** What the server holds of one member's like and comments on a video, and their device's last mutation id. */
 export async function serverState(server: ServerProcess, email: string, videoId: string) {
   const { db, close } = openServerDatabase(server);
   try {
     const user = await db.selectFrom('profiles').select('id').where('email', '=', email).executeTakeFirstOrThrow();
-    const video = await db.selectFrom('videos').select(['likes_count', 'comments_count']).where('id', '=', videoId).executeTakeFirstOrThrow();
+    const video = await db.selectFrom('videos').select(['likes_count', 'comments_count']).where('id', '=', videoId).executeTakeFirst();
     const comments = await db.selectFrom('comments').select('content').where('video_id', '=', videoId).where('user_id', '=', user.id).execute();
     const clients = await db.selectFrom('sync_clients').select('last_mutation_id').where('user_id', '=', user.id).execute();
     return {
-      likes: video.likes_count,
-      commentsCount: video.comments_count,
+      likes: video?.likes_count ?? null,
+      commentsCount: video?.comments_count ?? null,
       comments: comments.map((c) => c.content),
       lastIds: clients.map((c) => c.last_mutation_id),
     };
