@@ -27,31 +27,80 @@ function dueNow(changes: Changes): void {
   changes.afterCommit(wakePushSenders);
 }
 
+interface LikeNote {
+  videoId: string;
+  ownerId: string;
+  likerName: string;
+  /** Likes of this push on the video (a like, unlike, like again counts two). */
+  n: number;
+}
+
 /**
- * A like on someone else's video: one statement. The video's likes are one row (its id derived from
- * the video): while unread it counts one more liker; once read, the next like opens it again with a
- * count of 1. A pending push keeps its time, so the likes in one batching window are one push.
+ * PostgreSQL's push buffers its like notifications here (startLikeNotificationBuffer) and writes
+ * them at its end in video id order (flushLikeNotifications), as it does its counters
+ * (server/sync/push-postgres.ts): written as each like runs, two pushes liking the same videos in
+ * other orders would lock the videos' rows crosswise and deadlock.
  */
-export async function notifyLike(trx: Trx, changes: Changes, like: { videoId: string; ownerId: string; likerId: string; likerName: string }): Promise<void> {
+const buffers = new WeakMap<object, Map<string, LikeNote>>();
+
+/** From now on the like notifications of this push transaction (`batch`) wait for flushLikeNotifications. */
+export function startLikeNotificationBuffer(batch: object): void {
+  buffers.set(batch, new Map());
+}
+
+/**
+ * A like on someone else's video. The video's likes are one row (its id derived from the video):
+ * while unread it counts one more liker; once read, the next like opens it again with a count of 1.
+ * A pending push keeps its time, so the likes in one batching window are one push. Written at once
+ * (one statement), or buffered when the push asked for it.
+ */
+export async function notifyLike(
+  trx: Trx,
+  changes: Changes,
+  like: { videoId: string; ownerId: string; likerId: string; likerName: string },
+  batch?: object,
+): Promise<void> {
   if (like.ownerId === like.likerId) return;
-  const id = derivedNotificationId('likes', like.videoId);
+  const buffer = batch && buffers.get(batch);
+  if (buffer) {
+    const note = buffer.get(like.videoId);
+    if (note) {
+      note.n++;
+      note.likerName = like.likerName;
+    } else buffer.set(like.videoId, { videoId: like.videoId, ownerId: like.ownerId, likerName: like.likerName, n: 1 });
+    return;
+  }
+  await writeLikeNotes(trx, changes, [{ videoId: like.videoId, ownerId: like.ownerId, likerName: like.likerName, n: 1 }]);
+}
+
+/** The buffered like notifications of this push, one statement in video id order; call before its change log. */
+export async function flushLikeNotifications(trx: Trx, changes: Changes, batch: object): Promise<void> {
+  const buffer = buffers.get(batch);
+  if (!buffer?.size) return;
+  const notes = [...buffer.values()].sort((a, b) => (a.videoId < b.videoId ? -1 : a.videoId > b.videoId ? 1 : 0));
+  buffer.clear();
+  await writeLikeNotes(trx, changes, notes);
+}
+
+async function writeLikeNotes(trx: Trx, changes: Changes, notes: LikeNote[]): Promise<void> {
   const now = changes.now;
+  const rows = notes.map((l) => ({
+    id: derivedNotificationId('likes', l.videoId),
+    user_id: l.ownerId,
+    kind: 'likes',
+    video_id: l.videoId,
+    count: l.n,
+    actor_name: l.likerName,
+    created_at: now,
+    updated_at: now,
+    push_due_at: now + likeBatchMs(),
+  }));
   await trx
     .insertInto('notifications')
-    .values({
-      id,
-      user_id: like.ownerId,
-      kind: 'likes',
-      video_id: like.videoId,
-      count: 1,
-      actor_name: like.likerName,
-      created_at: now,
-      updated_at: now,
-      push_due_at: now + likeBatchMs(),
-    })
+    .values(rows)
     .onConflict((oc) =>
       oc.column('id').doUpdateSet({
-        count: sql<number>`CASE WHEN notifications.read_at IS NULL THEN notifications.count + 1 ELSE 1 END`,
+        count: sql<number>`CASE WHEN notifications.read_at IS NULL THEN notifications.count + excluded.count ELSE excluded.count END`,
         created_at: sql<number>`CASE WHEN notifications.read_at IS NULL THEN notifications.created_at ELSE excluded.created_at END`,
         actor_name: sql<string>`excluded.actor_name`,
         updated_at: sql<number>`excluded.updated_at`,
@@ -60,7 +109,7 @@ export async function notifyLike(trx: Trx, changes: Changes, like: { videoId: st
       }),
     )
     .execute();
-  changes.notification(id, like.ownerId);
+  for (const r of rows) changes.notification(r.id, r.user_id);
   if (likeBatchMs() === 0) dueNow(changes);
 }
 

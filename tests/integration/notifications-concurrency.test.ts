@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeps } from '#server/deps';
 import type { AppDeps } from '#server/context';
 import { loadVapidKeys } from '#server/notifications/vapid-keys';
+import { flushLikeNotifications, notifyLike, startLikeNotificationBuffer } from '#server/notifications/create';
+import { writeTx } from '#server/changes/write-tx';
 import { startPushSender } from '#server/notifications/sender';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
@@ -48,6 +50,28 @@ describe('notifications under concurrency', () => {
     expect(answers.map((a) => a.json.results[0].status)).toEqual(likers.map(() => 'applied'));
     const rows = await t.deps.db.selectFrom('notifications').select(['count', 'kind']).where('video_id', '=', videoId).execute();
     expect(rows).toEqual([{ count: 8, kind: 'likes' }]);
+  });
+
+  it('a push that buffers its like notifications writes them at its end, one row per video, counting each like', async () => {
+    const [a, b] = [await insertVideo(t.deps, owner.id), await insertVideo(t.deps, owner.id)];
+    const batch = {};
+    await writeTx(t.deps, async (trx, changes) => {
+      startLikeNotificationBuffer(batch);
+      for (const [videoId, likerName] of [
+        [b, 'Ann'],
+        [a, 'Ben'],
+        [b, 'Cy'],
+      ] as const)
+        await notifyLike(trx, changes, { videoId, ownerId: owner.id, likerId: randomUUID(), likerName }, batch);
+      // Nothing written before the flush.
+      expect(await trx.selectFrom('notifications').select('id').where('video_id', 'in', [a, b]).execute()).toEqual([]);
+      await flushLikeNotifications(trx, changes, batch);
+    });
+    const rows = await t.deps.db.selectFrom('notifications').select(['video_id', 'count', 'actor_name']).where('video_id', 'in', [a, b]).execute();
+    expect(rows.sort((x, y) => (x.count > y.count ? 1 : -1))).toEqual([
+      { video_id: a, count: 1, actor_name: 'Ben' },
+      { video_id: b, count: 2, actor_name: 'Cy' },
+    ]);
   });
 
   it('two senders racing over the same due rows send each one exactly once', async () => {
