@@ -1,30 +1,33 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
 // A push endpoint is a URL the server will POST to: a member could name an internal address
 // (server-side request forgery). Only https to a public host is accepted, unless the configuration
 // allows a local push service (PUSH_ALLOW_INSECURE_ENDPOINTS, tests only).
 
-/** IPv4 ranges that are not the public internet: loopback, private (RFC 1918), link-local, CGNAT, "this network". */
-function isPrivateIPv4(ip: string): boolean {
-  const [a = 0, b = 0] = ip.split('.').map(Number);
-  return (
-    a === 0 ||
-    a === 10 ||
-    a === 127 ||
-    (a === 169 && b === 254) ||
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 100 && b >= 64 && b <= 127)
-  );
-}
-
-function isPrivateIPv6(ip: string): boolean {
-  const v = ip.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v)?.[1];
-  if (mapped) return isPrivateIPv4(mapped);
-  // Loopback, unspecified, unique local (fc00::/7), link-local (fe80::/10).
-  return v === '::1' || v === '::' || /^f[cd]/.test(v) || /^fe[89ab]/.test(v);
-}
+/**
+ * Addresses that are not the public internet: "this network", private (RFC 1918), CGNAT (RFC 6598),
+ * loopback, link-local; IPv6 unspecified, loopback, unique local, link-local and NAT64 (RFC 6052).
+ * node's BlockList also matches an IPv4-mapped IPv6 address (::ffff:7f00:1) by its IPv4 rule.
+ */
+const NOT_PUBLIC = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+] as const)
+  NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['64:ff9b::', 96],
+] as const)
+  NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
 
 /** Why the endpoint is not even a URL (control characters, which the URL parser would silently drop, included), or null. */
 export function endpointSyntaxProblem(endpoint: string): string | null {
@@ -43,6 +46,6 @@ export function endpointProblem(endpoint: string, allowInsecure: boolean): strin
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return 'The push endpoint must be a public address.';
   const family = isIP(host);
-  if ((family === 4 && isPrivateIPv4(host)) || (family === 6 && isPrivateIPv6(host))) return 'The push endpoint must be a public address.';
+  if (family && NOT_PUBLIC.check(host, family === 4 ? 'ipv4' : 'ipv6')) return 'The push endpoint must be a public address.';
   return null;
 }
