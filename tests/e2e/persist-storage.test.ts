@@ -49,7 +49,8 @@ describe.skipIf(!hasChromium)('persistent storage', () => {
 
     // Online, a like is sent at once: nothing is kept for later.
     await page.getByRole('article', { name: second }).getByRole('button', { name: /^Like/ }).click();
-    await expect.poll(() => page.getByRole('article', { name: second }).getByText('Pending').count()).toBe(0);
+    await expect.poll(() => page.getByRole('article', { name: second }).getByRole('button', { name: /^Like/ }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByText(/waiting to sync/).count(), { timeout: 30_000 }).toBe(0);
     expect(await persistCalls(page)).toBe(0);
 
     await context.setOffline(true);
@@ -61,7 +62,7 @@ describe.skipIf(!hasChromium)('persistent storage', () => {
 
     await page.getByRole('article', { name: second }).getByRole('button', { name: /^Like/ }).click();
     await expect.poll(() => page.getByRole('article', { name: second }).getByRole('button', { name: /^Like/ }).getAttribute('aria-pressed')).toBe('false');
-    expect(await page.getByText('2 changes waiting to sync').count()).toBe(1);
+    await page.getByText('2 changes waiting to sync').waitFor();
     expect(await persistCalls(page)).toBe(1);
 
     // Once per device: a reload (a new page, the count starts over) does not ask again either.
