@@ -1,8 +1,8 @@
 import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser';
-import { startServer } from '../helpers/server-process';
+import { openServerDatabase, startServer, type ServerProcess } from '../helpers/server-process';
 import { phone1080p, removeShrinkClips } from '../fixtures/shrink-clips';
 import { CACHE_DIR } from './media-fixtures';
 import { ratioRow, unavailable, type BenchRow } from './lib/result';
@@ -26,7 +26,7 @@ async function clip(): Promise<string> {
 }
 
 interface Sample {
-  /** Bytes of the tus requests' bodies (the file as it went up). */
+  /** Bytes of the file as it went up. */
   bytes: number;
   /** From the member's choice (Shrink, or Upload for the original) to the server's acceptance, in seconds. */
   seconds: number;
@@ -34,44 +34,47 @@ interface Sample {
   shrinkSeconds: number;
 }
 
-/** Sums the request bodies sent to the tus endpoint while `work` runs. */
-async function countingUploads(page: Page, work: () => Promise<void>): Promise<number> {
-  const sizes: Array<Promise<number>> = [];
-  const onRequest = (r: Request) => {
-    if (r.method() === 'PATCH' && new URL(r.url()).pathname.includes('/files')) sizes.push(r.sizes().then((s) => s.requestBodySize));
-  };
-  page.on('requestfinished', onRequest);
+/**
+ * The bytes the server stored for the upload titled so: what went up (tus sends each byte once unless
+ * a chunk fails; Playwright cannot see the sizes of Blob request bodies).
+ */
+async function storedBytes(server: ServerProcess, title: string): Promise<number> {
+  const { db, close } = openServerDatabase(server);
   try {
-    await work();
+    const { file_key } = await db.selectFrom('videos').select('file_key').where('title', '=', title).executeTakeFirstOrThrow();
+    // One byte is enough: a ranged answer names the whole length (RFC 9110, Content-Range).
+    const res = await fetch(`${server.url}/media/${file_key}`, { headers: { range: 'bytes=0-0' } });
+    await res.arrayBuffer();
+    const length = Number(/\/(\d+)$/.exec(res.headers.get('content-range') ?? '')?.[1]);
+    if (res.status !== 206 || !length) throw new Error(`the stored upload answered ${res.status} without a length`);
+    return length;
   } finally {
-    page.off('requestfinished', onRequest);
+    await close();
   }
-  return (await Promise.all(sizes)).reduce((a, b) => a + b, 0);
 }
 
-async function uploadOnce(page: Page, file: string, shrink: boolean): Promise<Sample> {
+async function uploadOnce(server: ServerProcess, page: Page, file: string, shrink: boolean): Promise<Sample> {
+  const title = shrink ? 'Bench shrunk' : 'Bench original';
   await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
   const dialog = page.getByRole('dialog', { name: 'Upload Video' });
-  await dialog.getByLabel('Title').fill(shrink ? 'Bench shrunk' : 'Bench original');
+  await dialog.getByLabel('Title').fill(title);
   await dialog.getByLabel('Video File (max 2 minutes)').setInputFiles(file);
   const offer = dialog.getByRole('group', { name: 'Shrink before uploading' });
   await offer.waitFor({ timeout: 60_000 });
   let shrinkSeconds = 0;
-  let started = 0;
-  const bytes = await countingUploads(page, async () => {
-    started = performance.now();
-    if (shrink) {
-      await offer.getByRole('button', { name: 'Shrink' }).click();
-      await dialog.getByText(/^Shrunk: /).waitFor({ timeout: 30 * 60_000 });
-      shrinkSeconds = (performance.now() - started) / 1000;
-    } else {
-      await offer.getByRole('button', { name: 'Keep original' }).click();
-    }
-    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
-    // The dialog closes once the queue has the server's acceptance (the upload finished and was checked).
-    await dialog.waitFor({ state: 'detached', timeout: 60 * 60_000 });
-  });
-  return { bytes, seconds: (performance.now() - started) / 1000, shrinkSeconds };
+  const started = performance.now();
+  if (shrink) {
+    await offer.getByRole('button', { name: 'Shrink' }).click();
+    await dialog.getByText(/^Shrunk: /).waitFor({ timeout: 30 * 60_000 });
+    shrinkSeconds = (performance.now() - started) / 1000;
+  } else {
+    await offer.getByRole('button', { name: 'Keep original' }).click();
+  }
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+  // The dialog closes once the queue has the server's acceptance (the upload finished and was checked).
+  await dialog.waitFor({ state: 'detached', timeout: 60 * 60_000 });
+  const seconds = (performance.now() - started) / 1000;
+  return { bytes: await storedBytes(server, title), seconds, shrinkSeconds };
 }
 
 async function signedIn(context: BrowserContext, origin: string, dataDir: string): Promise<Page> {
@@ -95,9 +98,9 @@ async function measure(ctx: BenchContext): Promise<BenchRow[]> {
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', UPLINK);
     ctx.log(`shrink: ${(statSync(file).size / 1048576).toFixed(1)} MB clip; uploading it shrunk, then as it is`);
-    const shrunk = await uploadOnce(page, file, true);
+    const shrunk = await uploadOnce(server, page, file, true);
     ctx.log(`shrink: shrunk ${(shrunk.bytes / 1048576).toFixed(1)} MB in ${shrunk.seconds.toFixed(0)} s (shrinking ${shrunk.shrinkSeconds.toFixed(0)} s)`);
-    const original = await uploadOnce(page, file, false);
+    const original = await uploadOnce(server, page, file, false);
     ctx.log(`shrink: original ${(original.bytes / 1048576).toFixed(1)} MB in ${original.seconds.toFixed(0)} s`);
     const note = 'one upload each, same browser and uplink; ours = shrunk, baseline = original';
     return [
