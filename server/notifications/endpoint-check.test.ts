@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpointProblem } from './endpoint-check';
+import { endpointProblem, publicOnlyLookup } from './endpoint-check';
 import { vapidSubject } from './vapid-keys';
 
 describe('push endpoints', () => {
@@ -49,5 +49,12 @@ describe('the VAPID subject', () => {
     expect(vapidSubject('Vidi <no-reply@vidi.example>', 'https://vidi.example')).toBe('mailto:no-reply@vidi.example');
     expect(vapidSubject('ops@vidi.example', 'http://127.0.0.1:8080')).toBe('mailto:ops@vidi.example');
     expect(vapidSubject('Vidi', 'https://vidi.example')).toBe('https://vidi.example');
+  });
+});
+
+describe('the sender’s lookup', () => {
+  it('refuses a name that resolves to a loopback address', async () => {
+    const err = await new Promise<NodeJS.ErrnoException | null>((ok) => publicOnlyLookup('localhost', {}, (e) => ok(e)));
+    expect(err?.code).toBe('EPUSHADDRESS');
   });
 });

@@ -1,3 +1,4 @@
+import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 // A push endpoint is a URL the server will POST to: a member could name an internal address
@@ -48,4 +49,27 @@ export function endpointProblem(endpoint: string, allowInsecure: boolean): strin
   const family = isIP(host);
   if (family && NOT_PUBLIC.check(host, family === 4 ? 'ipv4' : 'ipv6')) return 'The push endpoint must be a public address.';
   return null;
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * dns.lookup that refuses an address that is not public: a public name may resolve to an internal
+ * address (or be made to, later: DNS rebinding), which the check of the URL cannot see. Used by
+ * the sender's agent, so the address connected to is the one checked.
+ */
+export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, []);
+    const refused = addresses.find((a) => NOT_PUBLIC.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'));
+    if (refused) {
+      const e: NodeJS.ErrnoException = new Error(`${hostname} resolves to ${refused.address}, which is not a public address`);
+      e.code = 'EPUSHADDRESS';
+      return callback(e, []);
+    }
+    if (options.all) return callback(null, addresses);
+    const first = addresses[0];
+    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+    callback(null, first.address, first.family);
+  });
 }

@@ -1,3 +1,4 @@
+import { Agent } from 'node:https';
 import webpush, { WebPushError } from 'web-push';
 import type { AppDeps } from '../context';
 import { NOTIFICATION_PREF_OF, type NotificationKind } from '#sync/protocol/notifications';
@@ -6,6 +7,7 @@ import { readPrefs } from './subscriptions';
 import { vapidKeysOf, vapidSubject } from './vapid-keys';
 import { setLikeBatchMs } from './like-batch';
 import { onPushDue } from './wake';
+import { publicOnlyLookup } from './endpoint-check';
 
 type SenderDeps = Pick<AppDeps, 'db' | 'secrets' | 'config' | 'log' | 'now'>;
 
@@ -30,6 +32,9 @@ export interface PushSender {
  */
 export function startPushSender(deps: SenderDeps, options: { tickMs?: number } = {}): PushSender {
   setLikeBatchMs(deps.config.push.likeBatchMs);
+  // Connects only to public addresses, whatever the endpoint's name resolves to (SSRF); a local
+  // push service in tests goes through the default agent.
+  const agent = deps.config.push.allowInsecureEndpoints ? undefined : new Agent({ keepAlive: true, lookup: publicOnlyLookup });
   let running: Promise<number> | undefined;
   let again = false;
   let stopped = false;
@@ -38,7 +43,7 @@ export function startPushSender(deps: SenderDeps, options: { tickMs?: number } =
     let claimed = 0;
     do {
       again = false;
-      const n = await sendDue(deps);
+      const n = await sendDue(deps, agent);
       claimed += n;
       if (n >= BATCH) again = true;
     } while (again && !stopped);
@@ -69,12 +74,13 @@ export function startPushSender(deps: SenderDeps, options: { tickMs?: number } =
       clearInterval(timer);
       unlisten();
       await running;
+      agent?.destroy();
     },
   };
 }
 
 /** Claims the rows due now, one compare-and-set each, and sends each claimed one. */
-async function sendDue(deps: SenderDeps): Promise<number> {
+async function sendDue(deps: SenderDeps, agent: Agent | undefined): Promise<number> {
   const now = deps.now();
   const due = await deps.db
     .selectFrom('notifications')
@@ -95,7 +101,7 @@ async function sendDue(deps: SenderDeps): Promise<number> {
     if (!Number(r.numUpdatedRows)) continue;
     claimed++;
     try {
-      await sendOne(deps, row.id);
+      await sendOne(deps, row.id, agent);
     } catch (err) {
       deps.log.error(`push of notification ${row.id} failed`, err);
     }
@@ -103,7 +109,7 @@ async function sendDue(deps: SenderDeps): Promise<number> {
   return claimed;
 }
 
-async function sendOne(deps: SenderDeps, id: string): Promise<void> {
+async function sendOne(deps: SenderDeps, id: string, agent: Agent | undefined): Promise<void> {
   const found = await pushPayloadOf(deps.db, id);
   if (!found) return;
   const { userId, payload } = found;
@@ -123,6 +129,7 @@ async function sendOne(deps: SenderDeps, id: string): Promise<void> {
           urgency: payload.notification.kind === 'likes' ? 'normal' : 'high',
           contentEncoding: 'aes128gcm',
           timeout: SEND_TIMEOUT_MS,
+          ...(agent ? { agent } : {}),
         });
       } catch (err) {
         await onSendError(deps, s, err);
