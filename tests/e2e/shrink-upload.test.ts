@@ -131,6 +131,29 @@ describe.skipIf(!hasChromium)('shrinking a video before upload', () => {
     expect(sha(await storedOriginal(server, 'Original after cancel', scratch))).toBe(sha(clip));
   });
 
+  it("offers it on a fast connection too when the member's data saver is on, and Keep original keeps the file", async () => {
+    await page.evaluate(() => localStorage.setItem('vidi.mediaPreferences', JSON.stringify({ dataSaver: true, downloadAhead: false })));
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    await cdp.send('Network.emulateNetworkConditions', FAST);
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Upload Video' });
+    await dialog.getByLabel('Video File (max 2 minutes)').setInputFiles(clip);
+    const offer = dialog.getByRole('group', { name: 'Shrink before uploading' });
+    await offer
+      .getByText(/^This video is 1080p \(\d+\.\d MB\)\. Data saver is on: shrink it to 720p before uploading\? About \d+\.\d MB\.$/)
+      .waitFor({ timeout: 30_000 });
+    await saveScreenshot(page, 'shrink-offer-phone');
+    await offer.getByRole('button', { name: 'Keep original' }).click();
+    await offer.waitFor({ state: 'detached' });
+    await dialog.getByText(`${basename(clip)} (${(statSync(clip).size / 1048576).toFixed(1)} MB)`, { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.evaluate(() => localStorage.removeItem('vidi.mediaPreferences'));
+    await page.setViewportSize({ width: 1280, height: 720 });
+  });
+
   it('offers nothing on a fast connection and never loads the shrinking code', async () => {
     await page.reload();
     await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
