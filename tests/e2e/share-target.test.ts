@@ -107,6 +107,16 @@ describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
     await context.close();
   });
 
+  it('is offered to the operating system by the manifest', async () => {
+    const manifest = (await (await fetch(`${server.url}/manifest.webmanifest`)).json()) as Record<string, any>;
+    expect(manifest.share_target).toEqual({
+      action: '/share-target',
+      method: 'POST',
+      enctype: 'multipart/form-data',
+      params: { title: 'title', text: 'text', files: [{ name: 'video', accept: ['video/*', '.mp4', '.mov', '.webm'] }] },
+    });
+  });
+
   it('is sent to the app by the server when no service worker caught the share', async () => {
     const form = new FormData();
     form.append('title', 'No worker yet');
