@@ -37,6 +37,12 @@ describe.skipIf(!hasChromium)('changes made offline, sent by the service worker'
     await context.setOffline(true);
     await page.getByRole('status').filter({ hasText: "You're offline" }).waitFor();
     await likeAndCommentOffline(page, title, 'Sent while the app was closed');
+    // The page asked the browser for the worker's sync when it queued them.
+    const tags = await page.evaluate(async () => {
+      const reg = (await navigator.serviceWorker.ready) as ServiceWorkerRegistration & { sync: { getTags(): Promise<string[]> } };
+      return reg.sync.getTags();
+    });
+    expect(tags).toContain('vidi-outbox');
     // No page of the app stays open: only the worker can send them now.
     await page.close();
     expect(await serverState(server, email, videoId)).toMatchObject({ likes: 0, comments: [] });
