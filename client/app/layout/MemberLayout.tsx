@@ -10,7 +10,7 @@ import { AppHeader } from '#client/ui/AppHeader';
 import { UploadDialogContext } from '#client/lib/upload-context';
 import { useResumeUploads } from '#client/sync/uploads';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
-import { NotificationBell } from '#client/features/notifications';
+import { forgetPushSubscription, NotificationBell } from '#client/features/notifications';
 
 // The upload dialog pulls in tus-js-client: load it only when someone opens it.
 const UploadDialog = lazy(() => import('./upload-dialog-entry'));
@@ -51,6 +51,8 @@ export function MemberLayout() {
 
   const { busy: signingOut, run: doSignOut } = useSubmitOnce(async () => {
     try {
+      // The next member on this browser must not get this one's pushes.
+      await forgetPushSubscription();
       await signOut();
       await navigate({ to: '/login', replace: true });
     } catch (e) {

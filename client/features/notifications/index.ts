@@ -1,1 +1,2 @@
 export { NotificationBell } from './components/NotificationBell';
+export { forgetPushSubscription } from './api/keep-subscription';

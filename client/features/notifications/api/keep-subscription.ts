@@ -17,3 +17,21 @@ export function useKeepPushSubscription(userId: string | null): void {
     })().catch(() => undefined);
   }, [userId]);
 }
+
+/**
+ * Before signing out: this device stops receiving the member's pushes. The browser's subscription
+ * goes first (offline too: its endpoint then answers 410 and the server drops its copy on the next
+ * send); the server is told while the session still holds a token. Never blocks the sign-out.
+ */
+export async function forgetPushSubscription(): Promise<void> {
+  if (!('serviceWorker' in navigator) || !('PushManager' in window)) return;
+  try {
+    const sub = await (await navigator.serviceWorker.getRegistration())?.pushManager.getSubscription();
+    if (!sub) return;
+    const { endpoint } = sub;
+    await sub.unsubscribe();
+    await memberHttp.json('DELETE', '/api/push/subscriptions', { endpoint });
+  } catch {
+    // Offline or already gone: the push service's 410 cleans the server's copy.
+  }
+}
