@@ -131,7 +131,7 @@ describe.skipIf(!hasChromium)('shrinking a video before upload', () => {
     expect(sha(await storedOriginal(server, 'Original after cancel', scratch))).toBe(sha(clip));
   });
 
-  it("offers it on a fast connection too when the member's data saver is on, and Keep original keeps the file", async () => {
+  it("offers it on a fast connection too when the member's data saver is on; Keep original, or closing the dialog mid-shrink, keeps the file", async () => {
     await page.evaluate(() => localStorage.setItem('vidi.mediaPreferences', JSON.stringify({ dataSaver: true, downloadAhead: false })));
     await page.reload();
     await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
@@ -148,6 +148,20 @@ describe.skipIf(!hasChromium)('shrinking a video before upload', () => {
     await offer.getByRole('button', { name: 'Keep original' }).click();
     await offer.waitFor({ state: 'detached' });
     await dialog.getByText(`${basename(clip)} (${(statSync(clip).size / 1048576).toFixed(1)} MB)`, { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // Closing the dialog mid-shrink stops it: reopened, the original is still the chosen file.
+    await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
+    await dialog.getByLabel('Video File (max 2 minutes)').setInputFiles(clip);
+    await offer.getByRole('button', { name: 'Shrink' }).click();
+    await dialog.getByRole('progressbar', { name: 'Shrink progress' }).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
+    await dialog.getByText(`${basename(clip)} (${(statSync(clip).size / 1048576).toFixed(1)} MB)`, { exact: true }).waitFor();
+    expect(await dialog.getByRole('progressbar', { name: 'Shrink progress' }).count()).toBe(0);
+    expect(await dialog.getByText(/^Shrunk:/).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.evaluate(() => localStorage.removeItem('vidi.mediaPreferences'));

@@ -118,6 +118,12 @@ export function UploadDialog({ open, onOpenChange, initialFile = null }: Props) 
     void shrink.consider(picked);
   };
 
+  // A closed dialog does no work: a shrink still running stops, and the original stays chosen.
+  useEffect(() => {
+    if (!open && shrinking) shrink.keepOriginal();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, shrinking]);
+
   useEffect(() => {
     if (!open || !initialFile) return;
     // The picker shows the file too, as if the member had chosen it (Chromium accepts a DataTransfer's list).
