@@ -68,6 +68,8 @@ export async function writePull(
     await db.notifications.clear();
   }
   for (const id of res.deleted_videos) await dropVideos(db, [id]);
+  // A deleted video's notifications went with it on the server (the trimmed cache's do not: dropVideos).
+  if (res.deleted_videos.length) await db.notifications.where('video_id').anyOf(res.deleted_videos).delete();
 
   // One round trip for the usual answer (a few changed cards): the rows, profile, boards and
   // cursor are written, and the outbox read, all at once; they are different tables. Rows written
@@ -104,7 +106,13 @@ export async function writePull(
 async function writeNotifications(db: ClientDb, rows: NotificationRow[]): Promise<void> {
   await db.notifications.bulkPut(rows);
   const count = await db.notifications.count();
-  if (count > NOTIFICATIONS_WINDOW) await db.notifications.bulkDelete((await db.notifications.orderBy('updated_ms').limit(count - NOTIFICATIONS_WINDOW).primaryKeys()) as string[]);
+  if (count > NOTIFICATIONS_WINDOW)
+    await db.notifications.bulkDelete(
+      (await db.notifications
+        .orderBy('updated_ms')
+        .limit(count - NOTIFICATIONS_WINDOW)
+        .primaryKeys()) as string[],
+    );
 }
 
 /** Drops the confirmed mutations and rebases: the videos they showed and no pull row rewrote go back to the server's. */
@@ -153,7 +161,8 @@ async function writeComments(db: ClientDb, res: PullResponse, now: number): Prom
 export async function resetCacheFor(db: ClientDb, userId: string): Promise<void> {
   await runTx(db, async () => {
     if ((await getMeta<string>(db, 'owner')) === userId) return;
-    for (const t of [db.videos, db.server_videos, db.comments, db.server_comments, db.profile, db.server_profile, db.leaderboards, db.notifications]) await t.clear();
+    for (const t of [db.videos, db.server_videos, db.comments, db.server_comments, db.profile, db.server_profile, db.leaderboards, db.notifications])
+      await t.clear();
     const keys = (await db.meta.toCollection().primaryKeys()).filter((k) => !String(k).startsWith('client:'));
     await db.meta.bulkDelete(keys);
     await setMeta(db, 'owner', userId);

@@ -94,7 +94,7 @@ export function openClientDb(name = DEFAULT_DB_NAME, opts: { indexedDB?: IDBFact
   });
   // Notifications (docs/notifications.md). Read marks only ever go one way, so the list needs no
   // server_ copy: a pull's row is put, and rebase applies the queued marks on top again.
-  db.version(2).stores({ notifications: 'id, updated_ms' });
+  db.version(2).stores({ notifications: 'id, updated_ms, video_id' });
   return db;
 }
 

@@ -1,3 +1,4 @@
+import { deleteNotificationsOfUser } from '../notifications/create';
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import { lockScoringExclusive } from '#db/locks';
@@ -70,6 +71,7 @@ export async function deleteUserInTx(trx: Transaction<Database>, changes: Change
     changes.like(l.video_id, userId, { deleted: true });
     touched.add(l.video_id);
   }
+  await deleteNotificationsOfUser(trx, userId);
   await trx.deleteFrom('likes').where('user_id', '=', userId).execute();
 
   const comments = await trx

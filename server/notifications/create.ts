@@ -36,32 +36,26 @@ interface LikeNote {
 }
 
 /**
- * PostgreSQL's push buffers its like notifications here (startLikeNotificationBuffer) and writes
- * them at its end in video id order (flushLikeNotifications), as it does its counters
- * (server/sync/push-postgres.ts): written as each like runs, two pushes liking the same videos in
- * other orders would lock the videos' rows crosswise and deadlock.
+ * PostgreSQL's push buffers its like notifications (PushBatch.likeNotes) and writes them at its end
+ * in video id order (flushLikeNotifications), as it does its counters (server/sync/push-postgres.ts):
+ * written as each like runs, two pushes liking the same videos in other orders would lock the rows
+ * crosswise and deadlock.
  */
-const buffers = new WeakMap<object, Map<string, LikeNote>>();
-
-/** From now on the like notifications of this push transaction (`batch`) wait for flushLikeNotifications. */
-export function startLikeNotificationBuffer(batch: object): void {
-  buffers.set(batch, new Map());
-}
+export type LikeNoteBuffer = Map<string, LikeNote>;
 
 /**
  * A like on someone else's video. The video's likes are one row (its id derived from the video):
  * while unread it counts one more liker; once read, the next like opens it again with a count of 1.
  * A pending push keeps its time, so the likes in one batching window are one push. Written at once
- * (one statement), or buffered when the push asked for it.
+ * (one statement), or buffered when the push keeps a buffer.
  */
 export async function notifyLike(
   trx: Trx,
   changes: Changes,
   like: { videoId: string; ownerId: string; likerId: string; likerName: string },
-  batch?: object,
+  buffer?: LikeNoteBuffer,
 ): Promise<void> {
   if (like.ownerId === like.likerId) return;
-  const buffer = batch && buffers.get(batch);
   if (buffer) {
     const note = buffer.get(like.videoId);
     if (note) {
@@ -74,8 +68,7 @@ export async function notifyLike(
 }
 
 /** The buffered like notifications of this push, one statement in video id order; call before its change log. */
-export async function flushLikeNotifications(trx: Trx, changes: Changes, batch: object): Promise<void> {
-  const buffer = buffers.get(batch);
+export async function flushLikeNotifications(trx: Trx, changes: Changes, buffer: LikeNoteBuffer | undefined): Promise<void> {
   if (!buffer?.size) return;
   const notes = [...buffer.values()].sort((a, b) => (a.videoId < b.videoId ? -1 : a.videoId > b.videoId ? 1 : 0));
   buffer.clear();

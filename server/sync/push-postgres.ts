@@ -66,7 +66,7 @@ function pushTransaction(deps: AppDeps, user: AuthUser, req: PushRequest, rerun:
     const users = [user.id, ...videos.map((v) => v.user_id)];
     scores.pending = newPendingScores(users);
     if (videos.length) await primeEligibility(trx, scores, users);
-    const batch = { statements, scores, rerun };
+    const batch = { statements, scores, rerun, likeNotes: new Map() };
     return applyPush(trx, batch, deps, user, req);
   });
 }

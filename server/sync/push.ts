@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { flushLikeNotifications } from '../notifications/create';
 import type { Database } from '#db/schema';
 import type { Engine } from '#db/engine';
 import type { AppDeps, AuthUser } from '../context';
@@ -62,6 +63,7 @@ export async function applyPush(trx: Transaction<Database>, batch: PushBatch, de
   // PostgreSQL's deferred writes, in the lock order of every push: the videos' counters, then scores.
   await s.flushCounters();
   await flushScores(trx, batch.scores);
+  await flushLikeNotifications(trx, changes, batch.likeNotes);
   if (last !== before) await s.saveClient(req.client_id, user.id, last, deps.now(), client !== undefined);
   await changes.flush(s.logChanges);
   return { response: { results, last_mutation_id: last }, userId: user.id, changes };

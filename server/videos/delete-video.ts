@@ -1,3 +1,4 @@
+import { deleteNotificationsOfVideo } from '../notifications/create';
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import type { Changes } from '../changes/changes';
@@ -39,6 +40,7 @@ export async function deleteVideoInTx(
     await applyScoreEvent(trx, { kind: 'view', actorId: v.user_id, creatorId: video.user_id, delta: -1, occurredAt: v.created_at, at: now });
   }
 
+  await deleteNotificationsOfVideo(trx, changes, videoId);
   // Likes, comments, views and shares go with the video (ON DELETE CASCADE).
   await trx.deleteFrom('videos').where('id', '=', videoId).execute();
   await endJobsOfVideo(trx, videoId, now);

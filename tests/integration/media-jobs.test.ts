@@ -40,7 +40,8 @@ describe('media jobs: the runner over real SQLite, real ffmpeg and real files', 
     const progress = pokes.slice(1, -1);
     expect(progress.length).toBeGreaterThan(0);
     for (const p of progress) expect(p).toEqual([`user:${w.alice.id}`]);
-    expect(pokes.at(-1)).toEqual(['feed', `video:${videoId}`]);
+    // ... and told its owner it is ready (the notification pokes only the owner's devices).
+    expect(pokes.at(-1)).toEqual(['feed', `video:${videoId}`, `user:${w.alice.id}`]);
   }, 60_000);
 
   it('progress reaches the owner by pull (and by a poke of user:{owner} only); others are never sent the processing video', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeps } from '#server/deps';
 import type { AppDeps } from '#server/context';
 import { loadVapidKeys } from '#server/notifications/vapid-keys';
-import { flushLikeNotifications, notifyLike, startLikeNotificationBuffer } from '#server/notifications/create';
+import { flushLikeNotifications, notifyLike, type LikeNoteBuffer } from '#server/notifications/create';
 import { writeTx } from '#server/changes/write-tx';
 import { startPushSender } from '#server/notifications/sender';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
@@ -54,9 +54,8 @@ describe('notifications under concurrency', () => {
 
   it('a push that buffers its like notifications writes them at its end, one row per video, counting each like', async () => {
     const [a, b] = [await insertVideo(t.deps, owner.id), await insertVideo(t.deps, owner.id)];
-    const batch = {};
+    const batch: LikeNoteBuffer = new Map();
     await writeTx(t.deps, async (trx, changes) => {
-      startLikeNotificationBuffer(batch);
       for (const [videoId, likerName] of [
         [b, 'Ann'],
         [a, 'Ben'],

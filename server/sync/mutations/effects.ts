@@ -17,7 +17,7 @@ type Effect<N extends MutationName> = (ctx: ServerMutationContext, args: Mutatio
 export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
   like: async ({ trx, user, now, batch, changes }, _args, { video }) => {
     await applyScoreEvent(trx, { kind: 'like', actorId: user.id, creatorId: video.user_id, delta: 1, occurredAt: now, at: now }, batch.scores);
-    await notifyLike(trx, changes, { videoId: video.id, ownerId: video.user_id, likerId: user.id, likerName: user.name }, batch);
+    await notifyLike(trx, changes, { videoId: video.id, ownerId: video.user_id, likerId: user.id, likerName: user.name }, batch.likeNotes);
   },
   unlike: ({ trx, user, now, batch }, _args, { video, likedAt }) =>
     applyScoreEvent(trx, { kind: 'like', actorId: user.id, creatorId: video.user_id, delta: -1, occurredAt: likedAt, at: now }, batch.scores),

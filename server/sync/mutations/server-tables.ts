@@ -9,6 +9,7 @@ import { deleteVideoInTx } from '#server/videos/delete-video';
 import { deleteMediaFiles } from '#server/media/storage';
 import type { PushStatements } from '../push-statements';
 import type { RerunPlan } from '../push';
+import type { LikeNoteBuffer } from '#server/notifications/create';
 
 /** What the mutations of one push transaction share: its hot statements and its score facts. */
 export interface PushBatch {
@@ -16,6 +17,8 @@ export interface PushBatch {
   scores: ScoreMemo;
   /** Set on PostgreSQL: no savepoint per mutation, a refusal reruns the transaction (push.ts). */
   rerun?: RerunPlan;
+  /** Set on PostgreSQL: like notifications written at the push's end, in video id order (server/notifications/create.ts). */
+  likeNotes?: LikeNoteBuffer;
 }
 
 /** One mutation's server context: its transaction, its caller, its time and the changes it declares. */
