@@ -50,6 +50,9 @@ export default defineConfig({
       },
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,png,svg,ico,webmanifest}'],
+        // The shrink worker (mediabunny, ~110 KB gzipped) loads only on a costly connection: not
+        // every install should download it (docs/pwa.md, "Shrink before upload").
+        globIgnores: ['**/shrink.worker-*.js'],
       },
     }),
     precompressPlugin(),
