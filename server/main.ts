@@ -12,6 +12,7 @@ import { findCheckedFfmpeg, createConfiguredRunner } from './media/jobs/start';
 import { registerMediaHost } from './media/jobs/registry';
 import type { FfmpegBinaries } from './media/processing/ffmpeg-binaries';
 import { startPushSender } from './notifications/sender';
+import { vapidKeysOf } from './notifications/vapid-keys';
 
 /**
  * With a runner in this process, ffmpeg must work before anyone can upload: a member would
@@ -41,6 +42,9 @@ async function main(): Promise<void> {
   const timers = startLeaderTimers(deps, [() => startUploadCleanup(deps), () => startUnverifiedSweep(deps), () => startLimitSweep(deps)]);
   // Every instance sends the pushes that are due: each row is claimed once (notifications/sender.ts).
   const pushSender = startPushSender(deps);
+  // The VAPID pair is made on first start (not at the first subscriber), and a pair this
+  // SECRETS_KEY cannot open is reported now rather than at the first push.
+  void vapidKeysOf(deps.db, deps.secrets, deps.now).catch((err: unknown) => deps.log.error(`push: ${err instanceof Error ? err.message : String(err)}`));
   const runner = binaries ? createConfiguredRunner(deps, binaries) : undefined;
   // Without a runner, a deletion here still removes the video's media folder (the worker's outputs).
   const unregisterMedia = runner ? () => {} : registerMediaHost({ media: deps.media, abortVideo: async () => {}, wake: () => {} });

@@ -4,7 +4,7 @@ import { ErrorSchema } from '#sync/rest-api/errors';
 const errorContent = { 'application/json': { schema: ErrorSchema } } as const;
 
 /** The error responses every operation may give, documented once. */
-export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502>) {
+export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502 | 503>) {
   const text: Record<number, string> = {
     400: 'The request is malformed or fails validation.',
     401: 'Missing, invalid or expired access token.',
@@ -15,6 +15,7 @@ export function errorResponses(...statuses: Array<400 | 401 | 403 | 404 | 409 | 
     415: 'Unsupported content type.',
     429: 'Too many requests; see Retry-After.',
     502: 'An upstream provider failed.',
+    503: 'Temporarily unavailable; see Retry-After when given.',
   };
   return Object.fromEntries(statuses.map((s) => [s, { description: text[s] ?? 'Error', content: errorContent }])) as RouteConfig['responses'];
 }

@@ -10,7 +10,7 @@ import {
 } from '#sync/rest-api/notifications';
 import { errorResponses, bearerSecurity } from '../http/openapi-helpers';
 import { createRouter } from '../http/router';
-import { badRequest } from '../http/errors';
+import { ApiError, badRequest } from '../http/errors';
 import { requireUser } from '../auth/middleware';
 import { endpointProblem, endpointSyntaxProblem } from './endpoint-check';
 import { deleteSubscription, readPrefs, saveSubscription, writePrefs } from './subscriptions';
@@ -25,7 +25,7 @@ const keyRoute = createRoute({
   summary: 'The VAPID public key (base64url) a browser subscribes to push with',
   security: bearerSecurity,
   middleware: [requireUser] as const,
-  responses: { 200: { description: 'The public key.', content: json(PushKeyAnswer) }, ...errorResponses(401, 403) },
+  responses: { 200: { description: 'The public key.', content: json(PushKeyAnswer) }, ...errorResponses(401, 403, 503) },
 });
 
 const subscribeRoute = createRoute({
@@ -79,7 +79,12 @@ export function pushRouter() {
   const app = createRouter();
   app.openapi(keyRoute, async (c) => {
     const { deps } = c.var;
-    const keys = await vapidKeysOf(deps.db, deps.secrets, deps.now);
+    // A pair this SECRETS_KEY cannot open is the operator's to fix (docs/operations.md); the
+    // member is told push is unavailable, not shown a server error.
+    const keys = await vapidKeysOf(deps.db, deps.secrets, deps.now).catch((err: unknown) => {
+      deps.log.error(`push: ${err instanceof Error ? err.message : String(err)}`);
+      throw new ApiError(503, 'push_unavailable', 'Notifications are not available right now. Please try again later.');
+    });
     return c.json({ public_key: keys.publicKey }, 200);
   });
   app.openapi(subscribeRoute, async (c) => {

@@ -207,3 +207,22 @@ describe('notifications through sync', () => {
     expect((await pull(owner, null)).json.notifications).toMatchObject([{ kind: 'likes', count: 1 }]);
   });
 });
+
+describe('a VAPID pair this server cannot open', () => {
+  it('answers 503 push_unavailable, not a server error, and leaves the stored pair alone', async () => {
+    const other = await createTestApp();
+    try {
+      const member = await createUser(other.deps, { name: 'Mina' });
+      // Sealed with another SECRETS_KEY (say, one lost in a restore): this server cannot open it.
+      const stored = JSON.stringify({ public_key: 'B'.repeat(87), private_key: 'enc:v1:not-sealed-with-this-key' });
+      await other.deps.db.insertInto('settings').values({ key: 'push_vapid', value: stored, updated_at: Date.now() }).execute();
+      const res = await call(other.app, 'GET', '/api/push/key', undefined, member.token);
+      expect(res.status).toBe(503);
+      expect(res.json.error.code).toBe('push_unavailable');
+      const row = await other.deps.db.selectFrom('settings').select('value').where('key', '=', 'push_vapid').executeTakeFirstOrThrow();
+      expect(row.value).toBe(stored);
+    } finally {
+      await other.close();
+    }
+  });
+});
