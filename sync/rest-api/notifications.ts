@@ -32,6 +32,8 @@ export const PushSubscriptionAnswer = z.object({ id: z.string() });
 export const PushUnsubscribeBody = z.strictObject({ endpoint: z.string().min(1).max(2048) });
 
 /** GET / PUT /api/notifications/preferences: which kinds are pushed. PUT takes any subset. */
-export const NotificationPrefs = z.strictObject(Object.fromEntries(NOTIFICATION_PREFS.map((p) => [p, z.boolean()])) as Record<(typeof NOTIFICATION_PREFS)[number], z.ZodBoolean>);
+export const NotificationPrefs = z.strictObject(
+  Object.fromEntries(NOTIFICATION_PREFS.map((p) => [p, z.boolean()])) as Record<(typeof NOTIFICATION_PREFS)[number], z.ZodBoolean>,
+);
 export type NotificationPrefs = z.infer<typeof NotificationPrefs>;
 export const NotificationPrefsPatch = NotificationPrefs.partial();

@@ -158,7 +158,16 @@ async function insertVideoQuiet(ownerId: string, title: string): Promise<string>
 
 describe('applying a delta (client)', () => {
   const item = (id: string, likes: number) => feedItem({ id, likes_count: likes });
-  const empty = { deleted_videos: [], comments: [], deleted_comments: [], comments_loaded: [], profile: null, leaderboards: null, last_mutation_id: 0, notifications: [] };
+  const empty = {
+    deleted_videos: [],
+    comments: [],
+    deleted_comments: [],
+    comments_loaded: [],
+    profile: null,
+    leaderboards: null,
+    last_mutation_id: 0,
+    notifications: [],
+  };
 
   async function deviceAt(cursor: string) {
     const device = newDevice();

@@ -174,7 +174,16 @@ describe('bounded cache', () => {
         video_url: `/media/${i}`,
         created_at: new Date(1_700_000_000_000 + i * 1000).toISOString(),
       });
-    const base = { deleted_videos: [], comments: [], deleted_comments: [], comments_loaded: [], profile: null, leaderboards: null, last_mutation_id: 0, notifications: [] };
+    const base = {
+      deleted_videos: [],
+      comments: [],
+      deleted_comments: [],
+      comments_loaded: [],
+      profile: null,
+      leaderboards: null,
+      last_mutation_id: 0,
+      notifications: [],
+    };
     expect(await applyPull(device.db, 'u', 'c', null, { ...base, cursor: '5', reset: true, videos: [1, 2, 3, 4, 5].map(item) }, Date.now(), 4)).toBe(true);
     expect(await device.db.videos.count()).toBe(4);
     expect(await applyPull(device.db, 'u', 'c', '5', { ...base, cursor: '7', reset: false, videos: [6, 7].map(item) }, Date.now(), 4)).toBe(true);
