@@ -22,10 +22,10 @@ describe.skipIf(!hasChromium)('changes made offline, sent by the service worker'
     await server?.stop();
   });
 
-  it('sends a like and a comment made offline after the app was closed, once, and the app shows them sent', async () => {
-    const email = uniqueEmail('closer');
-    await signUpVerified(server, 'Cleo Closer', email);
-    const title = 'Liked on the train';
+  /** A new member with the creator's video in their feed, the worker in control, then the network gone. */
+  async function offlineBeside(name: string, title: string) {
+    const email = uniqueEmail('member');
+    await signUpVerified(server, name, email);
     const videoId = await seedVideo(server, creatorEmail, title);
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -33,9 +33,14 @@ describe.skipIf(!hasChromium)('changes made offline, sent by the service worker'
     await waitForServiceWorker(page);
     await page.getByRole('article', { name: title }).waitFor();
     const trigger = await SyncTrigger.open(context, server.url);
-
     await context.setOffline(true);
     await page.getByRole('status').filter({ hasText: "You're offline" }).waitFor();
+    return { email, videoId, context, page, trigger };
+  }
+
+  it('sends a like and a comment made offline after the app was closed, once, and the app shows them sent', async () => {
+    const title = 'Liked on the train';
+    const { email, videoId, context, page, trigger } = await offlineBeside('Cleo Closer', title);
     await likeAndCommentOffline(page, title, 'Sent while the app was closed');
     // The page asked the browser for the worker's sync when it queued them.
     const tags = await page.evaluate(async () => {
@@ -76,19 +81,8 @@ describe.skipIf(!hasChromium)('changes made offline, sent by the service worker'
   });
 
   it('sends each change once when the open page and the worker both send at the same moment', async () => {
-    const email = uniqueEmail('racer');
-    await signUpVerified(server, 'Rita Racer', email);
     const title = 'Liked twice over';
-    const videoId = await seedVideo(server, creatorEmail, title);
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await logInThroughUi(page, server, email);
-    await waitForServiceWorker(page);
-    await page.getByRole('article', { name: title }).waitFor();
-    const trigger = await SyncTrigger.open(context, server.url);
-
-    await context.setOffline(true);
-    await page.getByRole('status').filter({ hasText: "You're offline" }).waitFor();
+    const { email, videoId, context, page, trigger } = await offlineBeside('Rita Racer', title);
     await likeAndCommentOffline(page, title, 'Only once please');
 
     // The network returns: the page's engine sends (online event) while the worker's sync runs.
@@ -108,20 +102,9 @@ describe.skipIf(!hasChromium)('changes made offline, sent by the service worker'
   });
 
   it('rolls back a change the server refused while the app was closed, and says why when it opens', async () => {
-    const email = uniqueEmail('latecomer');
-    await signUpVerified(server, 'Lena Late', email);
     const title = 'Gone before the comment';
-    const videoId = await seedVideo(server, creatorEmail, title);
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await logInThroughUi(page, server, email);
-    await waitForServiceWorker(page);
+    const { email, videoId, context, page, trigger } = await offlineBeside('Lena Late', title);
     const card = page.getByRole('article', { name: title });
-    await card.waitFor();
-    const trigger = await SyncTrigger.open(context, server.url);
-
-    await context.setOffline(true);
-    await page.getByRole('status').filter({ hasText: "You're offline" }).waitFor();
     await card.getByRole('button', { name: /^Comments/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Comments' });
     await dialog.getByRole('textbox', { name: 'Add a comment' }).fill('Too late');

@@ -2,19 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
-import { startPwaServer } from './member-session';
+import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
 import { waitForServiceWorker } from './feed-actions';
+import { apiLogin, seedVideo } from './notifications-steps';
 
 // The worker's push handling (client/sw/push-events.ts) with a push delivered by the DevTools
 // Protocol to the real registration: the push service's part (encryption, delivery) is the server's
 // tests' subject (web-push-testing).
 
-const payload = (id: string, title: string, unread: number) =>
+const payload = (id: string, title: string, unread: number, videoId = 'v1') =>
   JSON.stringify({
     notification: {
       id,
       kind: 'likes',
-      video_id: 'v1',
+      video_id: videoId,
       count: 2,
       actor_name: 'Ann',
       detail: null,
@@ -26,7 +27,7 @@ const payload = (id: string, title: string, unread: number) =>
     },
     title,
     body: 'Monsoon on the roof',
-    url: '/home#video-v1',
+    url: `/home#video-${videoId}`,
     unread,
   });
 
@@ -81,5 +82,35 @@ describe.skipIf(!hasChromium)('a push reaches the service worker', () => {
   it('keeps one notification per row: a batched like replaces its earlier push', async () => {
     await deliver(payload('n1', '2 people liked your video', 1));
     await expect.poll(shown, { timeout: 15_000 }).toEqual([expect.objectContaining({ title: '2 people liked your video', tag: 'n1' })]);
+  });
+
+  it("brings the open window to the notification's card when it is tapped, and closes it", async () => {
+    const email = uniqueEmail('tapper');
+    await signUpVerified(server, 'Tara Tapper', email);
+    const videoId = await seedVideo(server, (await apiLogin(server, email)).userId, 'Tea on the terrace');
+    await logInThroughUi(page, server, email);
+    await page.getByRole('article', { name: 'Tea on the terrace' }).waitFor();
+    await page.goto(`${server.url}/profile`);
+    await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
+
+    await deliver(payload('n-tap', 'Ann liked your video', 1, videoId));
+    await expect.poll(async () => (await shown()).map((n) => n.tag), { timeout: 15_000 }).toContain('n-tap');
+    // Headless Chromium has no notification to click: the worker gets the event a tap dispatches,
+    // with the notification it showed.
+    const worker = context.serviceWorkers().find((w) => w.url().startsWith(server.url));
+    expect(worker).toBeDefined();
+    await worker!.evaluate(async (tag) => {
+      const scope = globalThis as unknown as {
+        registration: { getNotifications(o: { tag: string }): Promise<Notification[]> };
+        NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+        dispatchEvent(e: Event): boolean;
+      };
+      const [notification] = await scope.registration.getNotifications({ tag });
+      scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification: notification! }));
+    }, 'n-tap');
+
+    await page.waitForURL(`**/home#video-${videoId}`);
+    await page.locator(`[id="video-${videoId}"]`).waitFor();
+    await expect.poll(async () => (await shown()).map((n) => n.tag)).not.toContain('n-tap');
   });
 });

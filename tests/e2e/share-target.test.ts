@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -34,12 +34,30 @@ async function shareIntoVidi(page: Page, file: string, title?: string): Promise<
   ]);
 }
 
+/** What the worker keeps of the last share (client/sync/uploads/shared-video.ts), or null. */
+function keptShare(page: Page): Promise<{ file: File | null } | null> {
+  return page.evaluate(async () => {
+    // Opening a database that does not exist would make it, empty, before the app does.
+    if (!(await indexedDB.databases()).some((d) => d.name === 'vidi-shared')) return null;
+    return new Promise((resolve, reject) => {
+      const open = indexedDB.open('vidi-shared');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const get = open.result.transaction('share').objectStore('share').get('latest');
+        get.onsuccess = () => resolve((get.result as { file: File | null } | undefined) ?? null);
+        get.onerror = () => reject(get.error);
+      };
+    });
+  });
+}
+
 // docs/pwa.md, "Share into Vidi".
 describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
   let server: ServerProcess;
   let browser: Browser;
   let video: string;
   let notes: string;
+  let oversized: string;
 
   beforeAll(async () => {
     server = await startPwaServer();
@@ -47,6 +65,10 @@ describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
     video = await mp4Faststart();
     notes = join(mkdtempSync(join(tmpdir(), 'vidi-share-')), 'notes.txt');
     writeFileSync(notes, 'Holiday notes, not a video.\n');
+    // Just over the 120 MB limit, as a phone's long recording is: a sparse file costs no disk.
+    oversized = join(mkdtempSync(join(tmpdir(), 'vidi-share-')), 'long-recording.mp4');
+    writeFileSync(oversized, '');
+    truncateSync(oversized, 120 * 1024 * 1024 + 1);
   });
   afterAll(async () => {
     await browser?.close();
@@ -82,12 +104,22 @@ describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
     await context.close();
   });
 
-  it('refuses a file that is not a video with the upload toast, and opens no dialog', async () => {
+  it.each([
+    { what: 'a file that is not a video', file: () => notes, title: 'Invalid file type', description: 'Please select a video file' },
+    {
+      what: 'a video over 120 MB',
+      file: () => oversized,
+      title: 'File too large',
+      description: 'Please select a video under 120MB (approximately 2 minutes)',
+    },
+  ])('refuses $what with the upload toast, keeps nothing and opens no dialog', async ({ file, title, description }) => {
     const { context, page } = await signedInWithWorker('Tess Text');
-    await shareIntoVidi(page, notes);
-    await toastText(page, 'Invalid file type');
-    await toastText(page, 'Please select a video file');
+    await shareIntoVidi(page, file());
+    await toastText(page, title);
+    await toastText(page, description);
     expect(await page.getByRole('dialog').count()).toBe(0);
+    // Only the reason was kept, and it was handed over once: nothing is left for a reload to show.
+    expect(await keptShare(page)).toBeNull();
     await context.close();
   });
 
