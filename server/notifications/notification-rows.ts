@@ -48,9 +48,14 @@ export async function readNewestNotifications(trx: Transaction<Database>, userId
   return rows.map(toNotificationItem);
 }
 
-/** Those of `ids` that are the member's own (the change log names every member's). */
-export async function readOwnNotifications(trx: Transaction<Database>, userId: string, ids: ReadonlySet<string>): Promise<NotificationItem[]> {
-  if (!ids.size) return [];
+/** The member's changed notifications (`byMember`: ChangeSets.changedNotifications); no query when none changed. */
+export async function readOwnNotifications(
+  trx: Transaction<Database>,
+  userId: string,
+  byMember: ReadonlyMap<string, ReadonlySet<string>>,
+): Promise<NotificationItem[]> {
+  const ids = byMember.get(userId);
+  if (!ids?.size) return [];
   const rows = await trx
     .selectFrom('notifications')
     .select(NOTIFICATION_COLUMNS)

@@ -22,7 +22,7 @@ export interface SharedDelta {
   changes: {
     count: number;
     renamedUsers: ReadonlySet<string>;
-    notifications: ReadonlySet<string>;
+    notifications: ReadonlyMap<string, ReadonlySet<string>>;
     videos: PullResponse['videos'];
     deletedVideos: string[];
     leaderboards: Leaderboards | null;

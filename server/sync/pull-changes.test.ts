@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { classifyChanges } from './pull-changes';
 
-const row = (entity: string, entity_id: string, video_id: string | null = null, deleted = 0) => ({ entity, entity_id, video_id, deleted });
+const row = (entity: string, entity_id: string, video_id: string | null = null, deleted = 0, user_id: string | null = null) => ({
+  entity,
+  entity_id,
+  video_id,
+  user_id,
+  deleted,
+});
 
 describe('classifyChanges', () => {
   it('folds videos, likes and renames into id sets; a like re-reads its video', () => {
@@ -18,5 +24,19 @@ describe('classifyChanges', () => {
     expect([...sets.changedVideos]).toEqual(['open', 'closed', 'loaded']);
     expect([...sets.changedComments]).toEqual(['c1']);
     expect([...sets.deletedComments]).toEqual(['c2']);
+  });
+
+  it('groups notifications by their member, so a reader reads only its own', () => {
+    const sets = classifyChanges(
+      [row('notification', 'n1', null, 0, 'ann'), row('notification', 'n2', null, 0, 'bob'), row('notification', 'n3', null, 0, 'ann')],
+      [],
+      new Set(),
+    );
+    expect(sets.changedNotifications).toEqual(
+      new Map([
+        ['ann', new Set(['n1', 'n3'])],
+        ['bob', new Set(['n2'])],
+      ]),
+    );
   });
 });

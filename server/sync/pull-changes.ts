@@ -14,8 +14,8 @@ export interface ChangeSets {
   changedComments: Set<string>;
   deletedComments: Set<string>;
   renamedUsers: Set<string>;
-  /** Notifications of any member: a reader keeps its own (the change log does not filter by reader). */
-  changedNotifications: Set<string>;
+  /** Changed notifications by their member: a reader reads only its own, and none when it has none. */
+  changedNotifications: Map<string, Set<string>>;
 }
 
 /**
@@ -38,7 +38,7 @@ export async function readChangeSets(trx: Transaction<Database>, since: number, 
   return sets;
 }
 
-type ChangeRow = Pick<Database['change_log'], 'entity' | 'entity_id' | 'video_id' | 'deleted'>;
+type ChangeRow = Pick<Database['change_log'], 'entity' | 'entity_id' | 'video_id' | 'user_id' | 'deleted'>;
 
 /** Folds the change-log rows into per-entity id sets: a like or comment re-reads its video's counts. */
 export function classifyChanges(changes: readonly ChangeRow[], open: readonly string[], load: ReadonlySet<string>): ChangeSets {
@@ -49,7 +49,7 @@ export function classifyChanges(changes: readonly ChangeRow[], open: readonly st
     changedComments: new Set(),
     deletedComments: new Set(),
     renamedUsers: new Set(),
-    changedNotifications: new Set(),
+    changedNotifications: new Map(),
   };
   const openSet = new Set(open);
   const followed = (videoId: string) => openSet.has(videoId) && !load.has(videoId);
@@ -70,11 +70,17 @@ export function classifyChanges(changes: readonly ChangeRow[], open: readonly st
         sets.renamedUsers.add(ch.entity_id);
         break;
       case 'notification':
-        sets.changedNotifications.add(ch.entity_id);
+        if (ch.user_id) addTo(sets.changedNotifications, ch.user_id, ch.entity_id);
         break;
     }
   }
   return sets;
+}
+
+function addTo(groups: Map<string, Set<string>>, key: string, id: string): void {
+  const group = groups.get(key);
+  if (group) group.add(id);
+  else groups.set(key, new Set([id]));
 }
 
 /** A new name shows on the author's cards in the window and on their comments in open lists. */

@@ -156,4 +156,24 @@ describe('Web Push delivery', () => {
     expect(endpoints.length).toBeGreaterThan(0);
     for (const { endpoint } of endpoints) expect(new URL(endpoint).hostname).toBe('127.0.0.1');
   });
+
+  it('sends nothing for likes the member read before the window closed; a like after that is pushed', async () => {
+    const seen = await insertVideo(t.deps, bob.id, { title: 'Seen in time' });
+    const before = (await svc.messages(bobsDevice)).length;
+    await push(likers[0]!, [{ id: 1, name: 'like', args: { videoId: seen } }]);
+    const note = await t.deps.db.selectFrom('notifications').select('id').where('video_id', '=', seen).executeTakeFirstOrThrow();
+    expect((await push(bob, [{ id: 1, name: 'markNotificationsRead', args: { ids: [note.id] } }])).status).toBe(200);
+    const after = await t.deps.db.selectFrom('notifications').select(['read_at', 'push_due_at']).where('id', '=', note.id).executeTakeFirstOrThrow();
+    expect(after).toEqual({ read_at: expect.any(Number), push_due_at: null });
+    t.advance(LIKE_WINDOW_MS + 1);
+    await sender.runOnce();
+    expect(await svc.messages(bobsDevice)).toHaveLength(before);
+
+    await push(likers[1]!, [{ id: 1, name: 'like', args: { videoId: seen } }]);
+    t.advance(LIKE_WINDOW_MS + 1);
+    expect(await sender.runOnce()).toBe(1);
+    const messages = await svc.messages(bobsDevice);
+    expect(messages).toHaveLength(before + 1);
+    expect(messages.at(-1)).toMatchObject({ title: 'Liker 2 liked your video', notification: { video_id: seen, count: 1, read: false } });
+  });
 });

@@ -146,7 +146,8 @@ export class ServerMutationTx implements MutationTx {
       const { trx, user, now, changes } = this.ctx;
       const r = await trx
         .updateTable('notifications')
-        .set({ read_at: now })
+        // Read already: a like's batched push still waiting would tell of something seen (a new like reopens it).
+        .set({ read_at: now, push_due_at: null })
         .where('id', '=', id)
         .where('user_id', '=', user.id)
         .where('read_at', 'is', null)
