@@ -5,10 +5,12 @@ import { createAppRouter } from './app/router';
 import { getSessionState, restoreSession } from './lib/session';
 import { loadPublicSettings } from './lib/public-settings';
 import { connectSyncToSession } from './app/sync-bridge';
+import { forgetPushOnSignOut } from './lib/push-subscription';
 import { registerServiceWorker } from './app/service-worker';
 import './app/styles.css';
 
 connectSyncToSession();
+forgetPushOnSignOut();
 void restoreSession();
 void loadPublicSettings();
 registerServiceWorker();

@@ -90,6 +90,8 @@ describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
     await shareIntoVidi(page, video, 'From my gallery');
     const dialog = page.getByRole('dialog', { name: 'Upload Video' });
     await dialog.getByText(new RegExp(`^${basename(video).replace('.', '\\.')} \\(`)).waitFor();
+    // The share's title is offered as the video's; the member may change it.
+    expect(await dialog.getByLabel('Title').inputValue()).toBe('From my gallery');
     await dialog.getByLabel('Title').fill('Shared from the gallery');
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
     const card = page.getByRole('article', { name: 'Shared from the gallery' });

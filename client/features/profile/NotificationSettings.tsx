@@ -4,7 +4,7 @@ import { Spinner } from '#client/ui/Spinner';
 import { useOnline } from '#client/lib/useOnline';
 import type { NotificationPref } from '#sync/protocol/notifications';
 import { Switch } from './Switch';
-import { currentSubscription, pushSupport, subscribeThisDevice, unsubscribeThisDevice } from './api/push-subscription';
+import { currentSubscription, pushSupported, subscribeThisDevice, unsubscribeThisDevice } from '#client/lib/push-subscription';
 import { useNotificationPrefs } from './api/useNotificationPrefs';
 
 const CHOICES: Array<{ pref: NotificationPref; label: string }> = [
@@ -22,7 +22,7 @@ export function NotificationSettings() {
       <h2 id="notification-settings-title">Notifications</h2>
       <p className="muted">The bell lists every notification; these choices decide which ones reach your devices.</p>
       <div className="card media-settings">
-        {pushSupport() === 'supported' ? <ThisDevice online={online} /> : <p className="muted">This browser cannot show notifications.</p>}
+        {pushSupported() ? <ThisDevice online={online} /> : <p className="muted">This browser cannot show notifications.</p>}
         <Choices online={online} />
       </div>
     </section>
@@ -35,6 +35,13 @@ function ThisDevice({ online }: { online: boolean }) {
   const [state, setState] = useState<DeviceState>({ status: 'loading' });
   const [busy, setBusy] = useState(false);
   const [permission, setPermission] = useState(() => Notification.permission);
+
+  // The blocked note sends the member to the browser's settings: their answer shows when they come back.
+  useEffect(() => {
+    const reread = () => setPermission(Notification.permission);
+    document.addEventListener('visibilitychange', reread);
+    return () => document.removeEventListener('visibilitychange', reread);
+  }, []);
 
   useEffect(() => {
     let live = true;

@@ -17,6 +17,8 @@ interface Props {
   onOpenChange(open: boolean): void;
   /** A file handed in from outside the dialog (shared into the app): chosen as if picked. */
   initialFile?: File | null;
+  /** A title suggested with it (a share's title or text); the member's own typing is never replaced. */
+  initialTitle?: string;
 }
 
 const showError = (c: ToastCopy) => toast.error(c.title, { description: c.description });
@@ -26,7 +28,7 @@ const showError = (c: ToastCopy) => toast.error(c.title, { description: c.descri
  * a progress bar, Cancel, and Upload reading 'Uploading... N%'. The upload itself runs in the
  * queue, so closing the dialog (or losing the network, or reloading) does not stop it.
  */
-export function UploadDialog({ open, onOpenChange, initialFile = null }: Props) {
+export function UploadDialog({ open, onOpenChange, initialFile = null, initialTitle }: Props) {
   const session = useSession();
   const user = session.status === 'signedIn' ? session.user : null;
   const queue = useUploadQueue();
@@ -133,6 +135,7 @@ export function UploadDialog({ open, onOpenChange, initialFile = null }: Props) 
       fileInput.current.files = list.files;
     }
     void onPick(initialFile);
+    if (initialTitle) setTitle((typed) => typed || initialTitle);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, initialFile]);
 
