@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useLocation } from '@tanstack/react-router';
 import type { FeedCardActions, FeedCard } from './types';
 import { VideoCard } from './VideoCard';
 import { useMediaPreferences } from '#client/lib/media-preferences';
@@ -77,19 +78,25 @@ export function FeedList({ items, hasMore, loadMore, userId, actions }: Props) {
   );
 }
 
-/** A shared link (/home#video-ID) scrolls to its card once the card is in the list. */
+/**
+ * A link to a card (/home#video-ID: a shared link, a tapped notification) scrolls to it once the card
+ * is in the list: once per navigation, so a later sync does not pull the page back to it, and a
+ * notification tapped while the feed is open scrolls as well.
+ */
 function useSharedLinkTarget(items: FeedCard[], shown: number, setShown: (n: number) => void): void {
-  const done = useRef(false);
+  const hash = useLocation({ select: (l) => l.hash.replace(/^#/, '') });
+  const visit = useLocation({ select: (l) => l.state.key ?? l.state.__TSR_key ?? l.href });
+  const done = useRef<string | null>(null);
   useEffect(() => {
-    if (done.current || !location.hash.startsWith('#video-')) return;
-    const id = decodeURIComponent(location.hash.slice('#video-'.length));
+    if (done.current === visit || !hash.startsWith('video-')) return;
+    const id = decodeURIComponent(hash.slice('video-'.length));
     const index = items.findIndex((v) => v.id === id);
     if (index < 0) return;
     if (index >= shown) {
       setShown(index + 1);
       return;
     }
-    done.current = true;
+    done.current = visit;
     document.getElementById(`video-${id}`)?.scrollIntoView({ block: 'start' });
-  }, [items, shown, setShown]);
+  }, [hash, visit, items, shown, setShown]);
 }

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRouter } from '@tanstack/react-router';
 import { BellIcon, CloseIcon } from '#client/ui/icons';
@@ -17,7 +17,6 @@ export function NotificationBell() {
   // The ones that were unread when the list opened keep their mark while it stays open, although
   // opening it has already marked them read.
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
-  const tapped = useRef(false);
   useAppBadge(items ? unread : null);
   useKeepPushSubscription(userId);
 
@@ -25,7 +24,6 @@ export function NotificationBell() {
     (next: boolean) => {
       setOpen(next);
       if (!next) return;
-      tapped.current = false;
       const ids = (items ?? []).filter((n) => !n.read).map((n) => n.id);
       setFresh(new Set(ids));
       void markRead(ids);
@@ -35,13 +33,10 @@ export function NotificationBell() {
 
   const onPick = useCallback(
     (id: string, url: string) => {
-      tapped.current = true;
       if (items?.some((n) => n.id === id && !n.read)) void markRead([id]);
       setOpen(false);
+      // The feed scrolls to a card's link itself, also when it is open already.
       router.history.push(url);
-      // Already on the feed: the card is in the page, so go to it (the feed does this itself when it mounts).
-      const hash = new URL(url, location.origin).hash.slice(1);
-      if (hash) requestAnimationFrame(() => document.getElementById(decodeURIComponent(hash))?.scrollIntoView({ block: 'start' }));
     },
     [items, markRead, router],
   );
@@ -59,11 +54,7 @@ export function NotificationBell() {
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay notifications-overlay" />
-        <Dialog.Content
-          className="dialog-content notifications-panel"
-          // After a tap the page moves on (the feed scrolls to a card): focus stays in the page, not on the bell.
-          onCloseAutoFocus={(e) => tapped.current && e.preventDefault()}
-        >
+        <Dialog.Content className="dialog-content notifications-panel">
           <div className="dialog-head">
             <Dialog.Title>Notifications</Dialog.Title>
             <Dialog.Close className="icon-button" aria-label="Close">
