@@ -1,4 +1,4 @@
-import { DEFAULT_DB_NAME, openClientDb, type ClientDb } from '../sync/db';
+import { DEFAULT_DB_NAME, getMeta, openClientDb, type ClientDb } from '../sync/db';
 import { withSyncLock } from '../sync/flush-lock';
 import { Pusher } from '../sync/pusher';
 import { readPushAnswer } from '../sync/push-answer';
@@ -10,8 +10,8 @@ import { refreshInWorker, type WorkerSession } from './worker-session';
 /** How a flush ended; a failure throws instead (the browser retries the sync). */
 export type FlushOutcome = 'empty' | 'signed_out' | 'sent';
 
-const hasPending = async (db: ClientDb, userId?: string) =>
-  (await db.outbox.filter((e) => e.status === 'pending' && (userId === undefined || e.user_id === userId)).count()) > 0;
+const hasPending = async (db: ClientDb, userId: string | undefined) =>
+  userId !== undefined && (await db.outbox.where('[user_id+status]').equals([userId, 'pending']).count()) > 0;
 
 /**
  * Sends the outbox from the service worker (docs/sync.md, "Sync while closed") exactly as a page's
@@ -23,9 +23,9 @@ export async function flushOutbox(dbName = DEFAULT_DB_NAME): Promise<FlushOutcom
   const db = openClientDb(dbName);
   try {
     return await withSyncLock(db.name, async () => {
-      // Usually a page pushed it already (every queued change also asks for this sync): then no
-      // refresh is spent and the refresh token is not rotated for nothing.
-      if (!(await hasPending(db))) return 'empty';
+      // Nothing of the member last signed in here waits (a page sent it, or only another member's
+      // queue is left): then no refresh is spent and the refresh token is not rotated for nothing.
+      if (!(await hasPending(db, await getMeta<string>(db, 'owner')))) return 'empty';
       const session = await refreshInWorker();
       // Signed out: the queue stays, tagged with its user, for the next sign-in.
       if (!session) return 'signed_out';

@@ -1,4 +1,4 @@
-import { HttpClient } from '../lib/http/http-client';
+import { isRefusedRefresh, requestJson } from '../lib/session/http';
 import { withRefreshLock } from '../lib/session/refresh-lock';
 import { isAuthSession } from '../lib/session/session-types';
 
@@ -8,8 +8,6 @@ export interface WorkerSession {
   userId: string;
 }
 
-const http = new HttpClient();
-
 /**
  * Trades the HttpOnly refresh cookie for an access token (`POST /api/auth/refresh`, same origin)
  * under the same Web Lock as the pages' refreshes (client/lib/session/refresh-lock.ts). Null when
@@ -17,8 +15,8 @@ const http = new HttpClient();
  * came or the server failed (the browser retries the sync later).
  */
 export async function refreshInWorker(): Promise<WorkerSession | null> {
-  const ans = await withRefreshLock(() => http.answer('POST', '/api/auth/refresh', {}, null));
+  const ans = await withRefreshLock(() => requestJson('POST', '/api/auth/refresh', {}));
   if (ans.ok && isAuthSession(ans.data)) return { token: ans.data.access_token, userId: ans.data.user.id };
-  if (ans.status === 400 || ans.status === 401 || ans.status === 403) return null;
+  if (isRefusedRefresh(ans.status)) return null;
   throw new Error(`refresh answered ${ans.status}`);
 }

@@ -92,8 +92,7 @@ export class SyncEngine {
       void loadValidators().catch(() => undefined);
       await resetCacheFor(this.db, this.userId);
       await runTx(this.db, () => rebase(this.db, this.userId));
-      // Refused while the service worker sent the queue with no page open: told now.
-      for (const r of await takeWorkerRejections(this.db, this.userId)) this.opts.onRejected?.(r);
+      await this.tellWorkerRejections();
       if (this.opts.browserEvents !== false) this.cleanups.push(listenToBrowser({ status: this.status, wake: () => this.wake() }));
       this.schedule(true, true);
       // A safety net: another tab may have closed with a queue, or the live stream may be down.
@@ -126,10 +125,12 @@ export class SyncEngine {
     this.schedule(true, true);
     const entry = await done;
     trace('enqueued');
-    // If every page closes before this is sent, the service worker sends it (docs/sync.md).
-    requestBackgroundSync();
-    // Kept offline for later: the moment to ask that the browser not evict it (docs/pwa.md).
-    if (!this.status.get().online || !isOnline()) requestPersistentStorage();
+    if (!this.status.get().online || !isOnline()) {
+      // Kept offline for later: if every page closes meanwhile, the service worker sends it when the
+      // network returns (docs/sync.md), and the browser is asked not to evict it (docs/pwa.md).
+      requestBackgroundSync();
+      requestPersistentStorage();
+    }
     return entry;
   }
 
@@ -154,6 +155,11 @@ export class SyncEngine {
   /** Fetches the page below the oldest cached video. Resolves false when there is nothing more. */
   pullOlder(): Promise<boolean> {
     return loadOlderPage(this.db, this.userId, this.transport.request);
+  }
+
+  /** Changes the server refused while the service worker sent the queue: told here, once. */
+  private async tellWorkerRejections(): Promise<void> {
+    for (const r of await takeWorkerRejections(this.db, this.userId)) this.opts.onRejected?.(r);
   }
 
   private async periodic(): Promise<void> {
@@ -197,6 +203,8 @@ export class SyncEngine {
         }),
       );
       this.status.set({ online: true, paused: null, failing: false });
+      // The worker may have won the lock when the network returned and sent the queue itself.
+      if (doPush) await this.tellWorkerRejections();
     } catch (err) {
       // Nothing is dropped: the work of a failed round is done by the next one.
       this.needPush ||= doPush;
@@ -217,7 +225,8 @@ export class SyncEngine {
     }
     const offline = err instanceof TemporaryError && err.offline;
     const limited = err instanceof RateLimitedError;
-    if (offline) requestBackgroundSync();
+    // Not sent for now (no network, or the server unavailable): the worker may send it after the app closes.
+    if (err instanceof TemporaryError) requestBackgroundSync();
     // Being asked to wait is not a failure to report.
     this.status.set({ online: !offline, failing: !offline && !limited });
     return limited ? { holdMs: err.waitMs } : 'backoff';

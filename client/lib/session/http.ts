@@ -15,3 +15,8 @@ export function requestJson(method: string, path: string, body?: unknown, token?
 export function isNoAnswer(e: unknown): boolean {
   return e instanceof ApiError && !e.answered;
 }
+
+/** The server turned a refresh down for good (the cookie is missing, expired or revoked): signed out. */
+export function isRefusedRefresh(status: number): boolean {
+  return status === 400 || status === 401 || status === 403;
+}

@@ -1,6 +1,6 @@
 import { apiErrorOf, type ApiError } from '../http/api-error';
 import { HttpClient } from '../http/http-client';
-import { isNoAnswer, requestJson } from './http';
+import { isNoAnswer, isRefusedRefresh, requestJson } from './http';
 import { readCachedUser, SESSION_USER_KEY, writeCachedUser } from './session-cache';
 import { persistWhenInstalled } from './persist-storage';
 import { withRefreshLock } from './refresh-lock';
@@ -96,7 +96,7 @@ async function doRefresh(): Promise<string | null> {
       applySession(ans.data);
       return accessToken;
     }
-    if (ans.status === 400 || ans.status === 401 || ans.status === 403) {
+    if (isRefusedRefresh(ans.status)) {
       endSession('expired');
       return null;
     }
