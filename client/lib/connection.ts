@@ -15,10 +15,11 @@ interface NetworkInformationLike {
 export type CostlyReason = 'save-data' | 'cellular' | 'slow';
 
 /** Below this estimated downlink (Mbit/s) a connection counts as slow. */
-export const SLOW_DOWNLINK_MBPS = 5;
+const SLOW_DOWNLINK_MBPS = 5;
 const SLOW_TYPES = new Set(['slow-2g', '2g', '3g']);
 
-function networkInformation(): NetworkInformationLike | undefined {
+/** navigator.connection, or undefined where the browser does not say. */
+export function networkInformation(): NetworkInformationLike | undefined {
   if (typeof navigator === 'undefined') return undefined;
   return (navigator as Navigator & { connection?: NetworkInformationLike }).connection;
 }

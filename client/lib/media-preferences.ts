@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { networkInformation } from './connection';
 
 /**
  * How this device plays and keeps videos (the profile's "Video playback and storage"). Stored per
@@ -12,18 +13,6 @@ export interface MediaPreferences {
 }
 
 export const MEDIA_PREFERENCES_KEY = 'vidi.mediaPreferences';
-
-interface NetworkInformationLike {
-  saveData?: boolean;
-  type?: string;
-  effectiveType?: string;
-}
-
-/** navigator.connection (Chromium only), or undefined where the browser does not say. */
-export function networkInformation(): NetworkInformationLike | undefined {
-  if (typeof navigator === 'undefined') return undefined;
-  return (navigator as Navigator & { connection?: NetworkInformationLike }).connection;
-}
 
 function defaults(): MediaPreferences {
   // A member who asked the browser to save data gets the data saver until they say otherwise.

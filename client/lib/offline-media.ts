@@ -1,4 +1,5 @@
-import { getMediaPreferences, networkInformation } from './media-preferences';
+import { getMediaPreferences } from './media-preferences';
+import { networkInformation } from './connection';
 import { requestPersistentStorage } from './session/persist-storage';
 
 // Offline copies of videos (docs/pwa.md, "Service worker"). Only the small progressive MP4 of a video

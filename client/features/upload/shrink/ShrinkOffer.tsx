@@ -45,7 +45,9 @@ export function ShrinkOffer({ state, onShrink, onKeepOriginal }: Props) {
     const pct = Math.round(state.fraction * 100);
     return (
       <div className="shrink-offer">
-        <p className="shrink-text" aria-live="polite">{`Shrinking… ${pct}%`}</p>
+        <p className="shrink-text" aria-hidden="true">{`Shrinking… ${pct}%`}</p>
+        {/* Read out every tenth, not every percent: a minute of video would be a hundred announcements. */}
+        <p className="sr-only" aria-live="polite">{`Shrinking… ${Math.floor(pct / 10) * 10}%`}</p>
         <div className="progress-track" role="progressbar" aria-label="Shrink progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
           <div className="progress-fill" style={{ width: `${pct}%` }} />
         </div>

@@ -91,7 +91,14 @@ async function shrink(request: Extract<ShrinkRequest, { kind: 'shrink' }>): Prom
       const why = conversion.discardedTracks.map((d) => `${d.track.type}: ${d.reason}`).join(', ');
       throw new Error(`Cannot shrink this video (${why || 'no usable track'}).`);
     }
-    conversion.onProgress = (fraction) => reply({ kind: 'progress', fraction });
+    // mediabunny reports every frame; the page needs a message per whole percent, not thirty a second.
+    let lastPercent = -1;
+    conversion.onProgress = (fraction) => {
+      const percent = Math.floor(fraction * 100);
+      if (percent === lastPercent) return;
+      lastPercent = percent;
+      reply({ kind: 'progress', fraction });
+    };
     await conversion.execute();
     const bytes = target.buffer;
     if (!bytes) throw new Error('The shrunk video is empty.');
