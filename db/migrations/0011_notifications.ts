@@ -30,6 +30,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('notifications_user').on('notifications').columns(['user_id', 'updated_at']).execute();
   await db.schema.createIndex('notifications_push_due').on('notifications').column('push_due_at').execute();
+  // A deleted video's notifications go with it (server/notifications/create.ts): found by index, not a scan.
+  await db.schema.createIndex('notifications_video').on('notifications').column('video_id').execute();
 
   await db.schema
     .createTable('push_subscriptions')
