@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { shownText } from '#sync/rest-api/shown-text';
 
 export const MAX_UPLOAD_BYTES = 125_829_120;
 export const TITLE_MAX = 120;
@@ -6,16 +7,23 @@ export const DESCRIPTION_MAX = 2000;
 
 const Metadata = z.object({
   videoId: z.uuid({ message: 'videoId must be a UUID chosen by the client.' }),
-  title: z
-    .string({ message: 'Please provide a title for the video.' })
-    .trim()
-    .min(1, { message: 'Please provide a title for the video.' })
-    .max(TITLE_MAX, { message: `The title may be at most ${TITLE_MAX} characters.` }),
-  description: z
-    .string()
-    .trim()
-    .max(DESCRIPTION_MAX, { message: `The description may be at most ${DESCRIPTION_MAX} characters.` })
-    .default(''),
+  title: shownText(
+    z
+      .string({ message: 'Please provide a title for the video.' })
+      .trim()
+      .min(1, { message: 'Please provide a title for the video.' })
+      .max(TITLE_MAX, { message: `The title may be at most ${TITLE_MAX} characters.` }),
+    'The title',
+    'one',
+  ),
+  description: shownText(
+    z
+      .string()
+      .trim()
+      .max(DESCRIPTION_MAX, { message: `The description may be at most ${DESCRIPTION_MAX} characters.` }),
+    'The description',
+    'several',
+  ).default(''),
   filename: z.string().trim().min(1).max(255, { message: 'The file name may be at most 255 characters.' }).default('video'),
   filetype: z
     .string()

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { NameSchema } from '../rest-api/auth';
+import { shownText } from '../rest-api/shown-text';
 import { MAX_COMMENT_LENGTH, MAX_WATCHED_MS } from './limits';
 import { MAX_READ_BATCH } from '../protocol/limits';
 import { IdSchema } from '../protocol/ids';
@@ -12,11 +13,11 @@ export const argKit = {
   id: IdSchema,
   // The same rules as PATCH /api/profile (one schema): a rename cannot slip through sync what the API refuses.
   name: NameSchema,
-  commentContent: z
-    .string()
-    .trim()
-    .min(1, 'A comment cannot be empty.')
-    .max(MAX_COMMENT_LENGTH, `A comment can have at most ${MAX_COMMENT_LENGTH} characters.`),
+  commentContent: shownText(
+    z.string().trim().min(1, 'A comment cannot be empty.').max(MAX_COMMENT_LENGTH, `A comment can have at most ${MAX_COMMENT_LENGTH} characters.`),
+    'A comment',
+    'several',
+  ),
   watchedMs: z.number().int().min(0).max(MAX_WATCHED_MS),
   notificationIds: z.array(IdSchema).min(1).max(MAX_READ_BATCH),
 };

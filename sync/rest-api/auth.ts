@@ -1,14 +1,8 @@
 import * as z from 'zod';
+import { hasHiddenFormatting, NO_CONTROL_CHARS } from './shown-text';
 
 // Request and response shapes of the accounts API, shared by the server (validation, OpenAPI) and
 // the client (forms, parsing). The server validates with exactly these, so the rules cannot drift.
-
-/**
- * Control characters (C0, DEL, C1: Unicode's Cc) have no place in a display name: they break layouts
- * and logs. Written as plain ranges without the `u` flag so the OpenAPI `pattern` is a valid
- * ECMA-262 regex for any schema validator.
- */
-const NO_CONTROL_CHARS = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
 export const NAME_MAX = 80;
 export const EMAIL_MAX = 254;
@@ -20,7 +14,9 @@ export const NameSchema = z
   .trim()
   .min(1, 'Name is required')
   .max(NAME_MAX, `Name must be at most ${NAME_MAX} characters long`)
-  .regex(NO_CONTROL_CHARS, 'Name must not contain control characters');
+  .regex(NO_CONTROL_CHARS, 'Name must not contain control characters')
+  // A name is shown on cards and comments and is the title of a push (sync/rest-api/shown-text.ts).
+  .refine((name) => !hasHiddenFormatting(name), 'Name must not contain invisible formatting characters');
 
 /** Trimmed and lower-cased before it is checked, so `  Ann@Example.COM ` and `ann@example.com` are one account. */
 export const EmailSchema = z
