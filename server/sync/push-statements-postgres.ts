@@ -4,6 +4,9 @@ import type { VideoRef } from '#sync/mutations/mutation-tx';
 import { kyselySink } from '../changes/write-tx';
 import type { ClientRow, PushStatements } from './push-statements';
 
+/** The columns of a VideoRef, the same text in every statement that reads one. */
+const VIDEO_REF = sql.raw('id, user_id, duration_ms, media_status');
+
 const affected = (r: { numAffectedRows?: bigint | undefined }) => Number(r.numAffectedRows ?? 0n) > 0;
 
 /** PostgreSQL's push statements, plus what a push transaction reads up front (prefetch). */
@@ -77,8 +80,9 @@ export type VideoLock = 'update' | 'share';
  * valid inside it.
  *
  * The cache saves two round trips per like. It is exact: the videos it holds are locked (they
- * cannot be deleted, and id, owner and duration do not change), and the member's likes are written
- * only by the member's own pushes, which the member lock serializes. Counters still follow the row
+ * cannot be deleted, and id, owner and duration do not change; a media status that becomes ready
+ * meanwhile is as if the push had come first), and the member's likes are written only by the
+ * member's own pushes, which the member lock serializes. Counters still follow the row
  * counts of the INSERT … ON CONFLICT DO NOTHING and DELETE: written as each mutation runs, or (a push
  * of likes and unlikes) at its end, checked against what the cache counted (deferredLikes).
  */
@@ -122,8 +126,8 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
       // Either lock keeps the videos from being deleted under the push's mutations (VideoLock).
       const { rows } =
         lock === 'update'
-          ? await sql<VideoRef>`SELECT id, user_id, duration_ms FROM videos WHERE id = ANY(${videoIds}) ORDER BY id FOR NO KEY UPDATE`.execute(trx)
-          : await sql<VideoRef>`SELECT id, user_id, duration_ms FROM videos WHERE id = ANY(${videoIds}) ORDER BY id FOR KEY SHARE`.execute(trx);
+          ? await sql<VideoRef>`SELECT ${VIDEO_REF} FROM videos WHERE id = ANY(${videoIds}) ORDER BY id FOR NO KEY UPDATE`.execute(trx)
+          : await sql<VideoRef>`SELECT ${VIDEO_REF} FROM videos WHERE id = ANY(${videoIds}) ORDER BY id FOR KEY SHARE`.execute(trx);
       for (const id of videoIds) videos.set(id, null);
       for (const r of rows) videos.set(r.id, r);
       const liked = await sql<{ video_id: string; created_at: number }>`SELECT video_id, created_at FROM likes
@@ -143,7 +147,7 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
     video: async (id) => {
       const known = videos.get(id);
       if (known !== undefined) return known ?? undefined;
-      return (await sql<VideoRef>`SELECT id, user_id, duration_ms FROM videos WHERE id = ${id} FOR KEY SHARE`.execute(trx)).rows[0];
+      return (await sql<VideoRef>`SELECT ${VIDEO_REF} FROM videos WHERE id = ${id} FOR KEY SHARE`.execute(trx)).rows[0];
     },
     like: async (videoId, userId) => {
       if (knownLike(videoId, userId)) return likes.get(videoId) ?? undefined;

@@ -60,7 +60,7 @@ function prepare(sqlite: SQLite.Database) {
       'INSERT INTO sync_clients (client_id, user_id, last_mutation_id, updated_at) VALUES (?, ?, ?, ?)',
     ),
     moveClient: sqlite.prepare<[number, number, string]>('UPDATE sync_clients SET last_mutation_id = ?, updated_at = ? WHERE client_id = ?'),
-    video: sqlite.prepare<[string], VideoRef>('SELECT id, user_id, duration_ms FROM videos WHERE id = ?'),
+    video: sqlite.prepare<[string], VideoRef>('SELECT id, user_id, duration_ms, media_status FROM videos WHERE id = ?'),
     like: sqlite.prepare<[string, string], { created_at: number }>('SELECT created_at FROM likes WHERE video_id = ? AND user_id = ?'),
     insertLike: sqlite.prepare<[string, string, number]>('INSERT INTO likes (video_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
     deleteLike: sqlite.prepare<[string, string]>('DELETE FROM likes WHERE video_id = ? AND user_id = ?'),

@@ -1,7 +1,7 @@
 import { MutationError } from '../protocol/error-codes';
 import { defineMutation } from './define-mutation';
 import type { MutationTx } from './mutation-tx';
-import { requireVideo } from './require-video';
+import { requireShownVideo } from './require-video';
 
 /** A comment id already used: this member's same comment is a replay (no effect), anything else a conflict. */
 function replayOrConflict(tx: MutationTx, existing: { video_id: string; user_id: string } | undefined, videoId: string): null {
@@ -19,7 +19,7 @@ export const addComment = defineMutation({
   run: async (tx, { commentId, videoId, content }) => {
     const existing = await tx.comments.get(commentId);
     if (existing) return replayOrConflict(tx, existing, videoId);
-    const video = await requireVideo(tx, videoId);
+    const video = await requireShownVideo(tx, videoId);
     // Taken meanwhile by another transaction: the counter stays, as for a replay.
     if ((await tx.comments.insert({ id: commentId, videoId, userId: tx.userId, content })) === false) {
       return replayOrConflict(tx, await tx.comments.get(commentId), videoId);

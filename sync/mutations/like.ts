@@ -1,7 +1,7 @@
 import type { ArgKit } from './arg-kit';
 import { defineMutation } from './define-mutation';
 import type { MutationTx } from './mutation-tx';
-import { requireVideo } from './require-video';
+import { requireShownVideo, requireVideo } from './require-video';
 
 // like and unlike: the two wire names of one switch, defined together.
 
@@ -11,9 +11,12 @@ const aboutAVideo = {
   pendingOnCard: true,
 } as const;
 
-/** The video (it must exist) and the acting member's like of it. */
-async function likeOf(tx: MutationTx, videoId: string) {
-  const video = await requireVideo(tx, videoId);
+/**
+ * The video (it must exist; to be liked, it must be shown to the member) and the acting member's
+ * like of it. Taking a like back is always allowed: it only ever removes a point.
+ */
+async function likeOf(tx: MutationTx, videoId: string, require: typeof requireVideo) {
+  const video = await require(tx, videoId);
   const key = { videoId, userId: tx.userId };
   return { video, key, existing: await tx.likes.get(key) };
 }
@@ -22,7 +25,7 @@ export const like = defineMutation({
   name: 'like',
   ...aboutAVideo,
   run: async (tx, { videoId }) => {
-    const { video, key, existing } = await likeOf(tx, videoId);
+    const { video, key, existing } = await likeOf(tx, videoId, requireShownVideo);
     if (existing) return null;
     // The counter follows the row that really changed, not the read above (two unlikes at once).
     if ((await tx.likes.insert(key)) === false) return null;
@@ -35,7 +38,7 @@ export const unlike = defineMutation({
   name: 'unlike',
   ...aboutAVideo,
   run: async (tx, { videoId }) => {
-    const { video, key, existing } = await likeOf(tx, videoId);
+    const { video, key, existing } = await likeOf(tx, videoId, requireVideo);
     if (!existing) return null;
     if ((await tx.likes.delete(key)) === false) return null;
     await tx.videos.increment(videoId, 'likes_count', -1);

@@ -5,6 +5,11 @@ export interface VideoRef {
   id: string;
   user_id: string;
   duration_ms: number;
+  /**
+   * Whether its media is playable yet. The server always knows; the client's optimistic copy may
+   * leave it out, and then the server alone decides (a refusal rolls the optimistic effect back).
+   */
+  media_status?: 'processing' | 'ready' | 'failed';
 }
 
 export type VideoCounter = 'likes_count' | 'comments_count' | 'shares_count';

@@ -1,7 +1,7 @@
 import { MutationError } from '../protocol/error-codes';
 import { defineMutation } from './define-mutation';
 import type { MutationTx } from './mutation-tx';
-import { requireVideo } from './require-video';
+import { requireShownVideo } from './require-video';
 
 /** A share id already used: this member's same share is a replay (no effect), anything else a conflict. */
 function replayOrConflict(tx: MutationTx, existing: { video_id: string; user_id: string } | undefined, videoId: string): null {
@@ -17,7 +17,7 @@ export const recordShare = defineMutation({
   run: async (tx, { shareId, videoId }) => {
     const existing = await tx.shares.get(shareId);
     if (existing) return replayOrConflict(tx, existing, videoId);
-    const video = await requireVideo(tx, videoId);
+    const video = await requireShownVideo(tx, videoId);
     const key = { videoId, userId: tx.userId };
     // The count counts members: every share is stored (its id makes replays harmless), only a
     // member's first moves it. "First" is read, then written: on the server a member's pushes run

@@ -1,5 +1,5 @@
 import { defineMutation } from './define-mutation';
-import { requireVideo } from './require-video';
+import { requireShownVideo } from './require-video';
 
 /** Whether a view counts is the server's call (docs/decisions/0008-the-view-rule.md): the shared part only checks the video. */
 export const recordView = defineMutation({
@@ -8,5 +8,5 @@ export const recordView = defineMutation({
   // A view that does not count is not the member's concern.
   refusedTitle: null,
   pendingOnCard: false,
-  run: async (tx, { videoId }) => ({ video: await requireVideo(tx, videoId) }),
+  run: async (tx, { videoId }) => ({ video: await requireShownVideo(tx, videoId) }),
 });

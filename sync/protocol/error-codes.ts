@@ -9,6 +9,8 @@ export const MutationErrorCode = {
   unknownMutation: 'unknown_mutation',
   /** The target (video) no longer exists. */
   notFound: 'not_found',
+  /** The video is another member's and not playable yet (processing or failed): nobody else can see it. */
+  notReady: 'not_ready',
   /** The caller may not do this (e.g. delete someone else's video). */
   forbidden: 'forbidden',
   /** An id chosen by the client is already used by a different row. */
