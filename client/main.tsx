@@ -1,3 +1,5 @@
+// First: the reset link's token leaves the address before any other module runs.
+import './app/strip-url-secrets';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';

@@ -29,11 +29,13 @@ const forgotPasswordRoute = createRoute({
   path: '/forgot-password',
   component: lazyRouteComponent(() => import('../features/auth/ForgotPasswordPage'), 'ForgotPasswordPage'),
 });
-/** The mailed reset link: public, also for a visitor signed in on this device (the reset ends that session too). */
+/**
+ * The mailed reset link: public, also for a visitor signed in on this device (the reset ends that session too).
+ * Its token is out of the address before the router starts (client/lib/reset-token.ts).
+ */
 const resetPasswordRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/reset-password',
-  validateSearch: (search: Record<string, unknown>): { token?: string } => (typeof search.token === 'string' ? { token: search.token } : {}),
   component: lazyRouteComponent(() => import('../features/auth/ResetPasswordPage'), 'ResetPasswordPage'),
 });
 

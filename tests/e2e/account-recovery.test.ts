@@ -1,10 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import { readMailSink } from '../helpers/mail-sink';
 import type { ServerProcess } from '../helpers/server-process';
-import { PASSWORD, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { PASSWORD, resetLinkFor, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
 import { closeToast, toastText } from './toasts';
 
 // docs/decisions/0002-account-recovery-and-brute-force.md: the whole forgot -> mail -> reset -> sign-in path in Chromium, and the profile's
@@ -12,19 +10,6 @@ import { closeToast, toastText } from './toasts';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 const NEWER_PASSWORD = 'an even newer passphrase';
-
-/** The reset link of the newest reset mail to `email` (the forgot answer does not wait for the mail). */
-async function resetLinkFor(server: ServerProcess, email: string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const mail = readMailSink(server.dataDir)
-      .filter((m) => m.to.includes(email) && m.subject === 'Reset your Vidi password')
-      .at(-1);
-    const link = mail?.links.find((l) => l.includes('/reset-password?token='));
-    if (link) return link;
-    await sleep(50);
-  }
-  throw new Error(`no reset mail to ${email}`);
-}
 
 async function apiLogin(server: ServerProcess, email: string, password: string) {
   const res = await fetch(`${server.url}/api/auth/login`, {

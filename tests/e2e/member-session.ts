@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { lastMailTo } from '../helpers/mail-sink';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { lastMailTo, readMailSink } from '../helpers/mail-sink';
 import { join } from 'node:path';
 import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
 
@@ -46,4 +47,17 @@ export async function logInThroughUi(page: Page, server: ServerProcess, email: s
 
 export function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.test`;
+}
+
+/** The reset link of the newest reset mail to `email` (the forgot answer does not wait for the mail). */
+export async function resetLinkFor(server: ServerProcess, email: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const mail = readMailSink(server.dataDir)
+      .filter((m) => m.to.includes(email) && m.subject === 'Reset your Vidi password')
+      .at(-1);
+    const link = mail?.links.find((l) => l.includes('/reset-password?token='));
+    if (link) return link;
+    await sleep(50);
+  }
+  throw new Error(`no reset mail to ${email}`);
 }

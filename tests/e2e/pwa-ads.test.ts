@@ -4,7 +4,8 @@ import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser';
 import { PROJECT_ROOT, type ServerProcess } from '../helpers/server-process';
-import { logInThroughUi, PASSWORD, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { logInThroughUi, PASSWORD, resetLinkFor, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { toastText } from './toasts';
 
 const run = promisify(execFile);
 const AD_CLIENT = 'ca-pub-1234567890';
@@ -115,6 +116,60 @@ describe.skipIf(!hasChromium)('the ad slot', () => {
     await expect.poll(() => homeSlot.locator('ins').count()).toBe(0);
     expect((await homeSlot.boundingBox())!.height).toBeGreaterThanOrEqual(90);
     expect(errors.filter((e) => /googlesyndication|adsbygoogle|doubleclick/.test(e))).toEqual([]);
+    await context.close();
+  });
+
+  // Issue 26, medium 4: the reset link's token must not reach the ad service's script (first-party
+  // code that reads the address) nor stay in the address bar; the reset itself still works.
+  it('runs no ad code on the reset link, whose token leaves the address before the app starts', async () => {
+    await saveAds({ client_id: AD_CLIENT, slot_id: AD_SLOT });
+    const email = uniqueEmail('ads-reset');
+    await signUpVerified(server, 'Rita Reset', email);
+    const forgot = await fetch(`${server.url}/api/auth/password/forgot`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email }),
+    });
+    expect(forgot.status).toBeLessThan(300);
+    const link = new URL(await resetLinkFor(server, email));
+    const token = link.searchParams.get('token')!;
+    const { context, scriptLoads } = await adContext();
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    const elsewhere: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(server.url)) elsewhere.push(r.url());
+    });
+
+    await page.goto(server.url + link.pathname + link.search);
+    await page.getByRole('heading', { name: 'Reset Password' }).waitFor();
+    expect(await page.evaluate(() => location.href)).toBe(`${server.url}/reset-password`);
+    // The public settings (with the ad ids) are in: an ad slot would have rendered by now.
+    await page.waitForFunction(() => localStorage.length > 0 && Object.keys(localStorage).some((k) => /settings/i.test(k)));
+    expect(await page.getByRole('complementary', { name: 'Advertisement' }).count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.outerHTML.includes('adsbygoogle'))).toBe(false);
+
+    // A reload of the cleaned address still has the form (the token is kept in this tab only).
+    await page.reload();
+    await page.getByLabel('New Password', { exact: true }).fill('a brand new passphrase');
+    await page.getByLabel('Confirm Password', { exact: true }).fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await toastText(page, 'Password updated');
+    await page.waitForURL('**/login');
+    expect(await page.evaluate(() => Object.values(sessionStorage).some((v) => v.includes('-') && v.length > 20))).toBe(false);
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'a brand new passphrase' }),
+    });
+    expect(login.status).toBe(200);
+
+    // /login does show its ad; none of it, nor any request to another origin, saw the token.
+    await page.getByRole('complementary', { name: 'Advertisement' }).locator('ins.adsbygoogle').waitFor({ state: 'attached' });
+    expect(scriptLoads.length).toBeGreaterThan(0);
+    expect(elsewhere.filter((u) => u.includes(token))).toEqual([]);
+    expect(await page.evaluate((t) => JSON.stringify(sessionStorage).includes(t), token)).toBe(false);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

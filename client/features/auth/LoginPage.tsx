@@ -47,7 +47,7 @@ export function LoginPage() {
   };
 
   return (
-    <AuthCard title="Sign In" subtitle="Welcome back! Sign in to your account">
+    <AuthCard title="Sign In" subtitle="Welcome back! Sign in to your account" withAd>
       {String(verified) === '1' ? (
         <p className="notice" role="status">
           Your email is verified. You can sign in now.

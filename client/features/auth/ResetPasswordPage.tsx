@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { isErrorAnswer, currentUser, resetPassword, signOut } from '#client/lib/session';
 import { AuthCard } from './AuthCard';
@@ -8,6 +8,7 @@ import { PasswordField } from '#client/ui/PasswordField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { SubmitButton } from '#client/ui/SubmitButton';
 import { SwitchLink } from '#client/ui/CardPage';
+import { forgetResetToken, resetToken } from '#client/lib/reset-token';
 
 function InvalidLink() {
   return (
@@ -20,10 +21,13 @@ function InvalidLink() {
   );
 }
 
-/** /reset-password?token=…: the page the mailed link opens. Success ends every session, so it leads to /login. */
+/**
+ * /reset-password?token=…: the page the mailed link opens (its token already moved out of the address).
+ * Success ends every session, so it leads to /login. No ad slot: a page with a secret runs no third-party script.
+ */
 export function ResetPasswordPage() {
   const navigate = useNavigate();
-  const { token } = useSearch({ strict: false }) as { token?: string };
+  const [token] = useState(resetToken);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [linkDead, setLinkDead] = useState(false);
@@ -34,10 +38,14 @@ export function ResetPasswordPage() {
       await resetPassword(token ?? '', password);
       // The server ended every session of the account, this device's included.
       if (currentUser()) await signOut();
+      forgetResetToken();
       toast.success('Password updated', { description: 'You can now sign in with your new password.' });
       await navigate({ to: '/login', replace: true });
     } catch (e) {
-      if (isErrorAnswer(e) && e.code === 'invalid_reset_token') setLinkDead(true);
+      if (isErrorAnswer(e) && e.code === 'invalid_reset_token') {
+        forgetResetToken();
+        setLinkDead(true);
+      }
       toast.error('Reset Failed', { description: authErrorMessage(e) });
     }
   });

@@ -41,7 +41,7 @@ export function SignupPage() {
   };
 
   return (
-    <AuthCard title="Create Account" subtitle="Join Vidi to share and enjoy short videos">
+    <AuthCard title="Create Account" subtitle="Join Vidi to share and enjoy short videos" withAd>
       {fee !== null ? (
         <p className="fee" aria-live="polite">
           Entry Fee: ₹{fee}
