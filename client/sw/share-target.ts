@@ -1,10 +1,16 @@
 import { putSharedVideo, sharedRecord } from '../sync/uploads/shared-video';
+import { isOwnOrSystemShare } from './share-origin';
 
 interface FetchEventLike {
   request: Request;
+  clientId: string;
   respondWith(r: Promise<Response>): void;
 }
-declare const self: { location: Location; addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void };
+declare const self: {
+  location: Location;
+  clients: { get(id: string): Promise<unknown> };
+  addEventListener(type: 'fetch', listener: (event: FetchEventLike) => void): void;
+};
 
 /** The manifest's share_target action (vite.config.ts); the server answers it when no worker did. */
 export const SHARE_TARGET_PATH = '/share-target';
@@ -24,11 +30,16 @@ export function listenForShares(): void {
     if (request.method !== 'POST') return;
     const url = new URL(request.url);
     if (url.origin !== self.location.origin || url.pathname !== SHARE_TARGET_PATH) return;
-    event.respondWith(receiveShare(request));
+    event.respondWith(receiveShare(request, event.clientId));
   });
 }
 
-async function receiveShare(request: Request): Promise<Response> {
+async function receiveShare(request: Request, clientId: string): Promise<Response> {
+  const source = { secFetchSite: request.headers.get('Sec-Fetch-Site'), origin: request.headers.get('Origin'), clientId };
+  if (!(await isOwnOrSystemShare(source, self.location.origin, (id) => self.clients.get(id)))) {
+    // Another site's form: the app opens as a plain visit, with nothing kept or offered.
+    return Response.redirect(new URL('/home', self.location.origin).href, 303);
+  }
   try {
     // Chromium keeps a large part of a form's files on disk, not in memory; the worker holds the
     // File only until IndexedDB has it (or has refused it as too large or not a video).

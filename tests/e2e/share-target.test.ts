@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -139,6 +141,32 @@ describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
       .getByText(/\.mp4 \(/)
       .waitFor();
     await context.close();
+  });
+
+  // Issue 26, low 6: another site's form must not plant a file in the member's upload dialog.
+  it("refuses a share POSTed by another site's page: the app opens plainly and nothing is kept", async () => {
+    const { context, page } = await signedInWithWorker('Carl Cross');
+    // Another site on this machine (127.0.0.2 is loopback too, and a different site from 127.0.0.1).
+    const attacker: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<form id="f" method="post" enctype="multipart/form-data" action="${server.url}/share-target">
+        <input type="hidden" name="title" value="Planted"><input type="file" name="video" id="file"></form>`);
+    });
+    await new Promise<void>((ok) => attacker.listen(0, '127.0.0.2', ok));
+    try {
+      await page.goto(`http://127.0.0.2:${(attacker.address() as AddressInfo).port}/`);
+      await page.setInputFiles('#file', video);
+      await Promise.all([
+        page.waitForURL(`${server.url}/home`, { waitUntil: 'commit' }),
+        page.evaluate(() => (document.getElementById('f') as HTMLFormElement).submit()),
+      ]);
+      await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+      expect(await keptShare(page)).toBeNull();
+      expect(await page.getByRole('dialog').count()).toBe(0);
+    } finally {
+      attacker.close();
+      await context.close();
+    }
   });
 
   it('is offered to the operating system by the manifest', async () => {
