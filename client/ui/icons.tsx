@@ -110,6 +110,12 @@ export const ClockIcon = icon(
     <path d="M12 7v5l3 2" />
   </>,
 );
+export const RetryIcon = icon(
+  <>
+    <path d="M21 12a9 9 0 1 1-2.64-6.36" />
+    <path d="M21 3v6h-6" />
+  </>,
+);
 export const CloseIcon = icon(<path d="M18 6 6 18M6 6l12 12" />);
 export const BellIcon = icon(
   <>

@@ -10,6 +10,7 @@ import { FeedList } from './components/FeedList';
 import type { FeedCardActions, FeedCard } from './components/types';
 import type { ShareOutcome } from '#client/lib/share-link';
 import { downloadAhead } from '#client/lib/offline-media';
+import { removeUpload, retryUpload } from '#client/sync/uploads';
 
 // The feed does not need the dialog (and Radix) to show: it is fetched once the feed is on screen
 // (the effect below), off the first load but in before the first tap on a comments button.
@@ -79,6 +80,8 @@ export function FeedPage() {
         setCommentsFor(v);
       },
       share: (v) => void share(v),
+      retryUpload: (id) => void retryUpload(id).catch((e: unknown) => console.warn('retry failed', e)),
+      removeUpload: (id) => void removeUpload(id).catch((e: unknown) => console.warn('remove failed', e)),
       remove: (v) => {
         if (!window.confirm(DELETE_CONFIRM)) return;
         m.deleteVideo(v.id).then(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFile, checkUpload, INVALID_TYPE, MISSING_INFO, TOO_LARGE, TOO_LONG } from './checks';
+import { checkFile, checkUpload, checkVideoBytes, INVALID_TYPE, looksLikeVideo, MISSING_INFO, TOO_LARGE, TOO_LONG } from './checks';
 
 describe('upload dialog checks', () => {
   const video = { size: 1000, type: 'video/mp4' };
@@ -19,5 +19,27 @@ describe('upload dialog checks', () => {
     expect(checkUpload({ title: 'Hi', file: video, durationMs: 120_001 })).toBe(TOO_LONG);
     expect(checkUpload({ title: 'Hi', file: video, durationMs: 120_000 })).toBeNull();
     expect(checkUpload({ title: 'Hi', file: video, durationMs: null })).toBeNull();
+  });
+
+  describe('the first bytes', () => {
+    const bytes = (...parts: (number[] | string)[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
+    const ftyp = bytes([0, 0, 0, 0x20], 'ftypisom', [0, 0, 2, 0], 'isomiso2');
+    it('take an MP4 / QuickTime ftyp box and the WebM / Matroska EBML magic', () => {
+      expect(looksLikeVideo(ftyp)).toBe(true);
+      expect(looksLikeVideo(bytes([0, 0, 0, 0x14], 'ftypqt  ', [0, 0, 0, 0]))).toBe(true);
+      expect(looksLikeVideo(bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81]))).toBe(true);
+    });
+    it('refuse text renamed .mp4, an ftyp too small to be a box, and a file too short to tell', () => {
+      expect(looksLikeVideo(bytes('Holiday notes, not a video.\n'))).toBe(false);
+      expect(looksLikeVideo(bytes([0, 0, 0, 8], 'ftypisom'))).toBe(false);
+      expect(looksLikeVideo(bytes([0, 0, 0, 0x20], 'ftyp'))).toBe(false);
+      expect(looksLikeVideo(bytes([0x1a, 0x45, 0xdf]))).toBe(false);
+      expect(looksLikeVideo(new Uint8Array())).toBe(false);
+    });
+    it('read only the head of the file, and answer with the product copy', async () => {
+      expect(await checkVideoBytes(new Blob([ftyp, new Uint8Array(1000)], { type: 'video/mp4' }))).toBeNull();
+      expect(await checkVideoBytes(new Blob(['Holiday notes, not a video.\n'], { type: 'video/mp4' }))).toBe(INVALID_TYPE);
+      expect(INVALID_TYPE).toEqual({ title: 'Invalid file type', description: 'Please select a video file' });
+    });
   });
 });

@@ -23,6 +23,24 @@ export function checkFile(file: { size: number; type: string }): ToastCopy | nul
   return null;
 }
 
+/**
+ * True when the first bytes start a container the server takes (server/uploads/container/inspect.ts
+ * decides by the same bytes): an MP4 / QuickTime `ftyp` box of at least 12 bytes, or the EBML magic
+ * 1A 45 DF A3 of WebM / Matroska. A text file renamed .mp4 is neither.
+ */
+export function looksLikeVideo(head: Uint8Array): boolean {
+  const ftyp = head.length >= 12 && head[4] === 0x66 && head[5] === 0x74 && head[6] === 0x79 && head[7] === 0x70;
+  const boxSize = head.length >= 4 ? new DataView(head.buffer, head.byteOffset, 4).getUint32(0) : 0;
+  const ebml = head.length >= 4 && head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3;
+  return (ftyp && boxSize >= 12) || ebml;
+}
+
+/** The content check on the device, before anything is uploaded: a file that is plainly no video gets 'Invalid file type'. */
+export async function checkVideoBytes(file: Blob): Promise<ToastCopy | null> {
+  const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
+  return looksLikeVideo(head) ? null : INVALID_TYPE;
+}
+
 /** Everything checked before queueing. `durationMs` null: the browser could not read it (the server still checks). */
 export function checkUpload(input: { title: string; file: { size: number; type: string } | null; durationMs: number | null }): ToastCopy | null {
   if (!input.title.trim() || !input.file) return MISSING_INFO;

@@ -65,6 +65,18 @@ function ensureQueueRunning(): void {
   );
 }
 
+/** A failed upload's Retry on its feed card (the queue's chunk loads then). */
+export async function retryUpload(videoId: string): Promise<void> {
+  const { getUploadQueue } = await import('./queue-instance');
+  await getUploadQueue().retry(videoId);
+}
+
+/** A queued or failed upload's Remove on its feed card: stopped, ended on the server when started there, and forgotten. */
+export async function removeUpload(videoId: string): Promise<void> {
+  const { getUploadQueue } = await import('./queue-instance');
+  await getUploadQueue().cancel(videoId);
+}
+
 const UNFINISHED = ['queued', 'uploading', 'paused'];
 
 /**

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { ClockIcon, CommentIcon, EyeIcon, HeartIcon, ShareIcon, TrashIcon } from '#client/ui/icons';
+import { ClockIcon, CommentIcon, EyeIcon, HeartIcon, RetryIcon, ShareIcon, TrashIcon } from '#client/ui/icons';
 import { formatDate, initialOf, isoDate, plural } from '#client/lib/format';
 import type { FeedCardActions, FeedCard } from './types';
 import { VideoPlayer } from './VideoPlayer';
@@ -31,6 +31,57 @@ function UploadState({ upload }: { upload: NonNullable<FeedCard['upload']> }) {
   );
 }
 
+/**
+ * A queued or failed upload is no video yet (the server has none by its id): its card offers only
+ * what applies to the upload, never Like, Comment or Share (docs/pwa.md, "Feed").
+ */
+function UploadActions({ video, upload, actions }: { video: FeedCard; upload: NonNullable<FeedCard['upload']>; actions: FeedCardActions }) {
+  return (
+    <div className="card-actions">
+      {upload.status === 'failed' ? (
+        <button type="button" className="action" onClick={() => actions.retryUpload(video.id)}>
+          <RetryIcon /> <span>Retry</span>
+        </button>
+      ) : null}
+      <button type="button" className="action" onClick={() => actions.removeUpload(video.id)}>
+        <TrashIcon /> <span>Remove</span>
+      </button>
+    </div>
+  );
+}
+
+function VideoActions({ video, actions }: { video: FeedCard; actions: FeedCardActions }) {
+  return (
+    <div className="card-actions">
+      <button
+        type="button"
+        className={`action${video.liked_by_me ? ' liked' : ''}`}
+        aria-pressed={video.liked_by_me}
+        aria-label={`Like, ${plural(video.likes_count, 'like', 'likes')}`}
+        onClick={() => actions.setLike(video.id, !video.liked_by_me)}
+      >
+        <HeartIcon fill={video.liked_by_me ? 'currentColor' : 'none'} /> <span>{video.likes_count}</span>
+      </button>
+      <button
+        type="button"
+        className="action"
+        aria-haspopup="dialog"
+        aria-label={`Comments, ${plural(video.comments_count, 'comment', 'comments')}`}
+        onClick={() => actions.openComments(video)}
+      >
+        <CommentIcon /> <span>{video.comments_count}</span>
+      </button>
+      <button type="button" className="action" aria-label={`Share, ${plural(video.shares_count, 'share', 'shares')}`} onClick={() => actions.share(video)}>
+        <ShareIcon /> <span>{video.shares_count}</span>
+      </button>
+      <span className="views">
+        <EyeIcon size={16} /> {video.views_count}
+        <span className="sr-only"> {video.views_count === 1 ? 'view' : 'views'}</span>
+      </span>
+    </div>
+  );
+}
+
 /** The server's processing of the video, shown under the player until it is ready (docs/media.md). */
 function MediaState({ video }: { video: FeedCard }) {
   if (video.media_status === 'processing') return <ProcessingState progress={video.media_progress} />;
@@ -57,7 +108,7 @@ export const VideoCard = memo(function VideoCard({ video, index, mode, own, acti
             <ClockIcon size={14} /> Pending
           </span>
         ) : null}
-        {own ? (
+        {own && !video.upload ? (
           <button type="button" className="icon-button danger" onClick={() => actions.remove(video)} aria-label={`Delete video ${video.title}`}>
             <TrashIcon />
           </button>
@@ -71,33 +122,7 @@ export const VideoCard = memo(function VideoCard({ video, index, mode, own, acti
         </h2>
         {video.description ? <p className="card-description">{video.description}</p> : null}
       </div>
-      <div className="card-actions">
-        <button
-          type="button"
-          className={`action${video.liked_by_me ? ' liked' : ''}`}
-          aria-pressed={video.liked_by_me}
-          aria-label={`Like, ${plural(video.likes_count, 'like', 'likes')}`}
-          onClick={() => actions.setLike(video.id, !video.liked_by_me)}
-        >
-          <HeartIcon fill={video.liked_by_me ? 'currentColor' : 'none'} /> <span>{video.likes_count}</span>
-        </button>
-        <button
-          type="button"
-          className="action"
-          aria-haspopup="dialog"
-          aria-label={`Comments, ${plural(video.comments_count, 'comment', 'comments')}`}
-          onClick={() => actions.openComments(video)}
-        >
-          <CommentIcon /> <span>{video.comments_count}</span>
-        </button>
-        <button type="button" className="action" aria-label={`Share, ${plural(video.shares_count, 'share', 'shares')}`} onClick={() => actions.share(video)}>
-          <ShareIcon /> <span>{video.shares_count}</span>
-        </button>
-        <span className="views">
-          <EyeIcon size={16} /> {video.views_count}
-          <span className="sr-only"> {video.views_count === 1 ? 'view' : 'views'}</span>
-        </span>
-      </div>
+      {video.upload ? <UploadActions video={video} upload={video.upload} actions={actions} /> : <VideoActions video={video} actions={actions} />}
     </article>
   );
 });

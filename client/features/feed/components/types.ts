@@ -16,5 +16,9 @@ export interface FeedCardActions {
   openComments(video: FeedCard): void;
   share(video: FeedCard): void;
   remove(video: FeedCard): void;
+  /** A failed upload's card: send it again, from where the server is. */
+  retryUpload(videoId: string): void;
+  /** A queued or failed upload's card: stop it and forget the file. */
+  removeUpload(videoId: string): void;
   recordView(videoId: string, watchedMs: number): void;
 }

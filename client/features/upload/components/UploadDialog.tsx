@@ -4,7 +4,7 @@ import { toast } from 'sonner';
 import { useSession } from '#client/lib/session';
 import { useOnline } from '#client/lib/useOnline';
 import { CloseIcon } from '#client/ui/icons';
-import { checkCaptions, checkFile, checkUpload, TOO_LONG, MAX_DURATION_MS, type ToastCopy } from '#client/sync/uploads/checks';
+import { checkCaptions, checkFile, checkUpload, checkVideoBytes, TOO_LONG, MAX_DURATION_MS, type ToastCopy } from '#client/sync/uploads/checks';
 import { grabPoster, readVideoDuration } from '#client/sync/uploads/media-probe';
 import { progressOf } from '#client/sync/uploads/pending';
 import { useUploadQueue } from '#client/sync/uploads/useUploadQueue';
@@ -103,7 +103,8 @@ export function UploadDialog({ open, onOpenChange, initialFile = null, initialTi
 
   const onPick = async (picked: File | null) => {
     if (!picked) return clearFile();
-    const problem = checkFile(picked);
+    // By name and type first, then by the first bytes: a text file renamed .mp4 never starts an upload.
+    const problem = checkFile(picked) ?? (await checkVideoBytes(picked));
     if (problem) {
       showError(problem);
       return clearFile();

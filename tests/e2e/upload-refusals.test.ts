@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { hasChromium, launchChromium } from '../helpers/browser';
+import type { ServerProcess } from '../helpers/server-process';
+import { hugeBoxMp4, textAsMp4 } from '../fixtures/videos';
+import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { toastText } from './toasts';
+
+const openDialog = async (page: Page) => {
+  await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
+  return page.getByRole('dialog', { name: 'Upload Video' });
+};
+
+// Issue 26, "Also": what a new member meets when a file is no video. A file that is plainly none is
+// refused on the device; one that only the server can tell leaves a card offering what applies to
+// an upload, never actions on a video that does not exist (docs/pwa.md, "Feed").
+describe.skipIf(!hasChromium)('uploads the server would refuse', () => {
+  let server: ServerProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const uploads: string[] = [];
+
+  beforeAll(async () => {
+    server = await startPwaServer();
+    browser = await launchChromium();
+    const email = uniqueEmail('refused');
+    await signUpVerified(server, 'Nina New', email);
+    context = await browser.newContext();
+    page = await context.newPage();
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/files')) uploads.push(`${r.method()} ${r.url()}`);
+    });
+    await logInThroughUi(page, server, email);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('refuses a text file renamed .mp4 by its first bytes, before any upload starts', async () => {
+    const answers: string[] = [];
+    const onResponse = (r: { status(): number; url(): string }) => {
+      if (r.status() >= 400) answers.push(`${r.status()} ${r.url()}`);
+    };
+    page.on('response', onResponse);
+    const dialog = await openDialog(page);
+    await dialog.getByLabel('Title').fill('My holiday');
+    await dialog.getByLabel('Video File (max 2 minutes)').setInputFiles(await textAsMp4());
+    await toastText(page, 'Invalid file type');
+    await toastText(page, 'Please select a video file');
+    // The choice is cleared: Upload asks for a file instead of sending this one.
+    expect(await dialog.getByLabel('Video File (max 2 minutes)').evaluate((i: HTMLInputElement) => i.files?.length ?? 0)).toBe(0);
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await toastText(page, 'Missing information');
+    expect(uploads).toEqual([]);
+    expect(answers).toEqual([]);
+    expect(await page.getByRole('article', { name: 'My holiday' }).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    page.off('response', onResponse);
+  });
+
+  it("shows a refused upload's card with Retry and Remove only, and Remove takes it away", async () => {
+    // A file with an MP4 header whose first box claims 2^64 bytes: only the server can tell. Queued
+    // offline, as on a train, it goes up when the network returns.
+    const title = 'Not really a video';
+    await page.goto(`${server.url}/home`);
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    const dialog = await openDialog(page);
+    await context.setOffline(true);
+    await dialog.getByLabel('Title').fill(title);
+    await dialog.getByLabel('Video File (max 2 minutes)').setInputFiles(await hugeBoxMp4());
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const card = page.getByRole('article', { name: title });
+    await card.getByText('Waiting to upload').waitFor();
+    const buttons = () => card.getByRole('button').allInnerTexts();
+    expect((await buttons()).map((t) => t.trim())).toEqual(['Remove']);
+
+    await context.setOffline(false);
+    await card.getByText(/^Upload failed: /).waitFor({ timeout: 30_000 });
+    expect(uploads.length).toBeGreaterThan(0);
+    expect((await buttons()).map((t) => t.trim())).toEqual(['Retry', 'Remove']);
+    for (const name of [/^Like/, /^Comments/, /^Share/, /^Delete video/]) expect(await card.getByRole('button', { name }).count()).toBe(0);
+
+    await card.getByRole('button', { name: 'Remove' }).click();
+    await card.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    await page.getByRole('heading', { name: 'No videos yet' }).waitFor();
+    expect(await page.getByRole('article', { name: title }).count()).toBe(0);
+  });
+});
