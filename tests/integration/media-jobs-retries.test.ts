@@ -127,14 +127,15 @@ describe('media jobs: claims, leases and retries (the real database, real ffmpeg
     expect(await video(videoId)).toMatchObject({ media_status: 'failed', media_error: 'processing was interrupted too many times' });
   });
 
-  it('a corrupt clip is tried 3 times with the backoff between, then fails with the reason; nothing is left behind', async () => {
+  it('a clip whose tries meet passing faults is tried 3 times with the backoff between, then fails with the reason; nothing is left behind', async () => {
     const corrupt = join(w.t.dataDir, 'corrupt.mp4');
     const good = readFileSync(w.clip);
     // A real header, then noise: ffprobe reads it, the decoder cannot.
     writeFileSync(corrupt, Buffer.concat([good.subarray(0, 4096), Buffer.alloc(good.length - 4096, 0x5a)]));
     const at: number[] = [];
+    // The first two tries meet a passing fault (retried); the third reads the file, whose fault is permanent.
     const timed: ProcessVideoFn = (input) => {
-      if (input.source.endsWith(fileKey)) at.push(Date.now());
+      if (input.source.endsWith(fileKey) && at.push(Date.now()) < 3) return Promise.reject(new Error('storage unavailable for now'));
       return processVideo(input);
     };
     const { videoId, jobId } = await addVideo(corrupt);

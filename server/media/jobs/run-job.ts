@@ -5,7 +5,7 @@ import { completeJob, failJob, releaseJob, renewLease, type ClaimedJob } from '.
 import { videoFolderKey } from './registry';
 import { sweepVideoFolder, tempFolderName } from './sweep';
 import { progressWriter } from './progress';
-import type { RunnerDeps, RunnerOptions, StopReason } from './types';
+import type { ProcessedVideo, RunnerDeps, RunnerOptions, StopReason } from './types';
 
 interface JobVideo {
   id: string;
@@ -52,10 +52,10 @@ async function processAndInstall(deps: RunnerDeps, o: RunnerOptions, job: Claime
   const outDir = await store.scratchFolder(tempKey);
   // Progress only means something to the uploader of a video that is not shown yet.
   const progress = progressWriter(deps, video, video.media_status !== 'ready');
-  let poster: boolean;
+  let result: ProcessedVideo;
   try {
     // On S3 the source is downloaded for ffmpeg and the copy removed when it is done.
-    ({ poster } = await store.withLocalFile(video.file_key, (source) =>
+    result = await store.withLocalFile(video.file_key, (source) =>
       o.processVideo({
         binaries: o.binaries,
         source,
@@ -66,7 +66,7 @@ async function processAndInstall(deps: RunnerDeps, o: RunnerOptions, job: Claime
         signal,
         onProgress: progress.report,
       }),
-    ));
+    );
   } catch (err) {
     await progress.settle();
     await store.discardScratch(tempKey);
@@ -76,13 +76,13 @@ async function processAndInstall(deps: RunnerDeps, o: RunnerOptions, job: Claime
     return recordFailure(deps, o, job, video, err);
   }
   await progress.settle();
-  await install(deps, o, job, video, tempKey, poster);
+  await install(deps, o, job, video, tempKey, result);
 }
 
 const videoExists = async (deps: RunnerDeps, id: string) => !!(await deps.db.selectFrom('videos').select('id').where('id', '=', id).executeTakeFirst());
 
-/** Publishes the finished scratch folder and points the video at it. */
-async function install(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, video: JobVideo, tempKey: string, poster: boolean): Promise<void> {
+/** Publishes the finished scratch folder and points the video at it, with the duration its frames really have. */
+async function install(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, video: JobVideo, tempKey: string, made: ProcessedVideo): Promise<void> {
   const store = deps.media;
   const mediaKey = `${videoFolderKey(video.user_id, video.id)}/${job.id}`;
   // The fence before the publish: a worker whose job was taken over (or whose video was deleted, on
@@ -115,7 +115,9 @@ async function install(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, vide
         media_progress: 100,
         media_error: null,
         media_key: mediaKey,
-        poster_key: current.poster_key ?? (poster ? `${mediaKey}/poster.jpg` : null),
+        // The header's claim was stored at upload; the view rule must count what plays.
+        duration_ms: made.durationMs,
+        poster_key: current.poster_key ?? (made.poster ? `${mediaKey}/poster.jpg` : null),
       })
       .where('id', '=', video.id)
       .execute();
@@ -138,16 +140,24 @@ async function afterStop(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, vi
 }
 
 /**
- * A failed try: retried after the backoff, or, after the last, the job is 'failed' and a video that
- * was waiting for it is marked failed with the pipeline's sentence. A video that was already ready
- * (re-processing) keeps playing its original and is left alone.
+ * Whether trying again can help. The file is at fault when the pipeline says so (MediaProcessingError
+ * permanent: not a video, too long, too large, undecodable): the same bytes fail the same way, so one
+ * try is all it gets. Timeouts, a full disk, a killed ffmpeg, storage and database errors may pass.
+ */
+export const isPermanent = (err: unknown) => err instanceof MediaProcessingError && err.permanent;
+
+/**
+ * A failed try: retried after the backoff unless the file is at fault, or, after the last try, the
+ * job is 'failed' and a video that was waiting for it is marked failed with the pipeline's sentence.
+ * A video that was already ready (re-processing) keeps playing its original and is left alone.
  */
 async function recordFailure(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, video: JobVideo, err: unknown): Promise<void> {
   const reason = err instanceof MediaProcessingError ? err.reason : UNEXPECTED;
   const detail = err instanceof Error ? err.message : String(err);
-  deps.log.error(`media job ${job.id} (video ${video.id}) try ${job.attempt} failed: ${detail}`);
+  const policy = isPermanent(err) ? { ...o.retry, maxAttempts: job.attempt } : o.retry;
+  deps.log.error(`media job ${job.id} (video ${video.id}) try ${job.attempt} failed${isPermanent(err) ? ' for good' : ''}: ${detail}`);
   await writeTx(deps, async (trx, changes) => {
-    const outcome = await failJob(trx, job, o.workerId, detail, changes.now, o.retry);
+    const outcome = await failJob(trx, job, o.workerId, detail, changes.now, policy);
     if (outcome.kind !== 'failed') return;
     const res = await trx
       .updateTable('videos')

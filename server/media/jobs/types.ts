@@ -6,7 +6,12 @@ import type { RetryPolicy } from './queue';
 
 /** What the runner asks of the pipeline (server/media/processing: processVideo). */
 export type ProcessVideoInput = ProcessOptions;
-export type ProcessVideoFn = (input: ProcessVideoInput) => Promise<{ poster: boolean }>;
+/** What the runner keeps of a result: whether a poster was made, and the duration the packets measured. */
+export interface ProcessedVideo {
+  poster: boolean;
+  durationMs: number;
+}
+export type ProcessVideoFn = (input: ProcessVideoInput) => Promise<ProcessedVideo>;
 
 export interface RunnerDeps extends WriteDeps {
   /** Where sources are read and outputs published: the disk or an S3 bucket shared by every worker. */

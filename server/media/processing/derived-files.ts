@@ -5,6 +5,7 @@ import { MediaProcessingError } from './errors';
 import type { MediaPlaylist } from './hls-output';
 import { joinFragments } from './hls-output';
 import { runChild } from './run-child';
+import { inputArgs } from './source-input';
 
 export interface DerivedInput {
   ffmpeg: string;
@@ -47,7 +48,7 @@ async function joined(o: DerivedInput, name: string): Promise<string> {
 export async function writeSmallMp4(o: DerivedInput, target: string): Promise<void> {
   const src = await joined(o, 'small-fragmented.mp4');
   try {
-    await ffmpegRun(o, ['-i', src, '-map', '0', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', target], 'small MP4');
+    await ffmpegRun(o, [...inputArgs('mov', src), '-map', '0', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', target], 'small MP4');
   } finally {
     await rm(src, { force: true });
   }
@@ -62,8 +63,8 @@ export async function writePoster(o: DerivedInput, target: string): Promise<bool
   const out = ['-frames:v', '1', '-q:v', '3', '-f', 'image2', '-update', '1', target];
   try {
     const select = `signalstats,metadata=select:key=lavfi.signalstats.YAVG:value=${NOT_BLACK_YAVG}:function=greater`;
-    await ffmpegRun(o, ['-t', String(POSTER_SEARCH_SECONDS), '-i', src, '-map', '0:v:0', '-vf', select, ...out], '');
-    if (!written(target)) await ffmpegRun(o, ['-i', src, '-map', '0:v:0', ...out], '');
+    await ffmpegRun(o, [...inputArgs('mov', src, { maxSeconds: POSTER_SEARCH_SECONDS }), '-map', '0:v:0', '-vf', select, ...out], '');
+    if (!written(target)) await ffmpegRun(o, [...inputArgs('mov', src), '-map', '0:v:0', ...out], '');
     return written(target);
   } finally {
     await rm(src, { force: true });

@@ -4,6 +4,8 @@ import { planLadder } from './ladder';
 import type { ProbeResult } from './probe';
 
 const probe = (over: Partial<ProbeResult> = {}): ProbeResult => ({
+  container: 'mov',
+  videoIndex: 0,
   width: 1080,
   height: 1920,
   rotation: 0,
@@ -51,7 +53,7 @@ describe('filterGraph and encodeArgs', () => {
   it('bounds threads, fixes the GOP, turns scene cuts off and writes fMP4 HLS', () => {
     const p = probe();
     const args = encodeArgs({ probe: p, plan: planLadder(p), source: 'in.mov', workDir: '/w', threads: 3, preset: 'veryfast' }).join(' ');
-    expect(args).toContain('-threads 3 -filter_threads 3 -i in.mov');
+    expect(args).toContain('-threads 3 -filter_threads 3 -f mov');
     expect(args).toContain('-filter_complex_threads 3');
     expect(args).toContain('-g 60 -keyint_min 60 -sc_threshold 0');
     expect(args).toContain('-force_key_frames expr:gte(t,n_forced*2)');
@@ -60,5 +62,14 @@ describe('filterGraph and encodeArgs', () => {
     expect(args).toContain('-var_stream_map v:0,a:0 v:1,a:1 v:2,a:2 v:3,a:3 /w/v%v/index.m3u8');
     expect(args).toContain('-b:v:0 700000');
     expect(args).toContain('-level:v:3 4.0');
+  });
+
+  it('names the demuxer, opens only local files, caps the decoders and reads at most 2 minutes of input', () => {
+    const p = probe({ container: 'matroska' });
+    const args = encodeArgs({ probe: p, plan: planLadder(p), source: '/m/in.webm', workDir: '/w', threads: 2, preset: 'veryfast' });
+    const input = args.slice(args.indexOf('-f'), args.indexOf('-i') + 2);
+    expect(input).toEqual(['-f', 'matroska', '-protocol_whitelist', 'file', '-max_pixels', String(4096 * 2304), '-t', '120', '-i', 'file:/m/in.webm']);
+    // Input options: every one of them comes before the -i they apply to.
+    expect(args.indexOf('-filter_complex')).toBeGreaterThan(args.indexOf('-i'));
   });
 });

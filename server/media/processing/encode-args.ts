@@ -1,6 +1,8 @@
 import type { LadderPlan } from './ladder';
 import { AUDIO_BITRATE, SEGMENT_SECONDS } from './ladder';
+import { MAX_DURATION_MS } from './limits';
 import type { ProbeResult } from './probe';
+import { inputArgs } from './source-input';
 
 /** PQ (HDR10, Dolby Vision base) and HLG: the transfers that need tone mapping to look right in SDR. */
 const HDR_TRANSFERS = new Set(['smpte2084', 'arib-std-b67']);
@@ -67,7 +69,8 @@ export function encodeArgs(o: EncodeArgsInput): string[] {
   const streamMap = plan.renditions.map((_, i) => (o.probe.hasAudio ? `v:${i},a:${i}` : `v:${i}`)).join(' ');
   return [
     ...['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'error', '-progress', 'pipe:1', '-y'],
-    ...['-threads', t, '-filter_threads', t, '-i', o.source],
+    // At most 2 minutes of input whatever the header says (the packets were measured, this is the backstop).
+    ...['-threads', t, '-filter_threads', t, ...inputArgs(o.probe.container, o.source, { maxSeconds: MAX_DURATION_MS / 1000 })],
     ...['-filter_complex_threads', t, '-filter_complex', filterGraph(o.probe, plan)],
     ...perRendition(o),
     ...['-c:v', 'libx264', '-preset', o.preset, '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-threads', t],

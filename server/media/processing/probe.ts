@@ -1,8 +1,15 @@
 import { MediaProcessingError } from './errors';
+import { tooLargeReason } from './limits';
+import { checkHeaderLimits } from './probe-limits';
 import { runChild } from './run-child';
+import { inputArgs, type SourceContainer } from './source-input';
 
 /** What the pipeline needs to know about a source, in display orientation terms where it matters. */
 export interface ProbeResult {
+  /** The demuxer every later run is told to use. */
+  container: SourceContainer;
+  /** ffprobe's index of the video stream (the first one that is not a cover picture). */
+  videoIndex: number;
   /** Stored (coded) size, before rotation. */
   width: number;
   height: number;
@@ -17,10 +24,12 @@ export interface ProbeResult {
   bitDepth: number;
   colorTransfer: string | undefined;
   hasAudio: boolean;
+  /** What the header says until processVideo replaces it with what the packets measure. */
   durationMs: number;
 }
 
-interface FfprobeStream {
+export interface FfprobeStream {
+  index?: number;
   codec_type?: string;
   width?: number;
   height?: number;
@@ -36,7 +45,7 @@ interface FfprobeStream {
   side_data_list?: Array<{ rotation?: number | string }>;
 }
 
-interface FfprobeOutput {
+export interface FfprobeOutput {
   streams?: FfprobeStream[];
   format?: { duration?: string };
 }
@@ -50,6 +59,9 @@ function parseRate(s: string | undefined): { num: number; den: number } | undefi
   const den = Number(m[2]);
   return num > 0 && den > 0 ? { num, den } : undefined;
 }
+
+/** Average frame rate as a fraction; variable-rate sources report their average. */
+export const frameRateOf = (s: FfprobeStream) => parseRate(s.avg_frame_rate) ?? parseRate(s.r_frame_rate);
 
 /** The display matrix (newer muxers) wins over the legacy rotate tag; both can be negative. */
 function rotationOf(s: FfprobeStream): number {
@@ -83,19 +95,23 @@ function videoStream(out: FfprobeOutput): FfprobeStream {
   return v;
 }
 
-export function parseProbe(out: FfprobeOutput): ProbeResult {
+/** What ffprobe printed, checked against the caps (probe-limits.ts) before anything is decoded. */
+export function parseProbe(out: FfprobeOutput, container: SourceContainer): ProbeResult {
   const v = videoStream(out);
+  checkHeaderLimits(out, v);
   const width = v.width as number;
   const height = v.height as number;
   const rotation = rotationOf(v);
   const sideways = rotation % 180 === 90;
   return {
+    container,
+    videoIndex: v.index ?? 0,
     width,
     height,
     rotation,
     displayWidth: sideways ? height : width,
     displayHeight: sideways ? width : height,
-    fps: parseRate(v.avg_frame_rate) ?? parseRate(v.r_frame_rate) ?? { num: 30, den: 1 },
+    fps: frameRateOf(v) ?? { num: 30, den: 1 },
     pixFmt: v.pix_fmt as string,
     bitDepth: bitDepthOf(v),
     colorTransfer: v.color_transfer,
@@ -104,16 +120,23 @@ export function parseProbe(out: FfprobeOutput): ProbeResult {
   };
 }
 
-/** Reads a source with ffprobe. Anything ffprobe cannot read is refused for good. */
-export async function probe(ffprobe: string, source: string, signal?: AbortSignal): Promise<ProbeResult> {
-  const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', source];
+/** Reads a source with ffprobe, told its container. Anything ffprobe cannot read is refused for good. */
+export async function probe(ffprobe: string, container: SourceContainer, source: string, signal?: AbortSignal): Promise<ProbeResult> {
+  const args = ['-v', 'error', ...inputArgs(container, source), '-print_format', 'json', '-show_format', '-show_streams'];
   const res = await runChild({ command: ffprobe, args, timeoutMs: 60_000, signal });
-  if (res.code !== 0) throw refuse('the file is not a video that can be read', res.stderr.trim().split('\n').pop());
+  if (res.code !== 0) throw probeFailure(res.stderr);
   let out: FfprobeOutput;
   try {
     out = JSON.parse(res.stdout) as FfprobeOutput;
   } catch {
     throw refuse('the file is not a video that can be read', 'ffprobe printed no JSON');
   }
-  return parseProbe(out);
+  return parseProbe(out, container);
+}
+
+/** The decoders' pixel cap (source-input.ts) makes ffprobe fail outright on a huge picture: say so. */
+function probeFailure(stderr: string): MediaProcessingError {
+  const last = stderr.trim().split('\n').pop();
+  if (/exceeds specified max pixel count/.test(stderr)) return refuse(tooLargeReason('a picture over the pixel cap'), last);
+  return refuse('the file is not a video that can be read', last);
 }

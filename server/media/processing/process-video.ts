@@ -8,9 +8,12 @@ import type { MediaPlaylist, Variant } from './hls-output';
 import { masterPlaylist, measureBandwidth, settleVariant, videoCodecFromInit } from './hls-output';
 import type { LadderPlan } from './ladder';
 import { planLadder } from './ladder';
+import { MAX_DURATION_MS } from './limits';
+import { measureStreams } from './measure-streams';
 import type { ProbeResult } from './probe';
 import { probe } from './probe';
 import { runChild } from './run-child';
+import { sniffContainer } from './source-input';
 
 export { MediaProcessingError } from './errors';
 
@@ -39,6 +42,7 @@ export interface Rendition {
 
 export interface ProcessResult {
   renditions: Rendition[];
+  /** Measured from the packets' timestamps (never the header's claim), at most MAX_DURATION_MS. */
   durationMs: number;
   hasAudio: boolean;
   poster: boolean;
@@ -48,6 +52,12 @@ export interface ProcessResult {
 const ENCODE_SHARE = 90;
 /** A run that ends before this share of the probed duration was decoded is a damaged file. */
 const MIN_DECODED_SHARE = 0.8;
+/**
+ * The encode's deadline grows with the measured duration, which the caps bound (2 minutes, 4K,
+ * 120 fps): 60 s plus 15 s a second of video, 31 minutes for the longest, against ~1x real time
+ * for 1080p on two threads (docs/benchmarks.md). A timeout is retried: load can cause it.
+ */
+export const encodeTimeoutMs = (durationMs: number) => 60_000 + 15 * Math.min(durationMs, MAX_DURATION_MS);
 
 function progressReporter(onProgress: ProcessOptions['onProgress']): (percent: number) => void {
   let last = -1;
@@ -72,8 +82,7 @@ async function encode(o: ProcessOptions, p: ProbeResult, plan: LadderPlan, workD
     command: o.binaries.ffmpeg,
     args: encodeArgs({ probe: p, plan, source: o.source, workDir, threads: o.threads, preset: o.preset ?? 'veryfast' }),
     nice: o.nice,
-    // Generous: a slow machine at a high nice level can take many times real time.
-    timeoutMs: 300_000 + p.durationMs * 60,
+    timeoutMs: encodeTimeoutMs(p.durationMs),
     idleMs: 120_000,
     signal: o.signal,
     onStdoutLine: (line) => {
@@ -90,16 +99,21 @@ async function encode(o: ProcessOptions, p: ProbeResult, plan: LadderPlan, workD
 
 function checkEncode(e: EncodeOutcome, p: ProbeResult): void {
   const lastError = e.stderr.trim().split('\n').pop();
+  // Killed from outside (the out-of-memory killer, an operator): nothing says the file is at fault.
+  if (e.code === null) throw new MediaProcessingError('processing was interrupted', false, lastError);
   if (e.frames === 0) throw new MediaProcessingError('the video could not be decoded', true, lastError);
   if (e.code !== 0) {
     const diskFull = /No space left on device/i.test(e.stderr);
     throw new MediaProcessingError(diskFull ? 'the server ran out of disk space' : 'the video could not be converted', !diskFull, lastError);
   }
-  if (e.decodedMs < p.durationMs * MIN_DECODED_SHARE) {
-    const got = (e.decodedMs / 1000).toFixed(1);
-    const want = (p.durationMs / 1000).toFixed(1);
-    throw new MediaProcessingError(`the video is truncated or damaged: only ${got} of ${want} seconds could be decoded`, true, lastError);
-  }
+  checkComplete(e.decodedMs, p.durationMs, lastError);
+}
+
+/** Refuses a source of which less than MIN_DECODED_SHARE of `wantMs` is there to decode. */
+function checkComplete(gotMs: number, wantMs: number, detail?: string): void {
+  if (gotMs >= wantMs * MIN_DECODED_SHARE) return;
+  const [got, want] = [gotMs, wantMs].map((ms) => (ms / 1000).toFixed(1));
+  throw new MediaProcessingError(`the video is truncated or damaged: only ${got} of ${want} seconds could be decoded`, true, detail);
 }
 
 async function settle(o: ProcessOptions, plan: LadderPlan, workDir: string): Promise<Array<Variant & { playlist: MediaPlaylist }>> {
@@ -121,13 +135,33 @@ async function emptyFolder(dir: string): Promise<void> {
 }
 
 /**
+ * The header's facts, checked against the caps, with the duration the packets measure: the header
+ * can claim 4 s for 600 s of frames (docs/decisions/0021-hostile-media.md).
+ */
+async function probeAndMeasure(o: ProcessOptions): Promise<ProbeResult> {
+  const container = await sniffContainer(o.source);
+  const p = await probe(o.binaries.ffprobe, container, o.source, o.signal);
+  const m = await measureStreams({
+    ffprobe: o.binaries.ffprobe,
+    container,
+    source: o.source,
+    videoIndex: p.videoIndex,
+    headerMs: p.durationMs,
+    signal: o.signal,
+  });
+  // The packets stop early in a cut-off file (its header, at the front, promised more).
+  checkComplete(m.durationMs, p.durationMs, 'packets');
+  return { ...p, durationMs: Math.min(m.durationMs || p.durationMs, MAX_DURATION_MS) };
+}
+
+/**
  * One uploaded original -> HLS renditions (fMP4, 2 s segments, aligned keyframes), a master
  * playlist, small.mp4 and optionally poster.jpg, all in `outDir`. Throws MediaProcessingError for
  * files that cannot be processed.
  */
 export async function processVideo(o: ProcessOptions): Promise<ProcessResult> {
   const report = progressReporter(o.onProgress);
-  const p = await probe(o.binaries.ffprobe, o.source, o.signal);
+  const p = await probeAndMeasure(o);
   const plan = planLadder(p);
   const workDir = join(o.outDir, '.encoding');
   try {

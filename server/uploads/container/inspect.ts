@@ -1,8 +1,7 @@
 import { ContainerError, type ByteSource, type VideoInfo } from './byte-source';
 import { inspectMp4, looksLikeMp4 } from './mp4';
 import { inspectWebm, looksLikeEbml } from './webm';
-
-export const MAX_DURATION_MS = 120_000;
+import { MAX_DURATION_MS } from '../../media/processing/limits';
 
 /** Identifies the container by its first bytes (never by name or declared type) and reads its duration. */
 export async function inspectVideo(src: ByteSource): Promise<VideoInfo> {

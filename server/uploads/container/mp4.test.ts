@@ -127,6 +127,22 @@ describe('MP4 / QuickTime inspection', () => {
     expect(e.code).toBe('video_too_long');
   });
 
+  it('accepts the brands phones, cameras, browsers and our client record', async () => {
+    for (const brand of ['isom', 'iso2', 'iso5', 'iso6', 'mp41', 'mp42', 'avc1', 'qt  ', 'M4V ', '3gp4', '3gp5', '3g2a', 'XAVC']) {
+      expect((await inspectMp4(file(ftyp(brand), box('moov', mvhdV0(1000, 2000)), mdat()))).durationMs, brand).toBe(2000);
+    }
+  });
+
+  it('refuses odd brands as not a supported video: images, audio, DASH segments, anything made up', async () => {
+    for (const brand of ['heic', 'avif', 'mif1', 'M4A ', 'dash', 'crx ', 'ISOM', 'xxxx', '\0\0\0\0']) {
+      const e = await refusal(inspectVideo(file(ftyp(brand), box('moov', mvhdV0(1000, 2000)), mdat())));
+      expect([e.code, e.message], brand).toEqual([
+        'unsupported_format',
+        expect.stringMatching(/^The file is not a supported video \(its MP4 type "[^"]+" is not a video format\)\.$/),
+      ]);
+    }
+  });
+
   it('parses mvhd payloads of both versions and refuses unknown versions', () => {
     const v0 = Buffer.alloc(100);
     v0.writeUInt32BE(25, 12);

@@ -1,3 +1,4 @@
+import { isVideoBrand } from './brands';
 import { ContainerError, type ByteSource, type VideoInfo } from './byte-source';
 
 // ISO base media file format (MP4) and QuickTime: a file is a sequence of boxes
@@ -85,20 +86,14 @@ export function parseMvhd(payload: Uint8Array): { timescale: number; duration: b
 }
 
 /**
- * Checks an MP4/QuickTime file's structure and reads its duration from moov/mvhd, wherever moov
- * sits (front = faststart, or after mdat). Every top-level box must fit in the file, so a
- * truncated upload is refused even when its moov came first.
+ * Walks the top-level boxes after ftyp: every one must fit in the file, so a truncated upload is
+ * refused even when its moov came first. faststart: moov before any mdat.
  */
-export async function inspectMp4(src: ByteSource): Promise<VideoInfo> {
-  const ftyp = await readBoxHeader(src, 0, src.size);
-  if (ftyp.type !== 'ftyp') throw new ContainerError('unsupported_format', 'The file is not an MP4 or QuickTime video.');
-  const ftypBytes = await src.read(ftyp.start + ftyp.headerSize, 4);
-  const quicktime = fourCC(ftypBytes, 0) === 'qt  ';
-
+async function findMoov(src: ByteSource, from: number): Promise<{ moov: BoxHeader | null; faststart: boolean }> {
   let moov: BoxHeader | null = null;
   let sawMdat = false;
   let faststart = false;
-  let at = ftyp.end;
+  let at = from;
   for (let n = 0; at < src.size; n++) {
     if (n >= MAX_BOXES) throw new ContainerError('invalid_container', 'The video file is damaged (too many boxes).');
     const box = await readBoxHeader(src, at, src.size);
@@ -109,7 +104,25 @@ export async function inspectMp4(src: ByteSource): Promise<VideoInfo> {
     if (box.type === 'mdat') sawMdat = true;
     at = box.end;
   }
+  return { moov, faststart };
+}
+
+/**
+ * Checks an MP4/QuickTime file's structure and reads its duration from moov/mvhd, wherever moov
+ * sits (front = faststart, or after mdat). Every top-level box must fit in the file, so a
+ * truncated upload is refused even when its moov came first.
+ */
+export async function inspectMp4(src: ByteSource): Promise<VideoInfo> {
+  const ftyp = await readBoxHeader(src, 0, src.size);
+  if (ftyp.type !== 'ftyp') throw new ContainerError('unsupported_format', 'The file is not an MP4 or QuickTime video.');
+  const brand = fourCC(await src.read(ftyp.start + ftyp.headerSize, 4), 0);
+  const quicktime = brand === 'qt  ';
+
+  const { moov, faststart } = await findMoov(src, ftyp.end);
   if (!moov) throw new ContainerError('invalid_container', 'The video file has no movie header (moov box): it is incomplete or not a video.');
+  // After the walk, so a damaged file is called damaged whatever its brand.
+  if (!isVideoBrand(brand))
+    throw new ContainerError('unsupported_format', `The file is not a supported video (its MP4 type "${printable(brand)}" is not a video format).`);
 
   const mvhd = await findChild(src, moov.start + moov.headerSize, moov.end, 'mvhd');
   if (!mvhd) throw new ContainerError('invalid_container', 'The video file has no movie header (mvhd box).');
