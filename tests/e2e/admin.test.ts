@@ -9,6 +9,7 @@ import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server
 import { signedInPage, type SignedInPage } from '../helpers/signed-in-page';
 import { mp4Faststart } from '../fixtures/videos';
 import { runUpload, videoMetadata } from '../fixtures/tus-client';
+import { until } from '../helpers/media-jobs';
 import { PASSWORD, signUpVerified, uniqueEmail } from './member-session';
 import { toastText, closeToast } from './toasts';
 
@@ -39,7 +40,14 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
   const loginApi = async (email: string) => (await api('POST', '/api/auth/login', undefined, { email, password: PASSWORD })).json;
   const upload = async (videoTitle: string) => {
     const meta = videoMetadata({ title: videoTitle });
-    await runUpload({ baseUrl: server.url, token: (await loginApi(uploaderEmail)).access_token, bytes: readFileSync(await mp4Faststart()), metadata: meta });
+    const token = (await loginApi(uploaderEmail)).access_token;
+    await runUpload({ baseUrl: server.url, token, bytes: readFileSync(await mp4Faststart()), metadata: meta });
+    // Others may like it once it is ready (docs/sync.md, "Mutations").
+    const ready = async () =>
+      (await api('GET', '/api/videos?limit=50', token)).json.items.some(
+        (v: { id: string; media_status: string }) => v.id === meta.videoId && v.media_status === 'ready',
+      );
+    await until(`${videoTitle} ready`, ready, 90_000, { everyMs: 300 });
     return meta.videoId!;
   };
   /** A member of this test only, so what it does to them changes no other test. */
