@@ -14,6 +14,7 @@ import * as m0008media from './migrations/0008_media_processing';
 import * as m0009adminSearch from './migrations/0009_admin_search_trigrams';
 import * as m0010rateLimits from './migrations/0010_rate_limits';
 import * as m0011notifications from './migrations/0011_notifications';
+import * as m0012fairQueue from './migrations/0012_fair_media_queue';
 
 /** Migrations are listed here, in order, so the bundle needs no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0009_admin_search_trigrams': m0009adminSearch,
   '0010_rate_limits': m0010rateLimits,
   '0011_notifications': m0011notifications,
+  '0012_fair_media_queue': m0012fairQueue,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

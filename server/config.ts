@@ -76,7 +76,29 @@ const EnvSchema = z.object({
   PUSH_LIKE_BATCH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /** Tests only: accept http and loopback/private push endpoints (a local push service such as web-push-testing). */
   PUSH_ALLOW_INSECURE_ENDPOINTS: z.enum(['true', 'false']).default('false'),
+  /** Push services besides the browsers' own (docs/notifications.md): host names, `*.suffix`, or `*` for any public host. */
+  PUSH_ENDPOINT_HOSTS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .refine((hosts) => hosts.every(isPushHostRule), 'must be comma-separated host names (push.example.com), *.suffix or *; no addresses, no localhost')
+    .default([]),
 });
+
+/** A DNS host name as the URL parser writes it: lowercase labels of letters, digits and inner hyphens, no trailing dot. */
+export const DNS_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** One entry of PUSH_ENDPOINT_HOSTS: `*`, a name, or `*.` and a name with at least two labels; never an address or localhost. */
+function isPushHostRule(rule: string): boolean {
+  if (rule === '*') return true;
+  const name = rule.startsWith('*.') ? rule.slice(2) : rule;
+  if (!DNS_NAME.test(name) || /^[0-9.]+$/.test(name) || name === 'localhost' || name.endsWith('.localhost')) return false;
+  return !rule.startsWith('*.') || name.includes('.');
+}
 
 export interface MediaConfig {
   /** MEDIA_WORKER=on: the web process runs a job runner too. */
@@ -126,7 +148,7 @@ export interface Config {
   media: MediaConfig;
   storage: StorageConfig;
   /** Web Push (docs/notifications.md). */
-  push: { likeBatchMs: number; allowInsecureEndpoints: boolean };
+  push: { likeBatchMs: number; allowInsecureEndpoints: boolean; endpointHosts: string[] };
 }
 
 export class ConfigError extends Error {
@@ -175,7 +197,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ffprobePath: e.FFPROBE_PATH,
     },
     storage: storageConfig(e),
-    push: { likeBatchMs: e.PUSH_LIKE_BATCH_SECONDS * 1000, allowInsecureEndpoints: e.PUSH_ALLOW_INSECURE_ENDPOINTS === 'true' },
+    push: {
+      likeBatchMs: e.PUSH_LIKE_BATCH_SECONDS * 1000,
+      allowInsecureEndpoints: e.PUSH_ALLOW_INSECURE_ENDPOINTS === 'true',
+      endpointHosts: e.PUSH_ENDPOINT_HOSTS,
+    },
   };
 }
 

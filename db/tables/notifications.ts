@@ -12,6 +12,8 @@ export interface NotificationsTable {
   count: number;
   /** The last liker or the commenter. */
   actor_name: string | null;
+  /** The commenter's id: one member's comments on a video claimed together are one push. */
+  actor_id: string | null;
   /** The comment's opening words, the video's title, the prize category, the failure reason. */
   detail: string | null;
   amount_paise: number | null;
@@ -26,6 +28,8 @@ export interface NotificationsTable {
 export interface PushSubscriptionsTable {
   id: string;
   user_id: string;
+  /** The session (refresh-token family) that registered it; null when the token named none. */
+  session_id: string | null;
   endpoint: string;
   p256dh: string;
   auth: string;

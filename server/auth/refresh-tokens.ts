@@ -135,9 +135,11 @@ function revocation(db: Db, run: () => Promise<unknown>): Promise<unknown> {
 }
 
 export async function revokeFamily(db: Db, familyId: string, now: number): Promise<void> {
-  await revocation(db, () =>
-    db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute(),
-  );
+  await revocation(db, async () => {
+    await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+    // The session's push subscriptions end with it (docs/notifications.md, "Sessions").
+    await db.deleteFrom('push_subscriptions').where('session_id', '=', familyId).execute();
+  });
 }
 
 /** Logout: revokes the family of `presented`, if it is one of ours, and says whose session that was. */
@@ -167,5 +169,11 @@ export async function liveSessionOfToken(db: Db, presented: string, now: number)
 export async function revokeAllRefreshTokens(db: Db, userId: string, now: number, exceptFamilyId?: string): Promise<void> {
   let q = db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
   if (exceptFamilyId !== undefined) q = q.where('family_id', '!=', exceptFamilyId);
-  await revocation(db, () => q.execute());
+  // With them go their push subscriptions, and those registered without a session (docs/notifications.md, "Sessions").
+  let subs = db.deleteFrom('push_subscriptions').where('user_id', '=', userId);
+  if (exceptFamilyId !== undefined) subs = subs.where((eb) => eb.or([eb('session_id', 'is', null), eb('session_id', '!=', exceptFamilyId)]));
+  await revocation(db, async () => {
+    await q.execute();
+    await subs.execute();
+  });
 }

@@ -125,6 +125,7 @@ export async function notifyComment(
       video_id: c.videoId,
       count: 1,
       actor_name: c.authorName,
+      actor_id: c.authorId,
       detail,
       created_at: now,
       updated_at: now,

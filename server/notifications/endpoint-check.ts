@@ -1,34 +1,40 @@
-import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { DNS_NAME } from '../config';
+import { isPublicAddress } from './special-addresses';
 
-// A push endpoint is a URL the server will POST to: a member could name an internal address
-// (server-side request forgery). Only https to a public host is accepted, unless the configuration
-// allows a local push service (PUSH_ALLOW_INSECURE_ENDPOINTS, tests only).
+// A push endpoint is a URL a member hands the server, which then POSTs to it (docs/notifications.md,
+// "Where pushes go"). It is parsed once, here, with the WHATWG parser, and the sender connects to
+// the host and port of that parse and nothing else: web-push's own request re-parsed the string with
+// the legacy parser, which read `https://127.0.0.77;.evil.com/x` as 127.0.0.77.
 
-/**
- * Addresses that are not the public internet: "this network", private (RFC 1918), CGNAT (RFC 6598),
- * loopback, link-local; IPv6 unspecified, loopback, unique local, link-local and NAT64 (RFC 6052).
- * node's BlockList also matches an IPv4-mapped IPv6 address (::ffff:7f00:1) by its IPv4 rule.
- */
-const NOT_PUBLIC = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-] as const)
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['64:ff9b::', 96],
-] as const)
-  NOT_PUBLIC.addSubnet(net, prefix, 'ipv6');
+/** The push services browsers subscribe with: Chrome (FCM), Firefox (autopush), Safari, Edge (WNS). */
+export const BROWSER_PUSH_HOSTS: readonly string[] = ['fcm.googleapis.com', 'updates.push.services.mozilla.com', 'web.push.apple.com', '*.notify.windows.com'];
+
+export interface EndpointPolicy {
+  /** PUSH_ALLOW_INSECURE_ENDPOINTS (tests): http, any address and any port, still parsed and connected to as below. */
+  allowInsecure: boolean;
+  /** PUSH_ENDPOINT_HOSTS: hosts allowed besides BROWSER_PUSH_HOSTS; `*` is any public host. */
+  extraHosts: readonly string[];
+}
+
+/** Where a push goes: exactly what the one parse found. */
+export interface PushTarget {
+  protocol: 'https:' | 'http:';
+  /** A name, or an address without brackets. */
+  host: string;
+  port: number;
+  /** Path and query, as sent. */
+  path: string;
+  /** The VAPID audience (RFC 8292): the endpoint's origin. */
+  origin: string;
+  /** True when `host` is a name, which the sender's lookup resolves and checks at connect time. */
+  isName: boolean;
+}
+
+export type EndpointVerdict = { ok: true; target: PushTarget } | { ok: false; problem: string };
+
+const refuse = (problem: string): EndpointVerdict => ({ ok: false, problem });
+const NOT_PUBLIC = 'The push endpoint must be a public push service.';
 
 /** Why the endpoint is not even a URL (control characters, which the URL parser would silently drop, included), or null. */
 export function endpointSyntaxProblem(endpoint: string): string | null {
@@ -36,40 +42,57 @@ export function endpointSyntaxProblem(endpoint: string): string | null {
   return URL.canParse(endpoint) ? null : 'The push endpoint is not a URL.';
 }
 
-/** Why the endpoint is refused, or null when it may be used. */
-export function endpointProblem(endpoint: string, allowInsecure: boolean): string | null {
-  const syntax = endpointSyntaxProblem(endpoint);
-  if (syntax) return syntax;
-  const url = new URL(endpoint);
-  if (url.username || url.password) return 'The push endpoint must not carry credentials.';
-  if (allowInsecure) return url.protocol === 'https:' || url.protocol === 'http:' ? null : 'The push endpoint must be an https URL.';
-  if (url.protocol !== 'https:') return 'The push endpoint must be an https URL.';
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'The push endpoint must be a public address.';
-  const family = isIP(host);
-  if (family && NOT_PUBLIC.check(host, family === 4 ? 'ipv4' : 'ipv6')) return 'The push endpoint must be a public address.';
-  return null;
+function hostAllowed(host: string, rules: readonly string[]): boolean {
+  return rules.some((rule) => rule === '*' || rule === host || (rule.startsWith('*.') && host.endsWith(rule.slice(1))));
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+/** The host's own problem: not a name or address the parsers agree on, or not one we may call. */
+function hostProblem(host: string, policy: EndpointPolicy): string | null {
+  const address = isIP(host) ? host : null;
+  // Anything else the WHATWG parser lets through (`;`, `*`, `$`, `%`, `_`...) is where the legacy
+  // parser disagrees with it; a push service's name never needs it.
+  if (!address && !DNS_NAME.test(host)) return 'The push endpoint’s host is not a valid host name.';
+  if (policy.allowInsecure) return null;
+  if (address) return isPublicAddress(address) && policy.extraHosts.includes('*') ? null : NOT_PUBLIC;
+  if (host === 'localhost' || host.endsWith('.localhost')) return NOT_PUBLIC;
+  return hostAllowed(host, [...BROWSER_PUSH_HOSTS, ...policy.extraHosts]) ? null : NOT_PUBLIC;
+}
 
-/**
- * dns.lookup that refuses an address that is not public: a public name may resolve to an internal
- * address (or be made to, later: DNS rebinding), which the check of the URL cannot see. Used by
- * the sender's agent, so the address connected to is the one checked.
- */
-export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, []);
-    const refused = addresses.find((a) => NOT_PUBLIC.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4'));
-    if (refused) {
-      const e: NodeJS.ErrnoException = new Error(`${hostname} resolves to ${refused.address}, which is not a public address`);
-      e.code = 'EPUSHADDRESS';
-      return callback(e, []);
-    }
-    if (options.all) return callback(null, addresses);
-    const first = addresses[0];
-    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
-    callback(null, first.address, first.family);
-  });
+/** Whether the endpoint may be used, and where exactly a push to it goes. */
+export function checkEndpoint(endpoint: string, policy: EndpointPolicy): EndpointVerdict {
+  const syntax = endpointSyntaxProblem(endpoint);
+  if (syntax) return refuse(syntax);
+  const url = new URL(endpoint);
+  // A browser hands over the URL as its parser wrote it; any other spelling is what parsers disagree on.
+  if (url.href !== endpoint) return refuse('The push endpoint must be written as a browser gives it.');
+  if (url.username || url.password) return refuse('The push endpoint must not carry credentials.');
+  const insecureOk = policy.allowInsecure && url.protocol === 'http:';
+  if (url.protocol !== 'https:' && !insecureOk) return refuse('The push endpoint must be an https URL.');
+  if (url.port && !policy.allowInsecure) return refuse('The push endpoint must use the https port (443).');
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const problem = hostProblem(host, policy);
+  if (problem) return refuse(problem);
+  const protocol = url.protocol === 'http:' ? 'http:' : 'https:';
+  return {
+    ok: true,
+    target: {
+      protocol,
+      host,
+      port: url.port ? Number(url.port) : protocol === 'https:' ? 443 : 80,
+      path: `${url.pathname}${url.search}`,
+      origin: url.origin,
+      isName: !isIP(host),
+    },
+  };
+}
+
+/** Why the endpoint is refused, or null when it may be used. */
+export function endpointProblem(endpoint: string, policy: EndpointPolicy): string | null {
+  const verdict = checkEndpoint(endpoint, policy);
+  return verdict.ok ? null : verdict.problem;
+}
+
+/** The policy of a configuration. */
+export function endpointPolicy(push: { allowInsecureEndpoints: boolean; endpointHosts: readonly string[] }): EndpointPolicy {
+  return { allowInsecure: push.allowInsecureEndpoints, extraHosts: push.endpointHosts };
 }

@@ -12,7 +12,7 @@ import { errorResponses, bearerSecurity } from '../http/openapi-helpers';
 import { createRouter } from '../http/router';
 import { ApiError, badRequest } from '../http/errors';
 import { requireUser } from '../auth/middleware';
-import { endpointProblem, endpointSyntaxProblem } from './endpoint-check';
+import { endpointPolicy, endpointProblem, endpointSyntaxProblem } from './endpoint-check';
 import { deleteSubscription, readPrefs, saveSubscription, writePrefs } from './subscriptions';
 import { vapidKeysOf } from './vapid-keys';
 
@@ -90,9 +90,9 @@ export function pushRouter() {
   app.openapi(subscribeRoute, async (c) => {
     const { deps, user } = c.var;
     const body = c.req.valid('json');
-    const problem = endpointProblem(body.endpoint, deps.config.push.allowInsecureEndpoints);
+    const problem = endpointProblem(body.endpoint, endpointPolicy(deps.config.push));
     if (problem) throw badRequest(problem, 'invalid_endpoint');
-    const id = await saveSubscription(deps.db, user.id, body, deps.now());
+    const id = await saveSubscription(deps.db, { userId: user.id, sessionId: user.sessionId }, body, deps.now());
     return c.json({ id }, 201);
   });
   app.openapi(unsubscribeRoute, async (c) => {

@@ -1,63 +1,100 @@
 import { Agent } from 'node:https';
-import webpush, { WebPushError } from 'web-push';
 import type { AppDeps } from '../context';
 import { NOTIFICATION_PREF_OF, type NotificationKind } from '#sync/protocol/notifications';
 import { pushPayloadOf } from './payload';
-import { readPrefs } from './subscriptions';
+import { liveSubscriptionsOf, readPrefs, type LiveSubscription } from './subscriptions';
 import { vapidKeysOf, vapidSubject } from './vapid-keys';
 import { setLikeBatchMs } from './like-batch';
 import { onPushDue } from './wake';
-import { publicOnlyLookup } from './endpoint-check';
+import { checkEndpoint, endpointPolicy, type EndpointPolicy } from './endpoint-check';
+import { publicOnlyLookup, type LookupFunction } from './special-addresses';
+import { postPush, type Connection, type PushMessage } from './push-request';
+import { FairPool } from './send-pool';
+import { claimDue, newestPerCommenter } from './due-rows';
 
 type SenderDeps = Pick<AppDeps, 'db' | 'secrets' | 'config' | 'log' | 'now'>;
 
 /** How long a push service keeps a message for an offline device (seconds): a day-old "liked your video" is still worth it. */
 const TTL_SECONDS = 24 * 60 * 60;
-/** Rows claimed per round; a round runs again at once while it finds a full batch. */
+/** Rows claimed per look; it looks again at once while it finds a full batch. */
 const BATCH = 100;
-/** A push service that does not answer in this long is given up on for this message. */
-const SEND_TIMEOUT_MS = 10_000;
+/** One send's budget, lookup to answer: a push service answers in well under a second; a slower endpoint is given up on. */
+export const SEND_BUDGET_MS = 5_000;
+/** A send still waiting for the pool this long after its notification was claimed is dropped (the notification stays in the list). */
+export const ROUND_DEADLINE_MS = 30_000;
+/** Sends at a time, and of those at most this many for one member (send-pool.ts). */
+const POOL_SIZE = 16;
+const PER_MEMBER = 4;
 
 export interface PushSender {
-  /** One round: claims what is due now and sends it. Answers how many notifications it claimed. */
+  /** One round: claims what is due now and sends it; settles when those sends have. Answers how many notifications it claimed. */
   runOnce(): Promise<number>;
   stop(): Promise<void>;
 }
 
+export interface SenderOptions {
+  tickMs?: number;
+  /** The name lookup under the public-address check (dns.lookup); tests give one that answers loopback names only. */
+  resolve?: LookupFunction;
+}
+
+interface Sending {
+  deps: SenderDeps;
+  policy: EndpointPolicy;
+  pool: FairPool;
+  connection: Omit<Connection, 'signal'>;
+  stopped: AbortSignal;
+}
+
+interface Round {
+  claimed: number;
+  done: Promise<unknown>;
+}
+
 /**
  * Sends the notifications whose push is due (docs/notifications.md). Every instance runs one: a row
- * is claimed by a compare-and-set on its push_due_at, so two instances never send it twice. Runs
- * every `tickMs` and at once after a commit that made a push due now (wake.ts). Never throws into
- * what caused the notification: failures are logged, and a message that failed is not retried.
+ * is claimed by a compare-and-set on its push_due_at, so two instances never send it twice. Looks
+ * every `tickMs` and at once after a commit that made a push due now (wake.ts); a look only claims
+ * and hands the sends to the pool, so the next look never waits for a slow endpoint. Never throws
+ * into what caused the notification: failures are logged, and a message that failed is not retried.
  */
-export function startPushSender(deps: SenderDeps, options: { tickMs?: number } = {}): PushSender {
+export function startPushSender(deps: SenderDeps, options: SenderOptions = {}): PushSender {
   setLikeBatchMs(deps.config.push.likeBatchMs);
-  // Connects only to public addresses, whatever the endpoint's name resolves to (SSRF); a local
-  // push service in tests goes through the default agent.
-  const agent = deps.config.push.allowInsecureEndpoints ? undefined : new Agent({ keepAlive: true, lookup: publicOnlyLookup });
-  let running: Promise<number> | undefined;
+  const policy = endpointPolicy(deps.config.push);
+  const stopping = new AbortController();
+  // The local push service of the tests is on loopback and trusted through https' global agent.
+  const connection = policy.allowInsecure
+    ? { agent: undefined, lookup: undefined }
+    : { agent: new Agent({ keepAlive: true }), lookup: publicOnlyLookup(options.resolve) };
+  const sending: Sending = { deps, policy, pool: new FairPool(POOL_SIZE, PER_MEMBER), connection, stopped: stopping.signal };
+  const inflight = new Set<Promise<unknown>>();
+  let running: Promise<Round> | undefined;
   let again = false;
-  let stopped = false;
 
-  const round = async (): Promise<number> => {
+  const round = async (): Promise<Round> => {
     let claimed = 0;
+    const sends: Promise<void>[] = [];
     do {
       again = false;
-      const n = await sendDue(deps, agent);
-      claimed += n;
-      if (n >= BATCH) again = true;
-    } while (again && !stopped);
-    return claimed;
+      const { found, rows } = await claimDue(deps, BATCH);
+      claimed += rows.length;
+      sends.push(...(await dispatch(sending, newestPerCommenter(rows))));
+      if (found >= BATCH) again = true;
+    } while (again && !stopping.signal.aborted);
+    const done = Promise.all(sends);
+    inflight.add(done);
+    void done.finally(() => inflight.delete(done));
+    return { claimed, done };
   };
-  const kick = (): Promise<number> => {
+  const kick = (): Promise<Round> => {
     if (running) {
       again = true;
       return running;
     }
     running = round()
-      .catch((err: unknown) => {
+      .catch((err: unknown): Round => {
         deps.log.error('push sender round failed', err);
-        return 0;
+        return { claimed: 0, done: Promise.resolve() };
       })
       .finally(() => {
         running = undefined;
@@ -68,83 +105,83 @@ export function startPushSender(deps: SenderDeps, options: { tickMs?: number } =
   timer.unref();
   const unlisten = onPushDue(() => void kick());
   return {
-    runOnce: kick,
+    runOnce: async () => {
+      const r = await kick();
+      await r.done;
+      return r.claimed;
+    },
     stop: async () => {
-      stopped = true;
       clearInterval(timer);
       unlisten();
+      stopping.abort();
       await running;
-      agent?.destroy();
+      await Promise.all(inflight);
+      connection.agent?.destroy();
     },
   };
 }
 
-/** Claims the rows due now, one compare-and-set each, and sends each claimed one. */
-async function sendDue(deps: SenderDeps, agent: Agent | undefined): Promise<number> {
-  const now = deps.now();
-  const due = await deps.db
-    .selectFrom('notifications')
-    .select(['id', 'push_due_at'])
-    .where('push_due_at', '<=', now)
-    .orderBy('push_due_at')
-    .limit(BATCH)
-    .execute();
-  let claimed = 0;
-  for (const row of due) {
-    const r = await deps.db
-      .updateTable('notifications')
-      .set({ push_due_at: null })
-      .where('id', '=', row.id)
-      .where('push_due_at', '=', row.push_due_at)
-      .executeTakeFirst();
-    // Another instance (or a newer like that moved it) got there first.
-    if (!Number(r.numUpdatedRows)) continue;
-    claimed++;
+/** Prepares each claimed notification and hands its sends to the pool; answers the sends, not awaited. */
+async function dispatch(s: Sending, ids: string[]): Promise<Promise<void>[]> {
+  if (!ids.length) return [];
+  const notAfter = Date.now() + ROUND_DEADLINE_MS;
+  const keys = await vapidKeysOf(s.deps.db, s.deps.secrets, s.deps.now);
+  const vapid = { subject: vapidSubject(s.deps.config.mailFrom, s.deps.config.publicUrl), publicKey: keys.publicKey, privateKey: keys.privateKey };
+  const sends: Promise<void>[] = [];
+  for (const id of ids) {
     try {
-      await sendOne(deps, row.id, agent);
+      const prepared = await prepare(s.deps, id);
+      if (!prepared) continue;
+      const { userId, subs, message } = prepared;
+      for (const sub of subs)
+        sends.push(
+          s.pool.run(userId, () => sendTo(s, sub, { ...message, vapid, subscription: sub }, notAfter)).catch((err: unknown) => logFailure(s.deps, sub, err)),
+        );
     } catch (err) {
-      deps.log.error(`push of notification ${row.id} failed`, err);
+      s.deps.log.error(`push of notification ${id} failed`, err);
     }
   }
-  return claimed;
+  return sends;
 }
 
-async function sendOne(deps: SenderDeps, id: string, agent: Agent | undefined): Promise<void> {
+/** The notification's payload and where it goes: the owner's devices of open sessions, when the owner wants this kind. */
+async function prepare(
+  deps: SenderDeps,
+  id: string,
+): Promise<{ userId: string; subs: LiveSubscription[]; message: Pick<PushMessage, 'body' | 'ttlSeconds' | 'urgency'> } | undefined> {
   const found = await pushPayloadOf(deps.db, id);
-  if (!found) return;
+  if (!found) return undefined;
   const { userId, payload } = found;
   const prefs = await readPrefs(deps.db, userId);
-  if (!prefs[NOTIFICATION_PREF_OF[payload.notification.kind as NotificationKind]]) return;
-  const subs = await deps.db.selectFrom('push_subscriptions').select(['id', 'endpoint', 'p256dh', 'auth']).where('user_id', '=', userId).execute();
-  if (!subs.length) return;
-  const keys = await vapidKeysOf(deps.db, deps.secrets, deps.now);
-  const vapidDetails = { subject: vapidSubject(deps.config.mailFrom, deps.config.publicUrl), publicKey: keys.publicKey, privateKey: keys.privateKey };
-  const body = JSON.stringify(payload);
-  await Promise.all(
-    subs.map(async (s) => {
-      try {
-        await webpush.sendNotification({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }, body, {
-          vapidDetails,
-          TTL: TTL_SECONDS,
-          urgency: payload.notification.kind === 'likes' ? 'normal' : 'high',
-          contentEncoding: 'aes128gcm',
-          timeout: SEND_TIMEOUT_MS,
-          ...(agent ? { agent } : {}),
-        });
-      } catch (err) {
-        await onSendError(deps, s, err);
-      }
-    }),
-  );
+  if (!prefs[NOTIFICATION_PREF_OF[payload.notification.kind as NotificationKind]]) return undefined;
+  const subs = await liveSubscriptionsOf(deps.db, userId, deps.now());
+  if (!subs.length) return undefined;
+  const urgency = payload.notification.kind === 'likes' ? 'normal' : 'high';
+  return { userId, subs, message: { body: JSON.stringify(payload), ttlSeconds: TTL_SECONDS, urgency } };
 }
 
-/** 404/410: the device unsubscribed or the subscription expired (RFC 8030 section 7.3): it goes. Anything else is logged. */
-async function onSendError(deps: SenderDeps, sub: { id: string; endpoint: string }, err: unknown): Promise<void> {
-  if (err instanceof WebPushError && (err.statusCode === 404 || err.statusCode === 410)) {
-    await deps.db.deleteFrom('push_subscriptions').where('id', '=', sub.id).where('endpoint', '=', sub.endpoint).execute();
-    deps.log.info(`push subscription ${sub.id} is gone (${err.statusCode}): removed`);
+/** One message to one device, within its budget and the round's deadline; 404/410 (RFC 8030 section 7.3: gone) removes the subscription. */
+async function sendTo(s: Sending, sub: LiveSubscription, message: PushMessage, notAfter: number): Promise<void> {
+  const budget = Math.min(SEND_BUDGET_MS, notAfter - Date.now());
+  if (budget <= 0 || s.stopped.aborted) {
+    s.deps.log.error(`push to subscription ${sub.id} dropped: the pool was busy past the deadline`);
     return;
   }
-  const status = err instanceof WebPushError ? ` (${err.statusCode})` : '';
-  deps.log.error(`push to subscription ${sub.id} failed${status}`, err instanceof Error ? err.message : err);
+  const verdict = checkEndpoint(sub.endpoint, s.policy);
+  if (!verdict.ok) {
+    s.deps.log.error(`push to subscription ${sub.id} not sent: ${verdict.problem}`);
+    return;
+  }
+  const signal = AbortSignal.any([AbortSignal.timeout(budget), s.stopped]);
+  const answer = await postPush(verdict.target, message, { ...s.connection, signal });
+  if (answer.status === 404 || answer.status === 410) {
+    await s.deps.db.deleteFrom('push_subscriptions').where('id', '=', sub.id).where('endpoint', '=', sub.endpoint).execute();
+    s.deps.log.info(`push subscription ${sub.id} is gone (${answer.status}): removed`);
+  } else if (answer.status < 200 || answer.status > 299) {
+    s.deps.log.error(`push to subscription ${sub.id} failed (${answer.status})`, answer.body);
+  }
+}
+
+function logFailure(deps: SenderDeps, sub: { id: string }, err: unknown): void {
+  deps.log.error(`push to subscription ${sub.id} failed`, err instanceof Error ? `${err.name}: ${err.message}` : err);
 }

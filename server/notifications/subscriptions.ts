@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '#db/schema';
 import { NOTIFICATION_PREFS } from '#sync/protocol/notifications';
 import type { NotificationPrefs, PushSubscriptionBody } from '#sync/rest-api/notifications';
@@ -10,15 +11,33 @@ type Db = Kysely<Database>;
 export const MAX_SUBSCRIPTIONS_PER_MEMBER = 10;
 
 /**
- * This device's subscription, one row per endpoint: registering an endpoint again refreshes its keys
- * and its owner (a browser profile that changed hands). Returns the row's id.
+ * This device's subscription, one row per endpoint, belonging to the session that registered it
+ * (`sessionId`, the refresh-token family): it ends with that session (server/auth/refresh-tokens.ts).
+ * Registering an endpoint again refreshes its keys, its owner and its session (a browser profile
+ * that changed hands, a new sign-in). Returns the row's id.
  */
-export async function saveSubscription(db: Db, userId: string, sub: PushSubscriptionBody, now: number): Promise<string> {
+export async function saveSubscription(
+  db: Db,
+  owner: { userId: string; sessionId: string | undefined },
+  sub: PushSubscriptionBody,
+  now: number,
+): Promise<string> {
+  const { userId } = owner;
+  const session_id = owner.sessionId ?? null;
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('push_subscriptions')
-      .values({ id: randomUUID(), user_id: userId, endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: userId, p256dh: sub.keys.p256dh, auth: sub.keys.auth, updated_at: now }))
+      .values({
+        id: randomUUID(),
+        user_id: userId,
+        session_id,
+        endpoint: sub.endpoint,
+        p256dh: sub.keys.p256dh,
+        auth: sub.keys.auth,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: userId, session_id, p256dh: sub.keys.p256dh, auth: sub.keys.auth, updated_at: now }))
       .returning('id')
       .executeTakeFirstOrThrow();
     const kept = await trx
@@ -40,6 +59,40 @@ export async function saveSubscription(db: Db, userId: string, sub: PushSubscrip
       .execute();
     return row.id;
   });
+}
+
+export interface LiveSubscription {
+  id: string;
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+/**
+ * The member's devices whose session is still open: every way a session ends deletes its
+ * subscriptions, and this also skips one whose session ended some other way (expired, or a row
+ * written before). A subscription made without a session (an access token that names none) follows
+ * the member's sessions as a whole.
+ */
+export async function liveSubscriptionsOf(db: Db, userId: string, now: number): Promise<LiveSubscription[]> {
+  const rows = await db
+    .selectFrom('push_subscriptions as s')
+    .select(['s.id', 's.endpoint', 's.p256dh', 's.auth'])
+    .where('s.user_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('s.session_id', 'is', null),
+        eb.exists(
+          eb
+            .selectFrom('refresh_tokens as r')
+            .select(sql<number>`1`.as('live'))
+            .whereRef('r.family_id', '=', 's.session_id')
+            .where('r.revoked_at', 'is', null)
+            .where('r.expires_at', '>', now),
+        ),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => ({ id: r.id, endpoint: r.endpoint, keys: { p256dh: r.p256dh, auth: r.auth } }));
 }
 
 /** Only the caller's own row goes; another member's endpoint is left alone. Answers whether one went. */

@@ -16,7 +16,8 @@ const KEYS = { p256dh: Buffer.alloc(65, 4).toString('base64url'), auth: Buffer.a
 const sub = (endpoint: string, keys: unknown = KEYS) => ({ endpoint, expirationTime: null, keys });
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // push.example.com stands in for a push service an operator added; it is never called (no sender runs here).
+  t = await createTestApp({ PUSH_ENDPOINT_HOSTS: 'push.example.com' });
   alice = await createUser(t.deps, { name: 'Alice' });
   bob = await createUser(t.deps, { name: 'Bob' });
 });
@@ -64,6 +65,30 @@ describe('push subscriptions', () => {
       'ftp://push.example.com/x',
       'not a url',
       'https://push.example.com/a\nb',
+      // Any host but the browsers' push services and PUSH_ENDPOINT_HOSTS, and any port but 443.
+      'https://push.example.net/x',
+      'https://8.8.8.8/x',
+      'https://push.example.com:8443/x',
+      'https://fcm.googleapis.com:444/x',
+      // Read differently by the WHATWG parser (a name) and the legacy one web-push connected with (127.0.0.77).
+      'https://127.0.0.77;.evil.com/x',
+      'https://127.0.0.77;.push.example.com/x',
+      'https://127.0.0.77%3B.push.example.com/x',
+      'https://127.0.0.77%2e.push.example.com/x',
+      'https://127.0.0.77${}.push.example.com/x',
+      'https://127.0.0.77*.push.example.com/x',
+      'https://127.0.0.77\\.push.example.com/x',
+      'https://PUSH.example.com/x',
+      // Special-purpose addresses and names (IANA registries).
+      'https://[::127.0.0.1]/x',
+      'https://[::ffff:0:7f00:1]/x',
+      'https://[64:ff9b:1::7f00:1]/x',
+      'https://[2002:7f00:1::]/x',
+      'https://[fec0::1]/x',
+      'https://198.18.0.1/x',
+      'https://224.0.0.1/x',
+      'https://255.255.255.255/x',
+      'https://localhost./x',
     ];
     for (const endpoint of refused) {
       const res = await call(t.app, 'POST', '/api/push/subscriptions', sub(endpoint), member.token);

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request, createServer, globalAgent, type Server } from 'node:https';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '#db/postgres-cluster';
+import { call, type TestApp } from './test-app';
 
 // A local Web Push service: web-push-testing's (node_modules/web-push-testing/src), run in this
 // process on 127.0.0.1 over TLS. web-push always speaks https (node_modules/web-push/src/web-push-lib.js
@@ -108,4 +110,11 @@ export async function startPushService(): Promise<PushService> {
         server.close(() => ok());
       }),
   };
+}
+
+/** `author` comments on `videoId` through the sync push, as the app does: its owner's notification is then due at once. */
+export async function commentAs(t: TestApp, author: { token: string }, videoId: string, content: string): Promise<void> {
+  const mutation = { id: 1, name: 'addComment', args: { commentId: randomUUID(), videoId, content } };
+  const res = await call(t.app, 'POST', '/api/sync/push', { client_id: randomUUID(), mutations: [mutation] }, author.token);
+  if (res.status !== 200 || res.json.results?.[0]?.error) throw new Error(`the comment was refused: ${res.text}`);
 }
