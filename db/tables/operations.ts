@@ -65,6 +65,8 @@ export interface AuditLogTable {
 export interface MediaJobsTable {
   id: string;
   video_id: string;
+  /** The video's owner (null only for a job whose video was gone when migration 0012 ran). */
+  user_id: string | null;
   /** 'transcode' */
   kind: string;
   /** 'queued' | 'running' | 'done' | 'failed' */
@@ -74,6 +76,8 @@ export interface MediaJobsTable {
   run_at: number;
   /** A running job's lease; past it, another worker may claim the job. */
   lease_until: number;
+  /** The queue's order: created_at plus a slot per job of the same member pending before it (queue.ts). */
+  fair_at: Generated<number>;
   worker_id: string | null;
   last_error: string | null;
   created_at: number;

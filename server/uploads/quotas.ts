@@ -1,12 +1,15 @@
 import { statfs } from 'node:fs/promises';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import type { AppDeps } from '../context';
 import { limitsSetting } from '../settings/definitions';
 import { readSetting } from '../settings/store';
+import { countPendingJobs } from '../media/jobs/queue';
 
 /** Uploads of one member that may be unfinished at once (created, neither finished, cancelled nor expired). */
 export const MAX_UPLOADS_IN_PROGRESS = 3;
+/** Videos of one member that may wait for or be in processing at once (queued or running jobs). */
+export const MAX_PENDING_VIDEOS = 3;
 /** The daily volume is counted over this rolling window, and unfinished uploads expire after it. */
 export const UPLOAD_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -62,6 +65,26 @@ export async function replaceEarlierUploads(trx: Transaction<Database>, userId: 
     .where('id', 'in', ids)
     .execute();
   return ids;
+}
+
+/**
+ * A finished upload of a new video is refused while the member already has MAX_PENDING_VIDEOS
+ * videos waiting for or in processing: one member cannot fill the queue that everyone's videos go
+ * through (docs/reliability.md, "The media job runner"). A repeated finish of a video that already
+ * has its row is never refused (it adds no job). Read in the transaction that inserts the video and
+ * its job, under the member's lock on PostgreSQL, so two finishes cannot both take the last place.
+ */
+export async function processingRefusal(
+  db: Kysely<Database> | Transaction<Database>,
+  userId: string,
+  videoId: string,
+): Promise<{ code: 'too_many_processing'; message: string } | null> {
+  if (await db.selectFrom('videos').select('id').where('id', '=', videoId).executeTakeFirst()) return null;
+  if ((await countPendingJobs(db, userId)) < MAX_PENDING_VIDEOS) return null;
+  return {
+    code: 'too_many_processing',
+    message: `You have ${MAX_PENDING_VIDEOS} videos being processed. Wait for one to finish before uploading another.`,
+  };
 }
 
 /** Thrown inside the creating transaction so a refused creation changes nothing. */

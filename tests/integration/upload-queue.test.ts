@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
+import { markAllProcessed } from '../helpers/media-processed';
 import { createUploadRaw, listen, sha256, terminateUnfinished, type LoopbackServer } from '../fixtures/tus-client';
 import { mp4Faststart, mp4TwoMegabytes, posterJpeg, textAsMp4 } from '../fixtures/videos';
 import { UploadsDb, type UploadRecord } from '#client/sync/uploads/upload-db';
@@ -41,7 +42,11 @@ describe('the client upload queue against the real server', () => {
     await srv?.close();
     await t?.close();
   });
-  afterEach(() => terminateUnfinished(t, srv.url));
+  // A member may have only 3 videos in processing, and no runner runs here.
+  afterEach(async () => {
+    await terminateUnfinished(t, srv.url);
+    await markAllProcessed(t.deps);
+  });
 
   /** Every poster PUT the queues made (video ids), and a hook that runs before each one is sent. */
   const posterPuts: string[] = [];

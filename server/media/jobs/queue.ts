@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { onPostgres } from '#db/migrations/portable';
 import type { Database } from '#db/schema';
 import { wakeMediaRunners } from './registry';
@@ -22,6 +22,29 @@ export interface RetryPolicy {
 }
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, backoffMs: [10_000, 60_000] };
 
+/** Jobs that are queued or running, the ones a member may have at most MAX_PENDING_VIDEOS of (server/uploads/quotas.ts). */
+export const PENDING_STATES = ['queued', 'running'] as const;
+
+/**
+ * Where a member's later jobs go in the queue: each job of theirs already pending puts the new one a
+ * slot further back (fair_at = now + pending x slot), so the runners take members in turn: another
+ * member's first video, queued up to a slot after a burst, is claimed before the burst's second job.
+ * A slot long ago no longer holds a job back, so nobody waits behind others' first videos for ever
+ * (docs/reliability.md, "The media job runner").
+ */
+export const FAIR_SLOT_MS = 15 * 60_000;
+
+/** How many of a member's jobs are queued or running (by the media_jobs_user index). */
+export async function countPendingJobs(db: Db, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('media_jobs')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('state', 'in', PENDING_STATES)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /**
  * Queues the transcode of a video. Call it inside the transaction that writes the video row, so
  * a video never exists without its job (nor a job without its video). The in-process runners are
@@ -31,42 +54,65 @@ export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, backoffMs: [10_000, 
  */
 export async function enqueueMediaJob(db: Db, videoId: string, now: number): Promise<string> {
   const id = randomUUID();
+  const owner = (await db.selectFrom('videos').select('user_id').where('id', '=', videoId).executeTakeFirst())?.user_id ?? null;
+  const ahead = owner === null ? 0 : await countPendingJobs(db, owner);
   await db
     .insertInto('media_jobs')
-    .values({ id, video_id: videoId, kind: 'transcode', state: 'queued', attempts: 0, run_at: now, lease_until: 0, created_at: now, updated_at: now })
+    .values({
+      id,
+      video_id: videoId,
+      user_id: owner,
+      kind: 'transcode',
+      state: 'queued',
+      attempts: 0,
+      run_at: now,
+      fair_at: now + ahead * FAIR_SLOT_MS,
+      lease_until: 0,
+      created_at: now,
+      updated_at: now,
+    })
     .execute();
   setImmediate(wakeMediaRunners);
   return id;
 }
 
 /**
- * Claims one due job for `workerId` until `now + leaseMs`: a queued job whose time has come, or a
- * running one whose lease expired (its worker died). Of several claimers (runners in this and
- * other processes) exactly one gets a job, and a job is never held by two.
+ * Claims one due job for `workerId` until `now + leaseMs`: first a running one whose lease expired
+ * (its worker died), else the queued job whose time has come with the smallest fair_at (members in
+ * turn, see FAIR_SLOT_MS). Of several claimers (runners in this and other processes) exactly one gets
+ * a job, and a job is never held by two. Both lookups walk an index in claim order (media_jobs_lease
+ * for the few running jobs, media_jobs_fair for the queue) and stop at the first due row.
  */
 export async function claimNextJob(db: Kysely<Database>, workerId: string, now: number, leaseMs: number): Promise<ClaimedJob | null> {
   return onPostgres(db as unknown as Kysely<unknown>) ? claimSkipLocked(db, workerId, now, leaseMs) : claimCompareAndSet(db, workerId, now, leaseMs);
 }
 
-const isDue = (now: number) => (eb: ExpressionBuilder<Database, 'media_jobs'>) =>
-  eb.or([eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]), eb.and([eb('state', '=', 'running'), eb('lease_until', '<', now)])]);
+/** The due jobs in claim order, `limit` of each kind: expired leases, then the queue by fair_at. */
+const dueJobLookups = (db: Kysely<Database>, now: number) =>
+  [
+    db.selectFrom('media_jobs').where('state', '=', 'running').where('lease_until', '<', now).orderBy('lease_until'),
+    db.selectFrom('media_jobs').where('state', '=', 'queued').where('run_at', '<=', now).orderBy('fair_at').orderBy('id'),
+  ] as const;
 
 const claimedSet = (workerId: string, now: number, leaseMs: number) =>
   ({ state: 'running', worker_id: workerId, lease_until: now + leaseMs, attempts: sql<number>`attempts + 1`, updated_at: now }) as const;
 
 /**
- * PostgreSQL: one statement. `FOR UPDATE SKIP LOCKED` locks the first due row no other claimer
- * holds (and re-checks it is still due once locked), so concurrent claimers take different jobs
- * without waiting on each other, and a row being claimed is never claimed again.
+ * PostgreSQL: one statement per lookup. `FOR UPDATE SKIP LOCKED` locks the first due row no other
+ * claimer holds (and re-checks it is still due once locked), so concurrent claimers take different
+ * jobs without waiting on each other, and a row being claimed is never claimed again.
  */
 async function claimSkipLocked(db: Kysely<Database>, workerId: string, now: number, leaseMs: number): Promise<ClaimedJob | null> {
-  const row = await db
-    .updateTable('media_jobs')
-    .set(claimedSet(workerId, now, leaseMs))
-    .where('id', '=', (eb) => eb.selectFrom('media_jobs').select('id').where(isDue(now)).orderBy('run_at').orderBy('id').limit(1).forUpdate().skipLocked())
-    .returning(['id', 'video_id', 'attempts', 'lease_until'])
-    .executeTakeFirst();
-  return row ? { id: row.id, videoId: row.video_id, attempt: row.attempts, leaseUntil: row.lease_until } : null;
+  for (const due of dueJobLookups(db, now)) {
+    const row = await db
+      .updateTable('media_jobs')
+      .set(claimedSet(workerId, now, leaseMs))
+      .where('id', '=', () => due.select('id').limit(1).forUpdate().skipLocked())
+      .returning(['id', 'video_id', 'attempts', 'lease_until'])
+      .executeTakeFirst();
+    if (row) return { id: row.id, videoId: row.video_id, attempt: row.attempts, leaseUntil: row.lease_until };
+  }
+  return null;
 }
 
 /**
@@ -76,14 +122,8 @@ async function claimSkipLocked(db: Kysely<Database>, workerId: string, now: numb
  */
 async function claimCompareAndSet(db: Kysely<Database>, workerId: string, now: number, leaseMs: number): Promise<ClaimedJob | null> {
   for (;;) {
-    const candidates = await db
-      .selectFrom('media_jobs')
-      .select(['id', 'video_id', 'state', 'lease_until', 'attempts'])
-      .where(isDue(now))
-      .orderBy('run_at')
-      .orderBy('id')
-      .limit(8)
-      .execute();
+    const candidates = [];
+    for (const due of dueJobLookups(db, now)) candidates.push(...(await due.select(['id', 'video_id', 'state', 'lease_until', 'attempts']).limit(8).execute()));
     if (!candidates.length) return null;
     for (const c of candidates) {
       const res = await db
