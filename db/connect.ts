@@ -15,6 +15,7 @@ import * as m0009adminSearch from './migrations/0009_admin_search_trigrams';
 import * as m0010rateLimits from './migrations/0010_rate_limits';
 import * as m0011notifications from './migrations/0011_notifications';
 import * as m0012fairQueue from './migrations/0012_fair_media_queue';
+import * as m0013pushSessions from './migrations/0013_push_sessions';
 
 /** Migrations are listed here, in order, so the bundle needs no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0010_rate_limits': m0010rateLimits,
   '0011_notifications': m0011notifications,
   '0012_fair_media_queue': m0012fairQueue,
+  '0013_push_sessions': m0013pushSessions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
