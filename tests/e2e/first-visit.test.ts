@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser';
 import { firstH1Text, titleOf, watchProblems } from '../helpers/page-problems';
 import type { ServerProcess } from '../helpers/server-process';
-import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { logInThroughUi, PASSWORD, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
 
 // Issue 17, the first visit: the public pages arrive as finished HTML (prerendered at build time),
 // React adopts that markup instead of drawing it again, and a visit logs nothing in the console.
@@ -140,6 +140,34 @@ describe.skipIf(!hasChromium)('the first visit', () => {
     await page.waitForURL('**/home');
     await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/home');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  // Issue 26: a member whose refresh cookie has gone (its 30 days ran out, or the cookies were
+  // cleared) still has the cached profile; the app asked the server anyway and logged a 400.
+  it('a member back after the refresh cookie has gone: landing, sign in, home, and nothing in the console', async () => {
+    const email = uniqueEmail('back-later');
+    await signUpVerified(server, 'Back Later', email);
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    await logInThroughUi(first, server, email);
+    await first.close();
+    await context.clearCookies();
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${server.url}/`);
+    await heading(page, 'Vidi').waitFor();
+    await page.getByRole('link', { name: 'Login', exact: true }).click();
+    await page.waitForURL('**/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    // Until the sync engine's first pull is in, too.
+    const pulled = page.waitForResponse((r) => r.url().endsWith('/api/sync/pull'));
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL('**/home');
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    await pulled;
     expect(problems).toEqual([]);
     await context.close();
   });

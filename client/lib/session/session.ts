@@ -1,7 +1,7 @@
 import { apiErrorOf, type ApiError } from '../http/api-error';
 import { HttpClient } from '../http/http-client';
 import { isNoAnswer, isRefusedRefresh, requestJson } from './http';
-import { readCachedUser, SESSION_USER_KEY, writeCachedUser } from './session-cache';
+import { markRefreshCookie, mayHoldRefreshCookie, readCachedUser, SESSION_USER_KEY, writeCachedUser } from './session-cache';
 import { persistWhenInstalled } from './persist-storage';
 import { withRefreshLock } from './refresh-lock';
 import { expiryMs, isAuthSession, type AuthSession, type SessionState, type SessionUser } from './session-types';
@@ -59,6 +59,7 @@ function applySession(s: AuthSession): void {
   const wasSignedIn = state.status === 'signedIn' ? state.user.id : null;
   accessToken = s.access_token;
   expiresAt = expiryMs(s);
+  markRefreshCookie(true);
   writeCachedUser(s.user);
   setState({ status: 'signedIn', user: s.user, offline: false });
   if (wasSignedIn !== s.user.id) announceSignedIn(s.user);
@@ -73,6 +74,7 @@ function endSession(reason: SignOutReason): void {
   const was = state.status === 'signedIn';
   accessToken = null;
   expiresAt = 0;
+  markRefreshCookie(false);
   writeCachedUser(null);
   setState({ status: 'signedOut' });
   if (was) for (const h of eventHandlers) h.signedOut?.(reason);
@@ -83,6 +85,10 @@ function endSession(reason: SignOutReason): void {
  * server could not be reached (the session stays, offline) or refused (the session ends: back to /login).
  */
 export function refreshSession(): Promise<string | null> {
+  // No session in this tab (signed out, or a sign-in still pending): there is no cookie of ours to
+  // trade, and a stray caller (an upload resumed on 'online', an engine still stopping) would only
+  // earn a 400. Signing in sets the session before anything else runs.
+  if (state.status === 'signedOut') return Promise.resolve(null);
   refreshing ??= doRefresh().finally(() => {
     refreshing = null;
   });
@@ -117,9 +123,14 @@ export function restoreSession(): Promise<void> {
     startTicking();
     const cached = readCachedUser();
     // Only a device that signed in before can hold a refresh cookie (HttpOnly, so unreadable here):
-    // visitors skip the call instead of logging a 400 on every page load.
+    // visitors skip the call instead of logging a 400 on every page load, and so does a member
+    // whose cookie has gone (expired, or cleared): its readable twin went with it.
     if (!cached) {
       setState({ status: 'signedOut' });
+      return;
+    }
+    if (!mayHoldRefreshCookie()) {
+      endSession('expired');
       return;
     }
     try {
