@@ -1,5 +1,6 @@
 import { resolve, join } from 'node:path';
 import { z } from 'zod';
+import { isPushHostRule } from './notifications/host-names';
 
 // Environment validated once at start-up (epic-stack style): a bad value stops the process with a
 // message naming the variable, instead of failing later in some request.
@@ -88,17 +89,6 @@ const EnvSchema = z.object({
     .refine((hosts) => hosts.every(isPushHostRule), 'must be comma-separated host names (push.example.com), *.suffix or *; no addresses, no localhost')
     .default([]),
 });
-
-/** A DNS host name as the URL parser writes it: lowercase labels of letters, digits and inner hyphens, no trailing dot. */
-export const DNS_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
-
-/** One entry of PUSH_ENDPOINT_HOSTS: `*`, a name, or `*.` and a name with at least two labels; never an address or localhost. */
-function isPushHostRule(rule: string): boolean {
-  if (rule === '*') return true;
-  const name = rule.startsWith('*.') ? rule.slice(2) : rule;
-  if (!DNS_NAME.test(name) || /^[0-9.]+$/.test(name) || name === 'localhost' || name.endsWith('.localhost')) return false;
-  return !rule.startsWith('*.') || name.includes('.');
-}
 
 export interface MediaConfig {
   /** MEDIA_WORKER=on: the web process runs a job runner too. */

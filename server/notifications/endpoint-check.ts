@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { DNS_NAME } from '../config';
+import { DNS_NAME, hostAllowed, isLocalhost } from './host-names';
 import { isPublicAddress } from './special-addresses';
 
 // A push endpoint is a URL a member hands the server, which then POSTs to it (docs/notifications.md,
@@ -42,10 +42,6 @@ export function endpointSyntaxProblem(endpoint: string): string | null {
   return URL.canParse(endpoint) ? null : 'The push endpoint is not a URL.';
 }
 
-function hostAllowed(host: string, rules: readonly string[]): boolean {
-  return rules.some((rule) => rule === '*' || rule === host || (rule.startsWith('*.') && host.endsWith(rule.slice(1))));
-}
-
 /** The host's own problem: not a name or address the parsers agree on, or not one we may call. */
 function hostProblem(host: string, policy: EndpointPolicy): string | null {
   const address = isIP(host) ? host : null;
@@ -54,7 +50,7 @@ function hostProblem(host: string, policy: EndpointPolicy): string | null {
   if (!address && !DNS_NAME.test(host)) return 'The push endpoint’s host is not a valid host name.';
   if (policy.allowInsecure) return null;
   if (address) return isPublicAddress(address) && policy.extraHosts.includes('*') ? null : NOT_PUBLIC;
-  if (host === 'localhost' || host.endsWith('.localhost')) return NOT_PUBLIC;
+  if (isLocalhost(host)) return NOT_PUBLIC;
   return hostAllowed(host, [...BROWSER_PUSH_HOSTS, ...policy.extraHosts]) ? null : NOT_PUBLIC;
 }
 
