@@ -34,6 +34,9 @@ if (!postgresBin && !process.env.CI) {
 
 export default defineConfig({
   test: {
+    // vitest's default on this 2-core machine is one file at a time, yet most files wait on a server
+    // process, PostgreSQL, ffmpeg or Chromium: three at a time keeps both cores busy (docs/benchmarks.md, "CI time").
+    maxWorkers: 3,
     projects: [
       {
         test: {
