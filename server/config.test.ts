@@ -29,8 +29,12 @@ describe('configuration', () => {
   });
 
   it('reads the push settings: a 60 s like batch and https push services only, unless told', () => {
-    expect(loadConfig({}).push).toEqual({ likeBatchMs: 60_000, allowInsecureEndpoints: false });
-    expect(loadConfig({ PUSH_LIKE_BATCH_SECONDS: '0', PUSH_ALLOW_INSECURE_ENDPOINTS: 'true' }).push).toEqual({ likeBatchMs: 0, allowInsecureEndpoints: true });
+    expect(loadConfig({}).push).toEqual({ likeBatchMs: 60_000, allowInsecureEndpoints: false, endpointHosts: [] });
+    expect(loadConfig({ PUSH_LIKE_BATCH_SECONDS: '0', PUSH_ALLOW_INSECURE_ENDPOINTS: 'true' }).push).toEqual({
+      likeBatchMs: 0,
+      allowInsecureEndpoints: true,
+      endpointHosts: [],
+    });
     expect(() => loadConfig({ PUSH_ALLOW_INSECURE_ENDPOINTS: 'yes' })).toThrow(/PUSH_ALLOW_INSECURE_ENDPOINTS/);
     expect(() => loadConfig({ PUSH_LIKE_BATCH_SECONDS: '-5' })).toThrow(/PUSH_LIKE_BATCH_SECONDS/);
   });

@@ -164,7 +164,7 @@ async function prepare(
 async function sendTo(s: Sending, sub: LiveSubscription, message: PushMessage, notAfter: number): Promise<void> {
   const budget = Math.min(SEND_BUDGET_MS, notAfter - Date.now());
   if (budget <= 0 || s.stopped.aborted) {
-    s.deps.log.error(`push to subscription ${sub.id} dropped: the pool was busy past the deadline`);
+    s.deps.log.error(`push to subscription ${sub.id} dropped: ${s.stopped.aborted ? 'the sender stopped' : 'its turn came after the deadline'}`);
     return;
   }
   const verdict = checkEndpoint(sub.endpoint, s.policy);
