@@ -13,3 +13,13 @@ export class MediaProcessingError extends Error {
     this.name = 'MediaProcessingError';
   }
 }
+
+/**
+ * A child that exited with a status: a refusal of the file for good. One killed by a signal from
+ * outside (the out-of-memory killer, an operator; our own timeouts reject instead) says nothing
+ * about the file, so that try may be retried.
+ */
+export function childFailure(code: number | null, stderr: string, reason: string): MediaProcessingError {
+  const last = stderr.trim().split('\n').pop();
+  return code === null ? new MediaProcessingError('processing was interrupted', false, last) : new MediaProcessingError(reason, true, last);
+}

@@ -21,6 +21,11 @@ export const MAX_PIXELS = 4096 * 2304;
 export const MAX_SOURCE_FPS = 120;
 /** The most frames a video track may hold: the top rate for the whole length. */
 export const MAX_VIDEO_FRAMES = Math.ceil((MAX_SOURCE_FPS * MAX_STREAM_MS) / 1000);
+/**
+ * The most packets any track may hold: 1000 a second for the whole length, far above audio's 47
+ * (AAC at 48 kHz) to 400 (Opus's shortest frames), so millions of tiny packets cannot stall a worker.
+ */
+export const MAX_STREAM_PACKETS = Math.ceil((1000 * MAX_STREAM_MS) / 1000);
 
 export const TOO_LARGE = "This video's picture is too large";
 export const TOO_LONG = 'This video is longer than 2 minutes';

@@ -1,5 +1,5 @@
-import { MediaProcessingError } from './errors';
-import { MAX_SOURCE_FPS, MAX_STREAM_MS, MAX_VIDEO_FRAMES, seconds, tooLargeReason, tooLongReason } from './limits';
+import { childFailure, MediaProcessingError } from './errors';
+import { MAX_SOURCE_FPS, MAX_STREAM_MS, MAX_STREAM_PACKETS, MAX_VIDEO_FRAMES, seconds, tooLargeReason, tooLongReason } from './limits';
 import { runChild } from './run-child';
 import { inputArgs, type SourceContainer } from './source-input';
 
@@ -41,6 +41,7 @@ function overLimit(s: Span, isVideo: boolean, headerMs: number): MediaProcessing
     return new MediaProcessingError(tooLongReason(`its frames run past ${seconds(spanMs(s))} seconds; its header says ${seconds(headerMs)}`), true);
   }
   if (isVideo && s.count > MAX_VIDEO_FRAMES) return new MediaProcessingError(tooLargeReason(`more than ${MAX_VIDEO_FRAMES} frames`), true);
+  if (s.count > MAX_STREAM_PACKETS) return new MediaProcessingError(`the file holds more than ${MAX_STREAM_PACKETS} packets in one track`, true);
   return undefined;
 }
 
@@ -87,7 +88,7 @@ export async function measureStreams(m: MeasureInput): Promise<Measured> {
     if (refusal && stop.signal.aborted) throw refusal;
     throw e;
   });
-  if (res.code !== 0) throw new MediaProcessingError('the file is not a video that can be read', true, res.stderr.trim().split('\n').pop());
+  if (res.code !== 0) throw childFailure(res.code, res.stderr, 'the file is not a video that can be read');
   const video = spans.get(m.videoIndex);
   if (!video) throw new MediaProcessingError('the video track is empty', true);
   const fps = frameRate(video);

@@ -1,4 +1,4 @@
-import { MediaProcessingError } from './errors';
+import { childFailure, MediaProcessingError } from './errors';
 import { tooLargeReason } from './limits';
 import { checkHeaderLimits } from './probe-limits';
 import { runChild } from './run-child';
@@ -124,7 +124,7 @@ export function parseProbe(out: FfprobeOutput, container: SourceContainer): Prob
 export async function probe(ffprobe: string, container: SourceContainer, source: string, signal?: AbortSignal): Promise<ProbeResult> {
   const args = ['-v', 'error', ...inputArgs(container, source), '-print_format', 'json', '-show_format', '-show_streams'];
   const res = await runChild({ command: ffprobe, args, timeoutMs: 60_000, signal });
-  if (res.code !== 0) throw probeFailure(res.stderr);
+  if (res.code !== 0) throw probeFailure(res.code, res.stderr);
   let out: FfprobeOutput;
   try {
     out = JSON.parse(res.stdout) as FfprobeOutput;
@@ -135,8 +135,7 @@ export async function probe(ffprobe: string, container: SourceContainer, source:
 }
 
 /** The decoders' pixel cap (source-input.ts) makes ffprobe fail outright on a huge picture: say so. */
-function probeFailure(stderr: string): MediaProcessingError {
-  const last = stderr.trim().split('\n').pop();
-  if (/exceeds specified max pixel count/.test(stderr)) return refuse(tooLargeReason('a picture over the pixel cap'), last);
-  return refuse('the file is not a video that can be read', last);
+function probeFailure(code: number | null, stderr: string): MediaProcessingError {
+  const reason = /exceeds specified max pixel count/.test(stderr) ? tooLargeReason('a picture over the pixel cap') : 'the file is not a video that can be read';
+  return childFailure(code, stderr, reason);
 }
