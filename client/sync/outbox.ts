@@ -1,7 +1,7 @@
 import { newId } from './ids';
 import { MutationError } from '#sync/protocol/error-codes';
 import { mutationVideoId } from '#sync/mutations/video-id';
-import type { AnyMutation } from '#sync/mutations/catalogue';
+import { mutationDef, type AnyMutation } from '#sync/mutations/catalogue';
 import { runTx } from './tx-queue';
 import { getMeta, setMeta, type ClientDb, type OutboxEntry } from './db';
 import { applyOptimistic, rebase } from './rebase';
@@ -137,14 +137,18 @@ export async function dropRejected(
   return runTx(db, async () => {
     const out: Rejection[] = [];
     const videos: string[] = [];
+    const commentVideos: string[] = [];
     for (const r of rejected) {
       const e = await db.outbox.where('[client_id+id]').equals([clientId, r.id]).first();
       if (!e) continue;
       await db.outbox.delete(e.seq!);
       if (e.video_id) videos.push(e.video_id);
+      // A refused comment must leave the shown list too, not only the video's count.
+      const videoId = e.video_id ?? mutationVideoId(e);
+      if (videoId && mutationDef(e.name)?.rewritesComments) commentVideos.push(videoId);
       out.push({ name: e.name, args: e.args, error: r.error });
     }
-    await rebase(db, userId, videos);
+    await rebase(db, userId, videos, true, commentVideos);
     return out;
   });
 }

@@ -21,15 +21,23 @@ export async function applyOptimistic(db: ClientDb, userId: string, entry: Pick<
 
 /**
  * Rebase (must run inside a read-write transaction over allTables): the rows the queued mutations
- * touch, plus `alsoVideos`, are reset to the server's last state, then every queued mutation of
- * `userId` is applied again on top. Readers see only the result, never the state in between.
+ * touch, plus `alsoVideos` and the comment lists of `alsoCommentVideos` (those of mutations just
+ * dropped, whose optimistic rows would otherwise stay), are reset to the server's last state, then
+ * every queued mutation of `userId` is applied again on top. Readers see only the result, never the
+ * state in between.
  */
-export async function rebase(db: ClientDb, userId: string, alsoVideos: Iterable<string> = [], alsoProfile = true): Promise<void> {
+export async function rebase(
+  db: ClientDb,
+  userId: string,
+  alsoVideos: Iterable<string> = [],
+  alsoProfile = true,
+  alsoCommentVideos: Iterable<string> = [],
+): Promise<void> {
   const [queued, read] = await Promise.all([queuedFor(db, userId), alsoProfile ? db.server_profile.get(userId) : null]);
   // Only a name change makes the shown profile differ from the server's: without one queued (or
   // just dropped, `alsoProfile`), the row is left alone and its readers are not woken.
   const profile = alsoProfile || queued.some((e) => mutationDef(e.name)?.changesProfile) ? (read ?? (await db.server_profile.get(userId))) : null;
-  const { videoIds, commentVideos } = touchedBy(queued, alsoVideos);
+  const { videoIds, commentVideos } = touchedBy(queued, alsoVideos, alsoCommentVideos);
   for (const id of videoIds) {
     const s = await db.server_videos.get(id);
     if (s) await db.videos.put(s);
@@ -44,9 +52,13 @@ export async function rebase(db: ClientDb, userId: string, alsoVideos: Iterable<
 }
 
 /** The videos the queued mutations touch (plus `alsoVideos`), and those whose comment lists they change. */
-function touchedBy(queued: OutboxEntry[], alsoVideos: Iterable<string>): { videoIds: Set<string>; commentVideos: Set<string> } {
+function touchedBy(
+  queued: OutboxEntry[],
+  alsoVideos: Iterable<string>,
+  alsoCommentVideos: Iterable<string>,
+): { videoIds: Set<string>; commentVideos: Set<string> } {
   const videoIds = new Set(alsoVideos);
-  const commentVideos = new Set<string>();
+  const commentVideos = new Set(alsoCommentVideos);
   for (const e of queued) {
     const v = e.video_id ?? mutationVideoId(e);
     if (!v) continue;

@@ -34,6 +34,7 @@ describe('a refused action on a video that is not ready is rolled back on the de
       ['addComment', 'not_ready', 'This video is still being processed.'],
     ]);
     expect(await device.db.videos.get(videoId)).toMatchObject({ liked_by_me: false, likes_count: 0, comments_count: 0 });
+    expect(await device.db.comments.get(commentId)).toBeUndefined();
     expect(await device.db.outbox.count()).toBe(0);
     const points = await s.t.deps.db.selectFrom('scores').select('creator_points').where('user_id', '=', s.bob.id).executeTakeFirst();
     expect(points?.creator_points ?? 0).toBe(0);
