@@ -35,10 +35,15 @@ describe('toSdr', () => {
 });
 
 describe('filterGraph and encodeArgs', () => {
+  it('decodes the video stream the probe chose, not a cover picture stored before it', () => {
+    const p = probe({ videoIndex: 2 });
+    expect(filterGraph(p, planLadder(p))).toMatch(/^\[0:2\]format=yuv420p,/);
+  });
+
   it('decodes once, caps the rate, splits per rendition and normalises loudness once', () => {
     const p = probe();
     const graph = filterGraph(p, planLadder(p));
-    expect(graph).toContain('[0:v:0]format=yuv420p,fps=30,split=4[s0][s1][s2][s3]');
+    expect(graph).toContain('[0:0]format=yuv420p,fps=30,split=4[s0][s1][s2][s3]');
     expect(graph).toContain('[s3]scale=1080:1920,setsar=1[v3]');
     expect(graph).toContain('[0:a:0]loudnorm=I=-16:TP=-1.5:LRA=11,aresample=48000,asplit=4[a0][a1][a2][a3]');
   });

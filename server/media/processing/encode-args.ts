@@ -29,7 +29,8 @@ export function toSdr(p: Pick<ProbeResult, 'colorTransfer'>): string {
 
 export function filterGraph(p: ProbeResult, plan: LadderPlan): string {
   const n = plan.renditions.length;
-  const chains = [`[0:v:0]${toSdr(p)},fps=${plan.fps},split=${n}${plan.renditions.map((_, i) => `[s${i}]`).join('')}`];
+  // The stream the probe chose by index: `0:v:0` would be a cover picture stored before the video.
+  const chains = [`[0:${p.videoIndex}]${toSdr(p)},fps=${plan.fps},split=${n}${plan.renditions.map((_, i) => `[s${i}]`).join('')}`];
   plan.renditions.forEach((r, i) => chains.push(`[s${i}]scale=${r.width}:${r.height},setsar=1[v${i}]`));
   if (p.hasAudio) {
     // loudnorm resamples to 192 kHz internally; bring it back to 48 kHz for AAC.
