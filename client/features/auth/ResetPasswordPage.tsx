@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { isErrorAnswer, currentUser, resetPassword, signOut } from '#client/lib/session';
@@ -31,6 +31,8 @@ export function ResetPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [linkDead, setLinkDead] = useState(false);
+  // Leaving for another screen of this tab (Back to Sign In, where the ad script runs): the token goes too.
+  useEffect(() => forgetResetToken, []);
 
   const { busy, run } = useSubmitOnce(async () => {
     if (!acceptNewPassword(password, confirm)) return;
