@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
-import { findPostgresBin } from './db/postgres-cluster';
-import { cephInstalled } from './scripts/lib/s3-gateway';
+import { findPostgresBin } from './tests/support/postgres-cluster';
+import { cephInstalled } from './tests/support/s3-gateway';
 
 /** The API and integration suites run once per database engine (docs/decisions/0017-postgresql.md). */
 const SERVER_SUITES = ['tests/api/**/*.test.ts', 'tests/integration/**/*.test.ts'];

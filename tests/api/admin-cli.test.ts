@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { createDatabase } from '#db/postgres-cluster';
+import { createDatabase } from '#tests/support/postgres-cluster';
 import { testDialect } from '../helpers/test-database';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDatabase } from '#db/postgres-cluster';
+import { createDatabase } from '#tests/support/postgres-cluster';
 import { insertVideo } from '../helpers/videos';
 import { openDatabase } from '#db/connect';
 import { freePort, startCluster, type Cluster } from '../../scripts/lib/cluster/start-cluster';

@@ -16,7 +16,7 @@ import {
   startS3Gateway,
   type S3Env,
   type S3Gateway,
-} from '../../scripts/lib/s3-gateway';
+} from '../support/s3-gateway';
 import { formatTable, ratioRow, unavailable, type BenchRow } from './lib/result';
 
 const MiB = 1024 * 1024;

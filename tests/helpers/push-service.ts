@@ -5,7 +5,7 @@ import { request, createServer, globalAgent, type Server } from 'node:https';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '#db/postgres-cluster';
+import { freePort } from '#tests/support/postgres-cluster';
 import { call, type TestApp } from './test-app';
 
 // A local Web Push service: web-push-testing's (node_modules/web-push-testing/src), run in this

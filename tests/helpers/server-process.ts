@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { sharedKeysEnv, testDatabaseEnv } from './test-database';
 import { testStorageEnv } from './test-storage';
 import { openDatabase, type DbHandle } from '#db/connect';
-import { freePort } from '#db/postgres-cluster';
+import { freePort } from '#tests/support/postgres-cluster';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 

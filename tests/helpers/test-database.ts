@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createDatabase } from '#db/postgres-cluster';
+import { createDatabase } from '#tests/support/postgres-cluster';
 
 declare module 'vitest' {
   export interface ProvidedContext {

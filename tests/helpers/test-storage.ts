@@ -10,7 +10,7 @@ export const testStorage: 'disk' | 's3' = process.env.VIDI_TEST_STORAGE === 's3'
 export async function testStorageEnv(): Promise<Record<string, string>> {
   if (testStorage === 'disk') return {};
   // Imported here: this helper also serves runs without a gateway (and the benchmarks, outside vitest).
-  const [{ inject }, { createBucket }] = await Promise.all([import('vitest'), import('../../scripts/lib/s3-gateway')]);
+  const [{ inject }, { createBucket }] = await Promise.all([import('vitest'), import('../support/s3-gateway')]);
   const env = inject('s3Env');
   const name = `t-${randomBytes(6).toString('hex')}`;
   await createBucket(env, name);

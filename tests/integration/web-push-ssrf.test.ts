@@ -1,7 +1,7 @@
 import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '#db/postgres-cluster';
+import { freePort } from '#tests/support/postgres-cluster';
 import { startPushSender, type SenderOptions } from '#server/notifications/sender';
 import type { LookupFunction } from '#server/notifications/special-addresses';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';

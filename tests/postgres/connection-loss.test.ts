@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, startPostgresCluster, type PostgresCluster } from '#db/postgres-cluster';
+import { createDatabase, startPostgresCluster, type PostgresCluster } from '#tests/support/postgres-cluster';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 

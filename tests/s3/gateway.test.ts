@@ -14,11 +14,11 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { createBucket, deleteBucket, s3ClientFor } from '../../scripts/lib/s3-gateway';
+import { createBucket, deleteBucket, s3ClientFor } from '../support/s3-gateway';
 
 /**
  * The gateway the S3 project runs on (tests/setup/s3.ts) does what the media store and tus uploads
- * need from S3, with the client settings of scripts/lib/s3-gateway.ts.
+ * need from S3, with the client settings of tests/support/s3-gateway.ts.
  */
 const env = inject('s3Env');
 const bucket = `t-${randomBytes(6).toString('hex')}`;

@@ -6,7 +6,7 @@ import { createUser } from '../helpers/users';
 import { insertVideo } from '../helpers/videos';
 import { listen, type LoopbackServer } from '../fixtures/tus-client';
 import { startFaultProxy, type FaultProxy } from '../faults/fault-proxy';
-import { createBucket, deleteBucket } from '../../scripts/lib/s3-gateway';
+import { createBucket, deleteBucket } from '../support/s3-gateway';
 
 /**
  * GET /media/… answers the same, byte for byte and header for header, whether the media store is

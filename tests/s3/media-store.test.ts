@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DiskMediaStore } from '#server/storage/disk-media-store';
 import { MediaNotFound, type MediaStore } from '#server/storage/media-store';
 import { S3MediaStore } from '#server/storage/s3-media-store';
-import { createBucket, deleteBucket, type S3Env } from '../../scripts/lib/s3-gateway';
+import { createBucket, deleteBucket, type S3Env } from '../support/s3-gateway';
 
 /**
  * The MediaStore contract (server/storage/media-store.ts), one suite run against both stores: the

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDatabase } from '#db/postgres-cluster';
+import { createDatabase } from '#tests/support/postgres-cluster';
 import { loadConfig } from '#server/config';
 import type { AppDeps } from '#server/context';
 import { createDeps } from '#server/deps';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ERRORS } from '@tus/server';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDatabase } from '#db/postgres-cluster';
+import { createDatabase } from '#tests/support/postgres-cluster';
 import { createLogger } from '#server/logger';
 import { PgUploadLocker } from '#server/uploads/upload-locker';
 import { TEMPLATE_DATABASE } from '../helpers/test-database';

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { createDatabase, startPostgresCluster, type PostgresCluster } from '#db/postgres-cluster';
+import { createDatabase, startPostgresCluster, type PostgresCluster } from '#tests/support/postgres-cluster';
 import { migrateToLatest, openDatabase } from '#db/connect';
 import { TEMPLATE_DATABASE } from '../helpers/test-database';
 

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { DEFAULT_S3_ACCESS_KEY_ID, DEFAULT_S3_SECRET_ACCESS_KEY, startS3Gateway, type S3Env, type S3Gateway } from '../../scripts/lib/s3-gateway';
+import { DEFAULT_S3_ACCESS_KEY_ID, DEFAULT_S3_SECRET_ACCESS_KEY, startS3Gateway, type S3Env, type S3Gateway } from '../support/s3-gateway';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,9 +11,9 @@ declare module 'vitest' {
 let gateway: S3Gateway | undefined;
 
 /**
- * The S3 half of the suite: one throwaway Ceph RADOS Gateway for the run (scripts/s3-gateway.sh,
+ * The S3 half of the suite: one throwaway Ceph RADOS Gateway for the run (tests/support/s3-gateway.sh,
  * about 5 s), each test making buckets of its own on it. VIDI_TEST_S3_ENDPOINT=http://127.0.0.1:PORT
- * uses a gateway already running instead (one `scripts/s3-gateway.sh start DIR` made, with the
+ * uses a gateway already running instead (one `tests/support/s3-gateway.sh start DIR` made, with the
  * default keys), so a developer need not wait for one on every run.
  */
 export async function setup(project: TestProject): Promise<void> {

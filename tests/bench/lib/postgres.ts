@@ -1,4 +1,4 @@
-import { createDatabase, startPostgresCluster, type PostgresCluster } from '#db/postgres-cluster';
+import { createDatabase, startPostgresCluster, type PostgresCluster } from '#tests/support/postgres-cluster';
 import { migrateToLatest, openDatabase } from '#db/connect';
 
 /**

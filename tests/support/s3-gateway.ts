@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '#db/postgres-cluster';
+import { freePort } from './postgres-cluster';
 import {
   AbortMultipartUploadCommand,
   CreateBucketCommand,
@@ -16,7 +16,7 @@ import {
 
 /**
  * A throwaway S3-compatible gateway (Ceph's RADOS Gateway, single node on loopback) for the tests
- * and local multi-instance runs: a wrapper around scripts/s3-gateway.sh, plus the few bucket chores
+ * and local multi-instance runs: a wrapper around tests/support/s3-gateway.sh, plus the few bucket chores
  * the tests need. Nothing here is used by the server itself.
  */
 
@@ -41,7 +41,7 @@ export interface S3Gateway {
 export const DEFAULT_S3_ACCESS_KEY_ID = 'vidi-test';
 export const DEFAULT_S3_SECRET_ACCESS_KEY = 'vidi-test-secret';
 
-const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '..', 's3-gateway.sh');
+const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 's3-gateway.sh');
 const BINARIES = ['ceph', 'ceph-mon', 'ceph-osd', 'radosgw', 'radosgw-admin', 'ceph-authtool', 'monmaptool'];
 const INSTALL = 'apt-get install -y --no-install-recommends ceph-mon ceph-osd radosgw ceph-common';
 
@@ -64,7 +64,7 @@ export function cephInstalled(): boolean {
 function runScript(args: string[], timeoutMs: number): Promise<string> {
   return new Promise((ok, fail) => {
     execFile('bash', [SCRIPT, ...args], { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) fail(new Error(`scripts/s3-gateway.sh ${args[0]} failed (${error.code ?? error.signal}):\n${stderr.slice(-4000)}`));
+      if (error) fail(new Error(`tests/support/s3-gateway.sh ${args[0]} failed (${error.code ?? error.signal}):\n${stderr.slice(-4000)}`));
       else ok(stdout);
     });
   });
@@ -84,8 +84,8 @@ function parseEnv(stdout: string): S3Env {
     S3_SECRET_ACCESS_KEY: vars.S3_SECRET_ACCESS_KEY,
     S3_FORCE_PATH_STYLE: vars.S3_FORCE_PATH_STYLE,
   };
-  for (const [key, value] of Object.entries(env)) if (!value) throw new Error(`scripts/s3-gateway.sh printed no ${key}:\n${stdout}`);
-  if (env.S3_FORCE_PATH_STYLE !== 'true') throw new Error(`scripts/s3-gateway.sh printed S3_FORCE_PATH_STYLE=${env.S3_FORCE_PATH_STYLE}`);
+  for (const [key, value] of Object.entries(env)) if (!value) throw new Error(`tests/support/s3-gateway.sh printed no ${key}:\n${stdout}`);
+  if (env.S3_FORCE_PATH_STYLE !== 'true') throw new Error(`tests/support/s3-gateway.sh printed S3_FORCE_PATH_STYLE=${env.S3_FORCE_PATH_STYLE}`);
   return env as S3Env;
 }
 

@@ -4,14 +4,14 @@
 # of size 1, beast frontend), every file of it (config, keyrings, stores, logs, pid files) in DIR, so
 # several can run side by side on different ports. No ceph-mgr: RGW does not need one.
 #
-#   scripts/s3-gateway.sh start DIR [RGW_PORT] [MON_PORT]
+#   tests/support/s3-gateway.sh start DIR [RGW_PORT] [MON_PORT]
 #       Creates the cluster in DIR, or starts again the one a `stop` left there, and waits until
 #       the gateway answers. Prints on stdout only the S3_* lines a client needs (progress on
 #       stderr). The S3 user's keys: S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY, default
 #       vidi-test / vidi-test-secret. Ports: 7480 / 6789 when free, else random free ones; a
 #       restart keeps the cluster's ports while they are free, and moves to free ones otherwise.
 #       About 4-5 s from nothing, 3 s for a restart; a running cluster just prints its lines.
-#   scripts/s3-gateway.sh stop DIR
+#   tests/support/s3-gateway.sh stop DIR
 #       Stops the gateway, the OSD, then the mon (SIGTERM, SIGKILL after 10 s each), and returns
 #       when they are gone. Keeps DIR.
 set -euo pipefail
@@ -120,7 +120,7 @@ pick_port() {
 # --- the cluster ---------------------------------------------------------------------------------
 write_conf() {
   cat >"$D/ceph.conf" <<EOF
-# Written by scripts/s3-gateway.sh: a single-node cluster living entirely in this folder.
+# Written by tests/support/s3-gateway.sh: a single-node cluster living entirely in this folder.
 [global]
 fsid = $FSID
 mon host = [v1:127.0.0.1:$MON_PORT]
