@@ -1,9 +1,30 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { findPostgresBin } from './tests/support/postgres-cluster';
 import { cephInstalled } from './tests/support/s3-gateway';
 
-/** The API and integration suites run once per database engine (docs/decisions/0017-postgresql.md). */
+/** The API and integration suites run once per database engine (docs/decisions/0017-postgresql.md), but for ENGINE_INDEPENDENT. */
 const SERVER_SUITES = ['tests/api/**/*.test.ts', 'tests/integration/**/*.test.ts'];
+
+/**
+ * Server suites whose outcome does not depend on the engine run on SQLite only. Each guards something
+ * decided before or beside the database; the rows they set up go through the same helpers and queries
+ * that the suites left on both engines cover.
+ */
+const ENGINE_INDEPENDENT = [
+  // Health, the security and CORS headers, the OpenAPI document, the API 404: no query differs.
+  'tests/api/system.test.ts',
+  // The built client from disk: pages, the shell, status codes, robots.txt, the sitemap.
+  'tests/integration/static-client.test.ts',
+  // Which coding each Accept-Encoding gets; the feed page it compresses is read on both engines by
+  // tests/api/media-visibility.test.ts and tests/integration/sync-api.test.ts.
+  'tests/integration/compression.test.ts',
+  // Body limits refuse before any row is read; the poster owner check is one plain select.
+  'tests/integration/oversize-bodies.test.ts',
+  // Which ffmpeg build runs and what it refuses; the job queue around it is tested on both
+  // (tests/integration/media-jobs.test.ts and its -retries and -crash siblings).
+  'tests/integration/ffmpeg-npm-fallback.test.ts',
+  'tests/integration/media-hostile.test.ts',
+];
 
 /**
  * Run again with media and uploads in S3 (a Ceph RADOS Gateway, tests/setup/s3.ts) on PostgreSQL,
@@ -63,6 +84,7 @@ export default defineConfig({
                 name: 'postgres',
                 // tests/postgres: what only PostgreSQL has (query plans, the late commit, lost connections).
                 include: [...SERVER_SUITES, 'tests/postgres/**/*.test.ts'],
+                exclude: [...configDefaults.exclude, ...ENGINE_INDEPENDENT],
                 env: { VIDI_TEST_DB: 'postgres' },
                 globalSetup: ['tests/setup/postgres.ts'],
                 testTimeout: 30_000,
