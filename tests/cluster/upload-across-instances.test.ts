@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,36 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cluster } from '../../scripts/lib/cluster/start-cluster';
 import { paddedMp4 } from '../bench/lib/video-file';
 import { tusUpload } from '../bench/lib/tus-upload';
-import { createUploadRaw, sha256, videoMetadata } from '../fixtures/tus-client';
+import { sha256 } from '../fixtures/tus-client';
 import type { DbHandle } from '#db/connect';
 import { clusterDatabase, logIn, signUpVerified, startTestCluster, uniqueEmail, until } from './cluster-session';
 
 const MiB = 1024 * 1024;
-
-/**
- * A PATCH whose body is sent only as far as the test says: the request stays open, as a phone's
- * does in the middle of a chunk. `done` settles with the status, or the error of a cut connection.
- */
-function openPatch(url: string, token: string, offset: number, length: number) {
-  const req = request(url, {
-    method: 'PATCH',
-    headers: {
-      'tus-resumable': '1.0.0',
-      'upload-offset': String(offset),
-      'content-type': 'application/offset+octet-stream',
-      'content-length': String(length),
-      authorization: `Bearer ${token}`,
-    },
-  });
-  const done = new Promise<number | Error>((ok) => {
-    req.on('response', (res) => {
-      res.resume();
-      ok(res.statusCode ?? 0);
-    });
-    req.on('error', (e) => ok(e));
-  });
-  return { send: (bytes: Buffer) => new Promise<void>((ok) => req.write(bytes, () => ok())), done };
-}
 
 /** The instances that answered each PATCH of upload `id` since `from` (the balancer's access log). */
 function patchUpstreams(cluster: Cluster, from: number, id: string): string[] {
@@ -86,44 +60,19 @@ describe('uploads across two instances on S3', () => {
     const video = await videoRow(videoId);
     expect(Number(video.size_bytes)).toBe(data.length);
     expect(sha256(await original(video.file_key))).toBe(sha256(data));
+    for (const instance of cluster.instances) {
+      const served = await fetch(`${instance.url}/media/${video.file_key}`);
+      expect(sha256(Buffer.from(await served.arrayBuffer())), instance.url).toBe(sha256(data));
+    }
     first = { fileKey: video.file_key, data };
   });
 
-  it('resumes on B an upload whose instance A was killed with SIGKILL in the middle of a PATCH, byte for byte', async () => {
-    const [a, b] = cluster.instances;
-    const data = readFileSync(paddedMp4(join(tmp, 'survivor.mp4'), 16 * MiB).file);
-    const metadata = videoMetadata({ title: 'Survivor' });
-    const path = await createUploadRaw(cluster.url, token, data.length, metadata);
-
-    const patch = openPatch(`${a!.url}${path}`, token, 0, data.length);
-    await patch.send(data.subarray(0, 9 * MiB));
-    // Time for A to store the first 5 MiB part; the rest of what it read dies with it.
-    await new Promise((r) => setTimeout(r, 1500));
+  // Resuming an upload on B after A is killed mid-PATCH is tested without the balancer, with the
+  // lock's release timed, in tests/s3/upload-across-instances.test.ts; what the balancer adds is this.
+  it('sends every request to B while A is down (the refused connection is retried there)', async () => {
+    const [a] = cluster.instances;
     await a!.kill9();
-    expect(await patch.done).toBeInstanceOf(Error);
-    // Meanwhile the balancer sends everything to B: the refused connection to A is retried there.
     for (let i = 0; i < 4; i++) expect((await fetch(`${cluster.url}/api/health`)).status).toBe(200);
-
-    const head = await fetch(`${b!.url}${path}`, { method: 'HEAD', headers: { 'tus-resumable': '1.0.0', authorization: `Bearer ${token}` } });
-    expect(head.status).toBe(200);
-    const offset = Number(head.headers.get('upload-offset'));
-    console.log(`killed A after 9 MiB of the PATCH; B resumes from ${offset} bytes (${(offset / MiB).toFixed(2)} MiB)`);
-    expect(offset).toBeGreaterThan(0);
-    expect(offset).toBeLessThanOrEqual(9 * MiB);
-
-    const rest = await fetch(`${b!.url}${path}`, {
-      method: 'PATCH',
-      headers: {
-        'tus-resumable': '1.0.0',
-        'upload-offset': String(offset),
-        'content-type': 'application/offset+octet-stream',
-        authorization: `Bearer ${token}`,
-      },
-      body: data.subarray(offset),
-    });
-    expect(rest.status, await rest.text()).toBe(204);
-    const video = await videoRow(metadata.videoId!);
-    expect(sha256(await original(video.file_key))).toBe(sha256(data));
     await a!.restart();
   });
 

@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './postgres-cluster';
+import { freePort } from '#tests/support/postgres-cluster';
 import {
   AbortMultipartUploadCommand,
   CreateBucketCommand,
