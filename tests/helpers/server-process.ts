@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sharedKeysEnv, testDatabaseEnv } from './test-database';
@@ -17,7 +17,7 @@ export interface ServerProcess {
   databaseUrl: string;
   /** Everything the server printed so far. */
   output(): string;
-  /** SIGTERM and wait for exit. */
+  /** SIGTERM, wait for exit, and remove the DATA_DIR if this helper made it (not one the caller passed). */
   stop(): Promise<void>;
   /** SIGKILL (a crash) and wait for exit. */
   kill9(): Promise<void>;
@@ -32,6 +32,7 @@ export { freePort };
  * client once) on a free port with a fresh DATA_DIR, and waits until it listens.
  */
 export async function startServer(opts: { env?: Record<string, string>; dataDir?: string; port?: number } = {}): Promise<ServerProcess> {
+  const ownDataDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'vidi-srv-'));
   let port = opts.port ?? (await freePort());
   let child: ChildProcess | undefined;
@@ -98,7 +99,11 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
     dataDir,
     databaseUrl: opts.env?.DATABASE_URL ?? database.DATABASE_URL ?? join(dataDir, 'vidi.sqlite'),
     output: () => log,
-    stop: () => waitExit('SIGTERM'),
+    stop: async () => {
+      await waitExit('SIGTERM');
+      // An ffmpeg the server started may outlive it by a moment and still write there: a few retries.
+      if (ownDataDir) rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+    },
     kill9: () => waitExit('SIGKILL'),
     restart: async () => {
       await waitExit('SIGTERM');
