@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { markAllProcessed } from '../helpers/media-processed';
-import { listen, runUpload, sha256, videoMetadata, type LoopbackServer } from '../fixtures/tus-client';
+import { createUploadRaw, encodeMetadata, listen, runUpload, sha256, videoMetadata, type LoopbackServer } from '../fixtures/tus-client';
 import { mp4Faststart, mp4MoovAtEnd, mp4TwoMegabytes, webm } from '../fixtures/videos';
 import { mediaExists, mediaNames, readMedia, tusObjects } from './upload-storage';
 
@@ -126,6 +126,41 @@ describe('tus uploads with tus-js-client over loopback', () => {
     const again = await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta, uploadUrl: run.url! });
     expect(again.startOffset).toBe(bytes.length);
     expect(await t.deps.db.selectFrom('videos').select('id').where('id', '=', meta.videoId!).execute()).toHaveLength(1);
+  });
+
+  it('a completed upload’s HEAD carries the Upload-Metadata the client sent at creation, as the open upload’s did', async () => {
+    const bytes = readFileSync(await mp4Faststart());
+    const meta = videoMetadata({ title: 'Café at dawn ☕', description: 'Über die Brücke, line one\nline two' });
+    const path = await createUploadRaw(srv.url, alice.token, bytes.length, meta);
+    const tus = (extra: Record<string, string> = {}) => ({ 'Tus-Resumable': '1.0.0', Authorization: `Bearer ${alice.token}`, ...extra });
+    const head = () => fetch(`${srv.url}${path}`, { method: 'HEAD', headers: tus() });
+    // Upload-Metadata back into its pairs ("key base64,key base64").
+    const decoded = (res: Response) =>
+      Object.fromEntries(
+        (res.headers.get('upload-metadata') ?? '')
+          .split(',')
+          .map((p) => p.split(' '))
+          .map(([k, v]) => [k, Buffer.from(v ?? '', 'base64').toString()]),
+      );
+
+    const open = await head();
+    expect(open.status).toBe(200);
+    expect(decoded(open)).toEqual(meta);
+    const patch = await fetch(`${srv.url}${path}`, {
+      method: 'PATCH',
+      headers: tus({ 'Content-Type': 'application/offset+octet-stream', 'Upload-Offset': '0' }),
+      body: bytes,
+    });
+    expect(patch.status).toBe(204);
+    expect((await t.deps.db.selectFrom('uploads').select('status').where('video_id', '=', meta.videoId!).executeTakeFirst())?.status).toBe('completed');
+
+    const done = await head();
+    expect(done.status).toBe(200);
+    expect(done.headers.get('upload-offset')).toBe(String(bytes.length));
+    expect(done.headers.get('upload-metadata')).toBe(encodeMetadata(meta));
+    expect(decoded(done)).toEqual(meta);
+    // A browser client may read it too.
+    expect(done.headers.get('access-control-expose-headers')).toMatch(/\bUpload-Metadata\b/);
   });
 
   it('creates the video once when the same video id is uploaded twice', async () => {

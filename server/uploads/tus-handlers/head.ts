@@ -1,5 +1,27 @@
-import type { VerbHandler } from './context';
+import type { TusContext, VerbHandler } from './context';
 import { closedUpload, ownUpload } from './own-upload';
+
+/**
+ * A completed upload's Upload-Metadata, from its `uploads` row (tus's own record of it went with the
+ * file): the keys the app's client sends (client/sync/uploads/upload-queue.ts), in its order, with the
+ * values the creation hook kept (server/uploads/metadata.ts: trimmed, so a client that padded a
+ * title reads it back without the spaces). Encoded as @tus/server encodes an open upload's.
+ */
+async function completedMetadata(ctx: TusContext, id: string): Promise<string> {
+  const row = await ctx.deps.db
+    .selectFrom('uploads')
+    .select(['video_id', 'title', 'description', 'filename', 'filetype'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  const pairs: Array<[string, string]> = [
+    ['videoId', row.video_id],
+    ['title', row.title],
+    ['description', row.description],
+    ['filename', row.filename],
+    ['filetype', row.filetype],
+  ];
+  return pairs.map(([key, value]) => `${key} ${Buffer.from(value, 'utf8').toString('base64')}`).join(',');
+}
 
 /** The offset of an upload (https://tus.io/protocols/resumable-upload#head). */
 export const handleHead: VerbHandler = async (ctx, request, user) => {
@@ -18,9 +40,13 @@ export const handleHead: VerbHandler = async (ctx, request, user) => {
       'Tus-Resumable': '1.0.0',
       'Upload-Offset': size,
       'Upload-Length': size,
+      // "If an upload contains additional metadata, responses to HEAD requests MUST include the
+      // Upload-Metadata header and its value as specified by the Client during the creation."
+      // (https://tus.io/protocols/resumable-upload#upload-metadata)
+      'Upload-Metadata': await completedMetadata(ctx, found.id),
       'Cache-Control': 'no-store',
       'Access-Control-Allow-Origin': ctx.deps.config.publicUrl,
-      'Access-Control-Expose-Headers': 'Upload-Offset, Upload-Length, Tus-Resumable',
+      'Access-Control-Expose-Headers': 'Upload-Offset, Upload-Length, Upload-Metadata, Tus-Resumable',
     },
   });
 };
