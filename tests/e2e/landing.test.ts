@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import { startServer, type ServerProcess } from '../helpers/server-process';
+import { describe, expect } from 'vitest';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
+import { pwaTest } from './fixtures';
+
+const test = pwaTest();
 
 describe.skipIf(!hasChromium)('landing page in Chromium', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it('shows the brand, the calls to action and the four features', async () => {
+  test('shows the brand, the calls to action and the four features', async ({ server, browser }) => {
     const page = await browser.newPage();
     await page.goto(server.url + '/');
     await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Vidi' }).count()).toBe(1);

@@ -1,37 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import type { ServerProcess } from '../helpers/server-process';
-import { signedInPage, type SignedInPage } from '../helpers/signed-in-page';
-import { PASSWORD, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { describe, expect } from 'vitest';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
+import type { SignedInPage } from '../helpers/signed-in-page';
 import { waitForServiceWorker } from './feed-actions';
+import { pwaTest } from './fixtures';
 import { api, apiLogin } from './notifications-steps';
 
+const test = pwaTest();
+
 describe.skipIf(!hasChromium)('the Notifications section of /profile', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  const sessions: SignedInPage[] = [];
-
-  beforeAll(async () => {
-    server = await startPwaServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    for (const s of sessions) await s.close();
-    await browser?.close();
-    await server?.stop();
-  });
-
-  const member = async (name: string) => {
-    const email = uniqueEmail(name.toLowerCase());
-    await signUpVerified(server, name, email);
-    const s = await signedInPage(browser, server.url, email, PASSWORD);
-    sessions.push(s);
-    return { ...s, email };
-  };
   const section = (s: SignedInPage) => s.page.getByRole('region', { name: 'Notifications' });
 
-  it('keeps a choice the member changed (the server has it) over a reload, and locks the choices offline', async () => {
+  test('keeps a choice the member changed (the server has it) over a reload, and locks the choices offline', async ({ server, member }) => {
     const s = await member('Chooser');
     await s.page.goto(`${server.url}/profile`);
     const likes = section(s).getByRole('checkbox', { name: 'Likes on my videos' });
@@ -61,7 +40,7 @@ describe.skipIf(!hasChromium)('the Notifications section of /profile', () => {
     await expect.poll(() => likes.isDisabled()).toBe(false);
   });
 
-  it('says how to allow notifications when the browser blocks them', async () => {
+  test('says how to allow notifications when the browser blocks them', async ({ server, member }) => {
     const s = await member('Blocked');
     await s.page.goto(`${server.url}/profile`);
     await waitForServiceWorker(s.page);
@@ -74,7 +53,7 @@ describe.skipIf(!hasChromium)('the Notifications section of /profile', () => {
     expect(await device.isDisabled()).toBe(true);
   });
 
-  it('turns push on for this device as far as the browser goes, and says so when its push service cannot be reached', async () => {
+  test('turns push on for this device as far as the browser goes, and says so when its push service cannot be reached', async ({ server, member }) => {
     // Headless Chromium has no push service to register with here: subscribe() is refused, so the
     // subscription's way to the server is the server's tests' subject (web-push-testing).
     const s = await member('Pusher');
@@ -91,7 +70,7 @@ describe.skipIf(!hasChromium)('the Notifications section of /profile', () => {
     expect(await device.isDisabled()).toBe(false);
   });
 
-  it('stays quiet in a browser without Web Push', async () => {
+  test('stays quiet in a browser without Web Push', async ({ server, member }) => {
     const s = await member('Oldbrowser');
     await s.page.addInitScript(() => delete (window as { PushManager?: unknown }).PushManager);
     await s.page.goto(`${server.url}/profile`);
