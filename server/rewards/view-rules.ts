@@ -1,9 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
+import { QUALIFYING_WATCH_MS } from '#sync/protocol/limits';
 import { applyScoreEvent, type ScoreMemo } from './score-events';
 
-/** docs/decisions/0008-the-view-rule.md: a view counts after 3 s of watching, or when a shorter video was watched to its end. */
-export const QUALIFYING_WATCH_MS = 3000;
 /**
  * Players measure less than the container's duration for a video watched to its end (time-update
  * events come every ~250 ms, so the first and last slices go unmeasured), and may round the other

@@ -8,9 +8,7 @@ import { validateWebVtt } from '../media/captions';
 import { writeTx } from '../changes/write-tx';
 import { requireUser } from '../auth/middleware';
 import { lockVideoId } from './video-lock';
-
-/** Captions are small text: 100 KB is hours of subtitles. */
-export const MAX_CAPTIONS_BYTES = 100 * 1024;
+import { MAX_CAPTIONS_BYTES } from '#sync/protocol/limits';
 
 /** Content-addressed under the video's own folder, which the video's deletion removes whole. */
 function captionsKey(userId: string, videoId: string, bytes: Uint8Array): string {

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { shownText } from '#sync/rest-api/shown-text';
-
-export const MAX_UPLOAD_BYTES = 125_829_120;
-export const TITLE_MAX = 120;
-export const DESCRIPTION_MAX = 2000;
+import { VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX } from '#sync/protocol/limits';
 
 const Metadata = z.object({
   videoId: z.uuid({ message: 'videoId must be a UUID chosen by the client.' }),
@@ -12,7 +9,7 @@ const Metadata = z.object({
       .string({ message: 'Please provide a title for the video.' })
       .trim()
       .min(1, { message: 'Please provide a title for the video.' })
-      .max(TITLE_MAX, { message: `The title may be at most ${TITLE_MAX} characters.` }),
+      .max(VIDEO_TITLE_MAX, { message: `The title may be at most ${VIDEO_TITLE_MAX} characters.` }),
     'The title',
     'one',
   ),
@@ -20,7 +17,7 @@ const Metadata = z.object({
     z
       .string()
       .trim()
-      .max(DESCRIPTION_MAX, { message: `The description may be at most ${DESCRIPTION_MAX} characters.` }),
+      .max(VIDEO_DESCRIPTION_MAX, { message: `The description may be at most ${VIDEO_DESCRIPTION_MAX} characters.` }),
     'The description',
     'several',
   ).default(''),

@@ -16,7 +16,7 @@ import { TUS_PATH, UPLOAD_ID_RE } from './tus-handlers/own-upload';
 import { handlePatch } from './tus-handlers/patch';
 import { handlePost } from './tus-handlers/post';
 import { asJsonError, jsonErrors } from './tus-handlers/responses';
-import { MAX_UPLOAD_BYTES } from './metadata';
+import { MAX_UPLOAD_BYTES } from '#sync/protocol/limits';
 import { releasePoster } from './poster-files';
 import { UPLOAD_WINDOW_MS } from './quotas';
 

@@ -1,6 +1,6 @@
 import type { LadderPlan } from './ladder';
 import { AUDIO_BITRATE, SEGMENT_SECONDS } from './ladder';
-import { MAX_DURATION_MS } from './limits';
+import { MAX_DURATION_MS } from '#sync/protocol/limits';
 import type { ProbeResult } from './probe';
 import { inputArgs } from './source-input';
 

@@ -4,8 +4,8 @@
  * files whose only purpose is to keep a worker busy.
  */
 
-/** The product's longest video ("approximately 2 minutes"): the upload check reads it from the header, processing from the frames. */
-export const MAX_DURATION_MS = 120_000;
+import { MAX_DURATION_MS } from '#sync/protocol/limits';
+
 /**
  * How far past MAX_DURATION_MS the frames may run: a last frame's own length and AAC's 21 ms
  * frames take a header-exact 2:00 clip a little past it.

@@ -8,7 +8,7 @@ import type { MediaPlaylist, Variant } from './hls-output';
 import { masterPlaylist, measureBandwidth, settleVariant, videoCodecFromInit } from './hls-output';
 import type { LadderPlan } from './ladder';
 import { planLadder } from './ladder';
-import { MAX_DURATION_MS } from './limits';
+import { MAX_DURATION_MS } from '#sync/protocol/limits';
 import { measureStreams } from './measure-streams';
 import type { ProbeResult } from './probe';
 import { probe } from './probe';

@@ -1,6 +1,6 @@
 import { errorBody } from '#server/http/errors';
 import { ERRORS } from '@tus/server';
-import { MAX_UPLOAD_BYTES } from '../metadata';
+import { MAX_UPLOAD_BYTES } from '#sync/protocol/limits';
 
 const TUS_ERROR_CODES: Record<number, string> = {
   400: 'invalid_request',
@@ -46,7 +46,8 @@ export async function asJsonError(res: Response, method: string): Promise<Respon
   headers.delete('Content-Length');
   let body = text;
   if (!text.startsWith('{')) {
-    const message = res.status === 413 ? `The file is larger than ${MAX_UPLOAD_BYTES} bytes (120 MiB).` : text || 'Upload request failed.';
+    const message =
+      res.status === 413 ? `The file is larger than ${MAX_UPLOAD_BYTES} bytes (${MAX_UPLOAD_BYTES / 1048576} MiB).` : text || 'Upload request failed.';
     body = JSON.stringify(errorBody(TUS_ERROR_CODES[res.status] ?? 'upload_error', message));
   }
   return new Response(body, { status: res.status, headers });

@@ -7,9 +7,7 @@ import type { FeedCard } from './types';
 import { useHlsSource } from './use-hls-source';
 import { usePlayerSource } from './use-player-source';
 import { CaptionsButton, SaveOfflineButton } from './player-controls';
-
-/** A view counts once the viewer watched 3 s, or a shorter video to its end (docs/decisions/0008-the-view-rule.md). */
-export const VIEW_THRESHOLD_MS = 3000;
+import { QUALIFYING_WATCH_MS } from '#sync/protocol/limits';
 
 interface Props {
   video: FeedCard;
@@ -33,7 +31,7 @@ function useWatchTime(videoId: string, onWatched: Props['onWatched']) {
       const w = watch.current;
       if (w.last >= 0 && t > w.last && t - w.last < 1.5) w.ms += (t - w.last) * 1000;
       w.last = t;
-      if (w.ms >= VIEW_THRESHOLD_MS) report();
+      if (w.ms >= QUALIFYING_WATCH_MS) report();
     },
     onSeeking() {
       watch.current.last = -1;
