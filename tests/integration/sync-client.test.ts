@@ -7,7 +7,6 @@ import { engineFor, insertVideo, listen, Network, newDevice, videoTruth, type Te
 import type { SyncEngine } from '#client/sync/sync-engine';
 import { readComments, readFeed, readProfile, readSyncCounters } from '#client/sync/queries';
 import { applyPull } from '#client/sync/apply-pull';
-import { setLike } from '#client/features/feed/api/set-like';
 
 let t: TestApp;
 let http: { url: string; close(): Promise<void> };
@@ -133,7 +132,7 @@ describe('what the hooks read', () => {
 
     net.offline = true;
     const commentId = randomUUID();
-    await setLike(engine, { videoId, liked: true });
+    await engine.mutate('like', { videoId });
     await engine.mutate('addComment', { commentId, videoId, content: 'pending one' });
     await engine.mutate('recordView', { videoId: other, watchedMs: 4000 });
     await engine.mutate('updateProfileName', { name: 'Alice Offline' });

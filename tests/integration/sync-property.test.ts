@@ -5,7 +5,6 @@ import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { seededRandom } from '../helpers/seeded-random';
 import { createUser, type TestUser } from '../helpers/users';
 import { engineFor, insertVideo, listen, Network, newDevice, videoTruth, type Device, type TestEngine } from './sync-harness';
-import { setLike } from '#client/features/feed/api/set-like';
 
 // Random member actions on two devices, with the network cut, flaky, or losing responses at
 // random, reloads in between: once the network is back and everything is flushed, both devices
@@ -75,7 +74,7 @@ async function apply(a: Action, s: Side, made: Made): Promise<unknown> {
   switch (a.kind) {
     case 'like':
       // A tap on the card: the opposite of what the device shows.
-      return setLike(e, { videoId: video, liked: !(await s.db.videos.get(video))?.liked_by_me });
+      return e.mutate((await s.db.videos.get(video))?.liked_by_me ? 'unlike' : 'like', { videoId: video });
     case 'comment': {
       const id = randomUUID();
       made.comments.set(id, video);

@@ -1,41 +1,38 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from '#client/ui/toast';
 import { useSession } from '#client/lib/session';
 import { LazyAdSlot } from '#client/ui/ads/LazyAdSlot';
 import { useOpenUpload } from '#client/lib/upload-context';
 import { Spinner } from '#client/ui/Spinner';
 import { UploadIcon } from '#client/ui/icons';
-import { useFeedData, useFeedMutations, useProfileName } from './useFeedData';
+import { useFeedData, useProfileName } from './useFeedData';
+import { useFeedActions } from './api';
 import { FeedList } from './components/FeedList';
-import type { FeedCardActions, FeedCard } from './components/types';
-import type { ShareOutcome } from '#client/lib/share-link';
+import type { FeedCard } from './components/types';
 import { downloadAhead } from '#client/lib/offline-media';
-import { removeUpload, retryUpload } from '#client/sync/uploads';
 
 // The feed does not need the dialog (and Radix) to show: it is fetched once the feed is on screen
 // (the effect below), off the first load but in before the first tap on a comments button.
 const loadCommentsDialog = () => import('../comments/components/comments-dialog-entry');
 const CommentsDialog = lazy(loadCommentsDialog);
-// Likewise the share code, fetched with the dialog: by the first tap it is in, so the share sheet
-// still opens within the tap's user activation.
-const loadShareLink = () => import('#client/lib/share-link');
-
-const DELETE_CONFIRM = 'Are you sure you want to delete this video? This action cannot be undone.';
 
 export function FeedPage() {
   const session = useSession();
   const user = session.status === 'signedIn' ? session.user : null;
   const name = useProfileName(user?.name ?? '');
   const feed = useFeedData();
-  const m = useFeedMutations();
   const openUpload = useOpenUpload();
   const [commentsFor, setCommentsFor] = useState<FeedCard | null>(null);
   // Mounted from the first opening on, so closing runs Radix's close (focus back to the opener).
   const [commentsUsed, setCommentsUsed] = useState(false);
+  const openComments = useCallback((v: FeedCard) => {
+    setCommentsUsed(true);
+    setCommentsFor(v);
+  }, []);
+  const actions = useFeedActions(openComments);
 
   useEffect(() => {
     void loadCommentsDialog().catch(() => undefined);
-    void loadShareLink().catch(() => undefined);
   }, []);
 
   // "Download new videos for offline" (off unless the member turned it on; gated by the connection there).
@@ -53,45 +50,6 @@ export function FeedPage() {
   useEffect(() => {
     if (feed.error) toast.error('Error', { id: 'feed-error', description: 'Could not fetch videos.' });
   }, [feed.error]);
-
-  // A second tap while the share sheet is still open must not record a second share.
-  const sharing = useRef(new Set<string>());
-  const share = useCallback(
-    async (video: FeedCard) => {
-      if (sharing.current.has(video.id)) return;
-      sharing.current.add(video.id);
-      const outcome = await loadShareLink()
-        .then(({ shareOrCopy }) => shareOrCopy(video))
-        .catch((): ShareOutcome => 'failed')
-        .finally(() => sharing.current.delete(video.id));
-      if (outcome === 'shared' || outcome === 'copied') m.shareVideo(video.id);
-      if (outcome === 'copied') toast.success('Link Copied!', { description: 'Video link copied to clipboard.' });
-      if (outcome === 'failed') toast.error('Share failed', { description: 'The link could not be copied.' });
-    },
-    [m],
-  );
-
-  const actions = useMemo<FeedCardActions>(
-    () => ({
-      setLike: m.setLike,
-      recordView: m.recordView,
-      openComments: (v) => {
-        setCommentsUsed(true);
-        setCommentsFor(v);
-      },
-      share: (v) => void share(v),
-      retryUpload: (id) => void retryUpload(id).catch((e: unknown) => console.warn('retry failed', e)),
-      removeUpload: (id) => void removeUpload(id).catch((e: unknown) => console.warn('remove failed', e)),
-      remove: (v) => {
-        if (!window.confirm(DELETE_CONFIRM)) return;
-        m.deleteVideo(v.id).then(
-          () => toast.success('Video Deleted'),
-          (e: unknown) => toast.error('Delete Failed', { description: e instanceof Error ? e.message : 'Something went wrong' }),
-        );
-      },
-    }),
-    [m, share],
-  );
 
   return (
     <div className="feed-page">

@@ -1,3 +1,3 @@
 export { useFeed, type FeedState } from './useFeed';
-export type { FeedCard } from '../components/types';
-export { useFeedActions, type FeedActions } from './useFeedActions';
+export type { FeedActions, FeedCard } from '../components/types';
+export { useFeedActions } from './useFeedActions';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from '@tanstack/react-router';
-import type { FeedCardActions, FeedCard } from './types';
+import type { FeedActions, FeedCard } from './types';
 import { VideoCard } from './VideoCard';
 import { useMediaPreferences } from '#client/lib/media-preferences';
 import { cardInView, loadModeFor } from './load-mode';
@@ -15,7 +15,7 @@ interface Props {
   hasMore: boolean;
   loadMore(): void;
   userId: string;
-  actions: FeedCardActions;
+  actions: FeedActions;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { ClockIcon, CommentIcon, EyeIcon, HeartIcon, RetryIcon, ShareIcon, TrashIcon } from '#client/ui/icons';
 import { formatDate, initialOf, isoDate, plural } from '#client/lib/format';
-import type { FeedCardActions, FeedCard } from './types';
+import type { FeedActions, FeedCard } from './types';
 import { VideoPlayer } from './VideoPlayer';
 import type { LoadMode } from './load-mode';
 import { FailedState, ProcessingState } from './processing-state';
@@ -12,14 +12,14 @@ interface Props {
   /** What the card loads before play is pressed (load-mode.ts). */
   mode: LoadMode;
   own: boolean;
-  actions: FeedCardActions;
+  actions: FeedActions;
 }
 
 function UploadState({ upload }: { upload: NonNullable<FeedCard['upload']> }) {
   const pct = Math.round(upload.progress);
   const label =
     upload.status === 'failed'
-      ? `Upload failed${upload.error ? `: ${upload.error}` : ''}`
+      ? `Upload failed: ${upload.error || 'Something went wrong. Please try again.'}`
       : upload.status === 'uploading'
         ? `Uploading... ${pct}%`
         : 'Waiting to upload';
@@ -35,7 +35,7 @@ function UploadState({ upload }: { upload: NonNullable<FeedCard['upload']> }) {
  * A queued or failed upload is no video yet (the server has none by its id): its card offers only
  * what applies to the upload, never Like, Comment or Share (docs/pwa.md, "Feed").
  */
-function UploadActions({ video, upload, actions }: { video: FeedCard; upload: NonNullable<FeedCard['upload']>; actions: FeedCardActions }) {
+function UploadActions({ video, upload, actions }: { video: FeedCard; upload: NonNullable<FeedCard['upload']>; actions: FeedActions }) {
   return (
     <div className="card-actions">
       {upload.status === 'failed' ? (
@@ -50,7 +50,7 @@ function UploadActions({ video, upload, actions }: { video: FeedCard; upload: No
   );
 }
 
-function VideoActions({ video, actions }: { video: FeedCard; actions: FeedCardActions }) {
+function VideoActions({ video, actions }: { video: FeedCard; actions: FeedActions }) {
   return (
     <div className="card-actions">
       <button

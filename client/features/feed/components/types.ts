@@ -11,14 +11,19 @@ export interface FeedCard extends Omit<LocalFeedItem, 'video_url'> {
   upload?: { progress: number; status: UploadStatus; error: string | null };
 }
 
-export interface FeedCardActions {
+/** What a feed card does (made by useFeedActions in ../api). */
+export interface FeedActions {
+  /** Likes (liked: true) or unlikes; idempotent, queued and shown at once. */
   setLike(videoId: string, liked: boolean): void;
+  /** Reports watch time; repeated reports of one video are sent only while they can still count. */
+  recordView(videoId: string, watchedMs: number): void;
   openComments(video: FeedCard): void;
+  /** The share sheet or a copied link, then the share is recorded. */
   share(video: FeedCard): void;
+  /** Deletes the member's own video, once they confirm. */
   remove(video: FeedCard): void;
   /** A failed upload's card: send it again, from where the server is. */
   retryUpload(videoId: string): void;
   /** A queued or failed upload's card: stop it and forget the file. */
   removeUpload(videoId: string): void;
-  recordView(videoId: string, watchedMs: number): void;
 }
