@@ -1,12 +1,16 @@
 import { getMediaPreferences } from './media-preferences';
 import { networkInformation } from './connection';
 import { requestPersistentStorage } from './session/persist-storage';
+import { HttpClient } from './http/http-client';
 
 // Offline copies of videos (docs/pwa.md, "Service worker"). Only the small progressive MP4 of a video
 // (mp4_url, 360p, fast start) is ever kept: the original upload can be 120 MiB and HLS segments are
 // many small files tied to one rendition. The page writes the copy into Cache Storage itself (it gets
 // the error and the moment the copy is complete, which a message to the worker would not return);
 // the service worker answers the player's Range requests from that cache (client/sw/sw.ts).
+
+// No timeout: a copy on a slow connection takes as long as it takes, and its body streams into the cache.
+const http = new HttpClient({ timeoutMs: null });
 
 /** The cache the service worker reads videos from; the same name there. */
 export const MEDIA_CACHE = 'vidi-media';
@@ -86,7 +90,7 @@ async function store(url: string): Promise<void> {
   let res: Response;
   try {
     // Low priority: a copy for later must not slow down the video being watched now.
-    res = await fetch(url, { credentials: 'same-origin', priority: 'low' } as RequestInit);
+    res = await http.send(url, { method: 'GET', headers: { accept: '*/*' }, priority: 'low' });
   } catch {
     throw new Error('Could not download the video. Check your connection and try again.');
   }

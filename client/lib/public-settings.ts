@@ -1,10 +1,12 @@
 import { useSyncExternalStore } from 'react';
 import type { PublicSettings } from '#sync/rest-api/settings';
+import { HttpClient } from './http/http-client';
 
 /** GET /api/settings/public: what any visitor may know (entry fee, ad ids, distribution date). */
 export type { PublicSettings };
 
 const KEY = 'vidi.publicSettings';
+const http = new HttpClient();
 let current: PublicSettings | null = readCache();
 let loading: Promise<void> | null = null;
 const listeners = new Set<() => void>();
@@ -25,10 +27,10 @@ function isPublicSettings(v: unknown): v is PublicSettings {
 
 /** Fetches once per page load; the last answer is cached so screens work offline. */
 export function loadPublicSettings(): Promise<void> {
-  loading ??= fetch('/api/settings/public', { headers: { accept: 'application/json' } })
-    .then(async (res) => {
-      const data: unknown = res.ok ? await res.json() : null;
-      if (!isPublicSettings(data)) return;
+  loading ??= http
+    .answer('GET', '/api/settings/public')
+    .then(({ ok, data }) => {
+      if (!ok || !isPublicSettings(data)) return;
       current = data;
       try {
         localStorage.setItem(KEY, JSON.stringify(data));

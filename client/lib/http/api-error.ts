@@ -54,13 +54,13 @@ export function apiErrorOf(status: number, data: unknown, headers?: Headers, fal
   return new ApiError(status, typeof err.code === 'string' ? err.code : `http_${status}`, typeof err.message === 'string' ? err.message : fallback, details);
 }
 
-/** Reads an error answer's body (left unread for the caller) into an ApiError. */
-export async function apiErrorFromResponse(res: Response): Promise<ApiError> {
+/** Reads an error answer's body (left unread for the caller) into an ApiError; `fallback` as in apiErrorOf. */
+export async function apiErrorFromResponse(res: Response, fallback?: string): Promise<ApiError> {
   const data: unknown = await res
     .clone()
     .json()
     .catch(() => null);
-  return apiErrorOf(res.status, data, res.headers);
+  return apiErrorOf(res.status, data, res.headers, fallback);
 }
 
 /** The sentence to show for a failed call: the server's own, or `fallback` for anything else. */

@@ -23,11 +23,16 @@ export interface HttpOptions {
 
 export interface SendInit {
   method: string;
+  /** A JSON body. */
   body?: unknown;
+  /** A file sent as it is instead (a poster, captions), typed by `headers['content-type']` or else its own type. */
+  blob?: Blob;
   /** A bearer token for this call only (instead of `auth`). */
   token?: string | null;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** The fetch priority: a download kept for later goes 'low', so it does not slow down what plays now. */
+  priority?: 'high' | 'low' | 'auto';
 }
 
 /** The answer of a call whose error answers the caller reads itself. */
@@ -103,8 +108,12 @@ function startDeadline(ms: number | null): { signal: AbortSignal; stop(): void }
 function requestInit(init: SendInit, token: string | null): RequestInit {
   const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
   if (token) headers.authorization = `Bearer ${token}`;
-  const req: RequestInit = { method: init.method, headers, credentials: 'same-origin' };
-  if (init.body !== undefined) {
+  const req: RequestInit & { priority?: SendInit['priority'] } = { method: init.method, headers, credentials: 'same-origin' };
+  if (init.priority) req.priority = init.priority;
+  if (init.blob) {
+    headers['content-type'] ??= init.blob.type || 'application/octet-stream';
+    req.body = init.blob;
+  } else if (init.body !== undefined) {
     headers['content-type'] = 'application/json';
     req.body = JSON.stringify(init.body);
   }
