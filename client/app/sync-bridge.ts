@@ -2,12 +2,23 @@ import { toast } from '../ui/toast';
 import { getAccessToken, onSessionEvents, refreshSession } from '../lib/session';
 import type { Rejection } from '../sync/outbox';
 import { mutationDef } from '#sync/mutations/catalogue';
+import { announceUploadsWith } from '../sync/uploads/upload-events';
+import { CAPTIONS_REFUSED, UPLOADED, UPLOAD_FAILED_FALLBACK, UPLOAD_FAILED_TITLE } from '../features/upload/upload-copy';
 
 /** A change the server refused for good (it was rolled back): the mutation says how it is announced. */
 function announceRejection(r: Rejection): void {
   const def = mutationDef(r.name);
   if (def?.refusedTitle === null) return;
   toast.error(def?.refusedTitle ?? 'Change not saved', { description: r.error.message });
+}
+
+/** The upload queue's outcomes, in the upload feature's words (the queue itself shows nothing). */
+function announceUploads(): void {
+  announceUploadsWith({
+    onSuccess: () => toast.success(UPLOADED.title, { description: UPLOADED.description }),
+    onFailure: (_record, reason) => toast.error(UPLOAD_FAILED_TITLE, { description: reason || UPLOAD_FAILED_FALLBACK }),
+    onCaptionsRefused: (_videoId, reason) => toast.error(CAPTIONS_REFUSED.title, { description: reason || CAPTIONS_REFUSED.description }),
+  });
 }
 
 /**
@@ -17,6 +28,7 @@ function announceRejection(r: Rejection): void {
  * signed-in screen waits for its code.
  */
 export function connectSyncToSession(): void {
+  announceUploads();
   onSessionEvents({
     signedIn: (user) => {
       void import('../sync/start-sync').then(({ startSync }) => startSync({ userId: user.id, getAccessToken, refreshSession, onRejected: announceRejection }));

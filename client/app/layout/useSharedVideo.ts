@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { toast } from '#client/ui/toast';
 import { takeSharedVideo } from '#client/sync/uploads/shared-video';
+import { toastProblem } from '#client/features/upload/upload-copy';
 
 /**
  * A video shared into Vidi from another app (docs/pwa.md, "Share into Vidi"): the service worker
@@ -15,7 +15,7 @@ export function useSharedVideo(userId: string | null): { file: File | null; titl
     takeSharedVideo()
       .then((shared) => {
         if (!shared) return;
-        if (shared.problem) toast.error(shared.problem.title, { description: shared.problem.description });
+        if (shared.problem) toastProblem(shared.problem);
         // Set even if the effect was cleaned up meanwhile (StrictMode's second run keeps this state):
         // the record is out of the store, so this state is the only place the video still is.
         else if (shared.file) setShared({ file: shared.file, title: shared.title });

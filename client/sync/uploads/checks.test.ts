@@ -1,22 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { checkFile, checkUpload, checkVideoBytes, INVALID_TYPE, looksLikeVideo, MISSING_INFO, TOO_LARGE, TOO_LONG } from './checks';
+import { checkCaptions, checkFile, checkUpload, checkVideoBytes, looksLikeVideo } from './checks';
 
 describe('upload dialog checks', () => {
   const video = { size: 1000, type: 'video/mp4' };
   it('asks for a title and a file first', () => {
-    expect(checkUpload({ title: '', file: video, durationMs: 1000 })).toBe(MISSING_INFO);
-    expect(checkUpload({ title: '   ', file: video, durationMs: 1000 })).toBe(MISSING_INFO);
-    expect(checkUpload({ title: 'Hi', file: null, durationMs: null })).toBe(MISSING_INFO);
+    expect(checkUpload({ title: '', file: video, durationMs: 1000 })).toBe('missing_info');
+    expect(checkUpload({ title: '   ', file: video, durationMs: 1000 })).toBe('missing_info');
+    expect(checkUpload({ title: 'Hi', file: null, durationMs: null })).toBe('missing_info');
   });
   it('refuses files over 120 MiB and non-videos', () => {
-    expect(checkFile({ size: 125_829_121, type: 'video/mp4' })).toBe(TOO_LARGE);
+    expect(checkFile({ size: 125_829_121, type: 'video/mp4' })).toBe('too_large');
     expect(checkFile({ size: 125_829_120, type: 'video/mp4' })).toBeNull();
-    expect(checkFile({ size: 10, type: 'image/png' })).toBe(INVALID_TYPE);
-    expect(checkFile({ size: 10, type: '' })).toBe(INVALID_TYPE);
-    expect(TOO_LARGE).toEqual({ title: 'File too large', description: 'Please select a video under 120MB (approximately 2 minutes)' });
+    expect(checkFile({ size: 10, type: 'image/png' })).toBe('invalid_type');
+    expect(checkFile({ size: 10, type: '' })).toBe('invalid_type');
   });
   it('refuses videos longer than 2 minutes, and lets unknown durations through to the server', () => {
-    expect(checkUpload({ title: 'Hi', file: video, durationMs: 120_001 })).toBe(TOO_LONG);
+    expect(checkUpload({ title: 'Hi', file: video, durationMs: 120_001 })).toBe('too_long');
     expect(checkUpload({ title: 'Hi', file: video, durationMs: 120_000 })).toBeNull();
     expect(checkUpload({ title: 'Hi', file: video, durationMs: null })).toBeNull();
   });
@@ -36,10 +35,16 @@ describe('upload dialog checks', () => {
       expect(looksLikeVideo(bytes([0x1a, 0x45, 0xdf]))).toBe(false);
       expect(looksLikeVideo(new Uint8Array())).toBe(false);
     });
-    it('read only the head of the file, and answer with the product copy', async () => {
+    it('read only the head of the file', async () => {
       expect(await checkVideoBytes(new Blob([ftyp, new Uint8Array(1000)], { type: 'video/mp4' }))).toBeNull();
-      expect(await checkVideoBytes(new Blob(['Holiday notes, not a video.\n'], { type: 'video/mp4' }))).toBe(INVALID_TYPE);
-      expect(INVALID_TYPE).toEqual({ title: 'Invalid file type', description: 'Please select a video file' });
+      expect(await checkVideoBytes(new Blob(['Holiday notes, not a video.\n'], { type: 'video/mp4' }))).toBe('invalid_type');
     });
+  });
+
+  it('takes a WebVTT file of at most 100 KB, nothing else', async () => {
+    expect(await checkCaptions(new Blob(['WEBVTT\n\n00:00.000 --> 00:01.000\nHi\n']))).toBeNull();
+    expect(await checkCaptions(new Blob(['1\n00:00:00,000 --> 00:00:01,000\nHi\n']))).toBe('invalid_captions');
+    expect(await checkCaptions(new Blob([]))).toBe('invalid_captions');
+    expect(await checkCaptions(new Blob(['WEBVTT\n', 'x'.repeat(100 * 1024)]))).toBe('invalid_captions');
   });
 });

@@ -1,26 +1,21 @@
-/** Same limit as the server's Tus-Max-Size (120 MiB). */
-export const MAX_UPLOAD_BYTES = 125_829_120;
-export const MAX_DURATION_MS = 120_000;
+import { MAX_CAPTIONS_BYTES, MAX_DURATION_MS, MAX_UPLOAD_BYTES } from '#sync/protocol/limits';
 
-export interface ToastCopy {
-  title: string;
-  description: string;
-}
-
-// The product's copy, verbatim; the duration check is ours (docs/decisions/0012-videos-checked-by-content-resumable-and-ranged.md).
-export const TOO_LARGE: ToastCopy = { title: 'File too large', description: 'Please select a video under 120MB (approximately 2 minutes)' };
-export const INVALID_TYPE: ToastCopy = { title: 'Invalid file type', description: 'Please select a video file' };
-export const MISSING_INFO: ToastCopy = { title: 'Missing information', description: 'Please provide a title and select a video file' };
-export const TOO_LONG: ToastCopy = { title: 'Video too long', description: 'Please select a video of 2 minutes or less' };
-export const UPLOADED: ToastCopy = { title: 'Video uploaded!', description: 'Your video has been shared successfully' };
-export const UPLOAD_FAILED_TITLE = 'Upload failed';
-export const UPLOAD_FAILED_FALLBACK = 'Something went wrong. Please try again.';
+/**
+ * Why a picked file or the upload form cannot be queued. The checks only name the problem; the
+ * upload feature says it on screen (client/features/upload/upload-copy.ts).
+ */
+export type UploadProblem = 'too_large' | 'invalid_type' | 'missing_info' | 'too_long' | 'invalid_captions';
 
 /** The checks on a picked file (size, type); null when it may be queued. */
-export function checkFile(file: { size: number; type: string }): ToastCopy | null {
-  if (file.size > MAX_UPLOAD_BYTES) return TOO_LARGE;
-  if (!file.type.startsWith('video/')) return INVALID_TYPE;
+export function checkFile(file: { size: number; type: string }): UploadProblem | null {
+  if (file.size > MAX_UPLOAD_BYTES) return 'too_large';
+  if (!file.type.startsWith('video/')) return 'invalid_type';
   return null;
+}
+
+/** A duration the browser read (null: it could not) that is over the limit. */
+export function tooLong(durationMs: number | null): boolean {
+  return durationMs !== null && durationMs > MAX_DURATION_MS;
 }
 
 /**
@@ -35,28 +30,21 @@ export function looksLikeVideo(head: Uint8Array): boolean {
   return (ftyp && boxSize >= 12) || ebml;
 }
 
-/** The content check on the device, before anything is uploaded: a file that is plainly no video gets 'Invalid file type'. */
-export async function checkVideoBytes(file: Blob): Promise<ToastCopy | null> {
+/** The content check on the device, before anything is uploaded: a file that is plainly no video is 'invalid_type'. */
+export async function checkVideoBytes(file: Blob): Promise<UploadProblem | null> {
   const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
-  return looksLikeVideo(head) ? null : INVALID_TYPE;
+  return looksLikeVideo(head) ? null : 'invalid_type';
 }
 
 /** Everything checked before queueing. `durationMs` null: the browser could not read it (the server still checks). */
-export function checkUpload(input: { title: string; file: { size: number; type: string } | null; durationMs: number | null }): ToastCopy | null {
-  if (!input.title.trim() || !input.file) return MISSING_INFO;
-  const fileProblem = checkFile(input.file);
-  if (fileProblem) return fileProblem;
-  if (input.durationMs !== null && input.durationMs > MAX_DURATION_MS) return TOO_LONG;
-  return null;
+export function checkUpload(input: { title: string; file: { size: number; type: string } | null; durationMs: number | null }): UploadProblem | null {
+  if (!input.title.trim() || !input.file) return 'missing_info';
+  return checkFile(input.file) ?? (tooLong(input.durationMs) ? 'too_long' : null);
 }
 
-/** Captions: a WebVTT file of at most 100 KB (the server checks every cue again). */
-export const MAX_CAPTIONS_BYTES = 100 * 1024;
-export const INVALID_CAPTIONS: ToastCopy = { title: 'Invalid captions file', description: 'Please select a WebVTT (.vtt) file of at most 100 KB' };
-
-/** The checks on a picked captions file: its size and the WEBVTT signature on its first line. */
-export async function checkCaptions(file: Blob): Promise<ToastCopy | null> {
-  if (file.size === 0 || file.size > MAX_CAPTIONS_BYTES) return INVALID_CAPTIONS;
+/** The checks on a picked captions file (the server checks every cue again): its size and the WEBVTT signature on its first line. */
+export async function checkCaptions(file: Blob): Promise<UploadProblem | null> {
+  if (file.size === 0 || file.size > MAX_CAPTIONS_BYTES) return 'invalid_captions';
   const head = (await file.slice(0, 16).text()).replace(/^\uFEFF/, '');
-  return /^WEBVTT(?:[ \t\r\n]|$)/.test(head) ? null : INVALID_CAPTIONS;
+  return /^WEBVTT(?:[ \t\r\n]|$)/.test(head) ? null : 'invalid_captions';
 }

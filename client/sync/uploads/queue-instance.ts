@@ -1,8 +1,12 @@
-import { toast } from 'sonner';
 import { getAccessToken, refreshSession } from '#client/lib/session';
-import { UPLOADED, UPLOAD_FAILED_TITLE } from './checks';
+import { HttpClient } from '#client/lib/http/http-client';
+import { apiErrorFromResponse } from '#client/lib/http/api-error';
+import { uploadEvents } from './upload-events';
 import { uploadsDb } from './upload-db';
 import { UploadQueue } from './upload-queue';
+
+/** The queue's own token per call (its fresh one), so no session refresh happens behind it. */
+const http = new HttpClient();
 
 /** A fresh token per tus request: the current one, or a refresh when it is about to expire. */
 async function freshToken(): Promise<string | null> {
@@ -10,25 +14,26 @@ async function freshToken(): Promise<string | null> {
 }
 
 async function sendPoster(videoId: string, poster: Blob, token: string): Promise<boolean> {
-  const res = await fetch(`/api/videos/${encodeURIComponent(videoId)}/poster`, {
+  const res = await http.send(`/api/videos/${encodeURIComponent(videoId)}/poster`, {
     method: 'PUT',
-    body: poster,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': poster.type || 'image/jpeg' },
+    blob: poster,
+    token,
+    headers: { 'content-type': poster.type || 'image/jpeg' },
   });
   return res.ok;
 }
 
 /** True when stored, and also when refused for good (4xx other than 401/404/408/429): a resend would be refused again. */
 async function sendCaptions(videoId: string, captions: Blob, token: string): Promise<boolean> {
-  const res = await fetch(`/api/videos/${encodeURIComponent(videoId)}/captions`, {
+  const res = await http.send(`/api/videos/${encodeURIComponent(videoId)}/captions`, {
     method: 'PUT',
-    body: captions,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'text/vtt' },
+    blob: captions,
+    token,
+    headers: { 'content-type': 'text/vtt' },
   });
   if (res.ok) return true;
   if (res.status >= 500 || [401, 404, 408, 429].includes(res.status)) return false;
-  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-  toast.error('Captions not saved', { description: body?.error?.message ?? 'The captions file was refused.' });
+  uploadEvents.onCaptionsRefused(videoId, (await apiErrorFromResponse(res, '')).message);
   return true;
 }
 
@@ -43,14 +48,7 @@ export function getUploadQueue(): UploadQueue {
       getAccessToken: freshToken,
       sendPoster,
       sendCaptions,
-      events: {
-        onSuccess: () => {
-          toast.success(UPLOADED.title, { description: UPLOADED.description });
-        },
-        onFailure: (_rec, reason) => {
-          toast.error(UPLOAD_FAILED_TITLE, { description: reason });
-        },
-      },
+      events: uploadEvents,
     });
     queue.start();
   }

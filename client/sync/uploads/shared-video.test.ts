@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
-import { INVALID_TYPE, MAX_UPLOAD_BYTES, TOO_LARGE } from './checks';
+import { MAX_UPLOAD_BYTES } from '#sync/protocol/limits';
 import { putSharedVideo, sharedRecord, takeSharedVideo } from './shared-video';
 
 const video = (name: string, type: string) => new File([new Uint8Array([0, 0, 0, 24])], name, { type });
@@ -15,11 +15,11 @@ describe('a video shared into Vidi', () => {
   });
 
   it('is refused (no file kept, the reason is) when it is not a video, too large or missing', () => {
-    expect(sharedRecord(video('notes.txt', 'text/plain'), '')).toMatchObject({ file: null, problem: INVALID_TYPE });
-    expect(sharedRecord(video('notes', ''), '')).toMatchObject({ file: null, problem: INVALID_TYPE });
+    expect(sharedRecord(video('notes.txt', 'text/plain'), '')).toMatchObject({ file: null, problem: 'invalid_type' });
+    expect(sharedRecord(video('notes', ''), '')).toMatchObject({ file: null, problem: 'invalid_type' });
     const huge = { name: 'long.mp4', type: 'video/mp4', size: MAX_UPLOAD_BYTES + 1 } as File;
-    expect(sharedRecord(huge, '')).toMatchObject({ file: null, problem: TOO_LARGE });
-    expect(sharedRecord(null, '')).toMatchObject({ file: null, problem: INVALID_TYPE });
+    expect(sharedRecord(huge, '')).toMatchObject({ file: null, problem: 'too_large' });
+    expect(sharedRecord(null, '')).toMatchObject({ file: null, problem: 'invalid_type' });
   });
 
   it('is handed over once, and a newer share replaces an older one', async () => {

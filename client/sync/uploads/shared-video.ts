@@ -1,4 +1,4 @@
-import { checkFile, INVALID_TYPE, type ToastCopy } from './checks';
+import { checkFile, type UploadProblem } from './checks';
 
 /**
  * A video shared into Vidi (docs/pwa.md, "Share into Vidi"): the service worker keeps it here when
@@ -13,7 +13,7 @@ const KEY = 'latest';
 export interface SharedVideo {
   /** The video, or null when the share was refused (`problem` says why: the page shows it). */
   file: File | null;
-  problem: ToastCopy | null;
+  problem: UploadProblem | null;
   /** The shared title or text, a suggestion for the video's title. */
   title: string;
   at: number;
@@ -34,7 +34,7 @@ export function typedShare(file: File): File {
 
 /** What is kept of a share: the video when it passes the dialog's checks, else only the reason. */
 export function sharedRecord(file: File | null, title: string, now = Date.now()): SharedVideo {
-  if (!file) return { file: null, problem: INVALID_TYPE, title, at: now };
+  if (!file) return { file: null, problem: 'invalid_type', title, at: now };
   const typed = typedShare(file);
   const problem = checkFile(typed);
   return { file: problem ? null : typed, problem, title, at: now };

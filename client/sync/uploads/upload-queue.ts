@@ -1,6 +1,7 @@
 import { defaultOptions, Upload, type DetailedError } from 'tus-js-client';
 import type { UploadRecord, UploadsDb } from './upload-db';
 import { CompanionFiles } from './companion-files';
+import type { UploadEvents } from './upload-events';
 import { requestPersistentStorage } from '../../lib/session/persist-storage';
 
 /**
@@ -17,11 +18,6 @@ export type NewUpload = Pick<UploadRecord, 'videoId' | 'userId' | 'userName' | '
   captionsBlob?: Blob | null;
 };
 
-export interface QueueEvents {
-  onSuccess?(record: UploadRecord): void;
-  onFailure?(record: UploadRecord, reason: string): void;
-}
-
 export interface UploadQueueOptions {
   db: UploadsDb;
   /** Absolute tus endpoint, e.g. https://host/files/. */
@@ -33,7 +29,7 @@ export interface UploadQueueOptions {
   /** Sends the captions (PUT /api/videos/:id/captions) once the video exists; resolves true when stored or refused for good. */
   sendCaptions?(videoId: string, captions: Blob, token: string): Promise<boolean>;
   chunkSize?: number;
-  events?: QueueEvents;
+  events?: Pick<UploadEvents, 'onSuccess' | 'onFailure'>;
   isOnline?(): boolean;
   /** Extra tus-js-client options (Node tests pass a fileReader for Blobs). */
   tus?: Partial<ConstructorParameters<typeof Upload>[1]>;
@@ -267,10 +263,10 @@ export class UploadQueue {
               await db.uploads.update(rec.videoId, { tusUrl: null, bytesSent: 0, posterSent: false, status: 'queued' });
               return finish('next');
             }
-            const reason = refusal.message || 'Something went wrong. Please try again.';
-            await db.uploads.update(rec.videoId, { status: 'failed', error: reason });
+            // The server's sentence, or null: the screen has its own for a refusal without one.
+            await db.uploads.update(rec.videoId, { status: 'failed', error: refusal.message || null });
             const failed = await db.uploads.get(rec.videoId);
-            if (failed) this.o.events?.onFailure?.(failed, reason);
+            if (failed) this.o.events?.onFailure?.(failed, refusal.message);
             finish('next');
           })();
         },
