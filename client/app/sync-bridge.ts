@@ -25,7 +25,7 @@ function announceUploads(): void {
  * Starts the sync engine on sign-in (also for a session opened offline from the cached profile) and
  * stops it on sign-out. The outbox stays in IndexedDB, tagged with the user, and is sent after the
  * next sign-in. The engine loads with import() at sign-in: neither the landing page nor the first
- * signed-in screen waits for its code.
+ * signed-in screen waits for its code. The upload queue's outcomes are announced from the start.
  */
 export function connectSyncToSession(): void {
   announceUploads();
