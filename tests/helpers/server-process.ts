@@ -61,11 +61,13 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
     const nodeArgs = process.env.VIDI_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
     child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'server/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const c = child;
+    // A restart keeps the earlier output in `log`: only this launch's part may say it listens.
+    const launchedAt = log.length;
     port = await new Promise<number>((ok, fail) => {
       const timer = setTimeout(() => fail(new Error(`server did not start in 30 s:\n${log}`)), 30_000);
       const onData = (d: Buffer) => {
         log += d.toString();
-        const m = /Vidi listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
+        const m = /Vidi listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log.slice(launchedAt));
         if (m?.[1]) {
           clearTimeout(timer);
           ok(Number(m[1]));
