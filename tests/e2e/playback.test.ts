@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -25,13 +25,26 @@ const RENDITIONS = [
 ];
 
 async function makeLadder(dir: string): Promise<void> {
-  const source = ['-f', 'lavfi', '-i', 'testsrc=size=1080x1920:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', '8'];
-  const h264 = ['-c:v', 'libx264', '-profile:v', 'main', '-level', '3.1', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k'];
+  // Drawn at each rendition's own size (no 1080x1920 picture to scale down) and encoded with a fast
+  // preset: the tests look at which files are fetched and that playback advances, not at the picture.
+  const source = (size: string) => [
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc=size=${size}:rate=30`,
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000',
+    '-t',
+    '8',
+  ];
+  const h264 = ['-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'main', '-level', '3.1', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k'];
   for (const r of RENDITIONS) {
     mkdirSync(join(dir, r.name), { recursive: true });
     // A keyframe every 2 s (60 frames), so every segment starts with one.
     await run('ffmpeg', [
-      ...['-loglevel', 'error', '-y', ...source, '-vf', `scale=${r.width}:${r.height}`, ...h264, '-b:v', String(r.bitrate)],
+      ...['-loglevel', 'error', '-y', ...source(`${r.width}x${r.height}`), ...h264, '-b:v', String(r.bitrate)],
       ...['-g', '60', '-keyint_min', '60', '-sc_threshold', '0', '-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod'],
       ...['-hls_segment_type', 'fmp4', '-hls_fmp4_init_filename', 'init.mp4', '-hls_segment_filename', join(dir, r.name, 'seg_%03d.m4s')],
       join(dir, r.name, 'index.m3u8'),
@@ -42,7 +55,7 @@ async function makeLadder(dir: string): Promise<void> {
   );
   writeFileSync(join(dir, 'captions.vtt'), 'WEBVTT\n\n00:00.000 --> 00:08.000\nHello from the captions\n');
   writeFileSync(join(dir, 'master.m3u8'), ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS', ...variants, ''].join('\n'));
-  await run('ffmpeg', ['-loglevel', 'error', '-y', ...source, '-vf', 'scale=360:640', ...h264, '-movflags', '+faststart', join(dir, 'small.mp4')]);
+  await run('ffmpeg', ['-loglevel', 'error', '-y', ...source('360x640'), ...h264, '-movflags', '+faststart', join(dir, 'small.mp4')]);
   await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=360x640', '-frames:v', '1', join(dir, 'poster.jpg')]);
 }
 
@@ -130,6 +143,7 @@ describe.skipIf(!hasChromium)('the feed plays HLS', () => {
     server = await startPwaServer({ MEDIA_WORKER: 'off' });
     await signUpVerified(server, 'Hana Viewer', email);
     await seedVideos(server, ladder, email);
+    rmSync(ladder, { recursive: true, force: true });
     browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {
