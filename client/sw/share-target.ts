@@ -21,7 +21,7 @@ const MAX_TITLE = 100;
 
 /**
  * The share target's POST in the service worker (docs/pwa.md, "Share into Vidi"): the video (and
- * the shared title or text) is kept in IndexedDB (client/lib/shared-video.ts) and the app opens
+ * the shared title or text) is kept in IndexedDB (client/sync/uploads/shared-video.ts) and the app opens
  * at /home. Registered before Workbox's routes: this POST is answered here, never by the network.
  */
 export function listenForShares(): void {

@@ -6,7 +6,7 @@ import type { MutationTx } from './mutation-tx';
  * One mutation, defined once (zbugs' defineMutator): its arguments, what the client shows while it
  * is queued, the toast when the server refuses it for good, and its logic against the generic
  * tables. The client runs `run` optimistically over Dexie, the server authoritatively over the
- * database; server-only effects (points, audit, files) sit in server/sync/mutation-effects.ts and
+ * database; server-only effects (points, audit, files) sit in server/sync/mutations/effects.ts and
  * get `run`'s outcome.
  *
  * `args` is a function of the schema kit so this module needs no zod at run time: the client

@@ -14,7 +14,7 @@ export interface SignedInPage {
  * epic-stack's tests/playwright-utils.ts `login` fixture does): the API login leaves its refresh
  * cookie in the context's cookie jar, and the cached profile tells the app this device signed in
  * before, so the first page load restores the session through that cookie
- * (client/features/auth/api/session.ts, restoreSession). Dialogs are dismissed unless a test says otherwise.
+ * (client/lib/session/session.ts, restoreSession). Dialogs are dismissed unless a test says otherwise.
  */
 export async function signedInPage(browser: Browser, baseUrl: string, email: string, password: string): Promise<SignedInPage> {
   const context = await browser.newContext();
