@@ -9,7 +9,8 @@ import { CAPTIONS_REFUSED, UPLOADED, UPLOAD_FAILED_FALLBACK, UPLOAD_FAILED_TITLE
 function announceRejection(r: Rejection): void {
   const def = mutationDef(r.name);
   if (def?.refusedTitle === null) return;
-  toast.error(def?.refusedTitle ?? 'Change not saved', { description: r.error.message });
+  // An empty message: the server gave no reason (the engine has no words of its own).
+  toast.error(def?.refusedTitle ?? 'Change not saved', { description: r.error.message || 'Refused by the server.' });
 }
 
 /** The upload queue's outcomes, in the upload feature's words (the queue itself shows nothing). */

@@ -108,9 +108,7 @@ export class Pusher {
       clientId,
       json.results.filter((r) => r.status !== 'rejected').map((r) => r.id),
     );
-    const rejected = json.results.flatMap((r) =>
-      r.status === 'rejected' ? [{ id: r.id, error: r.error ?? { code: 'rejected', message: 'Refused by the server.' } }] : [],
-    );
+    const rejected = json.results.flatMap((r) => (r.status === 'rejected' ? [{ id: r.id, error: r.error ?? { code: 'rejected', message: '' } }] : []));
     await this.drop(clientId, rejected);
     this.batchSize = MAX_PUSH_BATCH;
   }
