@@ -1,6 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { findPostgresBin } from './tests/support/postgres-cluster';
 import { cephInstalled } from './tests/support/s3-gateway';
+import { SpreadBrowserFiles } from './tests/setup/spread-browser-files';
 
 /** The API and integration suites run once per database engine (docs/decisions/0017-postgresql.md), but for ENGINE_INDEPENDENT. */
 const SERVER_SUITES = ['tests/api/**/*.test.ts', 'tests/integration/**/*.test.ts'];
@@ -58,6 +59,8 @@ export default defineConfig({
     // vitest's default on this 2-core machine is one file at a time, yet most files wait on a server
     // process, PostgreSQL, ffmpeg or Chromium: three at a time keeps both cores busy (docs/benchmarks.md, "CI time").
     maxWorkers: 3,
+    // The e2e files run among the others, one at a time (their lock), spread through the order.
+    sequence: { sequencer: SpreadBrowserFiles },
     projects: [
       {
         test: {
@@ -123,9 +126,11 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/setup/build-client.ts'],
-          // One browser at a time: two cores, and Chromium is heavy.
-          fileParallelism: false,
+          globalSetup: ['tests/setup/build-client.ts', 'tests/setup/browser-lock.ts'],
+          // One browser at a time (two cores, and Chromium is heavy), yet beside the other projects'
+          // files rather than after them all: a lock, not fileParallelism: false, which would run
+          // every e2e file after the rest (docs/benchmarks.md, "CI time").
+          setupFiles: ['tests/setup/one-browser-at-a-time.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
