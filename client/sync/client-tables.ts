@@ -1,117 +1,138 @@
-import type { MemberVideoKey, MutationTx, VideoCounter, VideoRef } from '#sync/mutations/mutation-tx';
-import type { ClientDb, VideoRow } from './db';
+import type { Dexie } from 'dexie';
+import { keyString, type AnyEntity, type LocalContext, type Table } from '#sync/entities/define-entity';
+import { entities, profiles } from '#sync/entities/registry';
+import type { MutationTx } from '#sync/mutations/mutation-tx';
+
+type Row = Record<string, unknown>;
 
 /**
- * The optimistic tables: a mutation runs inside one Dexie read-write transaction on the tables the UI
- * reads. They only know the rows this device holds (a like is the card's `liked_by_me`, shares are not
- * kept at all); the server's answer replaces all of it on rebase.
+ * The rows one mutation reads and writes, by store and key: a get then a like costs one IndexedDB
+ * round trip, and a counter write is one put of the row instead of a cursor walk. Valid because the
+ * whole mutation runs in one read-write transaction: nothing else writes the row meanwhile.
  */
-export class ClientMutationTx implements MutationTx {
-  readonly location = 'client' as const;
+class LocalRows {
+  private readonly cache = new Map<string, Promise<Row | undefined>>();
 
-  /**
-   * Video rows this mutation has read, so a get then a like costs one IndexedDB round trip, and a
-   * counter write is one put of the row instead of a cursor walk. Valid because the whole mutation
-   * runs in one read-write transaction: nothing else writes the row meanwhile.
-   */
-  private readonly rows = new Map<string, Promise<VideoRow | undefined>>();
+  constructor(private readonly db: Dexie) {}
 
-  constructor(
-    private readonly db: ClientDb,
-    readonly userId: string,
-    private readonly now: number,
-  ) {}
-
-  private row(videoId: string): Promise<VideoRow | undefined> {
-    let r = this.rows.get(videoId);
+  get(store: string, key: string): Promise<Row | undefined> {
+    const at = `${store}\n${key}`;
+    let r = this.cache.get(at);
     if (!r) {
-      r = this.db.videos.get(videoId);
-      this.rows.set(videoId, r);
+      r = this.db.table(store).get(key) as Promise<Row | undefined>;
+      this.cache.set(at, r);
     }
     return r;
   }
 
-  private async patchRow(videoId: string, change: (v: VideoRow) => Partial<VideoRow>): Promise<void> {
-    const v = await this.row(videoId);
-    if (!v) return;
-    const next = { ...v, ...change(v) };
-    this.rows.set(videoId, Promise.resolve(next));
-    await this.db.videos.put(next);
+  async put(store: string, key: string, row: Row): Promise<void> {
+    this.cache.set(`${store}\n${key}`, Promise.resolve(row));
+    await this.db.table(store).put(row);
   }
 
-  /** The device holds only its own member's likes. */
-  private own(key: MemberVideoKey): boolean {
-    return key.userId === this.userId;
+  async delete(store: string, key: string): Promise<void> {
+    this.cache.set(`${store}\n${key}`, Promise.resolve(undefined));
+    await this.db.table(store).delete(key);
   }
 
-  async isAdmin(): Promise<boolean> {
-    return (await this.db.profile.get(this.userId))?.is_admin ?? false;
+  async deleteWhere(store: string, by: string, value: unknown): Promise<void> {
+    for (const at of this.cache.keys()) if (at.startsWith(`${store}\n`)) this.cache.delete(at);
+    await this.db
+      .table(store)
+      .where(by)
+      .equals(value as string)
+      .delete();
   }
 
-  readonly videos = {
-    get: async (id: string): Promise<VideoRef | undefined> => {
-      const v = await this.row(id);
-      return v ? { id: v.id, user_id: v.user_id, duration_ms: v.duration_ms } : undefined;
-    },
-    increment: (id: string, counter: VideoCounter, by: 1 | -1) => this.patchRow(id, (v) => ({ [counter]: Math.max(0, v[counter] + by) })),
-    delete: async (video: VideoRef): Promise<void> => {
-      this.rows.set(video.id, Promise.resolve(undefined));
-      await this.db.videos.delete(video.id);
-      await this.db.comments.where('video_id').equals(video.id).delete();
-    },
-  };
+  async patch(store: string, key: string, change: (row: Row) => Row): Promise<void> {
+    const row = await this.get(store, key);
+    if (row) await this.put(store, key, { ...row, ...change(row) });
+  }
+}
 
-  readonly likes = {
-    get: async (key: MemberVideoKey) => (this.own(key) && (await this.row(key.videoId))?.liked_by_me ? { created_at: 0 } : undefined),
-    insert: async (key: MemberVideoKey) => {
-      if (this.own(key)) await this.patchRow(key.videoId, () => ({ liked_by_me: true }));
-    },
-    delete: async (key: MemberVideoKey) => {
-      if (this.own(key)) await this.patchRow(key.videoId, () => ({ liked_by_me: false }));
-    },
-  };
+const pick = (row: Row, columns: readonly string[]) => Object.fromEntries(columns.filter((c) => c in row).map((c) => [c, row[c]]));
+const matches = (row: Row, where: Row) => Object.entries(where).every(([c, v]) => row[c] === v);
 
-  readonly comments = {
-    get: async (id: string) => {
-      const c = await this.db.comments.get(id);
-      return c ? { video_id: c.video_id, user_id: c.user_id } : undefined;
-    },
-    insert: async (row: { id: string; videoId: string; userId: string; content: string }) => {
-      const me = await this.db.profile.get(this.userId);
-      await this.db.comments.put({
-        id: row.id,
-        video_id: row.videoId,
-        user_id: row.userId,
-        user_name: me?.name ?? '',
-        content: row.content,
-        created_at: new Date(this.now).toISOString(),
-        created_ms: this.now,
-      });
-    },
+/**
+ * An entity kept in a store of its own. Only the rows this device holds, all of them its member's:
+ * an update's `where` picks the row by its key (the server alone checks the other values).
+ */
+function storeTable(rows: LocalRows, e: AnyEntity & { client: { kind: 'store' } }, local: () => Promise<LocalContext>): Table<AnyEntity> {
+  const { store, read, write, patch, cascade = [] } = e.client;
+  const shown = (stored: Row) => (read ? read(stored) : pick(stored, e.columns));
+  const put = async (row: Row) => {
+    const l = await local();
+    const full = e.stamps?.insert ? { ...row, [e.stamps.insert]: l.now } : row;
+    await rows.put(store, keyString(e, full), write ? write(full, l) : full);
   };
+  return {
+    get: async (key) => {
+      const stored = await rows.get(store, keyString(e, key));
+      return stored && shown(stored);
+    },
+    insert: put,
+    upsert: put,
+    delete: async (key) => {
+      const k = keyString(e, key);
+      await rows.delete(store, k);
+      for (const c of cascade) await rows.deleteWhere(c.store, c.by, k);
+    },
+    update: (where, changed) => rows.patch(store, keyString(e, where), () => (patch ? patch(changed) : changed)),
+    exists: async (where) => (await rows.get(store, keyString(e, where)).then((r) => r && matches(shown(r), where))) === true,
+    increment: (key, counter, by) => rows.patch(store, keyString(e, key), (r) => ({ [counter]: Math.max(0, (r[counter] as number) + by) })),
+  };
+}
 
-  // Shares are not kept on the device (a share id is never reused by this client): the card counts
-  // every share at once, and the server's count, which counts members, replaces it.
-  readonly shares = {
-    get: async () => undefined,
-    anyBy: async () => false,
-    insert: async () => {},
+/** An entity the device holds as a flag on another store's row, for its own member only (a like: the card's `liked_by_me`). */
+function flagTable(rows: LocalRows, e: AnyEntity & { client: { kind: 'flag' } }, userId: string): Table<AnyEntity> {
+  const { store, key, flag, owner } = e.client;
+  const own = (row: Row) => row[owner] === userId;
+  const set = (row: Row, on: boolean) => (own(row) ? rows.patch(store, String(row[key]), () => ({ [flag]: on })) : Promise.resolve());
+  const get = async (row: Row) => {
+    if (!own(row) || !(await rows.get(store, String(row[key])))?.[flag]) return undefined;
+    // The device does not know when: a stamped column reads as 0.
+    return e.stamps?.insert ? { ...row, [e.stamps.insert]: 0 } : { ...row };
   };
+  return {
+    get,
+    insert: (row) => set(row, true),
+    upsert: (row) => set(row, true),
+    delete: (row) => set(row, false),
+    update: async () => {},
+    exists: async (where) => (await get(where)) !== undefined,
+    increment: async () => {},
+  };
+}
 
-  readonly profiles = {
-    update: async (userId: string, patch: { name: string }) => {
-      await this.db.profile
-        .where('id')
-        .equals(userId)
-        .modify((p) => {
-          p.name = patch.name;
-        });
-    },
-  };
+/** An entity the device does not keep: the server's answer brings its effect. */
+const notKept: Table<AnyEntity> = {
+  get: async () => undefined,
+  insert: async () => {},
+  upsert: async () => {},
+  delete: async () => {},
+  update: async () => {},
+  exists: async () => false,
+  increment: async () => {},
+};
 
-  readonly notifications = {
-    markRead: async (id: string) => {
-      await this.db.notifications.update(id, { read: true });
-    },
-  };
+/** The Dexie adapter of one entity, as its declaration says the device keeps it. */
+function clientTable(rows: LocalRows, e: AnyEntity, userId: string, local: () => Promise<LocalContext>): Table<AnyEntity> {
+  const c = e.client;
+  if (c.kind === 'store') return storeTable(rows, e as AnyEntity & { client: typeof c }, local);
+  if (c.kind === 'flag') return flagTable(rows, e as AnyEntity & { client: typeof c }, userId);
+  return notKept;
+}
+
+/**
+ * The optimistic tables: a mutation runs inside one Dexie read-write transaction on the stores the UI
+ * reads (make one per mutation: it caches the rows it read). They only know the rows this device
+ * holds; the server's answer replaces all of it on rebase. `registry` is the entities' registry
+ * (tests pass one with an entity of their own).
+ */
+export function clientMutationTx(db: Dexie, userId: string, now: number, registry: Record<string, AnyEntity> = entities): MutationTx {
+  const rows = new LocalRows(db);
+  const me = () => rows.get((profiles.client as { store: string }).store, userId);
+  const local = async (): Promise<LocalContext> => ({ now, userName: ((await me())?.name as string | undefined) ?? '' });
+  const tables = Object.fromEntries(Object.entries(registry).map(([name, e]) => [name, clientTable(rows, e, userId, local)]));
+  return { location: 'client', userId, now, isAdmin: async () => (await me())?.is_admin === true, ...tables } as unknown as MutationTx;
 }

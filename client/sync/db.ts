@@ -1,6 +1,7 @@
 import { Dexie, type EntityTable } from 'dexie';
 import type { CommentItem, FeedItem, ProfileItem } from '#sync/protocol/messages';
 import type { NotificationItem } from '#sync/protocol/notifications';
+import { entities } from '#sync/entities/registry';
 
 /** A feed row as stored: the API item plus a numeric time for ordering. */
 export interface VideoRow extends FeedItem {
@@ -81,26 +82,27 @@ export function openClientDb(name = DEFAULT_DB_NAME, opts: { indexedDB?: IDBFact
   if (opts.indexedDB) options.indexedDB = opts.indexedDB;
   if (opts.IDBKeyRange) options.IDBKeyRange = opts.IDBKeyRange;
   const db = new Dexie(name, options) as ClientDb;
-  db.version(1).stores({
-    videos: 'id, [created_ms+id], user_id',
-    server_videos: 'id, [created_ms+id], user_id',
-    comments: 'id, video_id, [video_id+created_ms]',
-    server_comments: 'id, video_id',
-    profile: 'id',
-    server_profile: 'id',
-    leaderboards: 'id',
-    outbox: '++seq, user_id, [user_id+status], [client_id+id]',
-    meta: 'key',
-  });
-  // Notifications (docs/notifications.md). Read marks only ever go one way, so the list needs no
-  // server_ copy: a pull's row is put, and rebase applies the queued marks on top again.
-  db.version(2).stores({ notifications: 'id, updated_ms, video_id' });
+  // The entities' stores (and their server_ copies) come from their declarations, by the version that
+  // added them (sync/entities/registry.ts); the rest are the device's own.
+  db.version(1).stores({ ...entityStores(1), leaderboards: 'id', outbox: '++seq, user_id, [user_id+status], [client_id+id]', meta: 'key' });
+  db.version(2).stores(entityStores(2));
   return db;
 }
 
-/** Every table a sync write or rebase touches, for one read-write transaction. */
+/** The Dexie stores the entities declared for one version of the database, each with its server_ copy if it has one. */
+function entityStores(version: number): Record<string, string> {
+  const stores: Record<string, string> = {};
+  for (const { client } of Object.values(entities)) {
+    if (client.kind !== 'store' || client.since !== version) continue;
+    stores[client.store] = client.indexes;
+    if (client.serverIndexes) stores[`server_${client.store}`] = client.serverIndexes;
+  }
+  return stores;
+}
+
+/** Every table a sync write or rebase touches, for one read-write transaction: all of them. */
 export function allTables(db: ClientDb) {
-  return [db.videos, db.server_videos, db.comments, db.server_comments, db.profile, db.server_profile, db.leaderboards, db.notifications, db.outbox, db.meta];
+  return db.tables;
 }
 
 export async function getMeta<T>(db: ClientDb, key: string): Promise<T | undefined> {

@@ -1,7 +1,9 @@
 import { MutationError } from '#sync/protocol/error-codes';
 import { mutationDef, runMutation, type AnyMutation } from '#sync/mutations/catalogue';
 import { mutationVideoId } from '#sync/mutations/video-id';
-import { ClientMutationTx } from './client-tables';
+import type { AnyEntity } from '#sync/entities/define-entity';
+import { comments, videos } from '#sync/entities/registry';
+import { clientMutationTx } from './client-tables';
 import type { ClientDb, OutboxEntry } from './db';
 
 /** A user's queued mutations in the order they were made. */
@@ -13,7 +15,7 @@ export async function queuedFor(db: ClientDb, userId: string): Promise<OutboxEnt
 /** Runs one mutation optimistically; a refusal here only means "nothing to show yet": the server decides. */
 export async function applyOptimistic(db: ClientDb, userId: string, entry: Pick<OutboxEntry, 'name' | 'args' | 'client_time'>): Promise<void> {
   try {
-    await runMutation(new ClientMutationTx(db, userId, entry.client_time), { name: entry.name, args: entry.args } as AnyMutation);
+    await runMutation(clientMutationTx(db, userId, entry.client_time), { name: entry.name, args: entry.args } as AnyMutation);
   } catch (err) {
     if (!(err instanceof MutationError)) throw err;
   }
@@ -38,17 +40,31 @@ export async function rebase(
   // just dropped, `alsoProfile`), the row is left alone and its readers are not woken.
   const profile = alsoProfile || queued.some((e) => mutationDef(e.name)?.changesProfile) ? (read ?? (await db.server_profile.get(userId))) : null;
   const { videoIds, commentVideos } = touchedBy(queued, alsoVideos, alsoCommentVideos);
-  for (const id of videoIds) {
-    const s = await db.server_videos.get(id);
-    if (s) await db.videos.put(s);
-    else await db.videos.delete(id);
-  }
-  for (const id of commentVideos) {
-    await db.comments.where('video_id').equals(id).delete();
-    await db.comments.bulkPut(await db.server_comments.where('video_id').equals(id).toArray());
-  }
+  await resetFromServer(db, videos, videoIds);
+  await resetFromServer(db, comments, commentVideos);
+  // A profile the server has not sent yet stays as the device made it (it is the member's own).
   if (profile) await db.profile.put(profile);
   for (const e of queued) await applyOptimistic(db, userId, e);
+}
+
+/**
+ * An entity's shown rows reset to the server's copy as its rebase rule says: by its key, a row put
+ * back or gone with it; by another column (a video's comment list), the whole group replaced.
+ */
+async function resetFromServer(db: ClientDb, e: AnyEntity, values: Iterable<string>): Promise<void> {
+  const rule = e.rebase;
+  if (typeof rule !== 'object' || e.client.kind !== 'store') return;
+  const shown = db.table(e.client.store);
+  const server = db.table(rule.reset);
+  for (const v of values) {
+    if (rule.by === e.key[0]) {
+      const s: unknown = await server.get(v);
+      await (s ? shown.put(s) : shown.delete(v));
+    } else {
+      await shown.where(rule.by).equals(v).delete();
+      await shown.bulkPut(await server.where(rule.by).equals(v).toArray());
+    }
+  }
 }
 
 /** The videos the queued mutations touch (plus `alsoVideos`), and those whose comment lists they change. */

@@ -1,4 +1,5 @@
-import { changeRow, type Change, type ChangeRow } from './change-log';
+import type { EntityChange } from '#sync/entities/define-entity';
+import { changeRow, type Change, type ChangeEntity, type ChangeRow } from './change-log';
 
 /**
  * Writes change-log rows inside the caller's transaction, as its last write: writeChangeLog (which
@@ -74,6 +75,17 @@ export class Changes {
   notification(id: string, userId: string): this {
     this.add({ entity: 'notification', entityId: id, userId });
     this.scopes.add(`user:${userId}`);
+    return this;
+  }
+
+  /**
+   * A row of a synced entity changed, as its declaration says (sync/entities/registry.ts): its
+   * change-log entry and the scope of the members it reaches. The table adapters declare this way.
+   */
+  entityRow(change: EntityChange, { deleted = false } = {}): this {
+    const { reaches, entity, ...rest } = change;
+    this.add({ ...rest, entity: entity as ChangeEntity, deleted });
+    this.scopes.add(reaches);
     return this;
   }
 

@@ -3,7 +3,7 @@ import { MAX_PUSH_BATCH, type PushRequest, type PushResponse } from '#sync/proto
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
 import { newScoreMemo } from '../rewards/score-events';
-import type { PushBatch } from './mutations/server-tables';
+import type { PushBatch } from './mutations/context';
 import { afterCommit, applyPush, type AppliedPush } from './push';
 import { pushOnPostgres } from './push-postgres';
 import { sqlitePushStatements } from './push-statements';

@@ -2,7 +2,8 @@ import { lockMember, lockScoringShared } from '#db/locks';
 import type { PushRequest, PushResponse } from '#sync/protocol/messages';
 import type { AppDeps, AuthUser } from '../context';
 import { newPendingScores, newScoreMemo, primeEligibility } from '../rewards/score-events';
-import { afterCommit, applyPush, RerunPush, type AppliedPush, type RerunPlan } from './push';
+import { afterCommit, applyPush, RerunPush, type AppliedPush } from './push';
+import type { RerunPlan } from './mutations/context';
 import { retryTransactionConflicts } from '../changes/conflict-retry';
 import { LikesRaced, postgresPushStatements } from './push-statements-postgres';
 import { mutationVideoId } from '#sync/mutations/video-id';
@@ -10,7 +11,7 @@ import { mutationVideoId } from '#sync/mutations/video-id';
 /**
  * A push on PostgreSQL: no group commit (each push runs in a transaction of its own; the server
  * commits many sessions at once by itself, and a group would make every push wait for the slowest).
- * A push is at most MAX_PUSH_BATCH mutations and, without savepoints (push.ts, RerunPlan), one
+ * A push is at most MAX_PUSH_BATCH mutations and, without savepoints (mutations/context.ts, RerunPlan), one
  * transaction however long: it moves the client's last_mutation_id with its mutations, and its
  * views share one watch-time window (server/rewards/view-rules.ts).
  */
@@ -20,7 +21,7 @@ export async function pushOnPostgres(deps: AppDeps, user: AuthUser, req: PushReq
   return applied.response;
 }
 
-/** One transaction of a push, run again whole after a lost deadlock, or under a new plan after a refusal (push.ts, RerunPlan). */
+/** One transaction of a push, run again whole after a lost deadlock, or under a new plan after a refusal (mutations/context.ts, RerunPlan). */
 async function runPart(deps: AppDeps, user: AuthUser, req: PushRequest): Promise<AppliedPush> {
   const plan: RerunPlan = { refused: new Map() };
   let likesAtEnd = true;

@@ -10,8 +10,9 @@ import { parseMutation } from '#sync/mutations/parse-mutation';
 import { Changes } from '../changes/changes';
 import { publishChanges } from '../changes/write-tx';
 import { flushScores, newScoreMemo } from '../rewards/score-events';
-import { ServerMutationTx, type PushBatch } from './mutations/server-tables';
-import { runServerMutation } from './mutations/run-server-mutation';
+import { serverMutationTx, type ServerMutationTx } from './mutations/server-tables';
+import type { PushBatch } from './mutations/context';
+import { runServerMutation } from './mutations/effects';
 import { sqlitePushStatements } from './push-statements';
 import { postgresPushStatements } from './push-statements-postgres';
 import { isTransactionConflict } from '../changes/conflict-retry';
@@ -58,7 +59,7 @@ export async function applyPush(trx: Transaction<Database>, batch: PushBatch, de
 
   const changes = new Changes(deps.now());
   // One table API for the push; each mutation gets its own context (time, changes) in applyOne.
-  const tx = new ServerMutationTx({ trx, user, now: changes.now, clientTime: undefined, batch, changes, media: deps.media });
+  const tx = serverMutationTx({ trx, user, now: changes.now, clientTime: undefined, batch, changes, media: deps.media });
   const { results, last } = await applyMutations(tx, deps, req.mutations, before, changes);
   // PostgreSQL's deferred writes, in the lock order of every push: the videos' counters, then scores.
   await s.flushCounters();
@@ -67,20 +68,6 @@ export async function applyPush(trx: Transaction<Database>, batch: PushBatch, de
   if (last !== before) await s.saveClient(req.client_id, user.id, last, deps.now(), client !== undefined);
   await changes.flush(s.logChanges);
   return { response: { results, last_mutation_id: last }, userId: user.id, changes };
-}
-
-/**
- * PostgreSQL runs a push's mutations without a savepoint each (a savepoint and its release are two
- * round trips per mutation, and every savepoint is a subtransaction). A refused mutation may have
- * written before it threw, so the whole transaction is rolled back and run again with that mutation
- * answered as refused from the start (RerunPush); a fault that is not the caller's reruns it up to
- * the mutation before the fault. Refusals are rare: the common push pays nothing for them.
- */
-export interface RerunPlan {
-  /** Mutations refused in an earlier run of this transaction: answered so again without running them. */
-  refused: Map<number, MutationResult>;
-  /** Stop before this mutation id (a fault at it in an earlier run). */
-  stopAt?: number;
 }
 
 /** Thrown out of the transaction (rolling it back) to run it again under a changed plan. */

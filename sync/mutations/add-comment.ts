@@ -17,14 +17,14 @@ export const addComment = defineMutation({
   pendingComment: (args) => args.commentId,
   rewritesComments: true,
   run: async (tx, { commentId, videoId, content }) => {
-    const existing = await tx.comments.get(commentId);
+    const existing = await tx.comments.get({ id: commentId });
     if (existing) return replayOrConflict(tx, existing, videoId);
     const video = await requireShownVideo(tx, videoId);
     // Taken meanwhile by another transaction: the counter stays, as for a replay.
-    if ((await tx.comments.insert({ id: commentId, videoId, userId: tx.userId, content })) === false) {
-      return replayOrConflict(tx, await tx.comments.get(commentId), videoId);
+    if ((await tx.comments.insert({ id: commentId, video_id: videoId, user_id: tx.userId, content })) === false) {
+      return replayOrConflict(tx, await tx.comments.get({ id: commentId }), videoId);
     }
-    await tx.videos.increment(videoId, 'comments_count', 1);
+    await tx.videos.increment({ id: videoId }, 'comments_count', 1);
     return { video, commentId };
   },
 });

@@ -9,12 +9,12 @@ export const deleteVideo = defineMutation({
   rewritesComments: true,
   run: async (tx, { videoId }) => {
     // Already gone is what the caller wanted: no refusal, no effect.
-    const video = await tx.videos.get(videoId);
+    const video = await tx.videos.get({ id: videoId });
     if (!video) return null;
     if (video.user_id !== tx.userId && !(await tx.isAdmin())) {
       throw new MutationError('forbidden', 'You can only delete your own videos.');
     }
-    await tx.videos.delete(video);
+    await tx.videos.delete({ id: video.id });
     return { video };
   },
 });

@@ -17,7 +17,7 @@ const aboutAVideo = {
  */
 async function likeOf(tx: MutationTx, videoId: string, require: typeof requireVideo) {
   const video = await require(tx, videoId);
-  const key = { videoId, userId: tx.userId };
+  const key = { video_id: videoId, user_id: tx.userId };
   return { video, key, existing: await tx.likes.get(key) };
 }
 
@@ -29,7 +29,7 @@ export const like = defineMutation({
     if (existing) return null;
     // The counter follows the row that really changed, not the read above (two unlikes at once).
     if ((await tx.likes.insert(key)) === false) return null;
-    await tx.videos.increment(videoId, 'likes_count', 1);
+    await tx.videos.increment({ id: videoId }, 'likes_count', 1);
     return { video };
   },
 });
@@ -41,7 +41,7 @@ export const unlike = defineMutation({
     const { video, key, existing } = await likeOf(tx, videoId, requireVideo);
     if (!existing) return null;
     if ((await tx.likes.delete(key)) === false) return null;
-    await tx.videos.increment(videoId, 'likes_count', -1);
+    await tx.videos.increment({ id: videoId }, 'likes_count', -1);
     return { video, likedAt: existing.created_at };
   },
 });

@@ -12,7 +12,8 @@ export const markNotificationsRead = defineMutation({
   pendingOnCard: false,
   run: async (tx, { ids }) => {
     let changed = 0;
-    for (const id of new Set(ids)) if ((await tx.notifications.markRead(id)) !== false) changed++;
+    // Scoped to the caller in the update itself: another member's id matches no row.
+    for (const id of new Set(ids)) if ((await tx.notifications.update({ id, user_id: tx.userId, read_at: null }, { read_at: tx.now })) !== false) changed++;
     return changed ? { changed } : null;
   },
 });

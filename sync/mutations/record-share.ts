@@ -15,17 +15,17 @@ export const recordShare = defineMutation({
   refusedTitle: 'Share not saved',
   pendingOnCard: true,
   run: async (tx, { shareId, videoId }) => {
-    const existing = await tx.shares.get(shareId);
+    const existing = await tx.shares.get({ id: shareId });
     if (existing) return replayOrConflict(tx, existing, videoId);
     const video = await requireShownVideo(tx, videoId);
-    const key = { videoId, userId: tx.userId };
+    const key = { video_id: videoId, user_id: tx.userId };
     // The count counts members: every share is stored (its id makes replays harmless), only a
     // member's first moves it. "First" is read, then written: on the server a member's pushes run
     // one at a time (the member lock on PostgreSQL, the single writer on SQLite), so no other share
     // of this member lands in between.
-    const sharedBefore = await tx.shares.anyBy(key);
-    if ((await tx.shares.insert({ id: shareId, ...key })) === false) return replayOrConflict(tx, await tx.shares.get(shareId), videoId);
-    if (!sharedBefore) await tx.videos.increment(videoId, 'shares_count', 1);
+    const sharedBefore = await tx.shares.exists(key);
+    if ((await tx.shares.insert({ id: shareId, ...key })) === false) return replayOrConflict(tx, await tx.shares.get({ id: shareId }), videoId);
+    if (!sharedBefore) await tx.videos.increment({ id: videoId }, 'shares_count', 1);
     return { video };
   },
 });

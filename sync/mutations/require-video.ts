@@ -2,7 +2,7 @@ import { MutationError } from '../protocol/error-codes';
 import type { MutationTx, VideoRef } from './mutation-tx';
 
 export async function requireVideo(tx: MutationTx, videoId: string): Promise<VideoRef> {
-  const video = await tx.videos.get(videoId);
+  const video = await tx.videos.get({ id: videoId });
   if (!video) throw new MutationError('not_found', 'This video no longer exists.');
   return video;
 }

@@ -7,7 +7,7 @@ export const updateProfileName = defineMutation({
   pendingOnCard: false,
   changesProfile: true,
   run: async (tx, { name }) => {
-    await tx.profiles.update(tx.userId, { name });
+    await tx.profiles.update({ id: tx.userId }, { name });
     return null;
   },
 });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { openClientDb, type ClientDb, type VideoRow } from '#client/sync/db';
-import { ClientMutationTx } from '#client/sync/client-tables';
+import { clientMutationTx } from '#client/sync/client-tables';
 import { mutationDef, mutationNames, runMutation, type AnyMutation } from '#sync/mutations/catalogue';
 import { parseMutation } from '#sync/mutations/parse-mutation';
 import { MutationError } from '#sync/protocol/error-codes';
@@ -79,7 +79,7 @@ describe('one mutation, two sides: the device shows what the server then holds',
       if (!parsed.ok) throw parsed.error;
       try {
         await db.transaction('rw', [db.videos, db.comments, db.profile], async () => {
-          await runMutation(new ClientMutationTx(db, user.id, Date.now()), parsed.mutation);
+          await runMutation(clientMutationTx(db, user.id, Date.now()), parsed.mutation);
         });
       } catch (e) {
         if (!(e instanceof MutationError)) throw e;

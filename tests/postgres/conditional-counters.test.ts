@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#db/schema';
 import { Changes } from '#server/changes/changes';
 import { newPushBatch } from '#server/sync/push';
-import { ServerMutationTx } from '#server/sync/mutations/server-tables';
-import { runServerMutation } from '#server/sync/mutations/run-server-mutation';
+import { serverMutationTx } from '#server/sync/mutations/server-tables';
+import { runServerMutation } from '#server/sync/mutations/effects';
 import type { AnyMutation } from '#sync/mutations/catalogue';
 import { MutationError } from '#sync/protocol/error-codes';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -36,7 +36,7 @@ describe('counters move only when a row really changed', () => {
   async function mutate(trx: Transaction<Database>, actor: TestUser, mutation: AnyMutation): Promise<'done' | 'refused'> {
     const changes = new Changes(t.deps.now());
     const user = { id: actor.id, email: actor.email, name: actor.name, isAdmin: false };
-    const tx = new ServerMutationTx({
+    const tx = serverMutationTx({
       trx,
       user,
       now: changes.now,

@@ -1,10 +1,11 @@
-import type { MutationArgs, MutationName, MutationOutcome } from '#sync/mutations/catalogue';
+import { runMutation, type AnyMutation, type MutationArgs, type MutationName, type MutationOutcome } from '#sync/mutations/catalogue';
 import { recordAudit } from '#server/admin/audit';
 import { commentAdded, startedPair } from '#server/rewards/comment-pairs';
 import { applyScoreEvent } from '#server/rewards/score-events';
 import { notifyComment, notifyLike } from '#server/notifications/create';
 import { recordViewInTx } from './record-view';
-import type { ServerMutationContext } from './server-tables';
+import type { ServerMutationContext } from './context';
+import type { ServerMutationTx } from './server-tables';
 
 type Effect<N extends MutationName> = (ctx: ServerMutationContext, args: MutationArgs<N>, outcome: NonNullable<MutationOutcome<N>>) => Promise<unknown>;
 
@@ -36,12 +37,9 @@ export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
   recordView: (ctx, { watchedMs }, { video }) => recordViewInTx(ctx, video, watchedMs),
 };
 
-export async function runMutationEffects<N extends MutationName>(
-  ctx: ServerMutationContext,
-  name: N,
-  args: MutationArgs<N>,
-  outcome: MutationOutcome<N>,
-): Promise<void> {
-  const effect = mutationEffects[name] as Effect<N> | undefined;
-  if (effect && outcome) await effect(ctx, args, outcome as NonNullable<MutationOutcome<N>>);
+/** A mutation on the server: the shared logic over the authoritative tables (`tx.ctx` is this mutation's), then its server-only effects. */
+export async function runServerMutation(tx: ServerMutationTx, mutation: AnyMutation): Promise<void> {
+  const outcome = await runMutation(tx, mutation);
+  const effect = mutationEffects[mutation.name] as Effect<MutationName> | undefined;
+  if (effect && outcome) await effect(tx.ctx, mutation.args as never, outcome as never);
 }

@@ -1,6 +1,6 @@
 import type { VideoRef } from '#sync/mutations/mutation-tx';
 import { recordQualifyingView } from '#server/rewards/view-rules';
-import type { ServerMutationContext } from './server-tables';
+import type { ServerMutationContext } from './context';
 
 /**
  * The server side of recordView: the rule itself (what qualifies, one view per viewer and video,

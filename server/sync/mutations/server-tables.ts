@@ -1,160 +1,165 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '#db/schema';
-import type { MemberVideoKey, MutationTx, VideoCounter, VideoRef } from '#sync/mutations/mutation-tx';
-import type { AuthUser } from '#server/context';
-import type { MediaStore } from '#server/storage/media-store';
-import type { Changes } from '#server/changes/changes';
-import { settleScores, type ScoreMemo } from '#server/rewards/score-events';
+import type { AnyEntity, RowOf, Table } from '#sync/entities/define-entity';
+import { entities, likes, notifications, videos, type Entities, type EntityName } from '#sync/entities/registry';
+import type { MutationTx } from '#sync/mutations/mutation-tx';
+import { settleScores } from '#server/rewards/score-events';
 import { deleteVideoInTx } from '#server/videos/delete-video';
 import { deleteMediaFiles } from '#server/media/storage';
-import type { PushStatements } from '../push-statements';
-import type { RerunPlan } from '../push';
-import type { LikeNoteBuffer } from '#server/notifications/create';
+import type { ServerMutationContext } from './context';
 
-/** What the mutations of one push transaction share: its hot statements and its score facts. */
-export interface PushBatch {
-  statements: PushStatements;
-  scores: ScoreMemo;
-  /** Set on PostgreSQL: no savepoint per mutation, a refusal reruns the transaction (push.ts). */
-  rerun?: RerunPlan;
-  /** Set on PostgreSQL: like notifications written at the push's end, in video id order (server/notifications/create.ts). */
-  likeNotes?: LikeNoteBuffer;
-}
-
-/** One mutation's server context: its transaction, its caller, its time and the changes it declares. */
-export interface ServerMutationContext {
-  trx: Transaction<Database>;
-  user: AuthUser;
-  now: number;
-  /** The mutation's client_time: only the view rule uses it (views are queued offline). */
-  clientTime: number | undefined;
-  batch: PushBatch;
-  changes: Changes;
-  /** Where the deleted video's objects go from, once the push committed. */
-  media: MediaStore;
-}
-
-const inserted = (r: { numInsertedOrUpdatedRows?: bigint | undefined }) => Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
+type Row = Record<string, unknown>;
+type Ops = Table<AnyEntity>;
 
 /**
- * The authoritative tables: every write stamps the server's user and time and declares its change
- * (the change-log row and the poke), in the push's transaction. Likes are most of what a feed pushes:
- * their reads and writes go through the engine's hot statements (push-statements.ts); the rest use Kysely.
- * A like's or comment's change also tells pulls that its video's counters moved.
+ * Every entity's row is its table's columns of the same names (a compile error here names the one
+ * that drifted from db/tables/*.ts): the generic adapter below addresses tables by name.
  */
-export class ServerMutationTx implements MutationTx {
-  readonly location = 'server' as const;
+type Drifted = {
+  [N in EntityName]: keyof RowOf<Entities[N]> extends keyof Selectable<Database[N]>
+    ? Required<RowOf<Entities[N]>> extends Pick<Selectable<Database[N]>, keyof RowOf<Entities[N]> & keyof Selectable<Database[N]>>
+      ? never
+      : N
+    : N;
+}[EntityName];
+const rowsMatchTheSchema: [Drifted] extends [never] ? true : Drifted = true;
+void rowsMatchTheSchema;
 
-  /** One per push: `ctx` is replaced for each of its mutations (the tables read it at call time). */
-  constructor(public ctx: ServerMutationContext) {}
+const whereAll = (where: Row) => Object.entries(where).map(([c, v]) => (v === null ? ([c, 'is', null] as const) : ([c, '=', v] as const)));
 
-  get userId(): string {
-    return this.ctx.user.id;
-  }
-
-  async isAdmin(): Promise<boolean> {
-    return this.ctx.user.isAdmin;
-  }
-
-  readonly videos = {
-    get: (id: string): Promise<VideoRef | undefined> => this.ctx.batch.statements.video(id),
-    // An increment, not a write of a value read earlier: concurrent ones add up.
-    increment: async (id: string, counter: VideoCounter, by: 1 | -1): Promise<void> => {
-      if (counter === 'likes_count') return this.ctx.batch.statements.bumpLikes(by, id);
-      await this.ctx.trx
-        .updateTable('videos')
-        .set((eb) => ({ [counter]: eb(counter, '+', by) }))
-        .where('id', '=', id)
-        .execute();
+/**
+ * The Kysely adapter of one entity: every write stamps the server's time, declares its change as the
+ * entity's declaration says (the change-log row and who it reaches) for each row it really changed,
+ * and answers whether it changed one. `ctx` is read at call time (one per mutation of the push).
+ */
+export function serverTable(ctx: () => ServerMutationContext, e: AnyEntity): Ops {
+  // The table is named by the registry; its columns are checked against the schema above.
+  const db = () => ctx().trx as unknown as Kysely<Record<string, Row>>;
+  const keyOf = (row: Row) => Object.fromEntries(e.key.map((k: string) => [k, row[k]]));
+  const declare = (rows: Row[], deleted = false) => {
+    for (const row of rows) {
+      const change = e.changes(row);
+      if (change) ctx().changes.entityRow(change, { deleted });
+    }
+    return rows.length > 0;
+  };
+  const stamped = (row: Row) => (e.stamps?.insert ? { ...row, [e.stamps.insert]: ctx().now } : row);
+  const filter = <Q extends { where: (...a: never[]) => Q }>(q: Q, where: Row): Q =>
+    whereAll(where).reduce((acc, [c, op, v]) => (acc.where as (c: string, op: string, v: unknown) => Q)(c, op, v), q);
+  return {
+    get: (key) => filter(db().selectFrom(e.table).select(e.columns), key).executeTakeFirst(),
+    insert: async (row) => {
+      const full = stamped(row);
+      const r = await db()
+        .insertInto(e.table)
+        .values(full)
+        .onConflict((oc) => oc.columns(e.key).doNothing())
+        .executeTakeFirst();
+      return declare(Number(r.numInsertedOrUpdatedRows ?? 0n) > 0 ? [full] : []);
     },
-    delete: async (video: VideoRef): Promise<void> => {
-      const { trx, changes, media } = this.ctx;
+    upsert: async (row) => {
+      const full = stamped(row);
+      await db()
+        .insertInto(e.table)
+        .values(full)
+        .onConflict((oc) => oc.columns(e.key).doUpdateSet(full))
+        .execute();
+      declare([full]);
+    },
+    delete: async (key) => declare(await filter(db().deleteFrom(e.table), keyOf(key)).returning(e.columns).execute(), true),
+    update: async (where, patch) => {
+      const set = { ...patch, ...(e.stamps?.update ? { [e.stamps.update]: ctx().now } : {}), ...updateAlso[e.table] };
+      return declare(await filter(db().updateTable(e.table).set(set), where).returning(e.columns).execute());
+    },
+    exists: async (where) => (await filter(db().selectFrom(e.table).select(e.key), where).limit(1).executeTakeFirst()) !== undefined,
+    // An increment, not a write of a value read earlier: concurrent ones add up.
+    increment: async (key, counter, by) => {
+      await filter(
+        db()
+          .updateTable(e.table)
+          .set((eb) => ({ [counter]: eb(eb.ref(counter), '+', by) })),
+        keyOf(key),
+      ).execute();
+    },
+  };
+}
+
+/** Columns only the server keeps, set with every update of the entity. */
+const updateAlso: Record<string, Row> = {
+  // Read already: a like's batched push still waiting would tell of something seen (a new like reopens it).
+  [notifications.table]: { push_due_at: null },
+};
+
+/**
+ * The like fast path, an explicit override of the generic adapter: likes are most of what a feed
+ * pushes, so their reads and writes go through the engine's hot statements (push-statements.ts:
+ * SQLite's prepared statements; PostgreSQL's per-push cache and its writes deferred to the push's end).
+ */
+function likeFastPath(ctx: () => ServerMutationContext, generic: Ops): Ops {
+  const s = () => ctx().batch.statements;
+  const declare = (row: Row, changed: boolean, deleted = false) => {
+    const change = (likes as AnyEntity).changes(row);
+    if (changed && change) ctx().changes.entityRow(change, { deleted });
+    return changed;
+  };
+  return {
+    ...generic,
+    get: async (k) => {
+      const like = await s().like(k.video_id as string, k.user_id as string);
+      return like && { ...k, created_at: like.created_at };
+    },
+    insert: async (row: Row) => declare(row, await s().insertLike(row.video_id as string, row.user_id as string, ctx().now)),
+    delete: async (k) => declare(k, await s().deleteLike(k.video_id as string, k.user_id as string), true),
+  };
+}
+
+/**
+ * The video's overrides: its reads go through the hot statements (PostgreSQL's per-push cache and
+ * lock order), `likes_count` moves with the like fast path, and a deletion takes everything that
+ * hangs off the video (its comments, likes and views, its points, its files once committed).
+ */
+function videoOverrides(ctx: () => ServerMutationContext, generic: Ops): Ops {
+  return {
+    ...generic,
+    get: (k) => ctx().batch.statements.video(k.id as string),
+    increment: (k, counter, by) => (counter === 'likes_count' ? ctx().batch.statements.bumpLikes(by, k.id as string) : generic.increment(k, counter, by)),
+    delete: async (k) => {
+      const { trx, changes, media, batch } = ctx();
       // The deletion takes points off from the scores rows: the push's buffered ones must be there.
-      await settleScores(trx, this.ctx.batch.scores);
-      const gone = await deleteVideoInTx(trx, changes, video.id);
-      this.ctx.batch.statements.forgetVideo(video.id);
+      await settleScores(trx, batch.scores);
+      const gone = await deleteVideoInTx(trx, changes, k.id as string);
+      batch.statements.forgetVideo(k.id as string);
       // Files are not transactional: they go once the deletion committed.
       if (gone) changes.afterCommit(() => deleteMediaFiles(media, gone.fileKeys));
+      return gone !== undefined && gone !== null;
     },
   };
+}
 
-  // Inserts and deletes answer whether a row changed (MutationTx): the counter and the change follow it.
-  readonly likes = {
-    get: (key: MemberVideoKey) => this.ctx.batch.statements.like(key.videoId, key.userId),
-    insert: async (key: MemberVideoKey): Promise<boolean> => {
-      const added = await this.ctx.batch.statements.insertLike(key.videoId, key.userId, this.ctx.now);
-      if (added) this.ctx.changes.like(key.videoId, key.userId);
-      return added;
-    },
-    delete: async (key: MemberVideoKey): Promise<boolean> => {
-      const removed = await this.ctx.batch.statements.deleteLike(key.videoId, key.userId);
-      if (removed) this.ctx.changes.like(key.videoId, key.userId, { deleted: true });
-      return removed;
-    },
-  };
+const overrides: Partial<Record<string, (ctx: () => ServerMutationContext, generic: Ops) => Ops>> = {
+  [likes.table]: likeFastPath,
+  [videos.table]: videoOverrides,
+};
 
-  readonly comments = {
-    get: (id: string) => this.ctx.trx.selectFrom('comments').select(['video_id', 'user_id']).where('id', '=', id).executeTakeFirst(),
-    insert: async (row: { id: string; videoId: string; userId: string; content: string }): Promise<boolean> => {
-      const r = await this.ctx.trx
-        .insertInto('comments')
-        .values({ id: row.id, video_id: row.videoId, user_id: row.userId, content: row.content, created_at: this.ctx.now })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .executeTakeFirst();
-      if (!inserted(r)) return false;
-      this.ctx.changes.comment(row.id, row.videoId, row.userId);
-      return true;
-    },
-  };
+/** The authoritative tables of one push: `ctx` is replaced for each of its mutations (the tables read it at call time). */
+export type ServerMutationTx = MutationTx & { ctx: ServerMutationContext };
 
-  readonly shares = {
-    get: (id: string) => this.ctx.trx.selectFrom('shares').select(['video_id', 'user_id']).where('id', '=', id).executeTakeFirst(),
-    anyBy: async (key: MemberVideoKey): Promise<boolean> => {
-      const row = await this.ctx.trx
-        .selectFrom('shares')
-        .select('id')
-        .where('user_id', '=', key.userId)
-        .where('video_id', '=', key.videoId)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+export function serverMutationTx(first: ServerMutationContext, registry: Record<string, AnyEntity> = entities): ServerMutationTx {
+  const tx = {
+    ctx: first,
+    location: 'server' as const,
+    get userId() {
+      return tx.ctx.user.id;
     },
-    insert: async (row: { id: string; videoId: string; userId: string }): Promise<boolean> => {
-      const r = await this.ctx.trx
-        .insertInto('shares')
-        .values({ id: row.id, video_id: row.videoId, user_id: row.userId, created_at: this.ctx.now })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .executeTakeFirst();
-      if (!inserted(r)) return false;
-      // Declared even when the count stays: the sharing device counted it and must pull the real count.
-      this.ctx.changes.video(row.videoId);
-      return true;
+    get now() {
+      return tx.ctx.now;
     },
+    isAdmin: async () => tx.ctx.user.isAdmin,
   };
-
-  readonly profiles = {
-    update: async (userId: string, patch: { name: string }): Promise<void> => {
-      await this.ctx.trx.updateTable('profiles').set({ name: patch.name, updated_at: this.ctx.now }).where('id', '=', userId).execute();
-      // Names show on feed cards and comments: every client may need to pull.
-      this.ctx.changes.profile(userId, { shown: true });
-    },
-  };
-
-  readonly notifications = {
-    // Scoped to the caller in the statement itself: another member's id matches no row.
-    markRead: async (id: string): Promise<boolean> => {
-      const { trx, user, now, changes } = this.ctx;
-      const r = await trx
-        .updateTable('notifications')
-        // Read already: a like's batched push still waiting would tell of something seen (a new like reopens it).
-        .set({ read_at: now, push_due_at: null })
-        .where('id', '=', id)
-        .where('user_id', '=', user.id)
-        .where('read_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) return false;
-      changes.notification(id, user.id);
-      return true;
-    },
-  };
+  const ctx = () => tx.ctx;
+  for (const [name, e] of Object.entries(registry)) {
+    const generic = serverTable(ctx, e);
+    Object.assign(tx, { [name]: overrides[e.table]?.(ctx, generic) ?? generic });
+  }
+  return tx as unknown as ServerMutationTx;
 }

@@ -1,0 +1,175 @@
+// Zod-free: the client replays queued mutations (and so reads these declarations) on its first screen.
+import { defineEntity } from './define-entity';
+
+/*
+ * Every synced entity, declared once (docs/sync.md, "Entities"). The row types are what mutations
+ * read and write: the server's columns of the same names (db/tables/*.ts; server-tables.ts checks
+ * that they match). Adding an entity: its declaration here, its migration, and its mutations.
+ */
+
+/** What a mutation knows of a video. */
+export interface VideoRef {
+  id: string;
+  user_id: string;
+  duration_ms: number;
+  /**
+   * Whether its media is playable yet. The server always knows; the client's optimistic copy leaves
+   * it out, and then the server alone decides (a refusal rolls the optimistic effect back).
+   */
+  media_status?: 'processing' | 'ready' | 'failed';
+}
+
+export const videos = defineEntity<VideoRef>()({
+  table: 'videos',
+  key: ['id'],
+  columns: ['id', 'user_id', 'duration_ms', 'media_status'],
+  counters: ['likes_count', 'comments_count', 'shares_count'],
+  changes: (v) => ({ entity: 'video', entityId: v.id, videoId: v.id, reaches: `video:${v.id}` }),
+  client: {
+    kind: 'store',
+    store: 'videos',
+    indexes: 'id, [created_ms+id], user_id',
+    serverIndexes: 'id, [created_ms+id], user_id',
+    since: 1,
+    read: (v) => ({ id: v.id as string, user_id: v.user_id as string, duration_ms: v.duration_ms as number }),
+    cascade: [{ store: 'comments', by: 'video_id' }],
+  },
+  rebase: { reset: 'server_videos', by: 'id' },
+});
+
+export interface LikeRow {
+  video_id: string;
+  user_id: string;
+  created_at: number;
+}
+
+/** The device holds only its member's likes, as the card's `liked_by_me`. */
+export const likes = defineEntity<LikeRow>()({
+  table: 'likes',
+  key: ['video_id', 'user_id'],
+  columns: ['video_id', 'user_id', 'created_at'],
+  stamps: { insert: 'created_at' },
+  changes: (l) => ({ entity: 'like', entityId: `${l.video_id}:${l.user_id}`, videoId: l.video_id, userId: l.user_id, reaches: `video:${l.video_id}` }),
+  client: { kind: 'flag', store: 'videos', key: 'video_id', flag: 'liked_by_me', owner: 'user_id' },
+  rebase: 'none',
+});
+
+export interface CommentRow {
+  id: string;
+  video_id: string;
+  user_id: string;
+  content: string;
+  created_at: number;
+}
+
+export const comments = defineEntity<CommentRow>()({
+  table: 'comments',
+  key: ['id'],
+  columns: ['id', 'video_id', 'user_id', 'content', 'created_at'],
+  stamps: { insert: 'created_at' },
+  changes: (c) => ({ entity: 'comment', entityId: c.id, videoId: c.video_id, userId: c.user_id, reaches: `video:${c.video_id}` }),
+  client: {
+    kind: 'store',
+    store: 'comments',
+    indexes: 'id, video_id, [video_id+created_ms]',
+    serverIndexes: 'id, video_id',
+    since: 1,
+    read: (c) => ({
+      id: c.id as string,
+      video_id: c.video_id as string,
+      user_id: c.user_id as string,
+      content: c.content as string,
+      created_at: c.created_ms as number,
+    }),
+    write: (c, local) => ({ ...c, user_name: local.userName, created_at: new Date(c.created_at).toISOString(), created_ms: c.created_at }),
+  },
+  // A comment list is reset whole: the device shows the newest ones the server sent for the video.
+  rebase: { reset: 'server_comments', by: 'video_id' },
+});
+
+export interface ShareRow {
+  id: string;
+  video_id: string;
+  user_id: string;
+  created_at: number;
+}
+
+/**
+ * Every share is stored (its id makes a replay harmless); the video's count counts members. The
+ * device keeps none (a share id is never reused by a client): its card counts every share at once,
+ * and the server's count replaces it. Logged as its video's change, even when the count stays: the
+ * sharing device counted it and must pull the real count.
+ */
+export const shares = defineEntity<ShareRow>()({
+  table: 'shares',
+  key: ['id'],
+  columns: ['id', 'video_id', 'user_id', 'created_at'],
+  stamps: { insert: 'created_at' },
+  changes: (s) => ({ entity: 'video', entityId: s.video_id, videoId: s.video_id, reaches: `video:${s.video_id}` }),
+  client: { kind: 'none' },
+  rebase: 'none',
+});
+
+export interface ViewRow {
+  video_id: string;
+  user_id: string;
+  watched_ms: number;
+  created_at: number;
+}
+
+/** One per viewer and video; written by the view rule (server/rewards/view-rules.ts), never shown optimistically. */
+export const views = defineEntity<ViewRow>()({
+  table: 'views',
+  key: ['video_id', 'user_id'],
+  columns: ['video_id', 'user_id', 'watched_ms', 'created_at'],
+  stamps: { insert: 'created_at' },
+  changes: (v) => ({ entity: 'video', entityId: v.video_id, videoId: v.video_id, reaches: `video:${v.video_id}` }),
+  client: { kind: 'none' },
+  rebase: 'none',
+});
+
+export interface ProfileRow {
+  id: string;
+  name: string;
+}
+
+/** Names show on feed cards and comments: a change reaches every member. */
+export const profiles = defineEntity<ProfileRow>()({
+  table: 'profiles',
+  key: ['id'],
+  columns: ['id', 'name'],
+  stamps: { update: 'updated_at' },
+  changes: (p) => ({ entity: 'profile', entityId: p.id, userId: p.id, reaches: 'feed' }),
+  client: { kind: 'store', store: 'profile', indexes: 'id', serverIndexes: 'id', since: 1 },
+  rebase: { reset: 'server_profile', by: 'id' },
+});
+
+export interface NotificationRow {
+  id: string;
+  user_id: string;
+  read_at: number | null;
+}
+
+/**
+ * A member's own: a change reaches only that member's devices. Read marks only ever go one way, so
+ * the device keeps no server copy: a pull's row is put, and rebase applies the queued marks again.
+ */
+export const notifications = defineEntity<NotificationRow>()({
+  table: 'notifications',
+  key: ['id'],
+  columns: ['id', 'user_id', 'read_at'],
+  changes: (n) => ({ entity: 'notification', entityId: n.id, userId: n.user_id, reaches: `user:${n.user_id}` }),
+  client: {
+    kind: 'store',
+    store: 'notifications',
+    indexes: 'id, updated_ms, video_id',
+    since: 2,
+    patch: (p) => ('read_at' in p ? { read: p.read_at !== null } : {}),
+  },
+  rebase: 'replay',
+});
+
+/** The registry: `tx.<name>` in every mutation (mutation-tx.ts). */
+export const entities = { videos, likes, comments, shares, views, profiles, notifications } as const;
+export type Entities = typeof entities;
+export type EntityName = keyof Entities;
