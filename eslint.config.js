@@ -21,6 +21,14 @@ function featureRule(depth) {
   };
 }
 
+/** client/ui, client/lib and client/sync sit below the features and the app. */
+const LOWER_LAYER = {
+  regex: '^(#client/|(\\.\\./)+)(features|app)/',
+  message: 'client/ui, client/lib and client/sync import no feature and not client/app',
+};
+/** client/sync shows nothing itself: the app and the features put its outcomes on screen, in their words (docs/layout.md). */
+const NO_SCREEN_TEXT = { regex: '^sonner$|/ui/toast$', message: 'client/sync shows no toast: it reports, and client/app or a feature says it' };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'client/routeTree.gen.ts', 'test-results/**', '**/*.gen.ts'] },
   ...tseslint.configs.recommended,
@@ -50,19 +58,10 @@ export default tseslint.config(
   { files: ['client/features/*/*/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { patterns: clientPatterns(featureRule(2)) }] } },
   { files: ['client/features/*/*/*/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { patterns: clientPatterns(featureRule(3)) }] } },
   {
-    files: ['client/{ui,lib,sync}/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: clientPatterns({
-            regex: '^(#client/|(\\.\\./)+)(features|app)/',
-            message: 'client/ui, client/lib and client/sync import no feature and not client/app',
-          }),
-        },
-      ],
-    },
+    files: ['client/{ui,lib}/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: clientPatterns(LOWER_LAYER) }] },
   },
+  { files: ['client/sync/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', { patterns: clientPatterns(LOWER_LAYER, NO_SCREEN_TEXT) }] } },
   {
     // Tests poke at JSON responses of any shape.
     files: ['tests/**/*.ts', '**/*.test.{ts,tsx}'],
