@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { findPostgresBin } from './tests/support/postgres-cluster';
 import { cephInstalled } from './tests/support/s3-gateway';
-import { SpreadBrowserFiles } from './tests/setup/spread-browser-files';
+import { SpreadLockedFiles } from './tests/setup/spread-locked-files';
 
 /** The API and integration suites run once per database engine (docs/decisions/0017-postgresql.md), but for ENGINE_INDEPENDENT. */
 const SERVER_SUITES = ['tests/api/**/*.test.ts', 'tests/integration/**/*.test.ts'];
@@ -59,8 +59,9 @@ export default defineConfig({
     // vitest's default on this 2-core machine is one file at a time, yet most files wait on a server
     // process, PostgreSQL, ffmpeg or Chromium: three at a time keeps both cores busy (docs/benchmarks.md, "CI time").
     maxWorkers: 3,
-    // The e2e files run among the others, one at a time (their lock), spread through the order.
-    sequence: { sequencer: SpreadBrowserFiles },
+    // The e2e and cluster files run among the others, one of each at a time (a lock per project),
+    // spread through the order.
+    sequence: { sequencer: SpreadLockedFiles },
     projects: [
       {
         test: {
@@ -114,8 +115,9 @@ export default defineConfig({
                 name: 'cluster',
                 include: ['tests/cluster/**/*.test.ts'],
                 // One PostgreSQL server and one gateway for the run; each file gets its database and bucket.
-                globalSetup: ['tests/setup/build-client.ts', 'tests/setup/postgres.ts', 'tests/setup/s3.ts'],
-                fileParallelism: false,
+                globalSetup: ['tests/setup/build-client.ts', 'tests/setup/postgres.ts', 'tests/setup/s3.ts', 'tests/setup/file-lock.ts'],
+                // One deployment at a time, beside the other projects' files (as the e2e project).
+                setupFiles: ['tests/setup/one-file-at-a-time.ts'],
                 testTimeout: 180_000,
                 hookTimeout: 180_000,
               },
@@ -126,11 +128,11 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/setup/build-client.ts', 'tests/setup/browser-lock.ts'],
+          globalSetup: ['tests/setup/build-client.ts', 'tests/setup/file-lock.ts'],
           // One browser at a time (two cores, and Chromium is heavy), yet beside the other projects'
           // files rather than after them all: a lock, not fileParallelism: false, which would run
           // every e2e file after the rest (docs/benchmarks.md, "CI time").
-          setupFiles: ['tests/setup/one-browser-at-a-time.ts'],
+          setupFiles: ['tests/setup/one-file-at-a-time.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
