@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
-import { hugeBoxMp4, textAsMp4 } from '../fixtures/videos';
+import { hugeBoxMp4, mp4Faststart, textAsMp4 } from '../fixtures/videos';
 import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
 import { toastText } from './toasts';
 
@@ -89,5 +89,21 @@ describe.skipIf(!hasChromium)('uploads the server would refuse', () => {
     await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
     await page.getByRole('heading', { name: 'No videos yet' }).waitFor();
     expect(await page.getByRole('article', { name: title }).count()).toBe(0);
+  });
+
+  it("says when the server refuses the captions, in the upload's words with the server's reason, and the video still goes up", async () => {
+    // The device checks only the WEBVTT line; the server reads every cue (a control character here).
+    // The queue reports the refusal and the app's sync bridge shows it (nothing in client/sync shows text).
+    const title = 'Bars with a bell in the captions';
+    const dialog = await openDialog(page);
+    await dialog.getByLabel('Title').fill(title);
+    await dialog.getByLabel('Video File (max 2 minutes)').setInputFiles(await mp4Faststart());
+    const captions = Buffer.from('WEBVTT\n\n00:00.000 --> 00:01.000\nA bell \u0007 rings\n');
+    await dialog.getByLabel('Captions (optional, WebVTT)').setInputFiles({ name: 'bell.vtt', mimeType: 'text/vtt', buffer: captions });
+    await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+    await toastText(page, 'Video uploaded!');
+    await toastText(page, 'Captions not saved');
+    await toastText(page, 'These captions are not valid WebVTT: the caption file contains control characters');
+    await page.getByRole('article', { name: title }).waitFor();
   });
 });
