@@ -1,5 +1,6 @@
 import { putSharedVideo, sharedRecord } from '../sync/uploads/shared-video';
 import { isOwnOrSystemShare } from './share-origin';
+import { VIDEO_TITLE_MAX } from '#sync/protocol/limits';
 
 interface FetchEventLike {
   request: Request;
@@ -16,8 +17,6 @@ declare const self: {
 export const SHARE_TARGET_PATH = '/share-target';
 /** Where the member lands: the layout finds the shared video and opens the upload dialog with it. */
 export const SHARED_LANDING = '/home?shared=1';
-/** A title suggestion is cut to the upload form's limit (the dialog checks it again). */
-const MAX_TITLE = 100;
 
 /**
  * The share target's POST in the service worker (docs/pwa.md, "Share into Vidi"): the video (and
@@ -46,7 +45,8 @@ async function receiveShare(request: Request, clientId: string): Promise<Respons
     const form = await request.formData();
     const video = form.getAll('video').find((v): v is File => typeof v !== 'string') ?? null;
     const title = [form.get('title'), form.get('text')].find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? '';
-    await putSharedVideo(sharedRecord(video, title.trim().slice(0, MAX_TITLE)));
+    // A title suggestion is cut to the upload form's limit (the dialog and the server check it again).
+    await putSharedVideo(sharedRecord(video, title.trim().slice(0, VIDEO_TITLE_MAX)));
   } catch {
     // An unreadable form or a full disk: the app still opens; nothing was kept to hand over.
   }

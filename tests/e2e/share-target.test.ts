@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { hasChromium, launchChromium } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
 import { mp4Faststart } from '../fixtures/videos';
+import { VIDEO_TITLE_MAX } from '#sync/protocol/limits';
 import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
 import { waitForServiceWorker } from './feed-actions';
 import { toastText } from './toasts';
@@ -105,6 +106,17 @@ describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
     await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
     await card.waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
+    await context.close();
+  });
+
+  it("offers a long shared title cut to the upload form's limit (120 characters), not shorter", async () => {
+    const { context, page } = await signedInWithWorker('Lena Long');
+    const long = Array.from({ length: 14 }, (_, i) => `Sunset ${String(i).padStart(2, '0')}`).join(' ');
+    expect(long.length).toBeGreaterThan(VIDEO_TITLE_MAX);
+    await shareIntoVidi(page, video, long);
+    const dialog = page.getByRole('dialog', { name: 'Upload Video' });
+    await dialog.getByText(new RegExp(`^${basename(video).replace('.', '\\.')} \\(`)).waitFor();
+    expect(await dialog.getByLabel('Title').inputValue()).toBe(long.slice(0, VIDEO_TITLE_MAX));
     await context.close();
   });
 
