@@ -1,5 +1,5 @@
 import { test } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { launchChromium } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
 import { signedInPage, type SignedInPage } from '../helpers/signed-in-page';
@@ -22,7 +22,9 @@ export interface Member extends SignedInPage {
  *   });
  *
  * `server` (the production build on a fresh DATA_DIR, removed on stop) and `browser` (Chromium) are
- * made once per file, on first use, and stopped after the file's last test; `member` is per test.
+ * made once per file, on first use, and stopped after the file's last test; `context` (a fresh
+ * browser context) and `member` are per test. A file's own setup that needs the server is a
+ * `test.beforeAll(async ({ server }) => ...)`: file-scoped fixtures reach suite hooks.
  */
 // vitest reads which fixtures a fixture needs from its first parameter, which must be an object
 // pattern even when it needs none: hence the `{}` below.
@@ -37,6 +39,11 @@ export function pwaTest(serverEnv: Record<string, string> = {}) {
       const browser = await launchChromium();
       onCleanup(() => browser.close());
       return browser;
+    })
+    .extend('context', async ({ browser }, { onCleanup }): Promise<BrowserContext> => {
+      const context = await browser.newContext();
+      onCleanup(() => context.close());
+      return context;
     })
     .extend('member', async ({ server, browser }, { onCleanup }) => {
       const opened: SignedInPage[] = [];

@@ -1,36 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser';
-import type { ServerProcess } from '../helpers/server-process';
-import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { hasChromium } from '../helpers/browser';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
+import { pwaTest } from './fixtures';
 import { seedVideo } from './installed-app-steps';
+
+const test = pwaTest();
 
 // docs/pwa.md, "Persistent storage": asked once per device, when something is first kept offline.
 describe.skipIf(!hasChromium)('persistent storage', () => {
-  let server: ServerProcess;
-  let browser: Browser;
   const creatorEmail = uniqueEmail('creator');
 
-  beforeAll(async () => {
-    server = await startPwaServer();
-    browser = await launchChromium();
+  test.beforeAll(async ({ server }) => {
     await signUpVerified(server, 'Cora Creator', creatorEmail);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   const persistCalls = (page: Page) => page.evaluate(() => (window as unknown as { persistCalls: number }).persistCalls);
 
-  it('is not asked for at sign-in, is asked for at the first offline like, and not again', async () => {
+  test('is not asked for at sign-in, is asked for at the first offline like, and not again', async ({ server, context }) => {
     const email = uniqueEmail('keeper');
     await signUpVerified(server, 'Kim Keeper', email);
     const first = 'Kept for the flight';
     const second = 'Kept as well';
     await seedVideo(server, creatorEmail, first);
     await seedVideo(server, creatorEmail, second);
-    const context = await browser.newContext();
     // Counts the page's calls (the browser's own answer still comes back).
     await context.addInitScript(() => {
       const w = window as unknown as { persistCalls: number };
@@ -74,6 +67,5 @@ describe.skipIf(!hasChromium)('persistent storage', () => {
     await page.getByRole('article', { name: first }).getByRole('button', { name: /^Like/ }).click();
     await page.getByRole('article', { name: first }).getByText('Pending').waitFor();
     expect(await persistCalls(page)).toBe(0);
-    await context.close();
   });
 });
