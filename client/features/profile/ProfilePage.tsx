@@ -9,6 +9,7 @@ import { MediaSettings } from './MediaSettings';
 import { NotificationSettings } from './NotificationSettings';
 import { useProfileData, useSaveProfileName } from './useProfileData';
 import { SubmitButton } from '#client/ui/SubmitButton';
+import { MAX_PROFILE_NAME_LENGTH } from '#sync/mutations/limits';
 
 export function ProfilePage() {
   const profile = useProfileData();
@@ -50,7 +51,7 @@ export function ProfilePage() {
         </p>
       ) : null}
       <form className="form card" onSubmit={onSubmit} aria-label="Profile">
-        <TextField label="Full Name" name="name" autoComplete="name" required maxLength={80} value={shownName} onChange={setName} />
+        <TextField label="Full Name" name="name" autoComplete="name" required maxLength={MAX_PROFILE_NAME_LENGTH} value={shownName} onChange={setName} />
         <TextField
           label="Email"
           name="email"

@@ -5,6 +5,7 @@ import { CloseIcon, ClockIcon } from '#client/ui/icons';
 import { Spinner } from '#client/ui/Spinner';
 import { formatDate, isoDate } from '#client/lib/format';
 import { useCommentsData, useSendComment } from '../useCommentsData';
+import { MAX_COMMENT_LENGTH } from '#sync/mutations/limits';
 
 interface Props {
   video: { id: string; title: string } | null;
@@ -86,7 +87,13 @@ function CommentsBody({ videoId }: { videoId: string }) {
         )}
       </div>
       <form className="comment-form" onSubmit={onSubmit}>
-        <input aria-label="Add a comment" placeholder="Add a comment..." value={text} maxLength={1000} onChange={(e) => setText(e.target.value)} />
+        <input
+          aria-label="Add a comment"
+          placeholder="Add a comment..."
+          value={text}
+          maxLength={MAX_COMMENT_LENGTH}
+          onChange={(e) => setText(e.target.value)}
+        />
         <button type="submit" className="button primary">
           Post
         </button>
