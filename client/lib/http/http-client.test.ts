@@ -17,6 +17,17 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
       .end(JSON.stringify({ error: { code: 'too_many', message: 'Slow down.' }, last_mutation_id: 4 })),
   '/gateway': (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad Gateway</h1>'),
   '/hang': () => {},
+  '/bytes': (req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ method: req.method, hex: Buffer.concat(parts).toString('hex'), type: req.headers['content-type'], auth: req.headers.authorization }),
+        ),
+    );
+  },
   '/echo': (req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -44,6 +55,15 @@ describe('HttpClient', () => {
       () => expect.unreachable('it succeeded'),
       (e: unknown) => e as ApiError,
     );
+
+  it("sends a file's bytes as they are, typed by the caller or else by the file, with this call's token", async () => {
+    const http = new HttpClient({ baseUrl: base });
+    const poster = new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0x00])], { type: 'image/jpeg' });
+    const own = await http.send('/bytes', { method: 'PUT', blob: poster, token: 't1' });
+    expect(await own.json()).toEqual({ method: 'PUT', hex: 'ffd8ff00', type: 'image/jpeg', auth: 'Bearer t1' });
+    const typed = await http.send('/bytes', { method: 'PUT', blob: new Blob(['WEBVTT\n']), headers: { 'content-type': 'text/vtt' } });
+    expect(await typed.json()).toMatchObject({ hex: Buffer.from('WEBVTT\n').toString('hex'), type: 'text/vtt' });
+  });
 
   it('sends JSON and the bearer token, and reads JSON back', async () => {
     const http = new HttpClient({ baseUrl: base, auth: { token: () => 'tok', refresh: async () => null } });
