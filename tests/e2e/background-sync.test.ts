@@ -1,33 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { hasChromium } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
-import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 import { waitForServiceWorker } from './feed-actions';
+import { pwaTest } from './fixtures';
 import { deleteVideo, likeAndCommentOffline, seedVideo, serverState, SyncTrigger } from './installed-app-steps';
+
+const test = pwaTest();
 
 // docs/pwa.md, "Sync while closed": the outbox goes out from the service worker with no page open.
 describe.skipIf(!hasChromium)('changes made offline, sent by the service worker', () => {
-  let server: ServerProcess;
-  let browser: Browser;
   const creatorEmail = uniqueEmail('creator');
 
-  beforeAll(async () => {
-    server = await startPwaServer();
-    browser = await launchChromium();
+  test.beforeAll(async ({ server }) => {
     await signUpVerified(server, 'Cora Creator', creatorEmail);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   /** A new member with the creator's video in their feed, the worker in control, then the network gone. */
-  async function offlineBeside(name: string, title: string) {
+  async function offlineBeside({ server, context }: { server: ServerProcess; context: BrowserContext }, name: string, title: string) {
     const email = uniqueEmail('member');
     await signUpVerified(server, name, email);
     const videoId = await seedVideo(server, creatorEmail, title);
-    const context = await browser.newContext();
     const page = await context.newPage();
     await logInThroughUi(page, server, email);
     await waitForServiceWorker(page);
@@ -35,12 +29,12 @@ describe.skipIf(!hasChromium)('changes made offline, sent by the service worker'
     const trigger = await SyncTrigger.open(context, server.url);
     await context.setOffline(true);
     await page.getByRole('status').filter({ hasText: "You're offline" }).waitFor();
-    return { email, videoId, context, page, trigger };
+    return { email, videoId, page, trigger };
   }
 
-  it('sends a like and a comment made offline after the app was closed, once, and the app shows them sent', async () => {
+  test('sends a like and a comment made offline after the app was closed, once, and the app shows them sent', async ({ server, context }) => {
     const title = 'Liked on the train';
-    const { email, videoId, context, page, trigger } = await offlineBeside('Cleo Closer', title);
+    const { email, videoId, page, trigger } = await offlineBeside({ server, context }, 'Cleo Closer', title);
     await likeAndCommentOffline(page, title, 'Sent while the app was closed');
     // The page asked the browser for the worker's sync when it queued them.
     const tags = await page.evaluate(async () => {
@@ -77,12 +71,11 @@ describe.skipIf(!hasChromium)('changes made offline, sent by the service worker'
     expect(await again.getByText(/waiting to sync/).count()).toBe(0);
     expect(pushes).toEqual([]);
     expect(await serverState(server, email, videoId)).toMatchObject({ likes: 1, comments: ['Sent while the app was closed'], lastIds: [2] });
-    await context.close();
   });
 
-  it('sends each change once when the open page and the worker both send at the same moment', async () => {
+  test('sends each change once when the open page and the worker both send at the same moment', async ({ server, context }) => {
     const title = 'Liked twice over';
-    const { email, videoId, context, page, trigger } = await offlineBeside('Rita Racer', title);
+    const { email, videoId, page, trigger } = await offlineBeside({ server, context }, 'Rita Racer', title);
     await likeAndCommentOffline(page, title, 'Only once please');
 
     // The network returns: the page's engine sends (online event) while the worker's sync runs.
@@ -98,12 +91,11 @@ describe.skipIf(!hasChromium)('changes made offline, sent by the service worker'
         comments: ['Only once please'],
         lastIds: [2],
       });
-    await context.close();
   });
 
-  it('rolls back a change the server refused while the app was closed, and says why when it opens', async () => {
+  test('rolls back a change the server refused while the app was closed, and says why when it opens', async ({ server, context }) => {
     const title = 'Gone before the comment';
-    const { email, videoId, context, page, trigger } = await offlineBeside('Lena Late', title);
+    const { email, videoId, page, trigger } = await offlineBeside({ server, context }, 'Lena Late', title);
     const card = page.getByRole('article', { name: title });
     await card.getByRole('button', { name: /^Comments/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Comments' });
@@ -123,6 +115,5 @@ describe.skipIf(!hasChromium)('changes made offline, sent by the service worker'
     await again.goto(`${server.url}/home`);
     await again.getByText('Comment Failed', { exact: true }).waitFor();
     expect(await again.getByText(/waiting to sync/).count()).toBe(0);
-    await context.close();
   });
 });
