@@ -16,6 +16,7 @@ export const addComment = defineMutation({
   pendingOnCard: true,
   pendingComment: (args) => args.commentId,
   rewritesComments: true,
+  sample: ({ videoId, id }) => ({ commentId: id('comment'), videoId, content: 'A sample comment' }),
   run: async (tx, { commentId, videoId, content }) => {
     const existing = await tx.comments.get({ id: commentId });
     if (existing) return replayOrConflict(tx, existing, videoId);

@@ -25,8 +25,21 @@ export interface MutationDef<N extends string, S extends z.ZodType, O> {
   readonly rewritesComments?: boolean;
   /** It changes the member's own profile (rebase resets the profile; the profile shows pending). */
   readonly changesProfile?: boolean;
+  /**
+   * Arguments it takes on a fixture's video (ids made fresh by `fx.id`): the both-sides test runs
+   * every catalogued mutation with them on the device and on the server
+   * (tests/integration/mutations-both-sides.test.ts), so a mutation without them does not compile.
+   */
+  readonly sample: (fx: SampleFixture) => z.input<S>;
   /** Replays are harmless: `run` on an already-applied mutation changes nothing. */
   readonly run: (tx: MutationTx, args: z.output<S>) => Promise<O>;
+}
+
+/** What a mutation's sample arguments may name: a video of another member, fresh ids, the actor's unread notifications. */
+export interface SampleFixture {
+  videoId: string;
+  id: (label: string) => string;
+  notificationIds: string[];
 }
 
 export function defineMutation<const N extends string, S extends z.ZodType, O>(def: MutationDef<N, S, O>): MutationDef<N, S, O> {

@@ -7,6 +7,7 @@ export const deleteVideo = defineMutation({
   refusedTitle: 'Delete Failed',
   pendingOnCard: true,
   rewritesComments: true,
+  sample: ({ videoId }) => ({ videoId }),
   run: async (tx, { videoId }) => {
     // Already gone is what the caller wanted: no refusal, no effect.
     const video = await tx.videos.get({ id: videoId });

@@ -1,5 +1,5 @@
 import type { ArgKit } from './arg-kit';
-import { defineMutation } from './define-mutation';
+import { defineMutation, type SampleFixture } from './define-mutation';
 import type { MutationTx } from './mutation-tx';
 import { requireShownVideo, requireVideo } from './require-video';
 
@@ -9,6 +9,7 @@ const aboutAVideo = {
   args: (k: ArgKit) => k.z.strictObject({ videoId: k.id }),
   refusedTitle: 'Like not saved',
   pendingOnCard: true,
+  sample: ({ videoId }: SampleFixture) => ({ videoId }),
 } as const;
 
 /**

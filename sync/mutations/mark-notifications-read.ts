@@ -10,6 +10,7 @@ export const markNotificationsRead = defineMutation({
   args: (k) => k.z.strictObject({ ids: k.notificationIds }),
   refusedTitle: null,
   pendingOnCard: false,
+  sample: ({ notificationIds }) => ({ ids: notificationIds }),
   run: async (tx, { ids }) => {
     let changed = 0;
     // Scoped to the caller in the update itself: another member's id matches no row.

@@ -14,6 +14,7 @@ export const recordShare = defineMutation({
   args: (k) => k.z.strictObject({ shareId: k.id, videoId: k.id }),
   refusedTitle: 'Share not saved',
   pendingOnCard: true,
+  sample: ({ videoId, id }) => ({ shareId: id('share'), videoId }),
   run: async (tx, { shareId, videoId }) => {
     const existing = await tx.shares.get({ id: shareId });
     if (existing) return replayOrConflict(tx, existing, videoId);

@@ -8,5 +8,6 @@ export const recordView = defineMutation({
   // A view that does not count is not the member's concern.
   refusedTitle: null,
   pendingOnCard: false,
+  sample: ({ videoId }) => ({ videoId, watchedMs: 5000 }),
   run: async (tx, { videoId }) => ({ video: await requireShownVideo(tx, videoId) }),
 });

@@ -6,6 +6,7 @@ export const updateProfileName = defineMutation({
   refusedTitle: 'Update Failed',
   pendingOnCard: false,
   changesProfile: true,
+  sample: () => ({ name: 'Sample Name' }),
   run: async (tx, { name }) => {
     await tx.profiles.update({ id: tx.userId }, { name });
     return null;
