@@ -6,6 +6,9 @@ import { acquireFileLock } from '../helpers/file-lock';
 // files of the project never overlap, while the API, integration and unit files keep the other
 // workers busy.
 const release = await acquireFileLock(inject('fileLockDir'));
-afterAll(release);
 // A file that fails before its hooks run still lets go when its worker ends.
 process.once('exit', release);
+afterAll(() => {
+  process.off('exit', release);
+  release();
+});
