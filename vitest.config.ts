@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import { findPostgresBin } from './tests/support/postgres-cluster';
-import { cephInstalled } from './tests/support/s3-gateway';
-import { SpreadLockedFiles } from './tests/setup/spread-locked-files';
+import { findPostgresBin } from '#tests/support/postgres-cluster';
+import { cephInstalled } from '#tests/support/s3-gateway';
+import { SpreadLockedFiles } from '#tests/setup/spread-locked-files';
 
 /** The API and integration suites run once per database engine (docs/decisions/0017-postgresql.md), but for ENGINE_INDEPENDENT. */
 const SERVER_SUITES = ['tests/api/**/*.test.ts', 'tests/integration/**/*.test.ts'];
