@@ -3,7 +3,7 @@ import type { Database } from '#db/schema';
 import { perConnection } from '#db/per-connection';
 import type { AppDeps, AuthUser } from '../context';
 import { rankOnBoard, readLeaderboards } from '../rewards/leaderboards';
-import { readChangeSets } from '../sync/pull-changes';
+import { readChangeSets, readVideoChanges } from '../sync/pull-changes';
 import { readProfile } from '../sync/pull';
 import { readOwnNotifications } from '../notifications/notification-rows';
 import { readVia, readVideosByIds } from '../videos/feed-rows';
@@ -81,16 +81,13 @@ export class SharedDeltas {
   private async readChanges(trx: Transaction<Database>, from: number, head: number, now: number): Promise<SharedDelta['changes']> {
     const sets = from > head ? null : await readChangeSets(trx, from, [], new Set());
     if (!sets) return null;
-    const videos = await readVideosByIds(readVia(this.deps.engine, trx), NOBODY, [...sets.changedVideos]);
-    const present = new Set(videos.map((v) => v.id));
-    const deleted = new Set(sets.deletedVideos);
-    for (const id of sets.changedVideos) if (!present.has(id)) deleted.add(id);
+    const { videos, deletedVideos } = await readVideoChanges(readVia(this.deps.engine, trx), NOBODY, sets);
     return {
       count: sets.count,
       renamedUsers: sets.renamedUsers,
       notifications: sets.changedNotifications,
       videos,
-      deletedVideos: [...deleted].filter((id) => !present.has(id)),
+      deletedVideos,
       leaderboards: sets.count ? await readLeaderboards(trx, NOBODY, now) : null,
     };
   }

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
-import { FEED_WINDOW } from '#sync/protocol/messages';
+import { FEED_WINDOW, type FeedItem } from '#sync/protocol/messages';
+import { readVideosByIds, type ReadVia } from '../videos/feed-rows';
 
 /** More changes than this since the cursor: a full snapshot is cheaper than replaying them. */
 export const MAX_INCREMENTAL_CHANGES = 2000;
@@ -92,4 +93,16 @@ async function expandRenames(trx: Transaction<Database>, sets: ChangeSets, open:
   if (!toFollow.length) return;
   const cs = await trx.selectFrom('comments').select('id').where('user_id', 'in', ids).where('video_id', 'in', toFollow).execute();
   for (const c of cs) sets.changedComments.add(c.id);
+}
+
+/**
+ * The videos a change set names, as `viewer` sees them, and the ids to send as deleted: those
+ * logged as gone and those whose row is gone or no longer visible (a pull and a poke's delta alike).
+ */
+export async function readVideoChanges(via: ReadVia, viewer: string, sets: ChangeSets): Promise<{ videos: FeedItem[]; deletedVideos: string[] }> {
+  const videos = await readVideosByIds(via, viewer, [...sets.changedVideos]);
+  const present = new Set(videos.map((v) => v.id));
+  const deleted = new Set(sets.deletedVideos);
+  for (const id of sets.changedVideos) if (!present.has(id)) deleted.add(id);
+  return { videos, deletedVideos: [...deleted].filter((id) => !present.has(id)) };
 }

@@ -4,9 +4,9 @@ import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
 import { readLeaderboards } from '../rewards/leaderboards';
 import { COMMENTS_PER_VIDEO, FEED_WINDOW, type PullResponse } from '#sync/protocol/messages';
-import { readCommentsByIds, readFeedPage, readNewestComments, readVia, readVideosByIds } from '../videos/feed-rows';
+import { readCommentsByIds, readFeedPage, readNewestComments, readVia } from '../videos/feed-rows';
 import { snapshotRead } from './read-transaction';
-import { readChangeSets, type ChangeSets } from './pull-changes';
+import { readChangeSets, readVideoChanges, type ChangeSets } from './pull-changes';
 import { readNewestNotifications, readOwnNotifications } from '../notifications/notification-rows';
 
 export interface PullInput {
@@ -80,11 +80,9 @@ async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: s
 
 /** The rows the changes touched; a changed id whose row is gone (or no longer visible) is sent as deleted. */
 async function readChangedRows(deps: AppDeps, trx: Transaction<Database>, userId: string, sets: ChangeSets, load: ReadonlySet<string>): Promise<PullRows> {
-  const { changedVideos, deletedVideos, changedComments, deletedComments } = sets;
+  const { changedComments, deletedComments } = sets;
   const via = readVia(deps.engine, trx);
-  const videos = await readVideosByIds(via, userId, [...changedVideos]);
-  const present = new Set(videos.map((v) => v.id));
-  for (const id of changedVideos) if (!present.has(id)) deletedVideos.add(id);
+  const { videos, deletedVideos } = await readVideoChanges(via, userId, sets);
   const comments = await readCommentsByIds(via, [...changedComments]);
   const presentComments = new Set(comments.map((c) => c.id));
   for (const id of changedComments) if (!presentComments.has(id)) deletedComments.add(id);
@@ -94,7 +92,7 @@ async function readChangedRows(deps: AppDeps, trx: Transaction<Database>, userId
   return {
     reset: false,
     videos,
-    deleted_videos: [...deletedVideos].filter((id) => !present.has(id)),
+    deleted_videos: deletedVideos,
     comments: [...comments, ...full],
     deleted_comments: [...deletedComments],
     comments_loaded: loaded,
