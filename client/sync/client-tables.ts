@@ -44,6 +44,11 @@ class LocalRows {
       .delete();
   }
 
+  /** The first row of a store that `test` accepts (a walk: for a lookup by other columns than the key). */
+  async find(store: string, test: (row: Row) => boolean): Promise<Row | undefined> {
+    return (await this.db.table(store).filter(test).first()) as Row | undefined;
+  }
+
   async patch(store: string, key: string, change: (row: Row) => Row): Promise<void> {
     const row = await this.get(store, key);
     if (row) await this.put(store, key, { ...row, ...change(row) });
@@ -78,7 +83,11 @@ function storeTable(rows: LocalRows, e: AnyEntity & { client: { kind: 'store' } 
       for (const c of cascade) await rows.deleteWhere(c.store, c.by, k);
     },
     update: (where, changed) => rows.patch(store, keyString(e, where), () => (patch ? patch(changed) : changed)),
-    exists: async (where) => (await rows.get(store, keyString(e, where)).then((r) => r && matches(shown(r), where))) === true,
+    exists: async (where) => {
+      const byKey = e.key.every((k: string) => k in where);
+      const row = byKey ? await rows.get(store, keyString(e, where)) : await rows.find(store, (r) => matches(shown(r), where));
+      return row !== undefined && matches(shown(row), where);
+    },
     increment: (key, counter, by) => rows.patch(store, keyString(e, key), (r) => ({ [counter]: Math.max(0, (r[counter] as number) + by) })),
   };
 }

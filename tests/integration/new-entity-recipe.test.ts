@@ -142,6 +142,7 @@ describe('a new entity through both table adapters, untouched', () => {
       const tx = clientMutationTx(db, member.id, 1234, registry) as Tx;
       expect(await bookmarkVideo.run(tx, args)).toEqual({ bookmarkId: args.bookmarkId });
       expect(await tx.bookmarks.get({ id: args.bookmarkId })).toEqual({ id: args.bookmarkId, video_id: videoId, user_id: member.id, created_at: 1234 });
+      expect([await tx.bookmarks.exists({ video_id: videoId, user_id: member.id }), await tx.bookmarks.exists({ video_id: 'another' })]).toEqual([true, false]);
     });
     expect(await db.table('bookmarks').get(args.bookmarkId)).toMatchObject({ video_id: videoId, created_at: 1234 });
     await db.transaction('rw', db.tables, async () => {
