@@ -1,7 +1,31 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { findPostgresBin } from '#tests/support/postgres-cluster';
 import { cephInstalled } from '#tests/support/s3-gateway';
 import { SpreadLockedFiles } from '#tests/setup/spread-locked-files';
+
+/**
+ * Test data in memory: the servers' DATA_DIRs, SQLite and PostgreSQL files and Chromium's profiles go
+ * under /dev/shm when it is there. Their fsyncs then cost nothing, and a browser test no longer stalls
+ * behind another file's database writes (an IndexedDB commit waited seconds on the shared disk, and a
+ * sign-in missed its 30 s). The S3 gateway's block file stays on disk: Ceph opens it with O_DIRECT,
+ * which tmpfs refuses (tests/support/s3-gateway.ts reads VIDI_DISK_TMPDIR). VIDI_TEST_TMPDIR=keep
+ * leaves TMPDIR alone.
+ */
+function testDataInMemory(): void {
+  if (process.env.VIDI_TEST_TMPDIR === 'keep' || process.env.VIDI_DISK_TMPDIR) return;
+  const dir = '/dev/shm/vidi-tests';
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o1777 });
+    accessSync(dir, constants.W_OK);
+  } catch {
+    return;
+  }
+  process.env.VIDI_DISK_TMPDIR = tmpdir();
+  process.env.TMPDIR = dir;
+}
+testDataInMemory();
 
 /** The API and integration suites run once per database engine (docs/decisions/0017-postgresql.md), but for ENGINE_INDEPENDENT. */
 const SERVER_SUITES = ['tests/api/**/*.test.ts', 'tests/integration/**/*.test.ts'];

@@ -97,7 +97,8 @@ function parseEnv(stdout: string): S3Env {
 export async function startS3Gateway(opts: { dir?: string; port?: number } = {}): Promise<S3Gateway> {
   if (!cephInstalled()) throw new Error(`Ceph is not installed, the S3 gateway cannot start: ${INSTALL}`);
   const ownDir = !opts.dir;
-  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'vidi-s3-'));
+  // On disk even when the tests keep their data in memory (vitest.config.ts): Ceph opens its block file with O_DIRECT.
+  const dir = opts.dir ?? mkdtempSync(join(process.env.VIDI_DISK_TMPDIR ?? tmpdir(), 'vidi-s3-'));
   // A new cluster gets both ports from the kernel; one that exists keeps its own unless taken.
   const fresh = !existsSync(join(dir, 'created'));
   const rgwPort = opts.port ?? (fresh ? await freePort() : undefined);
