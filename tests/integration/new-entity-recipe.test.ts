@@ -16,7 +16,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { insertVideo } from './sync-harness';
 
-// The worked example of docs/sync.md ("Adding an entity"), made true: a new entity needs its
+// The worked example of docs/sync.md ("Adding a mutation"), made true: a new entity needs its
 // declaration, its mutation module, one catalogue line and its migration. The two table adapters
 // are not touched: the entity goes through both as declared (the catalogue line is what
 // mutations-both-sides.test.ts then runs on both sides; this file cannot add it to the real catalogue).
@@ -42,7 +42,7 @@ const registry = { ...entities, bookmarks };
 // With `bookmarks` in the registry, MutationTx has `tx.bookmarks` itself; here it is added by hand.
 type Tx = MutationTx & { bookmarks: Table<typeof bookmarks> };
 
-// 2. The mutation module (sync/mutations/bookmark-video.ts; its catalogue line: `bookmarkVideo,`).
+// 2. The mutation module (sync/mutations/<name>.ts, here bookmark-video.ts; its catalogue line: `bookmarkVideo,`).
 const bookmarkVideo = defineMutation({
   name: 'bookmarkVideo',
   args: (k) => k.z.strictObject({ bookmarkId: k.id, videoId: k.id }),
@@ -56,7 +56,7 @@ const bookmarkVideo = defineMutation({
   },
 });
 
-// 3. The migration (db/migrations/NNNN_bookmarks.ts, and its table in db/tables/).
+// 3. The migration (db/migrations/<NNNN>_bookmarks.ts, and its table in db/tables/).
 async function migrate(t: TestApp): Promise<void> {
   await t.deps.db.schema
     .createTable('bookmarks')
