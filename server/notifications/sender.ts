@@ -107,7 +107,8 @@ export function startPushSender(deps: SenderDeps, options: SenderOptions = {}): 
   return {
     runOnce: async () => {
       const r = await kick();
-      await r.done;
+      // A round a commit's wake-up started just before may hold the sends this look expects: wait for those too.
+      await Promise.all([r.done, ...inflight]);
       return r.claimed;
     },
     stop: async () => {
