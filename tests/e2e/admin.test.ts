@@ -10,7 +10,7 @@ import { signedInPage, type SignedInPage } from '../helpers/signed-in-page';
 import { mp4Faststart } from '../fixtures/videos';
 import { runUpload, videoMetadata } from '../fixtures/tus-client';
 import { until } from '../helpers/media-jobs';
-import { PASSWORD, signUpVerified, uniqueEmail } from './member-session';
+import { PASSWORD, signUpVerified, uniqueEmail, untilFormAdopted } from './member-session';
 import { toastText, closeToast } from './toasts';
 
 const run = promisify(execFile);
@@ -131,6 +131,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     const context = await browser.newContext();
     const admin = await context.newPage();
     await admin.goto(`${server.url}/admin/login`);
+    await untilFormAdopted(admin);
     await admin.getByLabel('Email').fill(adminEmail);
     await admin.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await admin.getByRole('button', { name: 'Login' }).click();

@@ -35,9 +35,22 @@ export async function signUpVerified(server: ServerProcess, name: string, email:
   expect(verified.headers.get('location')).toMatch(/\/login\?verified=1$/);
 }
 
+/**
+ * Waits until React has adopted the page's form. A prerendered form shows before that; a press
+ * before then is the browser's own submit, which reloads the page empty (on a busy machine the click
+ * beat the app's scripts and the sign-in never happened).
+ */
+export async function untilFormAdopted(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const button = document.querySelector('form button[type="submit"]');
+    return !!button && Object.keys(button).some((k) => k.startsWith('__reactProps'));
+  });
+}
+
 /** Logs in through the login screen and waits for the feed. */
 export async function logInThroughUi(page: Page, server: ServerProcess, email: string, password = PASSWORD): Promise<void> {
   await page.goto(`${server.url}/login`);
+  await untilFormAdopted(page);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
