@@ -51,7 +51,17 @@ describe('uploads across two instances on S3', () => {
     const logFrom = cluster.accessLog().length;
     const { url, videoId } = await tusUpload({ origin: cluster.url, token, data, chunkSize: 5 * MiB, title: 'In turns' });
 
-    const upstreams = patchUpstreams(cluster, logFrom, url.split('/').at(-1)!);
+    // nginx writes a request's log line after the response has left, so the last PATCH's line can
+    // still be on its way when the upload resolves: wait for it rather than read once.
+    const id = url.split('/').at(-1)!;
+    const upstreams = await until(
+      'three PATCH lines in the access log',
+      () => {
+        const lines = patchUpstreams(cluster, logFrom, id);
+        return lines.length >= 3 && lines;
+      },
+      5_000,
+    ).catch(() => patchUpstreams(cluster, logFrom, id));
     expect(upstreams).toHaveLength(3);
     expect(new Set(upstreams)).toEqual(new Set(cluster.instances.map((i) => `127.0.0.1:${i.port}`)));
     expect(upstreams[1]).not.toBe(upstreams[0]);
