@@ -16,6 +16,7 @@ import * as m0010rateLimits from './migrations/0010_rate_limits';
 import * as m0011notifications from './migrations/0011_notifications';
 import * as m0012fairQueue from './migrations/0012_fair_media_queue';
 import * as m0013pushSessions from './migrations/0013_push_sessions';
+import * as m0014people from './migrations/0014_people';
 
 /** Migrations are listed here, in order, so the bundle needs no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0011_notifications': m0011notifications,
   '0012_fair_media_queue': m0012fairQueue,
   '0013_push_sessions': m0013pushSessions,
+  '0014_people': m0014people,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -61,8 +63,16 @@ export function isPostgresUrl(url: string): boolean {
 }
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  await migrate(db, (m) => m.migrateToLatest());
+}
+
+/** Up (or down) to the named migration: the tests of a migration start from the one before it. */
+export async function migrateTo(db: Kysely<Database>, name: string): Promise<void> {
+  await migrate(db, (m) => m.migrateTo(name));
+}
+
+async function migrate(db: Kysely<Database>, run: (m: Migrator) => ReturnType<Migrator['migrateToLatest']>): Promise<void> {
+  const { error, results } = await run(new Migrator({ db, provider }));
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { ProfilesTable, CredentialsTable, RefreshTokensTable, EmailTokensTable } from './tables/accounts';
+import type { ProfilesTable, CredentialsTable, RefreshTokensTable, EmailTokensTable, FollowsTable } from './tables/accounts';
 import type { VideosTable, UploadsTable, LikesTable, CommentsTable, ViewsTable, SharesTable } from './tables/videos';
 import type {
   PrizesTable,
@@ -34,6 +34,7 @@ export type * from './tables/notifications';
 
 export interface Database {
   profiles: ProfilesTable;
+  follows: FollowsTable;
   credentials: CredentialsTable;
   refresh_tokens: RefreshTokensTable;
   email_tokens: EmailTokensTable;

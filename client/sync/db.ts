@@ -19,6 +19,14 @@ export interface NotificationRow extends NotificationItem {
   updated_ms: number;
 }
 
+/** A follow as stored: keyed `follower:followee`. */
+export interface FollowStoreRow {
+  id: string;
+  follower_id: string;
+  followee_id: string;
+  created_at: number;
+}
+
 export interface LeaderboardsRow {
   id: 'current';
   data: unknown;
@@ -70,6 +78,9 @@ export type ClientDb = Dexie & {
   leaderboards: EntityTable<LeaderboardsRow, 'id'>;
   /** The bell's list: the server's rows with queued read marks applied on top. */
   notifications: EntityTable<NotificationRow, 'id'>;
+  /** The member's own follows (sync/entities/registry.ts, `follows`), all of them. */
+  follows: EntityTable<FollowStoreRow, 'id'>;
+  server_follows: EntityTable<FollowStoreRow, 'id'>;
   outbox: EntityTable<OutboxEntry, 'seq'>;
   meta: EntityTable<MetaRow, 'key'>;
 };
@@ -86,6 +97,7 @@ export function openClientDb(name = DEFAULT_DB_NAME, opts: { indexedDB?: IDBFact
   // added them (sync/entities/registry.ts); the rest are the device's own.
   db.version(1).stores({ ...entityStores(1), leaderboards: 'id', outbox: '++seq, user_id, [user_id+status], [client_id+id]', meta: 'key' });
   db.version(2).stores(entityStores(2));
+  db.version(3).stores(entityStores(3));
   return db;
 }
 

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 // Accounts: profiles, their passwords, sessions and e-mail links.
 // Times are integer milliseconds since the epoch; booleans are 0/1 integers (db/schema.ts).
 
@@ -12,6 +13,17 @@ export interface ProfilesTable {
   email_verified_at: number | null;
   created_at: number;
   updated_at: number;
+  /** Lower case, unique; every member has one (db/migrations/0014_people.ts). */
+  handle: string;
+  followers_count: Generated<number>;
+  following_count: Generated<number>;
+}
+
+/** One member following another (db/migrations/0014_people.ts). */
+export interface FollowsTable {
+  follower_id: string;
+  followee_id: string;
+  created_at: number;
 }
 
 export interface CredentialsTable {

@@ -1,3 +1,4 @@
+import { freeHandle } from '../people/free-handle';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '#db/schema';
@@ -31,7 +32,18 @@ export async function upsertAdmin(db: Kysely<Database>, input: AdminAccountInput
       const name = input.name ?? DEFAULT_ADMIN_NAME;
       await trx
         .insertInto('profiles')
-        .values({ id, email: input.email, name, is_admin: 1, is_active: 1, account_status: 'active', email_verified_at: now, created_at: now, updated_at: now })
+        .values({
+          id,
+          email: input.email,
+          name,
+          handle: await freeHandle(trx, name),
+          is_admin: 1,
+          is_active: 1,
+          account_status: 'active',
+          email_verified_at: now,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       await trx.insertInto('credentials').values({ user_id: id, password_hash: passwordHash, updated_at: now }).execute();
       return { action: 'created', id, email: input.email, name };

@@ -1,3 +1,4 @@
+import { freeHandle } from '../people/free-handle';
 import { randomUUID } from 'node:crypto';
 import { isUniqueViolation } from '#db/errors';
 import type { SignupBody, SignupResponse } from '#sync/rest-api/auth';
@@ -39,9 +40,24 @@ export async function signUp(deps: AppDeps, body: SignupBody): Promise<SignupRes
   // Hashed first, for taken addresses too (same work, same time); ~300 ms on the thread pool must not hold the database.
   const passwordHash = await hashPassword(body.password);
   const id = randomUUID();
-  let created: { token: string; status: AccountStatus } | { taken: AccountStatus };
+  let created: { token: string; status: AccountStatus } | { taken: AccountStatus } | undefined;
+  // A handle is picked from the name; two sign-ups with the same name can race for it: try again.
+  for (let attempt = 0; !created && attempt < 3; attempt++) created = await createAccount(deps, body, id, passwordHash);
+  if (!created) throw new Error('no free handle after three tries');
+  if ('taken' in created) return answerTaken(deps, body, created.taken);
+  const sent = await sendVerificationMail(deps, { email: body.email, name: body.name }, created.token);
+  return { user: { id, email: body.email, name: body.name, account_status: created.status }, verification_sent: sent };
+}
+
+/** The account's rows, or `taken` for an address in use; undefined when another sign-up took the handle meanwhile. */
+async function createAccount(
+  deps: AppDeps,
+  body: SignupBody,
+  id: string,
+  passwordHash: string,
+): Promise<{ token: string; status: AccountStatus } | { taken: AccountStatus } | undefined> {
   try {
-    created = await deps.db.transaction().execute(async (trx) => {
+    return await deps.db.transaction().execute(async (trx) => {
       const now = deps.now();
       const accountStatus: AccountStatus = feeApplies(await readEntryFee(trx)) ? 'pending_payment' : 'active';
       await expireUnverifiedAccounts(trx, now, body.email);
@@ -53,6 +69,7 @@ export async function signUp(deps: AppDeps, body: SignupBody): Promise<SignupRes
           id,
           email: body.email,
           name: body.name,
+          handle: await freeHandle(trx, body.name),
           is_admin: 0,
           is_active: 1,
           account_status: accountStatus,
@@ -67,9 +84,8 @@ export async function signUp(deps: AppDeps, body: SignupBody): Promise<SignupRes
   } catch (err) {
     // Two sign-ups with one address raced: the unique index decides, and the loser is told as a taken address would be.
     if (!isUniqueViolation(err)) throw err;
-    created = { taken: feeApplies(await readEntryFee(deps.db)) ? 'pending_payment' : 'active' };
+    const emailTaken = await deps.db.selectFrom('profiles').select('id').where('email', '=', body.email).executeTakeFirst();
+    if (!emailTaken) return undefined;
+    return { taken: feeApplies(await readEntryFee(deps.db)) ? 'pending_payment' : 'active' };
   }
-  if ('taken' in created) return answerTaken(deps, body, created.taken);
-  const sent = await sendVerificationMail(deps, { email: body.email, name: body.name }, created.token);
-  return { user: { id, email: body.email, name: body.name, account_status: created.status }, verification_sent: sent };
 }

@@ -21,6 +21,7 @@ describe('the scores rebuild marker', () => {
         id: 'u1',
         email: 'u1@x.test',
         name: 'U',
+        handle: 'member_u1',
         is_admin: 0,
         is_active: 1,
         account_status: 'active',

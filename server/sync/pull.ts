@@ -105,6 +105,6 @@ async function readChangedRows(deps: AppDeps, trx: Transaction<Database>, userId
 
 /** The caller's own profile as a pull carries it (also read by the live deltas). */
 export async function readProfile(trx: Transaction<Database>, userId: string) {
-  const p = await trx.selectFrom('profiles').select(['id', 'email', 'name', 'is_admin', 'created_at']).where('id', '=', userId).executeTakeFirst();
-  return p ? { id: p.id, email: p.email, name: p.name, is_admin: p.is_admin === 1, created_at: new Date(p.created_at).toISOString() } : null;
+  const p = await trx.selectFrom('profiles').select(['id', 'email', 'name', 'handle', 'is_admin', 'created_at']).where('id', '=', userId).executeTakeFirst();
+  return p ? { id: p.id, email: p.email, name: p.name, handle: p.handle, is_admin: p.is_admin === 1, created_at: new Date(p.created_at).toISOString() } : null;
 }

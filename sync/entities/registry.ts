@@ -131,13 +131,17 @@ export const views = defineEntity<ViewRow>()({
 export interface ProfileRow {
   id: string;
   name: string;
+  /** Lower case, unique (sync/protocol/handles.ts). */
+  handle: string;
 }
 
 /** Names show on feed cards and comments: a change reaches every member. */
 export const profiles = defineEntity<ProfileRow>()({
   table: 'profiles',
   key: ['id'],
-  columns: ['id', 'name'],
+  columns: ['id', 'name', 'handle'],
+  // Moved by follow and unfollow, by the rows they really wrote (sync/mutations/follow.ts).
+  counters: ['followers_count', 'following_count'],
   stamps: { update: 'updated_at' },
   changes: (p) => ({ entity: 'profile', entityId: p.id, userId: p.id, reaches: 'feed' }),
   client: { kind: 'store', store: 'profile', indexes: 'id', serverIndexes: 'id', since: 1 },
@@ -169,7 +173,40 @@ export const notifications = defineEntity<NotificationRow>()({
   rebase: 'replay',
 });
 
+export interface FollowRow {
+  follower_id: string;
+  followee_id: string;
+  created_at: number;
+}
+
+/**
+ * A member following another. The device keeps its own member's follows, all of them (a snapshot
+ * sends them whole: the Follow buttons and the Following feed read them offline); a change reaches
+ * the follower's devices only. The followee learns by a notification, not by this row.
+ */
+export const follows = defineEntity<FollowRow>()({
+  table: 'follows',
+  key: ['follower_id', 'followee_id'],
+  columns: ['follower_id', 'followee_id', 'created_at'],
+  stamps: { insert: 'created_at' },
+  changes: (f) => ({
+    entity: 'follow',
+    entityId: `${f.follower_id}:${f.followee_id}`,
+    userId: f.follower_id,
+    reaches: `user:${f.follower_id}`,
+  }),
+  client: {
+    kind: 'store',
+    store: 'follows',
+    indexes: 'id, followee_id',
+    serverIndexes: 'id',
+    since: 3,
+    write: (f) => ({ ...f, id: `${f.follower_id}:${f.followee_id}` }),
+  },
+  rebase: { reset: 'server_follows', by: 'id' },
+});
+
 /** The registry: `tx.<name>` in every mutation (mutation-tx.ts). */
-export const entities = { videos, likes, comments, shares, views, profiles, notifications } as const;
+export const entities = { videos, likes, comments, shares, views, profiles, notifications, follows } as const;
 export type Entities = typeof entities;
 export type EntityName = keyof Entities;

@@ -86,6 +86,8 @@ export const ProfileItemSchema = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string(),
+  /** The creator page's address: /@handle (sync/protocol/handles.ts). */
+  handle: z.string(),
   is_admin: z.boolean(),
   created_at: z.string(),
 });

@@ -1,3 +1,4 @@
+import { testHandle } from '../helpers/test-handle';
 import { randomUUID } from 'node:crypto';
 import { lockMember, lockScoringShared } from '#db/locks';
 import type { AppDeps } from '#server/context';
@@ -88,6 +89,7 @@ export function rewardsWorld(deps: AppDeps) {
           id,
           email: `${id}@example.test`,
           name,
+          handle: testHandle(id),
           is_admin: 0,
           is_active: 1,
           account_status: 'active',

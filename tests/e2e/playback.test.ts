@@ -74,6 +74,7 @@ async function seedVideos(server: ServerProcess, ladder: string, viewerEmail: st
         id: CREATOR,
         email: 'creator-hls@seed.test',
         name: 'HLS Creator',
+        handle: 'hls_creator',
         is_admin: 0,
         is_active: 1,
         account_status: 'active',

@@ -1,3 +1,4 @@
+import { testHandle } from '../helpers/test-handle';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -22,6 +23,7 @@ async function seed(server: ServerProcess, memberEmail: string, adminEmail: stri
       id,
       email: `${id}@seed.test`,
       name,
+      handle: testHandle(id),
       is_admin: 0,
       is_active: 1,
       account_status: 'active',

@@ -1,3 +1,4 @@
+import { testHandle } from './test-handle';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '#server/context';
@@ -33,6 +34,7 @@ export async function insertMember(db: Kysely<Database>, opts: MemberOptions = {
       id,
       email,
       name,
+      handle: testHandle(id),
       is_admin: opts.isAdmin ? 1 : 0,
       is_active: opts.isActive === false ? 0 : 1,
       account_status: opts.status ?? 'active',

@@ -72,8 +72,8 @@ describe('one mutation, two sides: the device shows what the server then holds',
       created_ms: truth.created_at,
     };
     await db.videos.put(row);
-    const me = await t.deps.db.selectFrom('profiles').select(['name', 'email']).where('id', '=', user.id).executeTakeFirstOrThrow();
-    await db.profile.put({ id: user.id, name: me.name, email: me.email, is_admin: false, created_at: new Date().toISOString() });
+    const me = await t.deps.db.selectFrom('profiles').select(['name', 'email', 'handle']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    await db.profile.put({ id: user.id, name: me.name, handle: me.handle, email: me.email, is_admin: false, created_at: new Date().toISOString() });
     return db;
   }
 

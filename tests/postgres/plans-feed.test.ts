@@ -36,8 +36,8 @@ describe('feed and comments plans on PostgreSQL', () => {
     const { DATABASE_URL } = await testDatabaseEnv(dataDir);
     handle = openDatabase(DATABASE_URL!);
     const { db } = handle;
-    await sql`INSERT INTO profiles (id, email, name, created_at, updated_at)
-      SELECT 'u' || lpad(i::text, 8, '0'), 'u' || i || '@example.test', 'Member ' || i, i, i FROM generate_series(1, ${MEMBERS}) i`.execute(db);
+    await sql`INSERT INTO profiles (id, email, name, handle, created_at, updated_at)
+      SELECT 'u' || lpad(i::text, 8, '0'), 'u' || i || '@example.test', 'Member ' || i, 'member' || i, i, i FROM generate_series(1, ${MEMBERS}) i`.execute(db);
     // One in ten still processing: only its uploader sees it (the visibility filter has work to do).
     await sql`INSERT INTO videos (id, user_id, title, file_key, mime_type, size_bytes, duration_ms, sha256, created_at, media_status)
       SELECT 'v' || lpad(i::text, 8, '0'), 'u' || lpad((i % ${MEMBERS} + 1)::text, 8, '0'), 'Video ' || i, 'k/' || i, 'video/mp4', 1000, 5000,

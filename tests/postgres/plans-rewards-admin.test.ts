@@ -39,8 +39,8 @@ describe('leaderboard and admin search plans on PostgreSQL', () => {
     handle = openDatabase(DATABASE_URL!);
     const { db } = handle;
     // Every 1000th member is suspended; a few have a rare name to search for.
-    await sql`INSERT INTO profiles (id, email, name, is_active, created_at, updated_at)
-      SELECT 'u' || lpad(i::text, 8, '0'), 'u' || i || '@example.test', CASE WHEN i % 5000 = 0 THEN 'Xyzzy ' || i ELSE 'Member ' || i END,
+    await sql`INSERT INTO profiles (id, email, name, handle, is_active, created_at, updated_at)
+      SELECT 'u' || lpad(i::text, 8, '0'), 'u' || i || '@example.test', CASE WHEN i % 5000 = 0 THEN 'Xyzzy ' || i ELSE 'Member ' || i END, 'member' || i,
         CASE WHEN i % 1000 = 0 THEN 0 ELSE 1 END, 1700000000000 + i, 1700000000000 + i
       FROM generate_series(1, ${MEMBERS}) i`.execute(db);
     // Points spread like a real board: most members have a few, a long tail many; many viewers have none as creators.
