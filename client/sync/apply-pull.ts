@@ -1,6 +1,9 @@
 import { mutationDef } from '#sync/mutations/catalogue';
 import type { PullResponse } from '#sync/protocol/messages';
-import { FEED_WINDOW, NOTIFICATIONS_WINDOW } from '#sync/protocol/limits';
+import { FEED_WINDOW } from '#sync/protocol/limits';
+import type { Table } from 'dexie';
+import type { AnyEntity } from '#sync/entities/define-entity';
+import { entities } from '#sync/entities/registry';
 import { runTx } from './tx-queue';
 import {
   CURSOR_KEY,
@@ -10,10 +13,8 @@ import {
   LAST_SYNCED_KEY,
   setMeta,
   toCommentRow,
-  toNotificationRow,
   toVideoRow,
   type ClientDb,
-  type NotificationRow,
   type OutboxEntry,
 } from './db';
 import { queuedFor, rebase } from './rebase';
@@ -65,7 +66,6 @@ export async function writePull(
   if (res.reset) {
     await Promise.all([db.server_videos.clear(), db.videos.clear()]);
     await setMeta(db, FEED_END_KEY, res.videos.length < FEED_WINDOW);
-    await db.notifications.clear();
   }
   for (const id of res.deleted_videos) await dropVideos(db, [id]);
   // A deleted video's notifications went with it on the server (the trimmed cache's do not: dropVideos).
@@ -85,7 +85,7 @@ export async function writePull(
     rows.length ? Promise.all([db.server_videos.bulkPut(rows), db.videos.bulkPut(rows)]) : null,
     res.profile ? Promise.all([db.server_profile.put(res.profile), db.profile.put(res.profile)]) : null,
     res.leaderboards !== null ? db.leaderboards.put({ id: 'current', data: res.leaderboards, as_of: now }) : null,
-    res.notifications.length ? writeNotifications(db, res.notifications.map(toNotificationRow)) : null,
+    writeOwnRows(db, res),
     setMeta(db, CURSOR_KEY, res.cursor),
     setMeta(db, LAST_SYNCED_KEY, now),
   ]);
@@ -102,16 +102,40 @@ export async function writePull(
   trace('apply:end');
 }
 
-/** The list keeps the newest NOTIFICATIONS_WINDOW; older ones are not kept on the device. */
-async function writeNotifications(db: ClientDb, rows: NotificationRow[]): Promise<void> {
-  await db.notifications.bulkPut(rows);
-  const count = await db.notifications.count();
-  if (count > NOTIFICATIONS_WINDOW)
-    await db.notifications.bulkDelete(
-      (await db.notifications
-        .orderBy('updated_ms')
-        .limit(count - NOTIFICATIONS_WINDOW)
-        .primaryKeys()) as string[],
+type OwnStore = Extract<AnyEntity['client'], { kind: 'store' }> & { serverCopy: string | null };
+
+/** The `own` entities' stores (sync/entities/define-entity.ts, PullRule) and their server copies. */
+const ownStores: OwnStore[] = Object.values(entities).flatMap((e) =>
+  e.log.pull === 'own' && e.client.kind === 'store' ? [{ ...e.client, serverCopy: typeof e.rebase === 'object' ? e.rebase.reset : null }] : [],
+);
+
+/**
+ * Every own entity's rows the pull sent (under its store's name) and those gone (`deleted_<store>`),
+ * into the store and its server copy; a snapshot replaces the store whole. A long list keeps its newest.
+ */
+async function writeOwnRows(db: ClientDb, res: PullResponse): Promise<void> {
+  const fields = res as unknown as Record<string, Array<Record<string, unknown>> | undefined>;
+  for (const o of ownStores) {
+    const tables = [db.table(o.store), ...(o.serverCopy ? [db.table(o.serverCopy)] : [])];
+    const rows = (fields[o.store] ?? []).map((r) => (o.fromServer ? o.fromServer(r) : r));
+    const deleted = (fields[`deleted_${o.store}`] ?? []) as unknown as string[];
+    if (res.reset) await Promise.all(tables.map((t) => t.clear()));
+    if (!rows.length && !deleted.length) continue;
+    await Promise.all(tables.map((t) => t.bulkPut(rows)));
+    if (deleted.length) await Promise.all(tables.map((t) => t.bulkDelete(deleted)));
+    if (o.newest) await keepNewest(db.table(o.store), o.newest);
+  }
+}
+
+/** Keeps the newest `max` rows by the index `by`; older ones are not kept on the device. */
+async function keepNewest(table: Table, { max, by }: { max: number; by: string }): Promise<void> {
+  const count = await table.count();
+  if (count > max)
+    await table.bulkDelete(
+      await table
+        .orderBy(by)
+        .limit(count - max)
+        .primaryKeys(),
     );
 }
 
@@ -121,7 +145,8 @@ async function settle(db: ClientDb, userId: string, confirmed: OutboxEntry[], wr
   const reset = new Set<string>();
   for (const e of confirmed) if (e.video_id && !written.has(e.video_id)) reset.add(e.video_id);
   const renamed = confirmed.some((e) => mutationDef(e.name)?.changesProfile);
-  await rebase(db, userId, reset, renamed);
+  const stores = confirmed.flatMap((e) => mutationDef(e.name)?.resetsStores ?? []);
+  await rebase(db, userId, reset, renamed, [], stores);
 }
 
 /** Removes videos with their comments, server state and shown state alike. */
@@ -161,8 +186,8 @@ async function writeComments(db: ClientDb, res: PullResponse, now: number): Prom
 export async function resetCacheFor(db: ClientDb, userId: string): Promise<void> {
   await runTx(db, async () => {
     if ((await getMeta<string>(db, 'owner')) === userId) return;
-    for (const t of [db.videos, db.server_videos, db.comments, db.server_comments, db.profile, db.server_profile, db.leaderboards, db.notifications])
-      await t.clear();
+    for (const t of [db.videos, db.server_videos, db.comments, db.server_comments, db.profile, db.server_profile, db.leaderboards]) await t.clear();
+    for (const o of ownStores) for (const t of [o.store, o.serverCopy]) if (t) await db.table(t).clear();
     const keys = (await db.meta.toCollection().primaryKeys()).filter((k) => !String(k).startsWith('client:'));
     await db.meta.bulkDelete(keys);
     await setMeta(db, 'owner', userId);

@@ -40,6 +40,9 @@ describe('createFeedWatch', () => {
     leaderboards: null,
     last_mutation_id: 0,
     notifications: [],
+    deleted_notifications: [],
+    follows: [],
+    deleted_follows: [],
   };
 
   it('always shows what a full read of the feed shows, after every kind of write', async () => {

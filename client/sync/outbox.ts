@@ -138,6 +138,7 @@ export async function dropRejected(
     const out: Rejection[] = [];
     const videos: string[] = [];
     const commentVideos: string[] = [];
+    const stores: string[] = [];
     for (const r of rejected) {
       const e = await db.outbox.where('[client_id+id]').equals([clientId, r.id]).first();
       if (!e) continue;
@@ -146,9 +147,10 @@ export async function dropRejected(
       // A refused comment must leave the shown list too, not only the video's count.
       const videoId = e.video_id ?? mutationVideoId(e);
       if (videoId && mutationDef(e.name)?.rewritesComments) commentVideos.push(videoId);
+      stores.push(...(mutationDef(e.name)?.resetsStores ?? []));
       out.push({ name: e.name, args: e.args, error: r.error });
     }
-    await rebase(db, userId, videos, true, commentVideos);
+    await rebase(db, userId, videos, true, commentVideos, stores);
     return out;
   });
 }

@@ -2,7 +2,7 @@ import { MutationError } from '#sync/protocol/error-codes';
 import { mutationDef, runMutation, type AnyMutation } from '#sync/mutations/catalogue';
 import { mutationVideoId } from '#sync/mutations/video-id';
 import type { AnyEntity } from '#sync/entities/define-entity';
-import { comments, videos } from '#sync/entities/registry';
+import { comments, entities, videos } from '#sync/entities/registry';
 import { clientMutationTx } from './client-tables';
 import type { ClientDb, OutboxEntry } from './db';
 
@@ -34,6 +34,7 @@ export async function rebase(
   alsoVideos: Iterable<string> = [],
   alsoProfile = true,
   alsoCommentVideos: Iterable<string> = [],
+  alsoStores: Iterable<string> = [],
 ): Promise<void> {
   const [queued, read] = await Promise.all([queuedFor(db, userId), alsoProfile ? db.server_profile.get(userId) : null]);
   // Only a name change makes the shown profile differ from the server's: without one queued (or
@@ -42,6 +43,7 @@ export async function rebase(
   const { videoIds, commentVideos } = touchedBy(queued, alsoVideos, alsoCommentVideos);
   await resetFromServer(db, videos, videoIds);
   await resetFromServer(db, comments, commentVideos);
+  for (const store of storesTouchedBy(queued, alsoStores)) await resetStoreFromServer(db, store);
   // A profile the server has not sent yet stays as the device made it (it is the member's own).
   if (profile) await db.profile.put(profile);
   for (const e of queued) await applyOptimistic(db, userId, e);
@@ -65,6 +67,22 @@ async function resetFromServer(db: ClientDb, e: AnyEntity, values: Iterable<stri
       await shown.bulkPut(await server.where(rule.by).equals(v).toArray());
     }
   }
+}
+
+/** The stores (besides videos, comments and the profile) that queued mutations, or `also`, change. */
+function storesTouchedBy(queued: OutboxEntry[], also: Iterable<string>): Set<string> {
+  const stores = new Set(also);
+  for (const e of queued) for (const s of mutationDef(e.name)?.resetsStores ?? []) stores.add(s);
+  return stores;
+}
+
+/** A store reset whole to its server copy (its entity's rebase rule names the copy): a small store of the member's own rows. */
+async function resetStoreFromServer(db: ClientDb, store: string): Promise<void> {
+  const e = Object.values(entities).find((x) => x.client.kind === 'store' && x.client.store === store);
+  if (!e || typeof e.rebase !== 'object') return;
+  const server = await db.table(e.rebase.reset).toArray();
+  await db.table(store).clear();
+  await db.table(store).bulkPut(server);
 }
 
 /** The videos the queued mutations touch (plus `alsoVideos`), and those whose comment lists they change. */

@@ -1,3 +1,4 @@
+import { comments as commentEntity, likes as likeEntity } from '#sync/entities/registry';
 import { deleteNotificationsOfUser } from '../notifications/create';
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
@@ -68,7 +69,7 @@ export async function deleteUserInTx(trx: Transaction<Database>, changes: Change
       .set((eb) => ({ likes_count: eb('likes_count', '-', 1) }))
       .where('id', '=', l.video_id)
       .execute();
-    changes.like(l.video_id, userId, { deleted: true });
+    changes.row(likeEntity, { video_id: l.video_id, user_id: userId, created_at: 0 }, { deleted: true });
     touched.add(l.video_id);
   }
   await deleteNotificationsOfUser(trx, userId);
@@ -86,7 +87,7 @@ export async function deleteUserInTx(trx: Transaction<Database>, changes: Change
       .set((eb) => ({ comments_count: eb('comments_count', '-', 1) }))
       .where('id', '=', cm.video_id)
       .execute();
-    changes.comment(cm.id, cm.video_id, userId, { deleted: true });
+    changes.row(commentEntity, { id: cm.id, video_id: cm.video_id, user_id: userId, content: '', created_at: 0 }, { deleted: true });
     touched.add(cm.video_id);
   }
   await trx.deleteFrom('comments').where('user_id', '=', userId).execute();

@@ -1,4 +1,5 @@
-import type { EntityChange } from '#sync/entities/define-entity';
+import type { AnyEntity, RowOf } from '#sync/entities/define-entity';
+import { profiles } from '#sync/entities/registry';
 import { changeRow, type Change, type ChangeEntity, type ChangeRow } from './change-log';
 
 /**
@@ -49,42 +50,31 @@ export class Changes {
     this.scopes.add(`user:${ownerId}`);
     return this;
   }
-  like(videoId: string, userId: string, { deleted = false } = {}): this {
-    this.add({ entity: 'like', entityId: `${videoId}:${userId}`, videoId, userId, deleted });
-    this.scopes.add(`video:${videoId}`);
-    return this;
-  }
-
-  comment(commentId: string, videoId: string, userId: string, { deleted = false } = {}): this {
-    this.add({ entity: 'comment', entityId: commentId, videoId, userId, deleted });
-    this.scopes.add(`video:${videoId}`);
-    return this;
-  }
-
   /**
-   * A member's profile. `shown` when what others see changed (the name on cards and comments, or
-   * the member is gone): then every client pulls; otherwise (status, payment) only the member's own.
+   * A member's profile. `shown` when what others see changed (the name or handle on cards and
+   * comments, or the member is gone): then every client pulls their cards again. Otherwise (status,
+   * payment, follower counts) it is an `account` change: only the member's own devices pull, and
+   * only their own profile.
    */
   profile(userId: string, { shown = false, deleted = false } = {}): this {
-    this.add({ entity: 'profile', entityId: userId, userId, deleted });
-    this.scopes.add(shown || deleted ? 'feed' : `user:${userId}`);
-    return this;
-  }
-
-  /** A member's notification appeared or changed (a new liker, read): only that member's devices. */
-  notification(id: string, userId: string): this {
-    this.add({ entity: 'notification', entityId: id, userId });
-    this.scopes.add(`user:${userId}`);
-    return this;
+    if (!shown && !deleted) {
+      this.add({ entity: 'account', entityId: userId, userId });
+      this.scopes.add(`user:${userId}`);
+      return this;
+    }
+    return this.row(profiles, { id: userId, name: '', handle: '' }, { deleted });
   }
 
   /**
    * A row of a synced entity changed, as its declaration says (sync/entities/registry.ts): its
-   * change-log entry and the scope of the members it reaches. The table adapters declare this way.
+   * change-log entry and the scope of the members it reaches. The table adapters declare this way,
+   * and so does every other writer of a synced row (an admin's deletion, a notification).
    */
-  entityRow(change: EntityChange, { deleted = false } = {}): this {
-    const { reaches, entity, ...rest } = change;
-    this.add({ ...rest, entity: entity as ChangeEntity, deleted });
+  row<E extends AnyEntity>(entity: E, row: RowOf<E>, { deleted = false } = {}): this {
+    const change = entity.changes(row);
+    if (!change) return this;
+    const { reaches, ...rest } = change;
+    this.add({ ...rest, entity: entity.log.entity as ChangeEntity, deleted });
     this.scopes.add(reaches);
     return this;
   }

@@ -1,3 +1,4 @@
+import { comments, likes } from '#sync/entities/registry';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +42,10 @@ describe('writeTx', () => {
     await writeTx(
       deps,
       async (_trx, changes) => {
-        changes.like('v1', 'u1').comment('c1', 'v1', 'u1').profile('u1', { shown: true });
+        changes
+          .row(likes, { video_id: 'v1', user_id: 'u1', created_at: 0 })
+          .row(comments, { id: 'c1', video_id: 'v1', user_id: 'u1', content: '', created_at: 0 })
+          .profile('u1', { shown: true });
         pokedInside = pokes.length;
       },
       { origin: 'u1' },

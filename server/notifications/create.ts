@@ -1,3 +1,4 @@
+import { notifications } from '#sync/entities/registry';
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
@@ -6,7 +7,7 @@ import { likeBatchMs } from './like-batch';
 import { wakePushSenders } from './wake';
 
 // Notifications are written in the transaction of what caused them (docs/notifications.md), each
-// declared with changes.notification() so the member's devices pull it.
+// declared with changes.row(notifications, …) so the member's devices pull it.
 
 type Trx = Transaction<Database>;
 
@@ -102,7 +103,7 @@ async function writeLikeNotes(trx: Trx, changes: Changes, notes: LikeNote[]): Pr
       }),
     )
     .execute();
-  for (const r of rows) changes.notification(r.id, r.user_id);
+  for (const r of rows) changes.row(notifications, { id: r.id, user_id: r.user_id, read_at: null });
   if (likeBatchMs() === 0) dueNow(changes);
 }
 
@@ -132,7 +133,7 @@ export async function notifyComment(
       push_due_at: now,
     })
     .execute();
-  changes.notification(id, c.ownerId);
+  changes.row(notifications, { id: id, user_id: c.ownerId, read_at: null });
   dueNow(changes);
 }
 
@@ -153,7 +154,7 @@ export async function notifyProcessing(
     .onConflict((oc) => oc.column('id').doNothing())
     .executeTakeFirst();
   if (!Number(r.numInsertedOrUpdatedRows ?? 0n)) return;
-  changes.notification(id, p.ownerId);
+  changes.row(notifications, { id: id, user_id: p.ownerId, read_at: null });
   dueNow(changes);
 }
 
@@ -184,14 +185,14 @@ export async function notifyPrizes(
     }));
   if (!rows.length) return;
   await trx.insertInto('notifications').values(rows).execute();
-  for (const r of rows) changes.notification(r.id, r.user_id);
+  for (const r of rows) changes.row(notifications, { id: r.id, user_id: r.user_id, read_at: null });
   dueNow(changes);
 }
 
 /** A video's notifications go with it (call in the deletion's transaction). */
 export async function deleteNotificationsOfVideo(trx: Trx, changes: Changes, videoId: string): Promise<void> {
   const gone = await trx.deleteFrom('notifications').where('video_id', '=', videoId).returning(['id', 'user_id']).execute();
-  for (const n of gone) changes.notification(n.id, n.user_id);
+  for (const n of gone) changes.row(notifications, { id: n.id, user_id: n.user_id, read_at: null });
 }
 
 /** A deleted account's notifications, devices and choices go with it (call in the deletion's transaction). */

@@ -3,9 +3,9 @@ import type { Database } from '#db/schema';
 import { perConnection } from '#db/per-connection';
 import type { AppDeps, AuthUser } from '../context';
 import { rankOnBoard, readLeaderboards } from '../rewards/leaderboards';
-import { readChangeSets, readVideoChanges } from '../sync/pull-changes';
-import { readProfile } from '../sync/pull';
-import { readOwnNotifications } from '../notifications/notification-rows';
+import { readChangeSets, readVideoChanges, type ChangeSets } from '../sync/pull-changes';
+import { readOwnChanges } from '../sync/own-rows';
+import { readProfile, type OwnPullRows } from '../sync/pull';
 import { readVia, readVideosByIds } from '../videos/feed-rows';
 import type { Leaderboards } from '#sync/rest-api/rewards';
 import type { PullResponse } from '#sync/protocol/messages';
@@ -22,7 +22,8 @@ export interface SharedDelta {
   changes: {
     count: number;
     renamedUsers: ReadonlySet<string>;
-    notifications: ReadonlyMap<string, ReadonlySet<string>>;
+    accounts: ReadonlySet<string>;
+    own: ChangeSets['own'];
     videos: PullResponse['videos'];
     deletedVideos: string[];
     leaderboards: Leaderboards | null;
@@ -85,7 +86,8 @@ export class SharedDeltas {
     return {
       count: sets.count,
       renamedUsers: sets.renamedUsers,
-      notifications: sets.changedNotifications,
+      accounts: sets.accounts,
+      own: sets.own,
       videos,
       deletedVideos,
       leaderboards: sets.count ? await readLeaderboards(trx, NOBODY, now) : null,
@@ -135,14 +137,14 @@ export async function personalDelta(
     comments: [],
     deleted_comments: [],
     comments_loaded: [],
-    profile: changes.renamedUsers.has(user.id) ? await readProfile(trx, user.id) : null,
+    profile: changes.renamedUsers.has(user.id) || changes.accounts.has(user.id) ? await readProfile(trx, user.id) : null,
     leaderboards: boards && {
       ...boards,
       viewer_id: user.id,
       me: { creator: await rankOnBoard(trx, 'creator', user.id), viewer: await rankOnBoard(trx, 'viewer', user.id) },
     },
     last_mutation_id: lastMutationId,
-    notifications: await readOwnNotifications(trx, user.id, changes.notifications),
+    ...((await readOwnChanges(trx, user.id, changes.own)) as OwnPullRows),
   };
 }
 

@@ -26,17 +26,27 @@ describe('classifyChanges', () => {
     expect([...sets.deletedComments]).toEqual(['c2']);
   });
 
-  it('groups notifications by their member, so a reader reads only its own', () => {
+  it('groups own rows (notifications, follows) by entity and member, so a reader reads only its own', () => {
     const sets = classifyChanges(
-      [row('notification', 'n1', null, 0, 'ann'), row('notification', 'n2', null, 0, 'bob'), row('notification', 'n3', null, 0, 'ann')],
+      [
+        row('notification', 'n1', null, 0, 'ann'),
+        row('notification', 'n2', null, 0, 'bob'),
+        row('notification', 'n3', null, 0, 'ann'),
+        row('follow', 'ann:bob', null, 1, 'ann'),
+        row('account', 'bob', null, 0, 'bob'),
+      ],
       [],
       new Set(),
     );
-    expect(sets.changedNotifications).toEqual(
+    expect(sets.own.get('notification')).toEqual(
       new Map([
         ['ann', new Set(['n1', 'n3'])],
         ['bob', new Set(['n2'])],
       ]),
     );
+    expect(sets.own.get('follow')).toEqual(new Map([['ann', new Set(['ann:bob'])]]));
+    // An account change (a follower count) is the member's own profile, not a rename of their cards.
+    expect([...sets.accounts]).toEqual(['bob']);
+    expect(sets.renamedUsers.size).toBe(0);
   });
 });

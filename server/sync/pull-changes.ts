@@ -2,26 +2,32 @@ import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import { FEED_WINDOW, type FeedItem } from '#sync/protocol/messages';
 import { readVideosByIds, type ReadVia } from '../videos/feed-rows';
+import { entities } from '#sync/entities/registry';
+import type { PullRule } from '#sync/entities/define-entity';
 
 /** More changes than this since the cursor: a full snapshot is cheaper than replaying them. */
 export const MAX_INCREMENTAL_CHANGES = 2000;
 
-/** What a client at some cursor must re-read: the change log after it, folded per entity. */
+/** What a client at some cursor must re-read: the change log after it, folded by the entities' pull rules. */
 export interface ChangeSets {
   /** How many change-log rows were folded (0: nothing moved). */
   count: number;
   changedVideos: Set<string>;
   deletedVideos: Set<string>;
+  /** Rows of the followed video lists (comments) changed or gone. */
   changedComments: Set<string>;
   deletedComments: Set<string>;
+  /** Members whose shown name or handle changed: their cards and comments are read again. */
   renamedUsers: Set<string>;
-  /** Changed notifications by their member: a reader reads only its own, and none when it has none. */
-  changedNotifications: Map<string, Set<string>>;
+  /** Members whose own profile (status, counts) changed: sent to them alone. */
+  accounts: Set<string>;
+  /** Changed rows of `own` entities, by the change log's entity, then by their member. */
+  own: Map<string, Map<string, Set<string>>>;
 }
 
 /**
  * The change log after `since` as sets of ids, or null when there are too many changes (a
- * snapshot is cheaper). Comments are only followed for `open` videos whose list is not sent in
+ * snapshot is cheaper). List rows are only followed for `open` videos whose list is not sent in
  * full (`load`). Shared by pulls and by the live deltas (server/realtime/shared-deltas.ts).
  */
 export async function readChangeSets(trx: Transaction<Database>, since: number, open: string[], load: ReadonlySet<string>): Promise<ChangeSets | null> {
@@ -41,7 +47,30 @@ export async function readChangeSets(trx: Transaction<Database>, since: number, 
 
 type ChangeRow = Pick<Database['change_log'], 'entity' | 'entity_id' | 'video_id' | 'user_id' | 'deleted'>;
 
-/** Folds the change-log rows into per-entity id sets: a like or comment re-reads its video's counts. */
+/** Each change-log entity's pull rule, from the registry (sync/entities/registry.ts). */
+const pullRules = new Map<string, PullRule>(Object.values(entities).map((e) => [e.log.entity, e.log.pull]));
+
+type Fold = (sets: ChangeSets, ch: ChangeRow, followed: (videoId: string) => boolean) => void;
+
+/** What each pull rule adds to the sets (define-entity.ts, PullRule, says what each means). */
+const folds: Record<PullRule, Fold> = {
+  video: (sets, ch) => void (ch.deleted ? sets.deletedVideos : sets.changedVideos).add(ch.entity_id),
+  'video-counts': (sets, ch) => void (ch.video_id && sets.changedVideos.add(ch.video_id)),
+  'video-list': (sets, ch, followed) => {
+    if (!ch.video_id) return;
+    sets.changedVideos.add(ch.video_id);
+    if (followed(ch.video_id)) (ch.deleted ? sets.deletedComments : sets.changedComments).add(ch.entity_id);
+  },
+  author: (sets, ch) => void sets.renamedUsers.add(ch.entity_id),
+  own: (sets, ch) => {
+    if (!ch.user_id) return;
+    let byMember = sets.own.get(ch.entity);
+    if (!byMember) sets.own.set(ch.entity, (byMember = new Map()));
+    addTo(byMember, ch.user_id, ch.entity_id);
+  },
+};
+
+/** Folds the change-log rows into id sets by each entity's pull rule; `account` changes are the member's own profile. */
 export function classifyChanges(changes: readonly ChangeRow[], open: readonly string[], load: ReadonlySet<string>): ChangeSets {
   const sets: ChangeSets = {
     count: changes.length,
@@ -50,30 +79,15 @@ export function classifyChanges(changes: readonly ChangeRow[], open: readonly st
     changedComments: new Set(),
     deletedComments: new Set(),
     renamedUsers: new Set(),
-    changedNotifications: new Map(),
+    accounts: new Set(),
+    own: new Map(),
   };
   const openSet = new Set(open);
   const followed = (videoId: string) => openSet.has(videoId) && !load.has(videoId);
   for (const ch of changes) {
-    switch (ch.entity) {
-      case 'video':
-        (ch.deleted ? sets.deletedVideos : sets.changedVideos).add(ch.entity_id);
-        break;
-      case 'like':
-        if (ch.video_id) sets.changedVideos.add(ch.video_id);
-        break;
-      case 'comment':
-        if (!ch.video_id) break;
-        sets.changedVideos.add(ch.video_id);
-        if (followed(ch.video_id)) (ch.deleted ? sets.deletedComments : sets.changedComments).add(ch.entity_id);
-        break;
-      case 'profile':
-        sets.renamedUsers.add(ch.entity_id);
-        break;
-      case 'notification':
-        if (ch.user_id) addTo(sets.changedNotifications, ch.user_id, ch.entity_id);
-        break;
-    }
+    const rule = pullRules.get(ch.entity);
+    if (rule) folds[rule](sets, ch, followed);
+    else if (ch.entity === 'account') sets.accounts.add(ch.entity_id);
   }
   return sets;
 }

@@ -7,7 +7,7 @@ import { COMMENTS_PER_VIDEO, FEED_WINDOW, type PullResponse } from '#sync/protoc
 import { readCommentsByIds, readFeedPage, readNewestComments, readVia } from '../videos/feed-rows';
 import { snapshotRead } from './read-transaction';
 import { readChangeSets, readVideoChanges, type ChangeSets } from './pull-changes';
-import { readNewestNotifications, readOwnNotifications } from '../notifications/notification-rows';
+import { readOwnChanges, readOwnSnapshot } from './own-rows';
 
 export interface PullInput {
   client_id?: string | undefined;
@@ -59,6 +59,8 @@ async function readLastMutationId(trx: Transaction<Database>, userId: string, cl
 }
 
 type PullRows = Omit<PullResponse, 'cursor' | 'last_mutation_id'>;
+/** The own entities' fields (server/sync/own-rows.ts fills one pair per own entity; the schema names them). */
+export type OwnPullRows = Pick<PullResponse, 'notifications' | 'deleted_notifications' | 'follows' | 'deleted_follows'>;
 
 /** A reset: the feed window, the open comment lists, the profile and the boards, read whole. */
 async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: string, open: string[]): Promise<PullRows> {
@@ -74,7 +76,7 @@ async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: s
     comments_loaded: open,
     profile: await readProfile(trx, userId),
     leaderboards: await readLeaderboards(trx, userId, deps.now()),
-    notifications: await readNewestNotifications(trx, userId),
+    ...((await readOwnSnapshot(trx, userId)) as OwnPullRows),
   };
 }
 
@@ -96,15 +98,30 @@ async function readChangedRows(deps: AppDeps, trx: Transaction<Database>, userId
     comments: [...comments, ...full],
     deleted_comments: [...deletedComments],
     comments_loaded: loaded,
-    profile: sets.renamedUsers.has(userId) ? await readProfile(trx, userId) : null,
+    profile: sets.renamedUsers.has(userId) || sets.accounts.has(userId) ? await readProfile(trx, userId) : null,
     // Likes, comments, views, deletions and renames all move or relabel the boards.
     leaderboards: sets.count ? await readLeaderboards(trx, userId, deps.now()) : null,
-    notifications: await readOwnNotifications(trx, userId, sets.changedNotifications),
+    ...((await readOwnChanges(trx, userId, sets.own)) as OwnPullRows),
   };
 }
 
 /** The caller's own profile as a pull carries it (also read by the live deltas). */
 export async function readProfile(trx: Transaction<Database>, userId: string) {
-  const p = await trx.selectFrom('profiles').select(['id', 'email', 'name', 'handle', 'is_admin', 'created_at']).where('id', '=', userId).executeTakeFirst();
-  return p ? { id: p.id, email: p.email, name: p.name, handle: p.handle, is_admin: p.is_admin === 1, created_at: new Date(p.created_at).toISOString() } : null;
+  const p = await trx
+    .selectFrom('profiles')
+    .select(['id', 'email', 'name', 'handle', 'followers_count', 'following_count', 'is_admin', 'created_at'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return p
+    ? {
+        id: p.id,
+        email: p.email,
+        name: p.name,
+        handle: p.handle,
+        followers_count: Number(p.followers_count),
+        following_count: Number(p.following_count),
+        is_admin: p.is_admin === 1,
+        created_at: new Date(p.created_at).toISOString(),
+      }
+    : null;
 }

@@ -6,8 +6,6 @@
  * video), `feed` (every member), or `user:<id>` (that member's devices only).
  */
 export interface EntityChange {
-  /** The change log's `entity` (a share or a view is logged as its video's change). */
-  entity: string;
   entityId: string;
   videoId?: string | null;
   userId?: string | null;
@@ -36,6 +34,10 @@ export type ClientKeeping<R> =
       patch?: (patch: Partial<R>) => Record<string, unknown>;
       /** Rows of other stores that go with a deleted row (a video's comments). */
       cascade?: ReadonlyArray<{ store: string; by: string }>;
+      /** A stored row from a row a pull sent (an `own` entity; default: the row as it is). */
+      fromServer?: (item: Record<string, unknown>) => Record<string, unknown>;
+      /** The device keeps only the newest rows by this index (an `own` entity's long list). */
+      newest?: { max: number; by: string };
     }
   | { kind: 'flag'; store: string; key: keyof R & string; flag: string; owner: keyof R & string }
   | { kind: 'none' };
@@ -47,6 +49,19 @@ export type ClientKeeping<R> =
  * what is shown); `none` (nothing kept on the device).
  */
 export type RebaseRule = { reset: string; by: string } | 'replay' | 'none';
+
+/**
+ * What a pull does with a change-log entry of the entity (server/sync/pull-changes.ts, the one
+ * builder of pulls and live deltas):
+ * - `video`: the entry is a video's (its row changed or went): the card is read again or dropped;
+ * - `video-counts`: the row moved its video's counters: the card is read again;
+ * - `video-list`: a row of a video's list (a comment): the card is read again, and the row itself
+ *   by the devices that follow that list;
+ * - `author`: a member's shown name or handle changed: their cards and comments are read again;
+ * - `own`: a row only its member sees (a notification, a follow): read again for that member and
+ *   sent in the pull's field named after its client store (and `deleted_<store>` when it is gone).
+ */
+export type PullRule = 'video' | 'video-counts' | 'video-list' | 'author' | 'own';
 
 /** What the client's adapter knows besides the row: the action's time and the member's shown name. */
 export interface LocalContext {
@@ -71,6 +86,11 @@ export interface EntityDef<R, K extends keyof R & string, C extends string = nev
   readonly counters?: readonly C[];
   /** Columns the writing side sets to its clock: on insert, and on every update. */
   readonly stamps?: { insert?: S; update?: string };
+  /**
+   * The change log's entity its changes are written under (a share or a view is its video's
+   * change) and what a pull does with them.
+   */
+  readonly log: { entity: string; pull: PullRule };
   /** The change a written row declares; null: nobody needs to pull for it. */
   readonly changes: (row: R) => EntityChange | null;
   readonly client: ClientKeeping<R>;

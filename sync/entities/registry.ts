@@ -1,4 +1,5 @@
 // Zod-free: the client replays queued mutations (and so reads these declarations) on its first screen.
+import { NOTIFICATIONS_WINDOW } from '#sync/protocol/limits';
 import { defineEntity } from './define-entity';
 
 /*
@@ -24,7 +25,8 @@ export const videos = defineEntity<VideoRef>()({
   key: ['id'],
   columns: ['id', 'user_id', 'duration_ms', 'media_status'],
   counters: ['likes_count', 'comments_count', 'shares_count'],
-  changes: (v) => ({ entity: 'video', entityId: v.id, videoId: v.id, reaches: `video:${v.id}` }),
+  log: { entity: 'video', pull: 'video' },
+  changes: (v) => ({ entityId: v.id, videoId: v.id, reaches: `video:${v.id}` }),
   client: {
     kind: 'store',
     store: 'videos',
@@ -49,7 +51,8 @@ export const likes = defineEntity<LikeRow>()({
   key: ['video_id', 'user_id'],
   columns: ['video_id', 'user_id', 'created_at'],
   stamps: { insert: 'created_at' },
-  changes: (l) => ({ entity: 'like', entityId: `${l.video_id}:${l.user_id}`, videoId: l.video_id, userId: l.user_id, reaches: `video:${l.video_id}` }),
+  log: { entity: 'like', pull: 'video-counts' },
+  changes: (l) => ({ entityId: `${l.video_id}:${l.user_id}`, videoId: l.video_id, userId: l.user_id, reaches: `video:${l.video_id}` }),
   client: { kind: 'flag', store: 'videos', key: 'video_id', flag: 'liked_by_me', owner: 'user_id' },
   rebase: 'none',
 });
@@ -67,7 +70,8 @@ export const comments = defineEntity<CommentRow>()({
   key: ['id'],
   columns: ['id', 'video_id', 'user_id', 'content', 'created_at'],
   stamps: { insert: 'created_at' },
-  changes: (c) => ({ entity: 'comment', entityId: c.id, videoId: c.video_id, userId: c.user_id, reaches: `video:${c.video_id}` }),
+  log: { entity: 'comment', pull: 'video-list' },
+  changes: (c) => ({ entityId: c.id, videoId: c.video_id, userId: c.user_id, reaches: `video:${c.video_id}` }),
   client: {
     kind: 'store',
     store: 'comments',
@@ -105,7 +109,8 @@ export const shares = defineEntity<ShareRow>()({
   key: ['id'],
   columns: ['id', 'video_id', 'user_id', 'created_at'],
   stamps: { insert: 'created_at' },
-  changes: (s) => ({ entity: 'video', entityId: s.video_id, videoId: s.video_id, reaches: `video:${s.video_id}` }),
+  log: { entity: 'video', pull: 'video' },
+  changes: (s) => ({ entityId: s.video_id, videoId: s.video_id, reaches: `video:${s.video_id}` }),
   client: { kind: 'none' },
   rebase: 'none',
 });
@@ -123,7 +128,8 @@ export const views = defineEntity<ViewRow>()({
   key: ['video_id', 'user_id'],
   columns: ['video_id', 'user_id', 'watched_ms', 'created_at'],
   stamps: { insert: 'created_at' },
-  changes: (v) => ({ entity: 'video', entityId: v.video_id, videoId: v.video_id, reaches: `video:${v.video_id}` }),
+  log: { entity: 'video', pull: 'video' },
+  changes: (v) => ({ entityId: v.video_id, videoId: v.video_id, reaches: `video:${v.video_id}` }),
   client: { kind: 'none' },
   rebase: 'none',
 });
@@ -143,7 +149,8 @@ export const profiles = defineEntity<ProfileRow>()({
   // Moved by follow and unfollow, by the rows they really wrote (sync/mutations/follow.ts).
   counters: ['followers_count', 'following_count'],
   stamps: { update: 'updated_at' },
-  changes: (p) => ({ entity: 'profile', entityId: p.id, userId: p.id, reaches: 'feed' }),
+  log: { entity: 'profile', pull: 'author' },
+  changes: (p) => ({ entityId: p.id, userId: p.id, reaches: 'feed' }),
   client: { kind: 'store', store: 'profile', indexes: 'id', serverIndexes: 'id', since: 1 },
   rebase: { reset: 'server_profile', by: 'id' },
 });
@@ -162,13 +169,16 @@ export const notifications = defineEntity<NotificationRow>()({
   table: 'notifications',
   key: ['id'],
   columns: ['id', 'user_id', 'read_at'],
-  changes: (n) => ({ entity: 'notification', entityId: n.id, userId: n.user_id, reaches: `user:${n.user_id}` }),
+  log: { entity: 'notification', pull: 'own' },
+  changes: (n) => ({ entityId: n.id, userId: n.user_id, reaches: `user:${n.user_id}` }),
   client: {
     kind: 'store',
     store: 'notifications',
     indexes: 'id, updated_ms, video_id',
     since: 2,
     patch: (p) => ('read_at' in p ? { read: p.read_at !== null } : {}),
+    fromServer: (n) => ({ ...n, updated_ms: Date.parse(n.updated_at as string) }),
+    newest: { max: NOTIFICATIONS_WINDOW, by: 'updated_ms' },
   },
   rebase: 'replay',
 });
@@ -189,8 +199,8 @@ export const follows = defineEntity<FollowRow>()({
   key: ['follower_id', 'followee_id'],
   columns: ['follower_id', 'followee_id', 'created_at'],
   stamps: { insert: 'created_at' },
+  log: { entity: 'follow', pull: 'own' },
   changes: (f) => ({
-    entity: 'follow',
     entityId: `${f.follower_id}:${f.followee_id}`,
     userId: f.follower_id,
     reaches: `user:${f.follower_id}`,

@@ -26,6 +26,11 @@ export interface MutationDef<N extends string, S extends z.ZodType, O> {
   /** It changes the member's own profile (rebase resets the profile; the profile shows pending). */
   readonly changesProfile?: boolean;
   /**
+   * Other client stores whose shown rows it changes (their entities reset by key from a `server_`
+   * copy, sync/entities/registry.ts): rebase resets them whole while it is queued or just settled.
+   */
+  readonly resetsStores?: readonly string[];
+  /**
    * Arguments it takes on a fixture's video (ids made fresh by `fx.id`): the both-sides test runs
    * every catalogued mutation with them on the device and on the server
    * (tests/integration/mutations-both-sides.test.ts), so a mutation without them does not compile.

@@ -32,3 +32,6 @@ export const VIDEO_TITLE_MAX = 120;
 export const VIDEO_DESCRIPTION_MAX = 2000;
 /** A captions file (WebVTT): 100 KB is hours of subtitles. */
 export const MAX_CAPTIONS_BYTES = 100 * 1024;
+
+/** The most members one member may follow: a pull sends them all to the device (sync/entities/registry.ts, `follows`). */
+export const MAX_FOLLOWING = 5000;

@@ -88,10 +88,16 @@ export const ProfileItemSchema = z.object({
   name: z.string(),
   /** The creator page's address: /@handle (sync/protocol/handles.ts). */
   handle: z.string(),
+  followers_count: z.number(),
+  following_count: z.number(),
   is_admin: z.boolean(),
   created_at: z.string(),
 });
 export type ProfileItem = z.infer<typeof ProfileItemSchema>;
+
+/** One of the caller's own follows, as the device keeps it (id `follower:followee`). */
+export const FollowItemSchema = z.object({ id: z.string(), follower_id: z.string(), followee_id: z.string(), created_at: z.number() });
+export type FollowItem = z.infer<typeof FollowItemSchema>;
 
 export const PullRequestSchema = z.strictObject({
   /** The client id whose acknowledged mutations the response confirms (last_mutation_id). */
@@ -120,8 +126,14 @@ export const PullResponseSchema = z.object({
   leaderboards: z.unknown().nullable(),
   /** The highest mutation id of client_id the server has applied (0 when unknown). */
   last_mutation_id: z.number().int(),
+  // The `own` entities (sync/entities/define-entity.ts, PullRule): each one's rows under its client
+  // store's name, and the ids gone under `deleted_<store>` (server/sync/own-rows.ts builds them all).
   /** The caller's notifications that changed (a reset: the newest NOTIFICATIONS_WINDOW, replacing the list). */
   notifications: z.array(NotificationItemSchema),
+  deleted_notifications: z.array(z.string()),
+  /** The caller's follows that changed (a reset: all of them, replacing the device's). */
+  follows: z.array(FollowItemSchema),
+  deleted_follows: z.array(z.string()),
 });
 export type PullResponse = z.infer<typeof PullResponseSchema>;
 

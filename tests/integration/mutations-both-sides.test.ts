@@ -73,7 +73,16 @@ describe('one mutation, two sides: the device shows what the server then holds',
     };
     await db.videos.put(row);
     const me = await t.deps.db.selectFrom('profiles').select(['name', 'email', 'handle']).where('id', '=', user.id).executeTakeFirstOrThrow();
-    await db.profile.put({ id: user.id, name: me.name, handle: me.handle, email: me.email, is_admin: false, created_at: new Date().toISOString() });
+    await db.profile.put({
+      id: user.id,
+      name: me.name,
+      handle: me.handle,
+      followers_count: 0,
+      following_count: 0,
+      email: me.email,
+      is_admin: false,
+      created_at: new Date().toISOString(),
+    });
     return db;
   }
 

@@ -34,8 +34,9 @@ const bookmarks = defineEntity<BookmarkRow>()({
   columns: ['id', 'video_id', 'user_id', 'created_at'],
   stamps: { insert: 'created_at' },
   // A member's bookmarks are their own: only their devices pull and are poked.
-  changes: (b) => ({ entity: 'bookmark', entityId: b.id, videoId: b.video_id, userId: b.user_id, reaches: `user:${b.user_id}` }),
-  client: { kind: 'store', store: 'bookmarks', indexes: 'id, video_id', serverIndexes: 'id, video_id', since: 3 },
+  log: { entity: 'bookmark', pull: 'own' },
+  changes: (b) => ({ entityId: b.id, videoId: b.video_id, userId: b.user_id, reaches: `user:${b.user_id}` }),
+  client: { kind: 'store', store: 'bookmarks', indexes: 'id, video_id', serverIndexes: 'id, video_id', since: 4 },
   rebase: { reset: 'server_bookmarks', by: 'id' },
 });
 const registry = { ...entities, bookmarks };

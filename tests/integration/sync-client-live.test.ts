@@ -167,6 +167,9 @@ describe('applying a delta (client)', () => {
     leaderboards: null,
     last_mutation_id: 0,
     notifications: [],
+    deleted_notifications: [],
+    follows: [],
+    deleted_follows: [],
   };
 
   async function deviceAt(cursor: string) {

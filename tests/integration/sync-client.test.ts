@@ -182,6 +182,9 @@ describe('bounded cache', () => {
       leaderboards: null,
       last_mutation_id: 0,
       notifications: [],
+      deleted_notifications: [],
+      follows: [],
+      deleted_follows: [],
     };
     expect(await applyPull(device.db, 'u', 'c', null, { ...base, cursor: '5', reset: true, videos: [1, 2, 3, 4, 5].map(item) }, Date.now(), 4)).toBe(true);
     expect(await device.db.videos.count()).toBe(4);

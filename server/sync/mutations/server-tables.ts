@@ -37,10 +37,7 @@ export function serverTable(ctx: () => ServerMutationContext, e: AnyEntity): Ops
   const db = () => ctx().trx as unknown as Kysely<Record<string, Row>>;
   const keyOf = (row: Row) => Object.fromEntries(e.key.map((k: string) => [k, row[k]]));
   const declare = (rows: Row[], deleted = false) => {
-    for (const row of rows) {
-      const change = e.changes(row);
-      if (change) ctx().changes.entityRow(change, { deleted });
-    }
+    for (const row of rows) ctx().changes.row(e, row, { deleted });
     return rows.length > 0;
   };
   const stamped = (row: Row) => (e.stamps?.insert ? { ...row, [e.stamps.insert]: ctx().now } : row);
@@ -98,8 +95,7 @@ const updateAlso: Record<string, Row> = {
 function likeFastPath(ctx: () => ServerMutationContext, generic: Ops): Ops {
   const s = () => ctx().batch.statements;
   const declare = (row: Row, changed: boolean, deleted = false) => {
-    const change = (likes as AnyEntity).changes(row);
-    if (changed && change) ctx().changes.entityRow(change, { deleted });
+    if (changed) ctx().changes.row(likes as AnyEntity, row, { deleted });
     return changed;
   };
   return {
