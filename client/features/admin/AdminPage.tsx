@@ -5,7 +5,7 @@ import { signOut, useSession } from '#client/lib/session';
 import { Spinner } from '#client/ui/Spinner';
 import { HomeIcon, LogOutIcon } from '#client/ui/icons';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
-import { Tabs, type TabDef } from './components/Tabs';
+import { Tabs, type TabDef } from '#client/ui/Tabs';
 import { StatCards } from './components/StatCards';
 import { UsersTab } from './components/UsersTab';
 import { VideosTab } from './components/VideosTab';
@@ -63,7 +63,7 @@ function Dashboard({ selfId, offline, rewardsActions }: { selfId: string; offlin
           </p>
         ) : null}
         <StatCards />
-        <Tabs<TabKey> tabs={TABS} selected={tab} onSelect={setTab} label="Admin sections">
+        <Tabs<TabKey> className="admin-tabs" tabs={TABS} selected={tab} onSelect={setTab} label="Admin sections">
           {tab === 'users' ? <UsersTab selfId={selfId} /> : null}
           {tab === 'videos' ? <VideosTab /> : null}
           {tab === 'rewards' ? <RewardsTab>{rewardsActions}</RewardsTab> : null}

@@ -1,4 +1,5 @@
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import './tabs.css';
 
 export interface TabDef<K extends string> {
   key: K;
@@ -14,12 +15,15 @@ export function Tabs<K extends string>({
   selected,
   onSelect,
   label,
+  className,
   children,
 }: {
   tabs: Array<TabDef<K>>;
   selected: K;
   onSelect(key: K): void;
   label: string;
+  /** The wrapper's class, for the screen's own spacing. */
+  className?: string;
   children: ReactNode;
 }) {
   const base = useId();
@@ -46,7 +50,7 @@ export function Tabs<K extends string>({
   };
 
   return (
-    <div className="admin-tabs">
+    <div className={className}>
       <div role="tablist" aria-label={label} className="tab-list" onKeyDown={onKeyDown}>
         {tabs.map((t) => (
           <button
