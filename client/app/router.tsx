@@ -39,7 +39,7 @@ const resetPasswordRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/auth/ResetPasswordPage'), 'ResetPasswordPage'),
 });
 
-/** /home, /rewards, /profile: signed-in members only, inside the member layout. */
+/** /home, /rewards, /profile, /@handle: signed-in members only, inside the member layout. */
 // The member layout brings the local database and the sync engine: loaded with the first member screen.
 const memberRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -60,6 +60,13 @@ const profileRoute = createRoute({
   getParentRoute: () => memberRoute,
   path: '/profile',
   component: lazyRouteComponent(() => import('../features/profile/ProfilePage'), 'ProfilePage'),
+});
+
+/** A creator's page, /@handle (docs/pwa.md, "People"): members only, like the feed it links from. */
+const creatorRoute = createRoute({
+  getParentRoute: () => memberRoute,
+  path: '/@{$handle}',
+  component: lazyRouteComponent(() => import('./routes/CreatorRoute'), 'CreatorRoute'),
 });
 
 /** Entry-fee payment after sign-up (public; the page itself belongs to the payments feature). */
@@ -87,7 +94,7 @@ const routeTree = rootRoute.addChildren([
   adminLoginRoute,
   adminRoute,
   guestRoute.addChildren([loginRoute, signupRoute, forgotPasswordRoute]),
-  memberRoute.addChildren([homeRoute, rewardsRoute, profileRoute]),
+  memberRoute.addChildren([homeRoute, rewardsRoute, profileRoute, creatorRoute]),
 ]);
 
 /** The browser's router (no history given), or one over a memory history for prerendering a page at build time. */

@@ -3,6 +3,7 @@ import { getAccessToken, onSessionEvents, refreshSession } from '../lib/session'
 import type { Rejection } from '../sync/outbox';
 import { mutationDef } from '#sync/mutations/catalogue';
 import { announceUploadsWith } from '../sync/uploads/upload-events';
+import { forgetPeoplePages } from '../lib/people-cache';
 import { CAPTIONS_REFUSED, UPLOADED, UPLOAD_FAILED_FALLBACK, UPLOAD_FAILED_TITLE } from '../features/upload/upload-copy';
 
 /** A change the server refused for good (it was rolled back): the mutation says how it is announced. */
@@ -37,6 +38,7 @@ export function connectSyncToSession(): void {
     signingOut: () => import('../sync/start-sync').then(({ stopSync }) => stopSync()),
     signedOut: () => {
       void import('../sync/start-sync').then(({ stopSync }) => stopSync());
+      void forgetPeoplePages().catch(() => undefined);
     },
   });
 }

@@ -12,9 +12,13 @@ export function videoLink(videoId: string): string {
 }
 
 /** As the product's copy describes it: the device share sheet when there is one, otherwise the link goes to the clipboard. */
-export async function shareOrCopy(video: Shareable): Promise<ShareOutcome> {
-  const url = videoLink(video.id);
-  const data: ShareData = { title: video.title, text: video.description ?? video.title, url };
+export function shareOrCopy(video: Shareable): Promise<ShareOutcome> {
+  return shareUrl(videoLink(video.id), video.title, video.description ?? video.title);
+}
+
+/** Any of the app's links (a video, a creator page) the same way: the share sheet, else the clipboard. */
+export async function shareUrl(url: string, title: string, text: string): Promise<ShareOutcome> {
+  const data: ShareData = { title, text, url };
   if (typeof navigator.share === 'function' && (!navigator.canShare || navigator.canShare(data))) {
     try {
       await navigator.share(data);

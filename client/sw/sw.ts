@@ -1,13 +1,14 @@
 import { clientsClaim, type WorkboxPlugin } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { CacheFirst, NetworkOnly } from 'workbox-strategies';
+import { CacheFirst, NetworkFirst, NetworkOnly } from 'workbox-strategies';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { createPartialResponse } from 'workbox-range-requests';
 import { listenForPush } from './push-events';
 import { listenForBackgroundSync } from './background-sync';
 import { listenForShares } from './share-target';
+import { PEOPLE_CACHE } from '../lib/people-cache';
 
 // The service worker (vite-plugin-pwa injectManifest). Typed loosely: the project's DOM lib and the
 // WebWorker lib cannot share one TypeScript program.
@@ -58,6 +59,26 @@ registerRoute(
     plugins: [
       plugin(new CacheableResponsePlugin({ statuses: [200] })),
       plugin(new ExpirationPlugin({ maxEntries: POSTER_MAX_ENTRIES, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true })),
+    ],
+  }),
+);
+
+// People pages, their lists and the Following feed (docs/pwa.md, "People"): the network when it
+// answers, else the copy of the last visit, so pages seen once read offline. The member's own
+// follows are not read from here (the page reads them from IndexedDB), so a stale copy never
+// shows a follow undone. Kept per address: an offline page has no token, and the server may vary
+// its answer on it, hence ignoreVary. The page empties this cache at sign-out.
+const PEOPLE_READ_MAX_ENTRIES = 200;
+const isPeopleRead = (url: URL) => url.origin === self.location.origin && (url.pathname.startsWith('/api/people/') || url.pathname === '/api/feed/following');
+registerRoute(
+  ({ url, request }: RouteArgs) => request.method === 'GET' && isPeopleRead(url),
+  new NetworkFirst({
+    cacheName: PEOPLE_CACHE,
+    networkTimeoutSeconds: 6,
+    matchOptions: { ignoreVary: true },
+    plugins: [
+      plugin(new CacheableResponsePlugin({ statuses: [200] })),
+      plugin(new ExpirationPlugin({ maxEntries: PEOPLE_READ_MAX_ENTRIES, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true })),
     ],
   }),
 );

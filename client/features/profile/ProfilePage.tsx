@@ -5,6 +5,7 @@ import { TextField } from '#client/ui/TextField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { updateSessionUser } from '#client/lib/session';
 import { ChangePasswordForm, SignOutEverywhere } from './AccountSecurity';
+import { HandleSettings } from './HandleSettings';
 import { MediaSettings } from './MediaSettings';
 import { NotificationSettings } from './NotificationSettings';
 import { useProfileData, useSaveProfileName } from './useProfileData';
@@ -66,6 +67,7 @@ export function ProfilePage() {
           Save Changes
         </SubmitButton>
       </form>
+      <HandleSettings />
       <NotificationSettings />
       <MediaSettings />
       <ChangePasswordForm />

@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
+import { Link } from '@tanstack/react-router';
 import { toast } from 'sonner';
 import { CloseIcon, ClockIcon } from '#client/ui/icons';
 import { Spinner } from '#client/ui/Spinner';
@@ -72,7 +73,13 @@ function CommentsBody({ videoId }: { videoId: string }) {
             {comments.map((c) => (
               <li key={c.id} className="comment">
                 <div className="comment-head">
-                  <span className="author">{c.user_name?.trim() || 'Unknown User'}</span>
+                  {c.user_handle ? (
+                    <Link to="/@{$handle}" params={{ handle: c.user_handle }} className="author">
+                      {c.user_name?.trim() || 'Unknown User'}
+                    </Link>
+                  ) : (
+                    <span className="author">{c.user_name?.trim() || 'Unknown User'}</span>
+                  )}
                   <time dateTime={isoDate(c.created_at)}>{formatDate(c.created_at)}</time>
                   {c.pending ? (
                     <span className="pending-badge" title="Waiting to sync">

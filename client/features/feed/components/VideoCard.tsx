@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { Link } from '@tanstack/react-router';
 import { ClockIcon, CommentIcon, EyeIcon, HeartIcon, RetryIcon, ShareIcon, TrashIcon } from '#client/ui/icons';
 import { formatDate, initialOf, isoDate, plural } from '#client/lib/format';
 import type { FeedActions, FeedCard } from './types';
@@ -100,7 +101,13 @@ export const VideoCard = memo(function VideoCard({ video, index, mode, own, acti
           {initialOf(author)}
         </span>
         <div className="card-meta">
-          <span className="author">{author}</span>
+          {video.user_handle && !video.upload ? (
+            <Link to="/@{$handle}" params={{ handle: video.user_handle }} className="author">
+              {author}
+            </Link>
+          ) : (
+            <span className="author">{author}</span>
+          )}
           <time dateTime={isoDate(video.created_at)}>{formatDate(video.created_at)}</time>
         </div>
         {video.pending ? (

@@ -1,0 +1,71 @@
+import { useCallback } from 'react';
+import { toast } from '#client/ui/toast';
+import { Spinner } from '#client/ui/Spinner';
+import { creatorPath } from '#client/lib/people';
+import { useSession } from '#client/lib/session';
+import { normalizeHandle } from '#sync/protocol/handles';
+import { useCreator } from './api/useCreator';
+import { CreatorHeader } from './components/CreatorHeader';
+import { CreatorLists, type VideoDialogComponent } from './components/CreatorLists';
+import './people.css';
+
+interface Props {
+  /** As it stands in the address (/@Asha or /@asha): read case-insensitively. */
+  handle: string;
+  VideoDialog: VideoDialogComponent;
+}
+
+/** A creator's page at /@handle (docs/pwa.md, "People"). */
+export function CreatorPage({ handle: typed, VideoDialog }: Props) {
+  const handle = normalizeHandle(decodeURIComponent(typed));
+  const creator = useCreator(handle);
+  const share = useShareCreator(creator.profile);
+  const session = useSession();
+  const meId = session.status === 'signedIn' ? session.user.id : null;
+
+  if (!creator.profile || !creator.counts) {
+    if (!creator.error) return <Spinner label="Loading profile" />;
+    return <CreatorProblem status={creator.error.status} retry={creator.retry} />;
+  }
+  const { profile, counts } = creator;
+  return (
+    <section className="creator-page" aria-labelledby="creator-title">
+      <CreatorHeader profile={profile} counts={counts} own={creator.own} onShare={share} />
+      <CreatorLists handle={profile.handle} name={profile.name} meId={meId} VideoDialog={VideoDialog} />
+    </section>
+  );
+}
+
+function CreatorProblem({ status, retry }: { status: number; retry(): void }) {
+  const [title, text] =
+    status === 404 || status === 400
+      ? ['Not found', 'Nobody on Vidi has this handle.']
+      : status === 0
+        ? ["You're offline", 'This page was not saved on this device. It will load when you are back online.']
+        : ['Error', 'Could not load this page.'];
+  return (
+    <section className="empty-state" aria-labelledby="creator-problem">
+      <h1 id="creator-problem">{title}</h1>
+      <p className="muted">{text}</p>
+      {status === 404 || status === 400 ? null : (
+        <button type="button" className="button primary" onClick={retry}>
+          Try again
+        </button>
+      )}
+    </section>
+  );
+}
+
+/** The page's link to the share sheet, or copied ('Link Copied!'), as the feed shares a video. */
+function useShareCreator(profile: { handle: string; name: string } | null): () => void {
+  return useCallback(() => {
+    if (!profile) return;
+    const url = `${location.origin}${creatorPath(profile.handle)}`;
+    void import('#client/lib/share-link')
+      .then(({ shareUrl }) => shareUrl(url, `${profile.name} on Vidi`, `${profile.name} (@${profile.handle}) on Vidi`))
+      .then((outcome) => {
+        if (outcome === 'copied') toast.success('Link Copied!', { description: 'Profile link copied to clipboard.' });
+        if (outcome === 'failed') toast.error('Share failed', { description: 'The link could not be copied.' });
+      });
+  }, [profile]);
+}

@@ -1,0 +1,24 @@
+import type { FeedItem } from '#sync/protocol/messages';
+import { PlayIcon } from '#client/ui/icons';
+
+interface Props {
+  videos: FeedItem[];
+  onOpen(video: FeedItem): void;
+}
+
+/** A creator's videos as tiles of their posters; a tile opens the player. */
+export function VideoGrid({ videos, onOpen }: Props) {
+  return (
+    <ul className="video-grid" aria-label="Videos">
+      {videos.map((v) => (
+        <li key={v.id}>
+          <button type="button" className="grid-tile" onClick={() => onOpen(v)}>
+            {v.poster_url ? <img src={v.poster_url} alt="" loading="lazy" /> : <span className="grid-poster-empty" aria-hidden="true" />}
+            <PlayIcon size={28} className="grid-play" />
+            <span className="grid-title">{v.title}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,44 @@
+import { memberHttp } from './session';
+
+// The people reads (docs/pwa.md, "People"): shapes as the server answers them. The service worker
+// keeps the visited ones for offline (client/lib/people-cache.ts).
+
+/** GET /api/people/{handle}. */
+export interface CreatorProfile {
+  id: string;
+  handle: string;
+  name: string;
+  created_at: string;
+  followers_count: number;
+  following_count: number;
+  videos_count: number;
+  viewer: { following: boolean; followed_by: boolean };
+}
+
+/** One row of /followers, /following and /api/people/suggested. */
+export interface PersonItem {
+  id: string;
+  handle: string;
+  name: string;
+  viewer: { following: boolean };
+}
+
+/** A keyset page of any of the lists. */
+export interface ReadPage<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+/** The creator page's address: /@handle. */
+export const creatorPath = (handle: string): string => `/@${handle}`;
+
+/** The API path of a creator's read; `list` is one of their lists. */
+export function peoplePath(handle: string, list?: 'videos' | 'followers' | 'following'): string {
+  const base = `/api/people/${encodeURIComponent(handle)}`;
+  return list ? `${base}/${list}` : base;
+}
+
+/** A people read; throws the ApiError of a refusal or of no answer (status 0). */
+export function getPeopleRead<T>(path: string): Promise<T> {
+  return memberHttp.json<T>('GET', path);
+}

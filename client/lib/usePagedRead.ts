@@ -1,0 +1,80 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from './http/api-error';
+import { getPeopleRead, type ReadPage } from './people';
+
+export interface PagedRead<T> {
+  items: T[];
+  /** The first page is on its way. */
+  loading: boolean;
+  /** Why the last page failed (status 0: no answer and none kept on this device), or null. */
+  error: ApiError | null;
+  hasMore: boolean;
+  loadMore(): void;
+}
+
+interface State<T> {
+  items: T[];
+  next: string | null;
+  loading: boolean;
+  error: ApiError | null;
+}
+
+const withCursor = (path: string, cursor: string | null) => (cursor ? `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : path);
+const asApiError = (e: unknown) => (e instanceof ApiError ? e : new ApiError(0, 'network', e instanceof Error ? e.message : 'Something went wrong.'));
+
+/**
+ * A keyset list read page by page ({ items, next_cursor }): the first page when `path` or `refresh`
+ * changes, the next on loadMore. A row already shown is not shown twice.
+ */
+export function usePagedRead<T extends { id: string }>(path: string | null, refresh: unknown = null): PagedRead<T> {
+  const [state, setState] = useState<State<T>>({ items: [], next: null, loading: true, error: null });
+  // Answers of an earlier path (or refresh) are dropped; one page at a time.
+  const generation = useRef(0);
+  const busy = useRef(false);
+  const shownPath = useRef(path);
+
+  const fetchPage = useCallback(
+    (cursor: string | null) => {
+      if (!path) return;
+      const gen = generation.current;
+      busy.current = true;
+      getPeopleRead<ReadPage<T> | T[]>(withCursor(path, cursor))
+        .then(
+          (answer) => {
+            if (gen !== generation.current) return;
+            // A list with no paging (GET /api/people/suggested) is one page.
+            const page = Array.isArray(answer) ? { items: answer, next_cursor: null } : answer;
+            setState((s) => {
+              const before = cursor ? s.items : [];
+              const seen = new Set(before.map((i) => i.id));
+              return { items: [...before, ...page.items.filter((i) => !seen.has(i.id))], next: page.next_cursor ?? null, loading: false, error: null };
+            });
+          },
+          (e: unknown) => {
+            if (gen === generation.current) setState((s) => ({ ...s, loading: false, error: asApiError(e) }));
+          },
+        )
+        .finally(() => {
+          if (gen === generation.current) busy.current = false;
+        });
+    },
+    [path],
+  );
+
+  useEffect(() => {
+    generation.current += 1;
+    busy.current = false;
+    // A refresh keeps what is shown until the new first page replaces it; another list does not.
+    const other = shownPath.current !== path;
+    shownPath.current = path;
+    setState((s) => (other ? { items: [], next: null, loading: true, error: null } : { ...s, loading: s.items.length === 0, error: null }));
+    fetchPage(null);
+  }, [fetchPage, path, refresh]);
+
+  const next = state.next;
+  const loadMore = useCallback(() => {
+    if (!busy.current && next) fetchPage(next);
+  }, [fetchPage, next]);
+
+  return { items: state.items, loading: state.loading, error: state.error, hasMore: next !== null, loadMore };
+}
