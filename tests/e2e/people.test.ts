@@ -61,6 +61,10 @@ describe.skipIf(!hasChromium)("a creator's page, Follow and the Following tab", 
     expect(await count(asha.page, 'videos')).toBe('1');
     expect(await axeViolations(asha.page)).toEqual([]);
 
+    // The service worker kept what the page read, for offline.
+    const kept = () => asha.page.evaluate(async () => (await (await caches.open('vidi-people')).keys()).map((r) => new URL(r.url).pathname));
+    await expect.poll(kept).toEqual(expect.arrayContaining([`/api/people/${benIs.handle}`, `/api/people/${benIs.handle}/videos`]));
+
     // Offline: Follow shows at once, counted, and pending.
     await asha.context.setOffline(true);
     await asha.page.getByRole('button', { name: 'Follow Ben', exact: true }).click();

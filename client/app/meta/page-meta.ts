@@ -32,5 +32,18 @@ const NOT_FOUND: PageMeta = { title: 'Page not found · Vidi', description: DEFA
 /** A trailing slash names the same page (the server answers `/login/` as `/login`). */
 export function pageMetaFor(pathname: string): PageMeta {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return PAGES[path] ?? NOT_FOUND;
+  return PAGES[path] ?? creatorMeta(path) ?? NOT_FOUND;
+}
+
+/** A creator's page, /@handle: named by the handle (the page has the name once it has read it). */
+function creatorMeta(path: string): PageMeta | null {
+  const m = /^\/@([^/]+)$/.exec(path);
+  if (!m) return null;
+  let handle = m[1]!.toLowerCase();
+  try {
+    handle = decodeURIComponent(handle);
+  } catch {
+    // A stray % in a typed address: the handle as typed.
+  }
+  return { title: `@${handle} · Vidi`, description: `@${handle}'s short videos on Vidi.` };
 }

@@ -17,7 +17,7 @@ interface Props {
 
 /** A creator's page at /@handle (docs/pwa.md, "People"). */
 export function CreatorPage({ handle: typed, VideoDialog }: Props) {
-  const handle = normalizeHandle(decodeURIComponent(typed));
+  const handle = normalizeHandle(typed);
   const creator = useCreator(handle);
   const share = useShareCreator(creator.profile);
   const session = useSession();
