@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, NotificationsTable } from '#db/schema';
 import type { NotificationItem } from '#sync/protocol/notifications';
 import { NOTIFICATIONS_WINDOW } from '#sync/protocol/limits';
@@ -16,7 +16,18 @@ export const NOTIFICATION_COLUMNS = [
   'updated_at',
   'read_at',
 ] as const;
-type Row = Pick<NotificationsTable, (typeof NOTIFICATION_COLUMNS)[number]>;
+type Row = Pick<NotificationsTable, (typeof NOTIFICATION_COLUMNS)[number]> & { actor_handle: string | null };
+
+/**
+ * The rows with their actor's handle as it is now (a follow links to the follower's page, and a
+ * handle can change after the notification was written): one primary-key lookup per row.
+ */
+export function selectNotificationItems(db: Kysely<Database> | Transaction<Database>) {
+  return db
+    .selectFrom('notifications as n')
+    .leftJoin('profiles as actor', 'actor.id', 'n.actor_id')
+    .select([...NOTIFICATION_COLUMNS.map((c) => `n.${c}` as const), 'actor.handle as actor_handle']);
+}
 
 /** A row as pull, the live stream and the push payload carry it. */
 export function toNotificationItem(r: Row): NotificationItem {
@@ -26,6 +37,7 @@ export function toNotificationItem(r: Row): NotificationItem {
     video_id: r.video_id,
     count: Number(r.count),
     actor_name: r.actor_name,
+    actor_handle: r.actor_handle,
     detail: r.detail,
     amount_paise: r.amount_paise === null ? null : Number(r.amount_paise),
     rank: r.rank === null ? null : Number(r.rank),
@@ -37,12 +49,10 @@ export function toNotificationItem(r: Row): NotificationItem {
 
 /** The member's newest notifications (a full pull's list). */
 export async function readNewestNotifications(trx: Transaction<Database>, userId: string): Promise<NotificationItem[]> {
-  const rows = await trx
-    .selectFrom('notifications')
-    .select(NOTIFICATION_COLUMNS)
-    .where('user_id', '=', userId)
-    .orderBy('updated_at', 'desc')
-    .orderBy('id', 'desc')
+  const rows = await selectNotificationItems(trx)
+    .where('n.user_id', '=', userId)
+    .orderBy('n.updated_at', 'desc')
+    .orderBy('n.id', 'desc')
     .limit(NOTIFICATIONS_WINDOW)
     .execute();
   return rows.map(toNotificationItem);
@@ -56,11 +66,9 @@ export async function readOwnNotifications(
 ): Promise<NotificationItem[]> {
   const ids = byMember.get(userId);
   if (!ids?.size) return [];
-  const rows = await trx
-    .selectFrom('notifications')
-    .select(NOTIFICATION_COLUMNS)
-    .where('user_id', '=', userId)
-    .where('id', 'in', [...ids])
+  const rows = await selectNotificationItems(trx)
+    .where('n.user_id', '=', userId)
+    .where('n.id', 'in', [...ids])
     .execute();
   return rows.map(toNotificationItem);
 }

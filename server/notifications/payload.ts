@@ -2,15 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '#db/schema';
 import type { PushPayload } from '#sync/protocol/notifications';
 import { notificationBody, notificationTitle, notificationUrl } from '#sync/protocol/notification-text';
-import { NOTIFICATION_COLUMNS, toNotificationItem } from './notification-rows';
+import { selectNotificationItems, toNotificationItem } from './notification-rows';
 
 /** The push of one notification as it stands now (a like may have added a liker since it was due), or undefined when it is gone. */
 export async function pushPayloadOf(db: Kysely<Database>, id: string): Promise<{ userId: string; payload: PushPayload } | undefined> {
-  const row = await db
-    .selectFrom('notifications')
-    .select([...NOTIFICATION_COLUMNS, 'user_id'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await selectNotificationItems(db).select('n.user_id').where('n.id', '=', id).executeTakeFirst();
   if (!row) return undefined;
   const unread = await db
     .selectFrom('notifications')

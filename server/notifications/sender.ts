@@ -157,7 +157,8 @@ async function prepare(
   if (!prefs[NOTIFICATION_PREF_OF[payload.notification.kind as NotificationKind]]) return undefined;
   const subs = await liveSubscriptionsOf(deps.db, userId, deps.now());
   if (!subs.length) return undefined;
-  const urgency = payload.notification.kind === 'likes' ? 'normal' : 'high';
+  // A like or a new follower can wait for the device's next wake-up; a comment, a video's state, a prize not.
+  const urgency = payload.notification.kind === 'likes' || payload.notification.kind === 'follow' ? 'normal' : 'high';
   return { userId, subs, message: { body: JSON.stringify(payload), ttlSeconds: TTL_SECONDS, urgency } };
 }
 

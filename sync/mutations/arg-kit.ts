@@ -20,6 +20,8 @@ export const argKit = {
   ),
   watchedMs: z.number().int().min(0).max(MAX_WATCHED_MS),
   notificationIds: z.array(IdSchema).min(1).max(MAX_READ_BATCH),
+  // Any short string: the handle rules refuse it with their own words and code (sync/mutations/set-handle.ts).
+  handle: z.string().max(100),
 };
 
 export type ArgKit = typeof argKit;

@@ -2,16 +2,30 @@
 import type * as z from 'zod';
 import { addComment } from './add-comment';
 import { deleteVideo } from './delete-video';
+import { follow, unfollow } from './follow';
 import type { MutationDef } from './define-mutation';
 import { like, unlike } from './like';
 import { markNotificationsRead } from './mark-notifications-read';
 import type { MutationTx } from './mutation-tx';
 import { recordShare } from './record-share';
 import { recordView } from './record-view';
+import { setHandle } from './set-handle';
 import { updateProfileName } from './update-profile-name';
 
 /** Every member mutation. Adding one: its module beside this file and one line here. */
-export const mutations = { like, unlike, addComment, updateProfileName, deleteVideo, recordShare, recordView, markNotificationsRead } as const;
+export const mutations = {
+  like,
+  unlike,
+  addComment,
+  updateProfileName,
+  deleteVideo,
+  recordShare,
+  recordView,
+  markNotificationsRead,
+  setHandle,
+  follow,
+  unfollow,
+} as const;
 
 type Catalogue = typeof mutations;
 export type MutationName = keyof Catalogue;

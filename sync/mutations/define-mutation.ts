@@ -43,6 +43,8 @@ export interface MutationDef<N extends string, S extends z.ZodType, O> {
 /** What a mutation's sample arguments may name: a video of another member, fresh ids, the actor's unread notifications. */
 export interface SampleFixture {
   videoId: string;
+  /** The video's owner: another member, or the actor when the owner runs the sample. */
+  ownerId: string;
   id: (label: string) => string;
   notificationIds: string[];
 }

@@ -15,6 +15,12 @@ export const MutationErrorCode = {
   forbidden: 'forbidden',
   /** An id chosen by the client is already used by a different row. */
   conflict: 'conflict',
+  /** The args parse but break a rule the message names (a handle's rules, following oneself). */
+  invalid: 'invalid',
+  /** Another member holds that handle (sync/mutations/set-handle.ts). */
+  handleTaken: 'handle_taken',
+  /** A per-member limit is reached (following: MAX_FOLLOWING in sync/protocol/limits.ts). */
+  limit: 'limit',
 } as const;
 export type MutationErrorCode = (typeof MutationErrorCode)[keyof typeof MutationErrorCode];
 

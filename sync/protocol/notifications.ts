@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /** What a member can be told about; each kind maps to one choice in /profile (NOTIFICATION_PREF_OF). */
-export const NOTIFICATION_KINDS = ['likes', 'comment', 'processed', 'processing_failed', 'prize'] as const;
+export const NOTIFICATION_KINDS = ['likes', 'comment', 'processed', 'processing_failed', 'prize', 'follow'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** The choices a member makes in /profile: which kinds are pushed to their devices. */
@@ -14,6 +14,8 @@ export const NOTIFICATION_PREF_OF: Record<NotificationKind, NotificationPref> = 
   processed: 'processing',
   processing_failed: 'processing',
   prize: 'prizes',
+  // A new follower is a reaction like a like: pushed under the same choice (docs/notifications.md).
+  follow: 'likes',
 };
 
 /** A notification as pull, the live stream and the push payload carry it. */
@@ -24,6 +26,8 @@ export const NotificationItemSchema = z.object({
   /** How many people (likes on one video are one notification while it is unread). */
   count: z.number().int(),
   actor_name: z.string().nullable(),
+  /** The actor's handle as it is now (a follow links to their page, /@handle); null when they are gone or there is none. */
+  actor_handle: z.string().nullable().optional(),
   /** The comment's opening words, the video's title, the prize category, the failure reason. */
   detail: z.string().nullable(),
   amount_paise: z.number().int().nullable(),

@@ -28,7 +28,7 @@ describe('the mutation catalogue', () => {
       expect(parseMutation(name, {}).ok).toBe(false);
       // The both-sides runs below are made from these: every mutation has them, and they parse.
       expect(typeof def.sample, `${name} has no sample arguments`).toBe('function');
-      const sample = def.sample({ videoId: randomUUID(), id: () => randomUUID(), notificationIds: [randomUUID()] });
+      const sample = def.sample({ videoId: randomUUID(), ownerId: randomUUID(), id: () => randomUUID(), notificationIds: [randomUUID()] });
       expect(parseMutation(name, sample).ok, `${name}'s sample arguments do not parse`).toBe(true);
     }
     expect(mutationDef('toString')).toBeUndefined();
@@ -163,7 +163,7 @@ describe('one mutation, two sides: the device shows what the server then holds',
     const { shown, truth } = await sameOnBothSides(
       (videoId) => {
         // Made once: the device and the server run the same arguments.
-        const fx: SampleFixture = { videoId, id: (label) => `${label}-${randomUUID()}`, notificationIds };
+        const fx: SampleFixture = { videoId, ownerId: owner.id, id: (label) => `${label}-${randomUUID()}`, notificationIds };
         const made = (args ??= mutationDef(name)!.sample(fx) as Record<string, unknown>);
         return Array.from({ length: times }, () => ({ name, args: made }));
       },

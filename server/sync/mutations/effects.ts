@@ -3,17 +3,30 @@ import { recordAudit } from '#server/admin/audit';
 import { commentAdded, startedPair } from '#server/rewards/comment-pairs';
 import { applyScoreEvent } from '#server/rewards/score-events';
 import { notifyComment, notifyLike } from '#server/notifications/create';
+import { notifyFollow, withdrawFollowNotification } from '#server/notifications/follow';
+import { checkFollow, handleRaceLost } from './people-rules';
 import { recordViewInTx } from './record-view';
 import type { ServerMutationContext } from './context';
 import type { ServerMutationTx } from './server-tables';
 
 type Effect<N extends MutationName> = (ctx: ServerMutationContext, args: MutationArgs<N>, outcome: NonNullable<MutationOutcome<N>>) => Promise<unknown>;
+type Check<N extends MutationName> = (ctx: ServerMutationContext, args: MutationArgs<N>) => Promise<void>;
+
+/** Refusals only the server can make, before the shared logic: they need rows the device does not hold. */
+const mutationChecks: { [N in MutationName]?: Check<N> } = {
+  follow: (ctx, { userId }) => checkFollow(ctx, userId),
+};
+
+/** A database error that is the caller's refusal, not a fault (a race the shared logic's check cannot see). */
+const refusalOf: { [N in MutationName]?: (err: unknown) => unknown } = {
+  setHandle: handleRaceLost,
+};
 
 /**
  * What only the server does after a mutation's shared logic changed something (a replay returns
  * null and has no effect), in the same transaction: leaderboard points (docs/decisions/0009-scoring-rules.md),
- * the view rule, the audit of an admin's deletion, the owner's notification of a like or a comment
- * (docs/notifications.md). A mutation without server-only effects has no entry.
+ * the view rule, the audit of an admin's deletion, the owner's notification of a like or a comment,
+ * the followee's of a follow (docs/notifications.md). A mutation without server-only effects has no entry.
  */
 export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
   like: async ({ trx, user, now, batch, changes }, _args, { video }) => {
@@ -35,11 +48,28 @@ export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
     await recordAudit(trx, { actorId: user.id, action: 'video.delete', target: video.id, details: { owner_id: video.user_id } }, now);
   },
   recordView: (ctx, { watchedMs }, { video }) => recordViewInTx(ctx, video, watchedMs),
+  // Both members' counts changed: each one's own devices pull their own profile.
+  follow: async ({ trx, user, changes }, _args, { followeeId }) => {
+    changes.profile(followeeId).profile(user.id);
+    await notifyFollow(trx, changes, { followerId: user.id, followerName: user.name, followeeId });
+  },
+  unfollow: async ({ trx, user, changes }, _args, { followeeId, followedAt }) => {
+    changes.profile(followeeId).profile(user.id);
+    await withdrawFollowNotification(trx, changes, { followerId: user.id, followeeId, followedAt });
+  },
 };
 
-/** A mutation on the server: the shared logic over the authoritative tables (`tx.ctx` is this mutation's), then its server-only effects. */
+/**
+ * A mutation on the server: its server-only checks, the shared logic over the authoritative tables
+ * (`tx.ctx` is this mutation's), then its server-only effects.
+ */
 export async function runServerMutation(tx: ServerMutationTx, mutation: AnyMutation): Promise<void> {
-  const outcome = await runMutation(tx, mutation);
+  const check = mutationChecks[mutation.name] as Check<MutationName> | undefined;
+  if (check) await check(tx.ctx, mutation.args as never);
+  const refusal = refusalOf[mutation.name];
+  const outcome = await runMutation(tx, mutation).catch((err: unknown) => {
+    throw refusal ? refusal(err) : err;
+  });
   const effect = mutationEffects[mutation.name] as Effect<MutationName> | undefined;
   if (effect && outcome) await effect(tx.ctx, mutation.args as never, outcome as never);
 }
