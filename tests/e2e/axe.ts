@@ -13,12 +13,15 @@ export interface AxeViolation {
 }
 
 /**
- * The WCAG 2.1 A and AA violations axe finds on the page as it is now (empty when clean). The
- * script goes in through DevTools, which the page's CSP does not govern.
+ * The WCAG 2.1 A and AA violations axe finds on the page once its fade-ins are done (empty when
+ * clean). The script goes in through DevTools, which the page's CSP does not govern.
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(axeSource());
   return page.evaluate(async () => {
+    // Colours are checked as they end up: a card still fading in reads as low contrast.
+    const fading = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+    await Promise.all(fading.map((a) => a.finished.catch(() => undefined)));
     const axe = (
       window as unknown as {
         axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact?: string | null; nodes: Array<{ target: unknown[] }> }> }> };
