@@ -48,7 +48,7 @@ export function ProfilePage() {
       <p className="muted">Manage your account information.</p>
       {profile.pending ? (
         <p className="pending-note" role="status">
-          Your new name is saved on this device and will sync when you are online.
+          Your changes are saved on this device and will sync when you are online.
         </p>
       ) : null}
       <form className="form card" onSubmit={onSubmit} aria-label="Profile">
