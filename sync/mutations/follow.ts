@@ -9,6 +9,9 @@ const aboutAMember = {
   args: (k: ArgKit) => k.z.strictObject({ userId: k.id }),
   refusedTitle: 'Follow not saved',
   pendingOnCard: false,
+  // The member's following count moves with it, and the device's follows: rebase resets both.
+  changesProfile: true,
+  resetsStores: ['follows'],
   sample: ({ ownerId }: SampleFixture) => ({ userId: ownerId }),
 } as const;
 
