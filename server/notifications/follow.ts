@@ -3,12 +3,14 @@ import type { Database } from '#db/schema';
 import { notifications } from '#sync/entities/registry';
 import type { Changes } from '../changes/changes';
 import { derivedNotificationId } from './create';
+import { likeBatchMs } from './like-batch';
 import { wakePushSenders } from './wake';
 
 // The follow notification ("Asha started following you": docs/notifications.md). Its id is derived
 // from the pair and the UTC day of the follow, so a follow makes at most one per pair and day; an
-// unfollow takes it back while it is unread, so following and unfollowing over and over tells the
-// member once, not every time.
+// unfollow takes it back while it is unread, so following and unfollowing over and over leaves the
+// member one at most. Its push waits the likes' batching window: a follow taken back within it is
+// never pushed (one pushed at once could not be called back).
 
 type Trx = Transaction<Database>;
 
@@ -18,7 +20,7 @@ function followNotificationId(followerId: string, followeeId: string, at: number
   return derivedNotificationId('follow', `${followerId}:${followeeId}:${Math.floor(at / DAY_MS)}`);
 }
 
-/** A new follow: told to the followee and pushed at once, unless the pair's row of today exists (a re-follow after it was read). */
+/** A new follow: told to the followee and pushed after the batching window, unless the pair's row of today exists (a re-follow after it was read). */
 export async function notifyFollow(trx: Trx, changes: Changes, f: { followerId: string; followerName: string; followeeId: string }): Promise<void> {
   const now = changes.now;
   const id = followNotificationId(f.followerId, f.followeeId, now);
@@ -34,13 +36,13 @@ export async function notifyFollow(trx: Trx, changes: Changes, f: { followerId: 
       actor_id: f.followerId,
       created_at: now,
       updated_at: now,
-      push_due_at: now,
+      push_due_at: now + likeBatchMs(),
     })
     .onConflict((oc) => oc.column('id').doNothing())
     .executeTakeFirst();
   if (!Number(r.numInsertedOrUpdatedRows ?? 0n)) return;
   changes.row(notifications, { id, user_id: f.followeeId, read_at: null });
-  changes.afterCommit(wakePushSenders);
+  if (likeBatchMs() === 0) changes.afterCommit(wakePushSenders);
 }
 
 /** An unfollow: the follow's notification goes while it is unread (a read one stays: the member saw it). */
