@@ -26,6 +26,7 @@ export type FeedRow = Pick<
   | 'views_count'
 > & {
   user_name: string | null;
+  user_handle: string | null;
   media_status: FeedItem['media_status'];
   liked_by_me: number;
 };
@@ -35,6 +36,7 @@ export interface CommentRow {
   video_id: string;
   user_id: string;
   user_name: string | null;
+  user_handle: string | null;
   content: string;
   created_at: number;
 }
@@ -65,6 +67,7 @@ export function toFeedItem(r: FeedRow): FeedItem {
     id: r.id,
     user_id: r.user_id,
     user_name: r.user_name ?? UNKNOWN_USER,
+    user_handle: r.user_handle ?? '',
     title: r.title,
     description: r.description,
     video_url: `/media/${r.file_key}`,
@@ -91,6 +94,7 @@ export function toCommentItem(r: CommentRow): CommentItem {
     video_id: r.video_id,
     user_id: r.user_id,
     user_name: r.user_name ?? UNKNOWN_USER,
+    user_handle: r.user_handle ?? '',
     content: r.content,
     created_at: new Date(r.created_at).toISOString(),
   };

@@ -13,7 +13,8 @@ import { pageOf, toCommentItem, UNKNOWN_USER, type CommentRow, type Cursor, type
 // time is computed from whole milliseconds (no float seconds), so it renders exactly as
 // Date.toISOString does; `'/media/' || NULL` is NULL, as toFeedItem's null URLs.
 const FEED_JSON = sql.raw(`json_build_object(
-  'id', v.id, 'user_id', v.user_id, 'user_name', coalesce(p.name, '${UNKNOWN_USER}'), 'title', v.title,
+  'id', v.id, 'user_id', v.user_id, 'user_name', coalesce(p.name, '${UNKNOWN_USER}'), 'user_handle', coalesce(p.handle, ''),
+  'title', v.title,
   'description', v.description, 'video_url', '/media/' || v.file_key, 'poster_url', '/media/' || v.poster_key,
   'created_at', to_char(timestamp '1970-01-01' + v.created_at * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
   'duration_ms', v.duration_ms, 'media_status', v.media_status, 'media_progress', v.media_progress,
@@ -46,7 +47,7 @@ export function feedPageQuery(viewer: string, limit: number, cursor: Cursor): Ra
     : sql<JsonRow>`SELECT ${FEED_JSON} ${feedFrom(viewer)} ${NEWEST_FIRST} LIMIT ${limit}`;
 }
 
-const COMMENT_COLUMNS = sql.raw('c.id, c.video_id, c.user_id, p.name AS user_name, c.content, c.created_at');
+const COMMENT_COLUMNS = sql.raw('c.id, c.video_id, c.user_id, p.name AS user_name, p.handle AS user_handle, c.content, c.created_at');
 const COMMENTS_NEWEST_FIRST = sql.raw('ORDER BY c.created_at DESC, c.id DESC');
 
 /** One comments page of a video, walking comments_video_time_id backwards. */

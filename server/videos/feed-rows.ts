@@ -10,7 +10,7 @@ export { encodeFeedCursor as encodeCursor, decodeFeedCursor as decodeCursor } fr
 
 // One query per page: the author's name and the viewer's like come from LEFT JOINs (no N+1), and
 // the (created_at, id) row-value comparison walks the videos_feed index backwards.
-const FEED_COLUMNS = `v.id, v.user_id, p.name AS user_name, v.title, v.description, v.file_key, v.poster_key,
+const FEED_COLUMNS = `v.id, v.user_id, p.name AS user_name, p.handle AS user_handle, v.title, v.description, v.file_key, v.poster_key,
   v.created_at, v.duration_ms, v.media_status, v.media_progress, v.media_error, v.media_key, v.captions_key, v.likes_count, v.comments_count, v.shares_count, v.views_count,
   (l.user_id IS NOT NULL) AS liked_by_me`;
 const FEED_FROM = `FROM videos v
@@ -22,7 +22,8 @@ const VISIBLE = `(v.media_status = 'ready' OR v.user_id = @viewer)`;
 // The same item built by SQLite as JSON text: the feed route sends it without creating an object
 // per row and field in JS (the feed is the hottest read). Must stay equal to toFeedItem.
 const FEED_JSON = `json_object(
-  'id', v.id, 'user_id', v.user_id, 'user_name', coalesce(p.name, '${UNKNOWN_USER}'), 'title', v.title,
+  'id', v.id, 'user_id', v.user_id, 'user_name', coalesce(p.name, '${UNKNOWN_USER}'), 'user_handle', coalesce(p.handle, ''),
+  'title', v.title,
   'description', v.description, 'video_url', '/media/' || v.file_key,
   'poster_url', CASE WHEN v.poster_key IS NULL THEN NULL ELSE '/media/' || v.poster_key END,
   'created_at', strftime('%Y-%m-%dT%H:%M:%fZ', v.created_at / 1000.0, 'unixepoch'),
@@ -36,7 +37,7 @@ const FEED_JSON = `json_object(
   'liked_by_me', json(CASE WHEN l.user_id IS NULL THEN 'false' ELSE 'true' END)
 ) AS j, v.created_at AS at, v.id AS id`;
 
-const COMMENT_COLUMNS = `c.id, c.video_id, c.user_id, p.name AS user_name, c.content, c.created_at`;
+const COMMENT_COLUMNS = `c.id, c.video_id, c.user_id, p.name AS user_name, p.handle AS user_handle, c.content, c.created_at`;
 
 function statements(sqlite: SQLite.Database) {
   return {

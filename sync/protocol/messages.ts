@@ -40,6 +40,8 @@ export const FeedItemSchema = z.object({
   id: z.string(),
   user_id: z.string(),
   user_name: z.string(),
+  /** The author's creator page is /@user_handle; '' when the author is gone. */
+  user_handle: z.string(),
   title: z.string(),
   description: z.string(),
   /** The original upload, byte for byte (its owner and re-processing use it; players use hls_url). */
@@ -75,6 +77,8 @@ export const CommentItemSchema = z.object({
   video_id: z.string(),
   user_id: z.string(),
   user_name: z.string(),
+  /** The author's creator page is /@user_handle; '' when the author is gone. */
+  user_handle: z.string(),
   content: z.string(),
   created_at: z.string(),
 });

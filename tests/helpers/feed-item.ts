@@ -5,6 +5,7 @@ export function feedItem(overrides: Partial<FeedItem> & Pick<FeedItem, 'id'>): F
   return {
     user_id: 'u',
     user_name: 'U',
+    user_handle: 'u',
     title: overrides.id,
     description: '',
     video_url: `/media/${overrides.id}`,

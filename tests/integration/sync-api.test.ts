@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
+import { testHandle } from '../helpers/test-handle';
 import { insertVideo, videoTruth } from './sync-harness';
 
 let t: TestApp;
@@ -269,10 +270,12 @@ describe('feed and comments read API', () => {
           'title',
           'user_id',
           'user_name',
+          'user_handle',
           'video_url',
           'views_count',
         ].sort(),
       );
+      expect(p1.json.items[0].user_handle).toBe(testHandle(u.id));
       expect(p1.json.items[0].video_url).toMatch(/^\/media\//);
       expect(p1.json.items[0].created_at).toBe(new Date(1_700_000_004_000).toISOString());
       const p2 = await call(fresh.app, 'GET', `/api/videos?limit=2&cursor=${p1.json.next_cursor}`, undefined, u.token);
@@ -322,7 +325,7 @@ describe('feed and comments read API', () => {
     const res = await call(t.app, 'GET', `/api/videos/${videoId}/comments`, undefined, bob.token);
     expect(res.status).toBe(200);
     expect(res.json.items.map((c: any) => c.content)).toEqual(['second', 'first']);
-    expect(res.json.items[0]).toMatchObject({ id: cid, user_id: alice.id, user_name: 'Alice A.', video_id: videoId });
+    expect(res.json.items[0]).toMatchObject({ id: cid, user_id: alice.id, user_name: 'Alice A.', user_handle: testHandle(alice.id), video_id: videoId });
     expect((await call(t.app, 'GET', `/api/videos/${randomUUID()}/comments`, undefined, bob.token)).status).toBe(404);
   });
 });
