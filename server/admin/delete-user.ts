@@ -1,4 +1,4 @@
-import { comments as commentEntity, likes as likeEntity } from '#sync/entities/registry';
+import { comments as commentEntity, follows as followEntity, likes as likeEntity } from '#sync/entities/registry';
 import { deleteNotificationsOfUser } from '../notifications/create';
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
@@ -121,9 +121,40 @@ export async function deleteUserInTx(trx: Transaction<Database>, changes: Change
   await trx.deleteFrom('shares').where('user_id', '=', userId).execute();
 
   for (const videoId of touched) changes.video(videoId);
+  await removeFollows(trx, changes, userId);
 
   await trx.deleteFrom('profiles').where('id', '=', userId).execute();
   changes.profile(userId, { deleted: true });
 
   return { email: user.email, fileKeys, deletedVideoIds, touchedVideoIds: [...touched], scoresChanged };
+}
+
+/**
+ * The member's follows, both ways, with the other side's counter taken down: the rows would go by
+ * ON DELETE CASCADE, but the counts of the people they followed (and who followed them) would stay.
+ * The followers' devices drop the follow (an own row gone); the followed see their count.
+ */
+async function removeFollows(trx: Transaction<Database>, changes: Changes, userId: string): Promise<void> {
+  const following = await trx.selectFrom('follows').select(['followee_id', 'created_at']).where('follower_id', '=', userId).execute();
+  for (const f of following) {
+    await trx
+      .updateTable('profiles')
+      .set((eb) => ({ followers_count: eb('followers_count', '-', 1) }))
+      .where('id', '=', f.followee_id)
+      .execute();
+    changes.profile(f.followee_id);
+  }
+  const followers = await trx.selectFrom('follows').select(['follower_id', 'created_at']).where('followee_id', '=', userId).execute();
+  for (const f of followers) {
+    await trx
+      .updateTable('profiles')
+      .set((eb) => ({ following_count: eb('following_count', '-', 1) }))
+      .where('id', '=', f.follower_id)
+      .execute();
+    changes.profile(f.follower_id).row(followEntity, { follower_id: f.follower_id, followee_id: userId, created_at: 0 }, { deleted: true });
+  }
+  await trx
+    .deleteFrom('follows')
+    .where((eb) => eb.or([eb('follower_id', '=', userId), eb('followee_id', '=', userId)]))
+    .execute();
 }
