@@ -12,6 +12,8 @@ function uploadItem(u: QueuedUploadItem): FeedCard {
     id: u.id,
     user_id: u.user_id,
     user_name: u.user_name,
+    // An upload's card links no name (client/features/feed/components/VideoCard.tsx).
+    user_handle: '',
     title: u.title,
     description: u.description,
     video_url: null,
