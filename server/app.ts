@@ -20,6 +20,7 @@ import { mediaRouter } from './media/media-routes';
 import { syncRouter } from './sync/routes';
 import { eventStreamRouter } from './realtime/routes';
 import { videosRouter } from './videos/routes';
+import { peopleRouter } from './people/routes';
 import { authRouter } from './auth/auth-router';
 import { profileRouter } from './auth/profile-router';
 import { settingsRouter } from './settings/routes';
@@ -86,6 +87,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api/sync', syncRouter());
   app.route('/api/sync', eventStreamRouter());
   app.route('/api/videos', videosRouter());
+  app.route('/api', peopleRouter());
   app.route('/api/push', pushRouter());
   app.route('/api/notifications', notificationsRouter());
 

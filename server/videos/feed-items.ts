@@ -62,6 +62,14 @@ export function readVia(engine: Engine, db: Kysely<Database>): ReadVia {
 
 export const UNKNOWN_USER = 'Unknown User';
 
+/**
+ * The columns of a FeedRow, the same text on both engines (videos v, its author p and the viewer's
+ * like l, joined by the caller): the reads that build the item in JS with toFeedItem.
+ */
+export const FEED_ROW_COLUMNS = `v.id, v.user_id, p.name AS user_name, p.handle AS user_handle, v.title, v.description, v.file_key, v.poster_key,
+  v.created_at, v.duration_ms, v.media_status, v.media_progress, v.media_error, v.media_key, v.captions_key, v.likes_count, v.comments_count, v.shares_count, v.views_count,
+  CASE WHEN l.user_id IS NULL THEN 0 ELSE 1 END AS liked_by_me`;
+
 export function toFeedItem(r: FeedRow): FeedItem {
   return {
     id: r.id,

@@ -2,7 +2,18 @@ import type SQLite from 'better-sqlite3';
 import { perConnection } from '#db/per-connection';
 import type { CommentItem, FeedItem } from '#sync/protocol/messages';
 import { encodeFeedCursor as encodeCursor } from '#sync/protocol/feed-cursor';
-import { pageOf, toCommentItem, toFeedItem, UNKNOWN_USER, type CommentRow, type Cursor, type FeedRow, type Page, type ReadVia } from './feed-items';
+import {
+  FEED_ROW_COLUMNS,
+  pageOf,
+  toCommentItem,
+  toFeedItem,
+  UNKNOWN_USER,
+  type CommentRow,
+  type Cursor,
+  type FeedRow,
+  type Page,
+  type ReadVia,
+} from './feed-items';
 import * as postgres from './feed-rows-postgres';
 
 export { readVia, toCommentItem, toFeedItem, UNKNOWN_USER, type FeedRow, type Page, type ReadVia } from './feed-items';
@@ -10,9 +21,6 @@ export { encodeFeedCursor as encodeCursor, decodeFeedCursor as decodeCursor } fr
 
 // One query per page: the author's name and the viewer's like come from LEFT JOINs (no N+1), and
 // the (created_at, id) row-value comparison walks the videos_feed index backwards.
-const FEED_COLUMNS = `v.id, v.user_id, p.name AS user_name, p.handle AS user_handle, v.title, v.description, v.file_key, v.poster_key,
-  v.created_at, v.duration_ms, v.media_status, v.media_progress, v.media_error, v.media_key, v.captions_key, v.likes_count, v.comments_count, v.shares_count, v.views_count,
-  (l.user_id IS NOT NULL) AS liked_by_me`;
 const FEED_FROM = `FROM videos v
   LEFT JOIN profiles p ON p.id = v.user_id
   LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = @viewer`;
@@ -42,10 +50,10 @@ const COMMENT_COLUMNS = `c.id, c.video_id, c.user_id, p.name AS user_name, p.han
 function statements(sqlite: SQLite.Database) {
   return {
     firstPage: sqlite.prepare<{ viewer: string; limit: number }, FeedRow>(
-      `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+      `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
     ),
     nextPage: sqlite.prepare<{ viewer: string; limit: number; at: number; id: string }, FeedRow>(
-      `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} AND (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+      `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} AND (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
     ),
     firstPageJson: sqlite
       .prepare<{ viewer: string; limit: number }, [string, number, string]>(
@@ -58,7 +66,7 @@ function statements(sqlite: SQLite.Database) {
       )
       .raw(),
     byIds: sqlite.prepare<{ viewer: string; ids: string }, FeedRow>(
-      `SELECT ${FEED_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} AND v.id IN (SELECT value FROM json_each(@ids))`,
+      `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} AND v.id IN (SELECT value FROM json_each(@ids))`,
     ),
     commentsFirst: sqlite.prepare<{ video: string; limit: number }, CommentRow>(
       `SELECT ${COMMENT_COLUMNS} FROM comments c LEFT JOIN profiles p ON p.id = c.user_id

@@ -19,7 +19,8 @@ const CommentsQuery = z.object({
   cursor: z.string().max(200).optional(),
 });
 
-function parseCursor(cursor: string | undefined) {
+/** A page's cursor as the reads take it; 400 invalid_cursor for one this API never returned. */
+export function parseCursor(cursor: string | undefined) {
   if (cursor === undefined) return null;
   const c = decodeCursor(cursor);
   if (!c) throw new ApiError(400, 'invalid_cursor', 'The cursor is not one this API returned.');

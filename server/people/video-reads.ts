@@ -1,0 +1,65 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '#db/schema';
+import type { Dialect } from '#db/engine';
+import type { FeedItem } from '#sync/protocol/messages';
+import { FEED_ROW_COLUMNS, pageOf, toFeedItem, type Cursor, type FeedRow, type Page } from '../videos/feed-items';
+
+// A creator's videos and the Following feed: ready videos only, in the feed's item shape, newest
+// first, keyset on (created_at, id), both read from videos_user_ready (db/migrations/0016_people_reads.ts).
+// Why the Following feed is read at request time: docs/decisions/0022-following-feed-on-read.md.
+
+export const VIDEOS_PAGE = 20;
+
+// The first page starts above every real row, so both pages are one statement text (one plan).
+const TOP: NonNullable<Cursor> = { at: Number.MAX_SAFE_INTEGER, id: '' };
+
+const COLUMNS = sql.raw(FEED_ROW_COLUMNS);
+
+const NEWEST_FIRST = (a: FeedRow, b: FeedRow) => b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** A creator page's videos: one range of videos_user_ready, read backwards. */
+export async function readCreatorVideos(db: Kysely<Database>, viewer: string, owner: string, cursor: Cursor): Promise<Page<FeedItem>> {
+  const after = cursor ?? TOP;
+  const { rows } = await sql<FeedRow>`SELECT ${COLUMNS} FROM videos v
+    LEFT JOIN profiles p ON p.id = v.user_id
+    LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = ${viewer}
+    WHERE v.user_id = ${owner} AND v.media_status = 'ready' AND (v.created_at, v.id) < (${after.at}, ${after.id})
+    ORDER BY v.created_at DESC, v.id DESC LIMIT ${VIDEOS_PAGE + 1}`.execute(db);
+  return pageOf(rows, VIDEOS_PAGE, toFeedItem, (r) => [Number(r.created_at), r.id]);
+}
+
+/**
+ * The (created_at, id) of the Following feed's next `limit` videos: the top `limit` of each
+ * followed creator below the cursor (an index walk per creator), then the top `limit` of those.
+ * PostgreSQL says it with LATERAL; SQLite, which has none, with a correlated IN list per creator,
+ * which it runs as the same walk of videos_user_ready per followee.
+ */
+export function followingPageIdsQuery(dialect: Dialect, viewer: string, limit: number, cursor: Cursor): RawBuilder<{ id: string }> {
+  const after = cursor ?? TOP;
+  const perCreator = (alias: string, owner: RawBuilder<unknown>) => sql`FROM videos ${sql.raw(alias)}
+    WHERE ${sql.raw(alias)}.user_id = ${owner} AND ${sql.raw(alias)}.media_status = 'ready'
+      AND (${sql.raw(alias)}.created_at, ${sql.raw(alias)}.id) < (${after.at}, ${after.id})
+    ORDER BY ${sql.raw(alias)}.created_at DESC, ${sql.raw(alias)}.id DESC LIMIT ${limit}`;
+  const followee = sql`f.followee_id`;
+  return dialect === 'postgres'
+    ? sql<{ id: string }>`SELECT w.id FROM follows f
+        CROSS JOIN LATERAL (SELECT w.created_at, w.id ${perCreator('w', followee)}) w
+        WHERE f.follower_id = ${viewer} ORDER BY w.created_at DESC, w.id DESC LIMIT ${limit}`
+    : sql<{ id: string }>`SELECT t.id FROM follows f
+        JOIN videos t ON t.rowid IN (SELECT w.rowid ${perCreator('w', followee)})
+        WHERE f.follower_id = ${viewer} ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit}`;
+}
+
+/**
+ * One page of the Following feed: the page's ids first (over the index alone), then the items of
+ * those ids only, with their author and the viewer's like by primary key.
+ */
+export async function readFollowingFeed(db: Kysely<Database>, dialect: Dialect, viewer: string, cursor: Cursor): Promise<Page<FeedItem>> {
+  const ids = followingPageIdsQuery(dialect, viewer, VIDEOS_PAGE + 1, cursor);
+  const { rows } = await sql<FeedRow>`SELECT ${COLUMNS} FROM (${ids}) page
+    JOIN videos v ON v.id = page.id
+    LEFT JOIN profiles p ON p.id = v.user_id
+    LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = ${viewer}`.execute(db);
+  // At most 21 rows: put in order here rather than ask the database for a second sort.
+  return pageOf(rows.sort(NEWEST_FIRST), VIDEOS_PAGE, toFeedItem, (r) => [Number(r.created_at), r.id]);
+}
