@@ -1,5 +1,6 @@
 import type { SeedOptions } from './seed-options';
 import { pickDistinct, sortedIds, spread } from './seed-random';
+import { followGraph, type FollowGraph } from './seed-follows';
 
 // The seed's rows, the same on both engines: each table's rows are generated straight into the
 // engine's loader (seed-sqlite.ts, seed-postgres.ts). The loads run one after the other in the
@@ -18,7 +19,7 @@ export interface RowSink {
 }
 
 export interface TableLoad {
-  table: 'profiles' | 'credentials' | 'videos' | 'likes' | 'views' | 'comments';
+  table: 'profiles' | 'credentials' | 'videos' | 'likes' | 'views' | 'comments' | 'follows';
   columns: readonly string[];
   /** Writes the rows in primary-key order (appending to the B-tree). */
   write(out: RowSink): Promise<void>;
@@ -87,13 +88,33 @@ export function seedSteps(o: SeedOptions, c: SeedContext): SeedStep[] {
   const perm = new Uint32Array(o.users).map((_, i) => i);
   const afterVideo = (j: number) => videoAt[j]! + Math.floor(rand() * (now - videoAt[j]!));
 
+  let graph: FollowGraph | undefined;
   const profiles: TableLoad = {
     table: 'profiles',
-    columns: ['id', 'email', 'name', 'is_admin', 'is_active', 'account_status', 'email_verified_at', 'created_at', 'updated_at'],
+    columns: [
+      'id',
+      'email',
+      'name',
+      'handle',
+      'is_admin',
+      'is_active',
+      'account_status',
+      'email_verified_at',
+      'created_at',
+      'updated_at',
+      'followers_count',
+      'following_count',
+    ],
     async write(out) {
+      // The graph first: the counters are written with the profiles (drawn only with --follows-per-member).
+      const g = (graph = followGraph(o.users, o.followsPerMember ?? 0, rand));
       for (let i = 0; i < o.users; i++) {
         const at = (userAt[i] = joined + Math.floor(rand() * DAY));
-        if (out.row(userIds[i], `seed-${c.tag}-${i}@seed.vidi.test`, `${FIRST[i % FIRST.length]} ${i}`, 0, 1, 'active', at, at, at) === true) await out.drain();
+        const first = FIRST[i % FIRST.length]!;
+        // A valid handle (sync/protocol/handles.ts), unique across seed runs by the run's tag.
+        const handle = `${first.toLowerCase()}_${c.tag}_${i}`;
+        const row = out.row(userIds[i], `seed-${c.tag}-${i}@seed.vidi.test`, `${first} ${i}`, handle, 0, 1, 'active', at, at, at, g.followers[i], g.perMember);
+        if (row === true) await out.drain();
       }
     },
   };
@@ -176,8 +197,23 @@ export function seedSteps(o: SeedOptions, c: SeedContext): SeedStep[] {
       }
     },
   };
+  const follows: TableLoad = {
+    table: 'follows',
+    columns: ['follower_id', 'followee_id', 'created_at'],
+    async write(out) {
+      const g = graph!;
+      for (let i = 0; i < o.users; i++) {
+        for (let k = 0; k < g.perMember; k++) {
+          const j = g.followees[i * g.perMember + k]!;
+          const since = Math.max(userAt[i]!, userAt[j]!);
+          if (out.row(userIds[i], userIds[j], since + Math.floor(rand() * (now - since))) === true) await out.drain();
+        }
+      }
+    },
+  };
   return [
     { name: 'users', loads: [profiles, credentials] },
+    ...(o.followsPerMember ? [{ name: 'follows', loads: [follows] }] : []),
     { name: 'videos', loads: [videos] },
     { name: 'likes', loads: [pairs('likes', likesPer)] },
     { name: 'views', loads: [pairs('views', viewsPer)] },

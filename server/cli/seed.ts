@@ -13,9 +13,9 @@ import { seedSteps } from './seed-rows';
 import { sqliteLoader, type SeedLoader } from './seed-sqlite';
 import { postgresLoader } from './seed-postgres';
 
-// `npm run seed -- --users N --videos N --likes N --comments N [--views N] [--password P]`
+// `npm run seed -- --users N --videos N --likes N --comments N [--views N] [--follows-per-member N] [--password P]`
 // Fills the server's database (DATABASE_URL, or the SQLite file in DATA_DIR) with synthetic
-// members, videos, likes, comments and views for demos and benchmarks. The rows (seed-rows.ts) are
+// members (with handles and, when asked, a follow graph: seed-follows.ts), videos, likes, comments and views for demos and benchmarks. The rows (seed-rows.ts) are
 // the same on both engines; each engine loads them its fastest way (seed-sqlite.ts,
 // seed-postgres.ts). Counters are fixed before the rows are written, so videos.*_count always
 // equals the rows; `scores` is rebuilt from the rows by the rewards module.
@@ -105,6 +105,13 @@ export async function checkCounters(db: DbHandle['db']): Promise<string[]> {
     const counters = Number(rows[0]?.counters);
     const found = Number(rows[0]?.rows);
     if (counters !== found) problems.push(`videos.${col} sums to ${counters} but ${table} has ${found} rows`);
+  }
+  for (const col of ['followers_count', 'following_count'] as const) {
+    const { rows } = await sql<{ counters: number; rows: number }>`
+      SELECT (SELECT coalesce(sum(${sql.ref(col)}), 0) FROM profiles) AS counters, (SELECT count(*) FROM follows) AS rows`.execute(db);
+    const counters = Number(rows[0]?.counters);
+    const found = Number(rows[0]?.rows);
+    if (counters !== found) problems.push(`profiles.${col} sums to ${counters} but follows has ${found} rows`);
   }
   return problems;
 }

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { migrateToLatest, openDatabase, type DbHandle } from '#db/connect';
 import { checkCounters, seedDatabase } from '#server/cli/seed';
 import { testDatabaseEnv, testDialect } from '../helpers/test-database';
+import { handleProblem } from '#sync/protocol/handles';
 
 // `npm run seed` on the engine of this vitest project (a SQLite file, or a PostgreSQL database):
 // each engine has its own bulk loader (server/cli/seed-sqlite.ts, seed-postgres.ts), and both must
@@ -14,7 +15,7 @@ import { testDatabaseEnv, testDialect } from '../helpers/test-database';
 
 const SMALL = { users: 40, videos: 120, likes: 900, comments: 300, views: 700, password: undefined, seed: 3 };
 
-const countOf = async (handle: DbHandle, table: 'profiles' | 'videos' | 'likes' | 'comments' | 'views' | 'scores'): Promise<number> => {
+const countOf = async (handle: DbHandle, table: 'profiles' | 'videos' | 'likes' | 'comments' | 'views' | 'scores' | 'follows'): Promise<number> => {
   const row = await handle.db
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -77,6 +78,23 @@ describe(`npm run seed on ${testDialect}`, () => {
     expect(await countOf(handle, 'profiles')).toBe(45);
     expect(await countOf(handle, 'videos')).toBe(130);
     expect(await checkCounters(handle.db)).toEqual([]);
+  }, 120_000);
+
+  it('makes a follow graph with --follows-per-member: valid unique handles, counters equal to the rows', async () => {
+    const before = await schemaObjects(handle);
+    const profilesBefore = await countOf(handle, 'profiles');
+    await seedDatabase(handle, join(dataDir, 'media'), { ...SMALL, users: 30, videos: 30, likes: 0, comments: 0, views: 0, followsPerMember: 7 });
+    expect(await countOf(handle, 'profiles')).toBe(profilesBefore + 30);
+    const follows = await handle.db.selectFrom('follows').select(['follower_id', 'followee_id']).execute();
+    expect(follows.length).toBe(30 * 7);
+    expect(follows.filter((f) => f.follower_id === f.followee_id)).toEqual([]);
+    expect(await checkCounters(handle.db)).toEqual([]);
+    const followed = await handle.db.selectFrom('profiles').select(['following_count']).where('following_count', '>', 0).execute();
+    expect(followed.map((p) => Number(p.following_count))).toEqual(new Array(30).fill(7));
+    const handles = (await handle.db.selectFrom('profiles').select('handle').execute()).map((p) => p.handle);
+    expect(handles.filter((h) => handleProblem(h) !== null)).toEqual([]);
+    expect(new Set(handles).size).toBe(handles.length);
+    expect(await schemaObjects(handle)).toEqual(before);
   }, 120_000);
 
   it('reports a counter that disagrees with its rows', async () => {
