@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '#db/schema';
 import type { CreatorProfile, PersonItem } from '#sync/rest-api/people';
 import { pageOf, type Cursor, type Page } from '../videos/feed-items';
@@ -29,12 +29,16 @@ interface ProfileRow {
  * index-only count over videos_user_ready (db/migrations/0016_people_reads.ts): no counter to keep
  * true through processing, failure and deletion, and a creator's videos are few enough to count.
  */
-export async function readCreator(db: Kysely<Database>, viewer: string, handle: string): Promise<CreatorProfile | null> {
-  const { rows } = await sql<ProfileRow>`SELECT p.id, p.handle, p.name, p.created_at, p.followers_count, p.following_count,
+export function creatorQuery(viewer: string, handle: string): RawBuilder<ProfileRow> {
+  return sql<ProfileRow>`SELECT p.id, p.handle, p.name, p.created_at, p.followers_count, p.following_count,
       (SELECT count(*) FROM videos v WHERE v.user_id = p.id AND v.media_status = 'ready') AS videos_count,
       CASE WHEN EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${viewer} AND f.followee_id = p.id) THEN 1 ELSE 0 END AS following,
       CASE WHEN EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = p.id AND f.followee_id = ${viewer}) THEN 1 ELSE 0 END AS followed_by
-    FROM profiles p WHERE p.handle = ${handle} AND ${ACTIVE}`.execute(db);
+    FROM profiles p WHERE p.handle = ${handle} AND ${ACTIVE}`;
+}
+
+export async function readCreator(db: Kysely<Database>, viewer: string, handle: string): Promise<CreatorProfile | null> {
+  const { rows } = await creatorQuery(viewer, handle).execute(db);
   const r = rows[0];
   if (!r) return null;
   return {
@@ -75,6 +79,16 @@ const TOP: NonNullable<Cursor> = { at: Number.MAX_SAFE_INTEGER, id: '' };
  * Who follows `owner` (list 'followers', by follows_followee) or whom `owner` follows ('following',
  * by follows_follower), newest follow first, keyset on (follows.created_at, the other member's id).
  */
+export function peoplePageQuery(viewer: string, owner: string, list: 'followers' | 'following', cursor: Cursor): RawBuilder<PersonRow> {
+  const after = cursor ?? TOP;
+  // Only the column names differ between the lists: both are fixed words, never input.
+  const [mine, other] = list === 'followers' ? ['followee_id', 'follower_id'] : ['follower_id', 'followee_id'];
+  return sql<PersonRow>`SELECT p.id, p.handle, p.name, f.created_at AS at, ${viewerFollows(viewer)}
+    FROM follows f JOIN profiles p ON p.id = f.${sql.raw(other)}
+    WHERE f.${sql.raw(mine)} = ${owner} AND (f.created_at, f.${sql.raw(other)}) < (${after.at}, ${after.id}) AND ${ACTIVE}
+    ORDER BY f.created_at DESC, f.${sql.raw(other)} DESC LIMIT ${PEOPLE_PAGE + 1}`;
+}
+
 export async function readPeoplePage(
   db: Kysely<Database>,
   viewer: string,
@@ -82,13 +96,7 @@ export async function readPeoplePage(
   list: 'followers' | 'following',
   cursor: Cursor,
 ): Promise<Page<PersonItem>> {
-  const after = cursor ?? TOP;
-  // Only the column names differ between the lists: both are fixed words, never input.
-  const [mine, other] = list === 'followers' ? ['followee_id', 'follower_id'] : ['follower_id', 'followee_id'];
-  const { rows } = await sql<PersonRow>`SELECT p.id, p.handle, p.name, f.created_at AS at, ${viewerFollows(viewer)}
-    FROM follows f JOIN profiles p ON p.id = f.${sql.raw(other)}
-    WHERE f.${sql.raw(mine)} = ${owner} AND (f.created_at, f.${sql.raw(other)}) < (${after.at}, ${after.id}) AND ${ACTIVE}
-    ORDER BY f.created_at DESC, f.${sql.raw(other)} DESC LIMIT ${PEOPLE_PAGE + 1}`.execute(db);
+  const { rows } = await peoplePageQuery(viewer, owner, list, cursor).execute(db);
   return pageOf(rows, PEOPLE_PAGE, toPerson, (r) => [Number(r.at), r.id]);
 }
 
@@ -96,10 +104,14 @@ export async function readPeoplePage(
  * "Who to follow": the most-followed active members the viewer does not follow yet, walking
  * profiles_followers from its top (the members skipped are at most those the viewer follows).
  */
-export async function readSuggested(db: Kysely<Database>, viewer: string): Promise<PersonItem[]> {
-  const { rows } = await sql<PersonRow>`SELECT p.id, p.handle, p.name, 0 AS following, 0 AS at FROM profiles p
+export function suggestedQuery(viewer: string): RawBuilder<PersonRow> {
+  return sql<PersonRow>`SELECT p.id, p.handle, p.name, 0 AS following, 0 AS at FROM profiles p
     WHERE p.id <> ${viewer} AND ${ACTIVE}
       AND NOT EXISTS (SELECT 1 FROM follows m WHERE m.follower_id = ${viewer} AND m.followee_id = p.id)
-    ORDER BY p.followers_count DESC, p.id DESC LIMIT ${PEOPLE_PAGE}`.execute(db);
+    ORDER BY p.followers_count DESC, p.id DESC LIMIT ${PEOPLE_PAGE}`;
+}
+
+export async function readSuggested(db: Kysely<Database>, viewer: string): Promise<PersonItem[]> {
+  const { rows } = await suggestedQuery(viewer).execute(db);
   return rows.map(toPerson);
 }

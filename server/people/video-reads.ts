@@ -17,14 +17,18 @@ const COLUMNS = sql.raw(FEED_ROW_COLUMNS);
 
 const NEWEST_FIRST = (a: FeedRow, b: FeedRow) => b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
-/** A creator page's videos: one range of videos_user_ready, read backwards. */
-export async function readCreatorVideos(db: Kysely<Database>, viewer: string, owner: string, cursor: Cursor): Promise<Page<FeedItem>> {
+/** A creator page's videos (a page and one more): one range of videos_user_ready, read backwards. */
+export function creatorVideosQuery(viewer: string, owner: string, cursor: Cursor): RawBuilder<FeedRow> {
   const after = cursor ?? TOP;
-  const { rows } = await sql<FeedRow>`SELECT ${COLUMNS} FROM videos v
+  return sql<FeedRow>`SELECT ${COLUMNS} FROM videos v
     LEFT JOIN profiles p ON p.id = v.user_id
     LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = ${viewer}
     WHERE v.user_id = ${owner} AND v.media_status = 'ready' AND (v.created_at, v.id) < (${after.at}, ${after.id})
-    ORDER BY v.created_at DESC, v.id DESC LIMIT ${VIDEOS_PAGE + 1}`.execute(db);
+    ORDER BY v.created_at DESC, v.id DESC LIMIT ${VIDEOS_PAGE + 1}`;
+}
+
+export async function readCreatorVideos(db: Kysely<Database>, viewer: string, owner: string, cursor: Cursor): Promise<Page<FeedItem>> {
+  const { rows } = await creatorVideosQuery(viewer, owner, cursor).execute(db);
   return pageOf(rows, VIDEOS_PAGE, toFeedItem, (r) => [Number(r.created_at), r.id]);
 }
 
@@ -51,15 +55,20 @@ export function followingPageIdsQuery(dialect: Dialect, viewer: string, limit: n
 }
 
 /**
- * One page of the Following feed: the page's ids first (over the index alone), then the items of
- * those ids only, with their author and the viewer's like by primary key.
+ * The rows of one page of the Following feed (one more than a page, unordered): the page's ids
+ * first (over the index alone), then the rows of those ids only, with their author and the
+ * viewer's like by primary key.
  */
-export async function readFollowingFeed(db: Kysely<Database>, dialect: Dialect, viewer: string, cursor: Cursor): Promise<Page<FeedItem>> {
+export function followingFeedQuery(dialect: Dialect, viewer: string, cursor: Cursor): RawBuilder<FeedRow> {
   const ids = followingPageIdsQuery(dialect, viewer, VIDEOS_PAGE + 1, cursor);
-  const { rows } = await sql<FeedRow>`SELECT ${COLUMNS} FROM (${ids}) page
+  return sql<FeedRow>`SELECT ${COLUMNS} FROM (${ids}) page
     JOIN videos v ON v.id = page.id
     LEFT JOIN profiles p ON p.id = v.user_id
-    LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = ${viewer}`.execute(db);
+    LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = ${viewer}`;
+}
+
+export async function readFollowingFeed(db: Kysely<Database>, dialect: Dialect, viewer: string, cursor: Cursor): Promise<Page<FeedItem>> {
+  const { rows } = await followingFeedQuery(dialect, viewer, cursor).execute(db);
   // At most 21 rows: put in order here rather than ask the database for a second sort.
   return pageOf(rows.sort(NEWEST_FIRST), VIDEOS_PAGE, toFeedItem, (r) => [Number(r.created_at), r.id]);
 }

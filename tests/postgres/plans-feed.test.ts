@@ -2,26 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CompiledQuery, sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { openDatabase, type DbHandle } from '#db/connect';
 import { commentsPageQuery, feedPageQuery } from '#server/videos/feed-rows-postgres';
 import { testDatabaseEnv } from '../helpers/test-database';
+import { customPlan as runPlan, genericPlan as keptPlan, type PlanNode } from './pg-plans';
 
 // The feed and comments pages on PostgreSQL (server/videos/feed-rows-postgres.ts) read their index
 // backwards and stop after the page: no scan of videos, no sort, whatever the size of the tables.
 // The plans are read from a seeded, analysed database, both as planned for the values at hand (a
 // custom plan) and as a prepared statement planned once for any values (a generic plan), since
 // db/postgres.ts prepares every statement and PostgreSQL may switch to the generic plan.
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Scan Direction'?: string;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 const VIDEOS = 20_000;
 const MEMBERS = 500;
@@ -57,34 +48,8 @@ describe('feed and comments plans on PostgreSQL', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** The plan as run with these values. */
-  async function customPlan(query: RawBuilder<unknown>): Promise<PlanNode[]> {
-    const { sql: text, parameters } = query.compile(handle.db);
-    const { rows } = await handle.db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
-      CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${text}`, [...parameters]),
-    );
-    return nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan);
-  }
-
-  /** The plan a prepared statement keeps for any values. */
-  async function genericPlan(query: RawBuilder<unknown>): Promise<PlanNode[]> {
-    const { sql: text, parameters } = query.compile(handle.db);
-    return handle.db.connection().execute(async (conn) => {
-      await sql`SET plan_cache_mode = force_generic_plan`.execute(conn);
-      await sql.raw(`PREPARE plan_probe AS ${text}`).execute(conn);
-      try {
-        // EXECUTE takes its arguments as literals, not as bound parameters.
-        const args = parameters.map((p) => (typeof p === 'number' ? String(p) : `'${String(p).replace(/'/g, "''")}'`)).join(', ');
-        const { rows } = await conn.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
-          CompiledQuery.raw(`EXPLAIN (FORMAT JSON) EXECUTE plan_probe(${args})`),
-        );
-        return nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan);
-      } finally {
-        await sql`DEALLOCATE plan_probe`.execute(conn);
-        await sql`RESET plan_cache_mode`.execute(conn);
-      }
-    });
-  }
+  const customPlan = (query: RawBuilder<unknown>) => runPlan(handle.db, query);
+  const genericPlan = (query: RawBuilder<unknown>) => keptPlan(handle.db, query);
 
   function expectIndexWalk(nodes: PlanNode[], table: string, index: string): void {
     const scans = nodes.filter((n) => n['Relation Name'] === table);

@@ -1,0 +1,49 @@
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '#db/schema';
+
+// PostgreSQL's plans of a statement, as the EXPLAIN twins read them (plans-feed.test.ts,
+// plans-people.test.ts): as planned for the values at hand, and as a prepared statement keeps them
+// for any values, since db/postgres.ts prepares every statement and PostgreSQL may switch to that
+// generic plan.
+
+export interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Scan Direction'?: string;
+  /** With `analyze` only: the rows the step produced (per loop). */
+  'Actual Rows'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Every step of a plan, depth first. */
+export const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** The plan as run with these values; `analyze` runs it and counts each step's rows. */
+export async function customPlan(db: Kysely<Database>, query: RawBuilder<unknown>, analyze = false): Promise<PlanNode[]> {
+  const { sql: text, parameters } = query.compile(db);
+  const { rows } = await db.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+    CompiledQuery.raw(`EXPLAIN (${analyze ? 'ANALYZE, ' : ''}FORMAT JSON) ${text}`, [...parameters]),
+  );
+  return nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan);
+}
+
+/** The plan a prepared statement keeps for any values. */
+export async function genericPlan(db: Kysely<Database>, query: RawBuilder<unknown>): Promise<PlanNode[]> {
+  const { sql: text, parameters } = query.compile(db);
+  return db.connection().execute(async (conn) => {
+    await sql`SET plan_cache_mode = force_generic_plan`.execute(conn);
+    await sql.raw(`PREPARE plan_probe AS ${text}`).execute(conn);
+    try {
+      // EXECUTE takes its arguments as literals, not as bound parameters.
+      const args = parameters.map((p) => (typeof p === 'number' ? String(p) : `'${String(p).replace(/'/g, "''")}'`)).join(', ');
+      const { rows } = await conn.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+        CompiledQuery.raw(`EXPLAIN (FORMAT JSON) EXECUTE plan_probe(${args})`),
+      );
+      return nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan);
+    } finally {
+      await sql`DEALLOCATE plan_probe`.execute(conn);
+      await sql`RESET plan_cache_mode`.execute(conn);
+    }
+  });
+}
