@@ -26,6 +26,7 @@ export interface SeedSummary {
   likes: number;
   comments: number;
   views: number;
+  follows: number;
   scores: number;
   seconds: Record<string, number>;
   sampleEmail: string | null;
@@ -84,6 +85,7 @@ export async function seedDatabase(handle: DbHandle, media: SeedMediaTarget, o: 
     likes: o.likes,
     comments: o.comments,
     views: o.views,
+    follows: o.users * (o.followsPerMember ?? 0),
     scores,
     seconds: times,
     sampleEmail: o.users ? `seed-${tag}-0@seed.vidi.test` : null,
@@ -147,9 +149,11 @@ async function main(): Promise<void> {
     const s = await seedDatabase(handle, { store, localDir }, o);
     const problems = await checkCounters(handle.db);
     const total = (performance.now() - started) / 1000;
-    const rows = s.users + s.videos + s.likes + s.comments + s.views;
+    const rows = s.users + s.videos + s.likes + s.comments + s.views + s.follows;
     console.log(`Seeded ${withoutPassword(config.databaseUrl)}`);
-    console.log(`  users ${s.users}, videos ${s.videos}, likes ${s.likes}, comments ${s.comments}, views ${s.views}, score rows ${s.scores}`);
+    console.log(
+      `  users ${s.users}, videos ${s.videos}, likes ${s.likes}, comments ${s.comments}, views ${s.views}, follows ${s.follows}, score rows ${s.scores}`,
+    );
     console.log(
       `  seconds: ${Object.entries(s.seconds)
         .map(([k, v]) => `${k} ${v}`)

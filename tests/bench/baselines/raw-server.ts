@@ -8,7 +8,7 @@ import { getRequestListener } from '@hono/node-server';
 import { toFeedItem, type FeedRow } from '#server/videos/feed-rows';
 
 // Baselines for the benchmarks: the least a plain node:http server needs to answer the same thing.
-// Run as a child process: `node --import tsx tests/bench/baselines/raw-server.ts <health|feed|feed-pg|put>`.
+// Run as a child process: `node --import tsx tests/bench/baselines/raw-server.ts <health|feed|feed-pg|following-pg|put>`.
 
 const mode = process.argv[2];
 type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -29,7 +29,7 @@ function feedHandler(): Handler {
   db.pragma('busy_timeout = 5000');
   const viewer = process.env.BENCH_VIEWER ?? '';
   const stmt = db.prepare<{ viewer: string; limit: number }, FeedRow>(
-    `SELECT v.id, v.user_id, p.name AS user_name, v.title, v.description, v.file_key, v.poster_key, v.created_at, v.duration_ms,
+    `SELECT v.id, v.user_id, p.name AS user_name, p.handle AS user_handle, v.title, v.description, v.file_key, v.poster_key, v.created_at, v.duration_ms,
        v.media_status, v.media_progress, v.media_error, v.media_key, v.captions_key,
        v.likes_count, v.comments_count, v.shares_count, v.views_count, (l.user_id IS NOT NULL) AS liked_by_me
      FROM videos v LEFT JOIN profiles p ON p.id = v.user_id LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = @viewer
@@ -47,7 +47,7 @@ function feedHandler(): Handler {
 }
 
 /** feedHandler's query on PostgreSQL: the same columns, visibility rule and order; liked_by_me as 0/1, as SQLite gives it. */
-const FEED_PG = `SELECT v.id, v.user_id, p.name AS user_name, v.title, v.description, v.file_key, v.poster_key,
+const FEED_PG = `SELECT v.id, v.user_id, p.name AS user_name, p.handle AS user_handle, v.title, v.description, v.file_key, v.poster_key,
        v.created_at, v.duration_ms, v.media_status, v.media_progress, v.media_error, v.media_key, v.captions_key,
        v.likes_count, v.comments_count, v.shares_count, v.views_count, CASE WHEN l.user_id IS NULL THEN 0 ELSE 1 END AS liked_by_me
      FROM videos v LEFT JOIN profiles p ON p.id = v.user_id LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = $1
@@ -59,9 +59,9 @@ const FEED_PG = `SELECT v.id, v.user_id, p.name AS user_name, v.title, v.descrip
  * named prepared statement (as db/postgres.ts runs the server's), int8 read as numbers (as the
  * server's pool does), the same JSON.
  */
-function feedPostgresHandler(): Handler {
+function benchPool(): pg.Pool {
   const INT8 = 20;
-  const pool = new pg.Pool({
+  return new pg.Pool({
     connectionString: process.env.BENCH_DATABASE_URL,
     max: 10,
     types: {
@@ -69,6 +69,10 @@ function feedPostgresHandler(): Handler {
         oid === INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
     },
   });
+}
+
+function feedPostgresHandler(): Handler {
+  const pool = benchPool();
   const viewer = process.env.BENCH_VIEWER ?? '';
   return async (req, res) => {
     const limit = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('limit') ?? 20);
@@ -76,6 +80,32 @@ function feedPostgresHandler(): Handler {
     const items = rows.map(toFeedItem);
     const last = rows[rows.length - 1];
     json(res, 200, { items, next_cursor: last ? Buffer.from(`${last.created_at}:${last.id}`).toString('base64url') : null });
+  };
+}
+
+/** The Following feed's statement (server/people/video-reads.ts), for `?viewer=`: a LATERAL top-N per followed creator. */
+const FOLLOWING_PG = `SELECT v.id, v.user_id, p.name AS user_name, p.handle AS user_handle, v.title, v.description, v.file_key, v.poster_key,
+       v.created_at, v.duration_ms, v.media_status, v.media_progress, v.media_error, v.media_key, v.captions_key,
+       v.likes_count, v.comments_count, v.shares_count, v.views_count, CASE WHEN l.user_id IS NULL THEN 0 ELSE 1 END AS liked_by_me
+     FROM (SELECT w.id, w.created_at FROM follows f
+       CROSS JOIN LATERAL (SELECT w.created_at, w.id FROM videos w WHERE w.user_id = f.followee_id AND w.media_status = 'ready'
+         ORDER BY w.created_at DESC, w.id DESC LIMIT $2) w
+       WHERE f.follower_id = $1 ORDER BY w.created_at DESC, w.id DESC LIMIT $2) page
+     JOIN videos v ON v.id = page.id LEFT JOIN profiles p ON p.id = v.user_id LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = $1
+     ORDER BY v.created_at DESC, v.id DESC`;
+
+/** The Following feed's first page of `?viewer=` with plain pg: the pool and JSON as feedPostgresHandler. */
+function followingPostgresHandler(): Handler {
+  const pool = benchPool();
+  return async (req, res) => {
+    const viewer = new URL(req.url ?? '/', 'http://x').searchParams.get('viewer') ?? '';
+    const { rows } = await pool.query<FeedRow>({ name: 'following', text: FOLLOWING_PG, values: [viewer, 21] });
+    const page = rows.slice(0, 20);
+    const last = page[page.length - 1];
+    json(res, 200, {
+      items: page.map(toFeedItem),
+      next_cursor: rows.length > 20 && last ? Buffer.from(`${last.created_at}:${last.id}`).toString('base64url') : null,
+    });
   };
 }
 
@@ -119,6 +149,7 @@ const handlers: Record<string, () => Handler> = {
   health: healthHandler,
   feed: feedHandler,
   'feed-pg': feedPostgresHandler,
+  'following-pg': followingPostgresHandler,
   put: putHandler,
   'hono-health': honoHealthHandler(false),
   'hono-middleware-health': honoHealthHandler(true),
