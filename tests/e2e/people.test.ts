@@ -100,9 +100,16 @@ describe.skipIf(!hasChromium)("a creator's page, Follow and the Following tab", 
     await card.waitFor({ timeout: 30_000 });
     expect(await axeViolations(asha.page)).toEqual([]);
     await saveScreenshot(asha.page, 'people-following-tab');
+
+    // The Following page seen once reads offline too, and so does the page its name links to.
+    await asha.context.setOffline(true);
+    await asha.page.reload();
+    await asha.page.getByRole('tab', { name: 'Following' }).click();
+    await card.waitFor();
     await card.getByRole('link', { name: 'Ben', exact: true }).click();
     await asha.page.waitForURL(`**/@${benIs.handle}`);
     await asha.page.getByRole('heading', { level: 1, name: 'Ben' }).waitFor();
+    await asha.page.getByRole('button', { name: 'Unfollow Ben', exact: true }).waitFor();
   });
 
   test('follow then unfollow offline: after reconnecting nobody follows, the count is unchanged and no notification is left', async ({ server, member }) => {
