@@ -21,6 +21,7 @@ import { syncRouter } from './sync/routes';
 import { eventStreamRouter } from './realtime/routes';
 import { videosRouter } from './videos/routes';
 import { peopleRouter } from './people/routes';
+import { requireUser } from './auth/middleware';
 import { authRouter } from './auth/auth-router';
 import { profileRouter } from './auth/profile-router';
 import { settingsRouter } from './settings/routes';
@@ -87,7 +88,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api/sync', syncRouter());
   app.route('/api/sync', eventStreamRouter());
   app.route('/api/videos', videosRouter());
-  app.route('/api', peopleRouter());
+  app.route('/api', peopleRouter(requireUser));
   app.route('/api/push', pushRouter());
   app.route('/api/notifications', notificationsRouter());
 

@@ -1,18 +1,19 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../http/router';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
-import { requireUser } from '../auth/middleware';
 import { ApiError, notFound } from '../http/errors';
-import { parseCursor } from '../videos/routes';
+import { parseCursor } from '../feed/cursor';
 import { FeedPageSchema } from '#sync/protocol/messages';
 import { CreatorProfileSchema, PeoplePageSchema } from '#sync/rest-api/people';
 import { HANDLE_PATTERN, normalizeHandle } from '#sync/protocol/handles';
 import type { Kysely } from 'kysely';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../context';
 import type { Database } from '#db/schema';
 import { activeMemberId, readCreator, readPeoplePage, readSuggested } from './reads';
 import { readCreatorVideos, readFollowingFeed } from './video-reads';
 
-// The people reads (docs/data-model.md, "People"; the routes in docs/sync.md's REST list). Writes
+// The people reads (docs/data-model.md, "People" and "The people reads"). Writes
 // (follow, unfollow, setHandle) are mutations through POST /api/sync/push, never routes here.
 
 const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
@@ -30,51 +31,59 @@ function handleOf(typed: string): string {
   return handle;
 }
 
-const memberGet = <P extends string>(path: P, summary: string) => ({
-  method: 'get' as const,
-  path,
-  tags: ['people'],
-  summary,
-  security: bearerSecurity,
-  middleware: [requireUser],
-});
-
-const creatorRoute = createRoute({
-  ...memberGet('/people/{handle}', 'A creator page: the member, their counts and how they and the caller follow each other'),
-  request: { params: HandleParam },
-  responses: { 200: { description: 'The member.', content: json(CreatorProfileSchema) }, ...errorResponses(400, 401, 403, 404) },
-});
-
-const creatorVideosRoute = createRoute({
-  ...memberGet('/people/{handle}/videos', "A creator's ready videos, newest first, 20 a page"),
-  request: { params: HandleParam, query: CursorQuery },
-  responses: { 200: { description: 'One page of videos.', content: json(FeedPageSchema) }, ...errorResponses(400, 401, 403, 404) },
-});
-
-const listRoute = (list: 'followers' | 'following') =>
-  createRoute({
-    ...memberGet(
-      `/people/{handle}/${list}`,
-      list === 'followers' ? 'Who follows the member, newest follow first' : 'Whom the member follows, newest follow first',
-    ),
-    request: { params: HandleParam, query: CursorQuery },
-    responses: { 200: { description: 'One page of people.', content: json(PeoplePageSchema) }, ...errorResponses(400, 401, 403, 404) },
+/**
+ * The routes' OpenAPI descriptions. requireUser comes from the app (server/app.ts): server/auth
+ * imports this folder (a free handle at sign-up), so this folder must not import it back.
+ */
+function routesFor(requireUser: MiddlewareHandler<AppEnv>) {
+  const memberGet = <P extends string>(path: P, summary: string) => ({
+    method: 'get' as const,
+    path,
+    tags: ['people'],
+    summary,
+    security: bearerSecurity,
+    middleware: [requireUser],
   });
 
-const suggestedRoute = createRoute({
-  ...memberGet('/people/suggested', 'Who to follow: the most-followed members the caller does not follow'),
-  responses: { 200: { description: 'Up to 20 people, in one page.', content: json(PeoplePageSchema) }, ...errorResponses(401, 403) },
-});
+  const creator = createRoute({
+    ...memberGet('/people/{handle}', 'A creator page: the member, their counts and how they and the caller follow each other'),
+    request: { params: HandleParam },
+    responses: { 200: { description: 'The member.', content: json(CreatorProfileSchema) }, ...errorResponses(400, 401, 403, 404) },
+  });
 
-const followingFeedRoute = createRoute({
-  ...memberGet('/feed/following', 'The ready videos of the people the caller follows, newest first, 20 a page'),
-  request: { query: CursorQuery },
-  responses: { 200: { description: 'One page of the Following feed.', content: json(FeedPageSchema) }, ...errorResponses(400, 401, 403) },
-});
+  const creatorVideos = createRoute({
+    ...memberGet('/people/{handle}/videos', "A creator's ready videos, newest first, 20 a page"),
+    request: { params: HandleParam, query: CursorQuery },
+    responses: { 200: { description: 'One page of videos.', content: json(FeedPageSchema) }, ...errorResponses(400, 401, 403, 404) },
+  });
+
+  const list = (list: 'followers' | 'following') =>
+    createRoute({
+      ...memberGet(
+        `/people/{handle}/${list}`,
+        list === 'followers' ? 'Who follows the member, newest follow first' : 'Whom the member follows, newest follow first',
+      ),
+      request: { params: HandleParam, query: CursorQuery },
+      responses: { 200: { description: 'One page of people.', content: json(PeoplePageSchema) }, ...errorResponses(400, 401, 403, 404) },
+    });
+
+  const suggested = createRoute({
+    ...memberGet('/people/suggested', 'Who to follow: the most-followed members the caller does not follow'),
+    responses: { 200: { description: 'Up to 20 people, in one page.', content: json(PeoplePageSchema) }, ...errorResponses(401, 403) },
+  });
+
+  const followingFeed = createRoute({
+    ...memberGet('/feed/following', 'The ready videos of the people the caller follows, newest first, 20 a page'),
+    request: { query: CursorQuery },
+    responses: { 200: { description: 'One page of the Following feed.', content: json(FeedPageSchema) }, ...errorResponses(400, 401, 403) },
+  });
+  return { creator, creatorVideos, list, suggested, followingFeed };
+}
 
 /** Mounted at /api: /api/people/… and /api/feed/following. */
-export function peopleRouter() {
+export function peopleRouter(requireUser: MiddlewareHandler<AppEnv>) {
   const router = createRouter();
+  const route = routesFor(requireUser);
   const creatorOf = async (db: Kysely<Database>, viewer: string, typed: string) => {
     const creator = await readCreator(db, viewer, handleOf(typed));
     if (!creator) throw notFound(NO_SUCH_MEMBER);
@@ -86,21 +95,21 @@ export function peopleRouter() {
     return id;
   };
   // Before /people/{handle}: "suggested" is a valid handle's shape.
-  router.openapi(suggestedRoute, async (c) => c.json({ items: await readSuggested(c.var.deps.db, c.var.user.id), next_cursor: null }, 200));
-  router.openapi(creatorRoute, async (c) => c.json(await creatorOf(c.var.deps.db, c.var.user.id, c.req.valid('param').handle), 200));
-  router.openapi(creatorVideosRoute, async (c) => {
+  router.openapi(route.suggested, async (c) => c.json({ items: await readSuggested(c.var.deps.db, c.var.user.id), next_cursor: null }, 200));
+  router.openapi(route.creator, async (c) => c.json(await creatorOf(c.var.deps.db, c.var.user.id, c.req.valid('param').handle), 200));
+  router.openapi(route.creatorVideos, async (c) => {
     const after = parseCursor(c.req.valid('query').cursor);
     const owner = await ownerOf(c.var.deps.db, c.req.valid('param').handle);
     return c.json(await readCreatorVideos(c.var.deps.db, c.var.user.id, owner, after), 200);
   });
   for (const list of ['followers', 'following'] as const) {
-    router.openapi(listRoute(list), async (c) => {
+    router.openapi(route.list(list), async (c) => {
       const after = parseCursor(c.req.valid('query').cursor);
       const owner = await ownerOf(c.var.deps.db, c.req.valid('param').handle);
       return c.json(await readPeoplePage(c.var.deps.db, c.var.user.id, owner, list, after), 200);
     });
   }
-  router.openapi(followingFeedRoute, async (c) => {
+  router.openapi(route.followingFeed, async (c) => {
     const after = parseCursor(c.req.valid('query').cursor);
     const { deps, user } = c.var;
     return c.json(await readFollowingFeed(deps.db, deps.engine.dialect, user.id, after), 200);

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '#db/schema';
 import type { CommentItem, FeedItem } from '#sync/protocol/messages';
 import { encodeFeedCursor } from '#sync/protocol/feed-cursor';
-import { pageOf, toCommentItem, UNKNOWN_USER, type CommentRow, type Cursor, type Page } from './feed-items';
+import { pageOf, toCommentItem, UNKNOWN_USER, type CommentRow, type Cursor, type Page } from '../feed/items';
 
 // The PostgreSQL twins of the SQLite statements in feed-rows.ts. Every text below is fixed (only
 // parameters vary), so db/postgres.ts runs each as a named prepared statement: parsed and planned

@@ -13,10 +13,10 @@ import {
   type FeedRow,
   type Page,
   type ReadVia,
-} from './feed-items';
+} from '../feed/items';
 import * as postgres from './feed-rows-postgres';
 
-export { readVia, toCommentItem, toFeedItem, UNKNOWN_USER, type FeedRow, type Page, type ReadVia } from './feed-items';
+export { readVia, toCommentItem, toFeedItem, UNKNOWN_USER, type FeedRow, type Page, type ReadVia } from '../feed/items';
 export { encodeFeedCursor as encodeCursor, decodeFeedCursor as decodeCursor } from '#sync/protocol/feed-cursor';
 
 // One query per page: the author's name and the viewer's like come from LEFT JOINs (no N+1), and

@@ -2,10 +2,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../http/router';
 import { bearerSecurity, errorResponses } from '../http/openapi-helpers';
 import { requireUser } from '../auth/middleware';
-import { ApiError, notFound } from '../http/errors';
+import { notFound } from '../http/errors';
+import { parseCursor } from '../feed/cursor';
 import { CommentsPageSchema, FeedPageSchema } from '#sync/protocol/messages';
 import { IdSchema } from '#sync/protocol/ids';
-import { decodeCursor, readCommentsPage, readFeedPageJson, readVia, sqliteFeedPageJson } from './feed-rows';
+import { readCommentsPage, readFeedPageJson, readVia, sqliteFeedPageJson } from './feed-rows';
 
 const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
 
@@ -18,14 +19,6 @@ const CommentsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(200).optional(),
 });
-
-/** A page's cursor as the reads take it; 400 invalid_cursor for one this API never returned. */
-export function parseCursor(cursor: string | undefined) {
-  if (cursor === undefined) return null;
-  const c = decodeCursor(cursor);
-  if (!c) throw new ApiError(400, 'invalid_cursor', 'The cursor is not one this API returned.');
-  return c;
-}
 
 const feedRoute = createRoute({
   method: 'get',
