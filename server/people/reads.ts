@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '#db/schema';
 import type { CreatorProfile, PersonItem } from '#sync/rest-api/people';
-import { pageOf, type Cursor, type Page } from '../videos/feed-items';
+import { pageOf, type Cursor, type Page } from '../feed/items';
 
 // The people reads (docs/data-model.md, "People"): one statement text for both engines, each read
 // by an index (tests/api/people-reads.test.ts and tests/postgres/plans-people.test.ts check which).

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '#db/schema';
 import type { Dialect } from '#db/engine';
 import type { FeedItem } from '#sync/protocol/messages';
-import { FEED_ROW_COLUMNS, pageOf, toFeedItem, type Cursor, type FeedRow, type Page } from '../videos/feed-items';
+import { FEED_ROW_COLUMNS, pageOf, toFeedItem, type Cursor, type FeedRow, type Page } from '../feed/items';
 
 // A creator's videos and the Following feed: ready videos only, in the feed's item shape, newest
 // first, keyset on (created_at, id), both read from videos_user_ready (db/migrations/0016_people_reads.ts).
