@@ -74,6 +74,9 @@ describe.skipIf(!hasChromium)("a creator's page, Follow and the Following tab", 
     expect(await count(asha.page, 'followers')).toBe('1');
     await asha.page.locator('.follow').getByText('Pending').waitFor();
     await saveScreenshot(asha.page, 'people-follow-offline');
+    await asha.page.setViewportSize({ width: 360, height: 740 });
+    await saveScreenshot(asha.page, 'people-follow-offline-360');
+    await asha.page.setViewportSize({ width: 1280, height: 720 });
 
     // An offline reload: the page from the service worker's copy, the follow from the device.
     await asha.page.reload();

@@ -199,6 +199,14 @@ describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
     await page.getByRole('navigation', { name: 'Bottom' }).getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('button', { name: 'Save Changes' }).waitFor();
     await audit('profile');
+    // The own creator page, from the link in /profile, and the Following tab with who to follow.
+    await page.getByRole('link', { name: /^\/@/ }).click();
+    await page.getByRole('link', { name: 'Edit profile' }).waitFor();
+    await audit('creator page');
+    await page.getByRole('navigation', { name: 'Bottom' }).getByRole('link', { name: 'Home' }).click();
+    await page.getByRole('tab', { name: 'Following' }).click();
+    await page.getByRole('heading', { name: 'Who to follow' }).waitFor();
+    await audit('following');
     await context.close();
   });
 
