@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, insertMember, type TestUser } from '../helpers/users';
 import { insertVideo } from '../helpers/videos';
@@ -236,8 +236,10 @@ describe('GET /api/people/suggested', () => {
 });
 
 describe('plans', () => {
+  const idsQuery = () => followingPageIdsQuery(testDialect, viewer.id, 21, { at: T0, id: 'v' }).compile(t.deps.db);
+
   it('reads the Following feed by videos_user_ready once per followed creator, never scanning videos', async () => {
-    const plan = await queryPlan(t.deps.db, followingPageIdsQuery(testDialect, viewer.id, 21, { at: T0, id: 'v' }).compile(t.deps.db));
+    const plan = await queryPlan(t.deps.db, idsQuery());
     const text = planText(plan);
     expect(
       plan.filter((s) => s.table === 'w'),
@@ -249,5 +251,43 @@ describe('plans', () => {
     ).toEqual([]);
     // The caller's follows by an index on follower_id (follows_follower, or the primary key that starts with it).
     expect(plan.filter((s) => /^follows_(follower|pk)$|^sqlite_autoindex_follows/.test(s.index ?? '')).length, text).toBe(1);
+  });
+
+  it('takes at most a page per followed creator: a LIMIT inside the walk of each creator’s videos', async () => {
+    const q = idsQuery();
+    if (testDialect === 'sqlite') {
+      const { rows } = await t.deps.db.executeQuery<{ id: number; parent: number; detail: string }>(
+        CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]),
+      );
+      const text = rows.map((r) => r.detail).join(' | ');
+      const list = rows.find((r) => /^CORRELATED LIST SUBQUERY/.test(r.detail));
+      expect(list, text).toBeDefined();
+      // The walk of videos_user_ready runs inside it, once per followee, and stops at its LIMIT.
+      expect(
+        rows.filter((r) => r.parent === list!.id).map((r) => r.detail),
+        text,
+      ).toEqual([expect.stringMatching(/^SEARCH w USING COVERING INDEX videos_user_ready/)]);
+    } else {
+      interface Node {
+        'Node Type': string;
+        'Index Name'?: string;
+        'Relation Name'?: string;
+        Plans?: Node[];
+      }
+      const all = (n: Node): Node[] => [n, ...(n.Plans ?? []).flatMap(all)];
+      // As queryPlan does: on these few rows a sort or a scan is cheapest for anything, so the question
+      // is whether the indexes can serve it (what the planner picks at volume: tests/postgres/plans-people.test.ts).
+      const rows = await t.deps.db.transaction().execute(async (trx) => {
+        for (const setting of ['enable_seqscan', 'enable_sort', 'enable_bitmapscan']) await sql`SELECT set_config(${setting}, 'off', true)`.execute(trx);
+        return (await trx.executeQuery<{ 'QUERY PLAN': Array<{ Plan: Node }> }>(CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${q.sql}`, [...q.parameters]))).rows;
+      });
+      const nodes = all(rows[0]!['QUERY PLAN'][0]!.Plan);
+      // The LATERAL's own LIMIT: over videos_user_ready alone, not over the join with follows.
+      const perCreator = nodes.filter(
+        (n) =>
+          n['Node Type'] === 'Limit' && all(n).some((m) => m['Index Name'] === 'videos_user_ready') && !all(n).some((m) => m['Relation Name'] === 'follows'),
+      );
+      expect(perCreator.length, JSON.stringify(rows[0])).toBe(1);
+    }
   });
 });
