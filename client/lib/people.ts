@@ -1,3 +1,4 @@
+import { ApiError } from './http/api-error';
 import { memberHttp } from './session';
 
 // The people reads (docs/pwa.md, "People"): shapes as the server answers them. The service worker
@@ -41,4 +42,9 @@ export function peoplePath(handle: string, list?: 'videos' | 'followers' | 'foll
 /** A people read; throws the ApiError of a refusal or of no answer (status 0). */
 export function getPeopleRead<T>(path: string): Promise<T> {
   return memberHttp.json<T>('GET', path);
+}
+
+/** What a failed read threw, as an ApiError (status 0 when no answer came). */
+export function readError(e: unknown): ApiError {
+  return e instanceof ApiError ? e : new ApiError(0, 'network', e instanceof Error ? e.message : 'Something went wrong.');
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from './http/api-error';
-import { getPeopleRead, type ReadPage } from './people';
+import type { ApiError } from './http/api-error';
+import { getPeopleRead, readError, type ReadPage } from './people';
 
 export interface PagedRead<T> {
   items: T[];
@@ -20,7 +20,6 @@ interface State<T> {
 }
 
 const withCursor = (path: string, cursor: string | null) => (cursor ? `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}` : path);
-const asApiError = (e: unknown) => (e instanceof ApiError ? e : new ApiError(0, 'network', e instanceof Error ? e.message : 'Something went wrong.'));
 
 /**
  * A keyset list read page by page ({ items, next_cursor }): the first page when `path` or `refresh`
@@ -51,7 +50,7 @@ export function usePagedRead<T extends { id: string }>(path: string | null, refr
             });
           },
           (e: unknown) => {
-            if (gen === generation.current) setState((s) => ({ ...s, loading: false, error: asApiError(e) }));
+            if (gen === generation.current) setState((s) => ({ ...s, loading: false, error: readError(e) }));
           },
         )
         .finally(() => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ApiError } from '#client/lib/http/api-error';
-import { getPeopleRead, peoplePath, type CreatorProfile } from '#client/lib/people';
+import type { ApiError } from '#client/lib/http/api-error';
+import { getPeopleRead, peoplePath, readError, type CreatorProfile } from '#client/lib/people';
 import { useLocalProfile } from '#client/sync/useLocalProfile';
 import { useFollowState } from '#client/ui/people/useFollow';
 import { countsOf, type CreatorCounts } from './counts';
@@ -27,7 +27,7 @@ export function useCreator(handle: string): Creator {
     setRead((r) => (r.handle === handle ? { ...r, error: null } : { handle, profile: null, error: null }));
     getPeopleRead<CreatorProfile>(peoplePath(handle)).then(
       (profile) => live && setRead({ handle, profile, error: null }),
-      (e: unknown) => live && setRead((r) => ({ ...r, error: e instanceof ApiError ? e : new ApiError(0, 'network', 'Something went wrong.') })),
+      (e: unknown) => live && setRead((r) => ({ ...r, error: readError(e) })),
     );
     return () => {
       live = false;
