@@ -141,7 +141,10 @@ function clientTable(rows: LocalRows, e: AnyEntity, userId: string, local: () =>
 export function clientMutationTx(db: Dexie, userId: string, now: number, registry: Record<string, AnyEntity> = entities): MutationTx {
   const rows = new LocalRows(db);
   const me = () => rows.get((profiles.client as { store: string }).store, userId);
-  const local = async (): Promise<LocalContext> => ({ now, userName: ((await me())?.name as string | undefined) ?? '' });
+  const local = async (): Promise<LocalContext> => {
+    const profile = await me();
+    return { now, userName: (profile?.name as string | undefined) ?? '', userHandle: (profile?.handle as string | undefined) ?? '' };
+  };
   const tables = Object.fromEntries(Object.entries(registry).map(([name, e]) => [name, clientTable(rows, e, userId, local)]));
   return { location: 'client', userId, now, isAdmin: async () => (await me())?.is_admin === true, ...tables } as unknown as MutationTx;
 }

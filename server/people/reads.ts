@@ -26,7 +26,7 @@ interface ProfileRow {
 
 /**
  * The member with this (normalized) handle, or null when none is active. videos_count is an
- * index-only count over videos_user_ready (db/migrations/0016_people_reads.ts): no counter to keep
+ * index-only count over videos_user_ready (db/migrations/0015_people_reads.ts): no counter to keep
  * true through processing, failure and deletion, and a creator's videos are few enough to count.
  */
 export function creatorQuery(viewer: string, handle: string): RawBuilder<ProfileRow> {

@@ -5,7 +5,7 @@ import type { FeedItem } from '#sync/protocol/messages';
 import { FEED_ROW_COLUMNS, pageOf, toFeedItem, type Cursor, type FeedRow, type Page } from '../feed/items';
 
 // A creator's videos and the Following feed: ready videos only, in the feed's item shape, newest
-// first, keyset on (created_at, id), both read from videos_user_ready (db/migrations/0016_people_reads.ts).
+// first, keyset on (created_at, id), both read from videos_user_ready (db/migrations/0015_people_reads.ts).
 // Why the Following feed is read at request time: docs/decisions/0022-following-feed-on-read.md.
 
 export const VIDEOS_PAGE = 20;

@@ -63,10 +63,11 @@ export type RebaseRule = { reset: string; by: string } | 'replay' | 'none';
  */
 export type PullRule = 'video' | 'video-counts' | 'video-list' | 'author' | 'own';
 
-/** What the client's adapter knows besides the row: the action's time and the member's shown name. */
+/** What the client's adapter knows besides the row: the action's time and the member's shown name and handle. */
 export interface LocalContext {
   now: number;
   userName: string;
+  userHandle: string;
 }
 
 /**

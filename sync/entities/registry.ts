@@ -85,7 +85,13 @@ export const comments = defineEntity<CommentRow>()({
       content: c.content as string,
       created_at: c.created_ms as number,
     }),
-    write: (c, local) => ({ ...c, user_name: local.userName, created_at: new Date(c.created_at).toISOString(), created_ms: c.created_at }),
+    write: (c, local) => ({
+      ...c,
+      user_name: local.userName,
+      user_handle: local.userHandle,
+      created_at: new Date(c.created_at).toISOString(),
+      created_ms: c.created_at,
+    }),
   },
   // A comment list is reset whole: the device shows the newest ones the server sent for the video.
   rebase: { reset: 'server_comments', by: 'video_id' },

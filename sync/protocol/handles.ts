@@ -35,6 +35,7 @@ export const RESERVED_HANDLES: ReadonlySet<string> = new Set([
   'search',
   'settings',
   'signup',
+  'suggested',
   'staff',
   'support',
   'tag',
