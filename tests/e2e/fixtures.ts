@@ -51,7 +51,8 @@ export function pwaTest(serverEnv: Record<string, string> = {}) {
         for (const s of opened) await s.close();
       });
       return async (name: string): Promise<Member> => {
-        const email = uniqueEmail(name.toLowerCase());
+        // The name may hold spaces ('Nina New'); the address takes only its letters and digits.
+        const email = uniqueEmail(name.toLowerCase().replace(/[^a-z0-9]+/g, '-'));
         await signUpVerified(server, name, email);
         const s = await signedInPage(browser, server.url, email, PASSWORD);
         opened.push(s);

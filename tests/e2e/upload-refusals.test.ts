@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { hasChromium } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
 import { hugeBoxMp4, mp4Faststart, textAsMp4 } from '../fixtures/videos';
-import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { pwaTest, type Member } from './fixtures';
 import { toastText } from './toasts';
+
+const test = pwaTest();
 
 const openDialog = async (page: Page) => {
   await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
@@ -15,30 +17,20 @@ const openDialog = async (page: Page) => {
 // refused on the device; one that only the server can tell leaves a card offering what applies to
 // an upload, never actions on a video that does not exist (docs/pwa.md, "Feed").
 describe.skipIf(!hasChromium)('uploads the server would refuse', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  const uploads: string[] = [];
-
-  beforeAll(async () => {
-    server = await startPwaServer();
-    browser = await launchChromium();
-    const email = uniqueEmail('refused');
-    await signUpVerified(server, 'Nina New', email);
-    context = await browser.newContext();
-    page = await context.newPage();
-    page.on('request', (r) => {
+  /** A new member on the feed; `uploads` lists the page's requests to the upload endpoint. */
+  const newMemberOnFeed = async (server: ServerProcess, member: (name: string) => Promise<Member>) => {
+    const s = await member('Nina New');
+    const uploads: string[] = [];
+    s.page.on('request', (r) => {
       if (new URL(r.url()).pathname.startsWith('/files')) uploads.push(`${r.method()} ${r.url()}`);
     });
-    await logInThroughUi(page, server, email);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+    await s.page.goto(`${server.url}/home`);
+    await s.page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    return { ...s, uploads };
+  };
 
-  it('refuses a text file renamed .mp4 by its first bytes, before any upload starts', async () => {
+  test('refuses a text file renamed .mp4 by its first bytes, before any upload starts', async ({ server, member }) => {
+    const { page, uploads } = await newMemberOnFeed(server, member);
     const answers: string[] = [];
     const onResponse = (r: { status(): number; url(): string }) => {
       if (r.status() >= 400) answers.push(`${r.status()} ${r.url()}`);
@@ -57,15 +49,13 @@ describe.skipIf(!hasChromium)('uploads the server would refuse', () => {
     expect(answers).toEqual([]);
     expect(await page.getByRole('article', { name: 'My holiday' }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    page.off('response', onResponse);
   });
 
-  it("shows a refused upload's card with Retry and Remove only, and Remove takes it away", async () => {
+  test("shows a refused upload's card with Retry and Remove only, and Remove takes it away", async ({ server, member }) => {
+    const { page, context, uploads } = await newMemberOnFeed(server, member);
     // A file with an MP4 header whose first box claims 2^64 bytes: only the server can tell. Queued
     // offline, as on a train, it goes up when the network returns.
     const title = 'Not really a video';
-    await page.goto(`${server.url}/home`);
-    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
     const dialog = await openDialog(page);
     await context.setOffline(true);
     await dialog.getByLabel('Title').fill(title);
@@ -91,7 +81,8 @@ describe.skipIf(!hasChromium)('uploads the server would refuse', () => {
     expect(await page.getByRole('article', { name: title }).count()).toBe(0);
   });
 
-  it("says when the server refuses the captions, in the upload's words with the server's reason, and the video still goes up", async () => {
+  test("says when the server refuses the captions, in the upload's words with the server's reason, and the video still goes up", async ({ server, member }) => {
+    const { page } = await newMemberOnFeed(server, member);
     // The device checks only the WEBVTT line; the server reads every cue (a control character here).
     // The queue reports the refusal and the app's sync bridge shows it (nothing in client/sync shows text).
     const title = 'Bars with a bell in the captions';
