@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { hasChromium } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
-import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { pwaTest } from './fixtures';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 import { waitForServiceWorker } from './feed-actions';
 import { apiLogin, seedVideo } from './notifications-steps';
 
@@ -31,45 +32,34 @@ const payload = (id: string, title: string, unread: number, videoId = 'v1') =>
     unread,
   });
 
-describe.skipIf(!hasChromium)('a push reaches the service worker', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let cdp: CDPSession;
-  let registrationId = '';
+const test = pwaTest();
 
-  beforeAll(async () => {
-    server = await startPwaServer();
-    browser = await launchChromium();
-    context = await browser.newContext();
-    await context.grantPermissions(['notifications'], { origin: server.url });
-    page = await context.newPage();
-    await page.goto(`${server.url}/login`);
-    await waitForServiceWorker(page);
-    cdp = await context.newCDPSession(page);
-    const found = new Promise<string>((resolve) =>
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-        const ours = registrations.find((r) => r.scopeURL === `${server.url}/` && !r.isDeleted);
-        if (ours) resolve(ours.registrationId);
-      }),
-    );
-    await cdp.send('ServiceWorker.enable');
-    registrationId = await found;
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-  });
-
+/** A page whose service worker gets pushes from the DevTools Protocol, and the notifications it shows. */
+async function pushablePage(server: ServerProcess, context: BrowserContext) {
+  await context.grantPermissions(['notifications'], { origin: server.url });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/login`);
+  await waitForServiceWorker(page);
+  const cdp = await context.newCDPSession(page);
+  const found = new Promise<string>((resolve) =>
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => r.scopeURL === `${server.url}/` && !r.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    }),
+  );
+  await cdp.send('ServiceWorker.enable');
+  const registrationId = await found;
   const deliver = (data: string) => cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId, data });
   const shown = () =>
     page.evaluate(async () =>
       (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown })),
     );
+  return { page, deliver, shown };
+}
 
-  it('shows nothing for a malformed payload', async () => {
+describe.skipIf(!hasChromium)('a push reaches the service worker', () => {
+  test('shows nothing for a malformed payload', async ({ server, context }) => {
+    const { deliver, shown } = await pushablePage(server, context);
     for (const bad of ['not json', '{}', payload('n0', '', 1), JSON.stringify({ ...JSON.parse(payload('n0', 'x', 1)), url: 'https://elsewhere.example/' })])
       await deliver(bad);
     // A good one after them: once it shows, the bad ones before it have been handled (pushes run in order).
@@ -79,12 +69,16 @@ describe.skipIf(!hasChromium)('a push reaches the service worker', () => {
       .toEqual([{ title: 'Ann liked your video', body: 'Monsoon on the roof', tag: 'n1', data: { url: '/home#video-v1', id: 'n1' } }]);
   });
 
-  it('keeps one notification per row: a batched like replaces its earlier push', async () => {
+  test('keeps one notification per row: a batched like replaces its earlier push', async ({ server, context }) => {
+    const { deliver, shown } = await pushablePage(server, context);
+    await deliver(payload('n1', 'Ann liked your video', 1));
+    await expect.poll(shown, { timeout: 15_000 }).toEqual([expect.objectContaining({ title: 'Ann liked your video', tag: 'n1' })]);
     await deliver(payload('n1', '2 people liked your video', 1));
     await expect.poll(shown, { timeout: 15_000 }).toEqual([expect.objectContaining({ title: '2 people liked your video', tag: 'n1' })]);
   });
 
-  it("brings the open window to the notification's card when it is tapped, and closes it", async () => {
+  test("brings the open window to the notification's card when it is tapped, and closes it", async ({ server, context }) => {
+    const { page, deliver, shown } = await pushablePage(server, context);
     const email = uniqueEmail('tapper');
     await signUpVerified(server, 'Tara Tapper', email);
     const videoId = await seedVideo(server, (await apiLogin(server, email)).userId, 'Tea on the terrace');
