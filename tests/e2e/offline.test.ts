@@ -1,36 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import type { ServerProcess } from '../helpers/server-process';
+import { describe, expect } from 'vitest';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
 import { mp4Faststart, webm } from '../fixtures/videos';
-import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { pwaTest } from './fixtures';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 import { uploadThroughDialog, waitForServiceWorker } from './feed-actions';
 
+const email = uniqueEmail('offline');
+const viewerEmail = uniqueEmail('viewer');
+const onlineTitle = 'Posted while online';
+const offlineTitle = 'Posted while offline';
+
+// The file follows one member's device through going offline and back, and a second device then
+// reads what it sent: that device's browser context is made once per file.
+const test = pwaTest().extend('omar', { scope: 'file' }, async ({ server, browser }, { onCleanup }) => {
+  await signUpVerified(server, 'Omar Offline', email);
+  await signUpVerified(server, 'Vera Viewer', viewerEmail);
+  const context = await browser.newContext();
+  onCleanup(() => context.close());
+  return { context, page: await context.newPage() };
+});
+
 describe.skipIf(!hasChromium)('the same member offline', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  const email = uniqueEmail('offline');
-  const viewerEmail = uniqueEmail('viewer');
-  const onlineTitle = 'Posted while online';
-  const offlineTitle = 'Posted while offline';
-
-  beforeAll(async () => {
-    server = await startPwaServer();
-    browser = await launchChromium();
-    await signUpVerified(server, 'Omar Offline', email);
-    await signUpVerified(server, 'Vera Viewer', viewerEmail);
-    context = await browser.newContext();
-    page = await context.newPage();
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it('likes, comments and uploads offline, keeps them pending over an offline reload, and sends each once', async () => {
+  test('likes, comments and uploads offline, keeps them pending over an offline reload, and sends each once', async ({ server, omar: { page, context } }) => {
     await logInThroughUi(page, server, email);
     await waitForServiceWorker(page);
     await uploadThroughDialog(page, onlineTitle, await mp4Faststart());
@@ -83,8 +74,7 @@ describe.skipIf(!hasChromium)('the same member offline', () => {
     await expect.poll(() => page.getByRole('article', { name: offlineTitle }).getByText('Pending').count(), { timeout: 60_000 }).toBe(0);
   });
 
-  it('shows a second device exactly one like, one comment and both videos', async () => {
-    const other = await browser.newContext();
+  test('shows a second device exactly one like, one comment and both videos', async ({ server, context: other }) => {
     const viewer = await other.newPage();
     await logInThroughUi(viewer, server, viewerEmail);
     const card = viewer.getByRole('article', { name: onlineTitle });
@@ -98,11 +88,9 @@ describe.skipIf(!hasChromium)('the same member offline', () => {
     const dialog = viewer.getByRole('dialog', { name: 'Comments' });
     await dialog.getByText('Written on a plane').waitFor();
     expect(await dialog.getByRole('listitem').count()).toBe(1);
-    await other.close();
   });
 
-  it('rolls back a change the server refuses (a comment on a video deleted meanwhile) and says why', async () => {
-    const other = await browser.newContext();
+  test('rolls back a change the server refuses (a comment on a video deleted meanwhile) and says why', async ({ server, context: other, omar: { page } }) => {
     const viewer = await other.newPage();
     await logInThroughUi(viewer, server, viewerEmail);
     const card = viewer.getByRole('article', { name: offlineTitle });
@@ -128,6 +116,5 @@ describe.skipIf(!hasChromium)('the same member offline', () => {
     await expect.poll(() => viewer.getByRole('article', { name: offlineTitle }).count(), { timeout: 30_000 }).toBe(0);
     await expect.poll(() => viewer.getByText(/waiting to sync/).count(), { timeout: 30_000 }).toBe(0);
     await saveScreenshot(viewer, 'offline-rejected-comment');
-    await other.close();
   });
 });
