@@ -1,8 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
-import { PASSWORD, resetLinkFor, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { pwaTest } from './fixtures';
+import { PASSWORD, resetLinkFor, signUpVerified, uniqueEmail, untilFormAdopted } from './member-session';
 import { closeToast, toastText } from './toasts';
 
 // docs/decisions/0002-account-recovery-and-brute-force.md: the whole forgot -> mail -> reset -> sign-in path in Chromium, and the profile's
@@ -22,35 +23,21 @@ async function apiLogin(server: ServerProcess, email: string, password: string) 
 
 async function signInThroughUi(page: Page, server: ServerProcess, email: string, password: string): Promise<void> {
   await page.goto(`${server.url}/login`);
+  await untilFormAdopted(page);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign In' }).click();
 }
 
+// Each test has its own member and its own browser context (the per-test `context`), so each runs alone.
+const test = pwaTest();
+
 describe.skipIf(!hasChromium)('account recovery in the browser', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-
-  beforeAll(async () => {
-    server = await startPwaServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-  // Each test has its own member and its own browser context, so each runs alone.
-  beforeEach(async () => {
-    context = await browser.newContext();
-    page = await context.newPage();
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
-
-  it('forgot -> "Check your email" -> mailed link -> new password -> "Password updated" -> sign in with it; the old one is refused', async () => {
+  test('forgot -> "Check your email" -> mailed link -> new password -> "Password updated" -> sign in with it; the old one is refused', async ({
+    server,
+    context,
+  }) => {
+    const page = await context.newPage();
     const email = uniqueEmail('forgot');
     await signUpVerified(server, 'Forgetful Member', email);
     // A session from elsewhere, opened before the reset, ends with it.
@@ -106,7 +93,8 @@ describe.skipIf(!hasChromium)('account recovery in the browser', () => {
     await page.getByText('This reset link is invalid or has expired.', { exact: true }).waitFor();
   });
 
-  it('/profile: "Change password" keeps this session, then "Sign out everywhere" ends it', async () => {
+  test('/profile: "Change password" keeps this session, then "Sign out everywhere" ends it', async ({ server, context }) => {
+    const page = await context.newPage();
     const email = uniqueEmail('changer');
     await signUpVerified(server, 'Changing Member', email, NEW_PASSWORD);
     const other = await apiLogin(server, email, NEW_PASSWORD);
