@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, CDPSession, Locator, Page } from 'playwright-core';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import type { CDPSession, Locator, Page } from 'playwright-core';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
 import { openServerDatabase, type ServerProcess } from '../helpers/server-process';
 import { audioCodecs, phone1080p, removeShrinkClips, videoSize } from '../fixtures/shrink-clips';
-import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { pwaTest } from './fixtures';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 
 // Shrink before upload (docs/pwa.md, "Shrink before upload"): a 1080p clip picked on a slow connection is
 // offered a 720p copy made in the browser (mediabunny over WebCodecs), and that copy is what the server gets.
@@ -41,34 +42,36 @@ async function waitUntilProcessed(card: Locator): Promise<void> {
 
 const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-describe.skipIf(!hasChromium)('shrinking a video before upload', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let cdp: CDPSession;
-  let clip: string;
-  const scratch = mkdtempSync(join(tmpdir(), 'vidi-shrink-e2e-'));
+interface Shrinker {
+  page: Page;
+  cdp: CDPSession;
+  /** The 1080p phone clip the member picks. */
+  clip: string;
+  /** Where the server's stored originals are fetched to, to compare with the clip. */
+  scratch: string;
+}
 
-  beforeAll(async () => {
-    [server, browser, clip] = await Promise.all([startPwaServer(), launchChromium(), phone1080p(4)]);
-    const email = uniqueEmail('shrinker');
-    await signUpVerified(server, 'Sana Shrinker', email);
-    context = await browser.newContext();
-    page = await context.newPage();
-    await logInThroughUi(page, server, email);
-    cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
+// One member's page goes through the file's uploads, its network conditions set over DevTools.
+const test = pwaTest().extend('shrinker', { scope: 'file' }, async ({ server, browser }, { onCleanup }): Promise<Shrinker> => {
+  const scratch = mkdtempSync(join(tmpdir(), 'vidi-shrink-e2e-'));
+  const context = await browser.newContext();
+  onCleanup(async () => {
+    await context.close();
     removeShrinkClips();
     rmSync(scratch, { recursive: true, force: true });
   });
+  const clip = await phone1080p(4);
+  const email = uniqueEmail('shrinker');
+  await signUpVerified(server, 'Sana Shrinker', email);
+  const page = await context.newPage();
+  await logInThroughUi(page, server, email);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  return { page, cdp, clip, scratch };
+});
 
-  async function pickOnSlowConnection(title: string) {
+describe.skipIf(!hasChromium)('shrinking a video before upload', () => {
+  async function pickOnSlowConnection({ page, cdp, clip }: Shrinker, title: string) {
     await cdp.send('Network.emulateNetworkConditions', SLOW);
     await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
     const dialog = page.getByRole('dialog', { name: 'Upload Video' });
@@ -81,13 +84,14 @@ describe.skipIf(!hasChromium)('shrinking a video before upload', () => {
     return { dialog, offer };
   }
 
-  async function uploadOnFastConnection(dialog: Locator) {
+  async function uploadOnFastConnection({ cdp }: Shrinker, dialog: Locator) {
     await cdp.send('Network.emulateNetworkConditions', FAST);
     await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
     await dialog.waitFor({ state: 'detached', timeout: 60_000 });
   }
 
-  it('offers a 720p copy on a slow connection, makes it, and uploads it instead of the original', async () => {
+  test('offers a 720p copy on a slow connection, makes it, and uploads it instead of the original', async ({ server, shrinker }) => {
+    const { page, clip, scratch } = shrinker;
     const encoders = await page.evaluate(async () => {
       const ask = async (codec: string) => (await VideoEncoder.isConfigSupported({ codec, width: 1280, height: 720, bitrate: 2_000_000 })).supported === true;
       return { h264: await ask('avc1.42001f'), vp9: await ask('vp09.00.31.08'), vp8: await ask('vp8') };
@@ -95,7 +99,7 @@ describe.skipIf(!hasChromium)('shrinking a video before upload', () => {
     console.log(`this Chromium's WebCodecs encoders at 720p: ${JSON.stringify(encoders)}`);
     expect(encoders.h264 || encoders.vp9 || encoders.vp8).toBe(true);
 
-    const { dialog, offer } = await pickOnSlowConnection('Shrunk on 3G');
+    const { dialog, offer } = await pickOnSlowConnection(shrinker, 'Shrunk on 3G');
     await saveScreenshot(page, 'shrink-offer');
     await offer.getByRole('button', { name: 'Shrink' }).click();
     await dialog.getByRole('progressbar', { name: 'Shrink progress' }).waitFor();
@@ -106,7 +110,7 @@ describe.skipIf(!hasChromium)('shrinking a video before upload', () => {
     await dialog.getByText(new RegExp(`^${basename(clip, '.mp4')}-720p\\.${ext} \\(\\d+\\.\\d MB\\)$`)).waitFor();
     await saveScreenshot(page, 'shrink-done');
 
-    await uploadOnFastConnection(dialog);
+    await uploadOnFastConnection(shrinker, dialog);
     await waitUntilProcessed(page.getByRole('article', { name: 'Shrunk on 3G' }));
 
     const stored = await storedOriginal(server, 'Shrunk on 3G', scratch);
@@ -116,8 +120,9 @@ describe.skipIf(!hasChromium)('shrinking a video before upload', () => {
     expect((await audioCodecs(stored)).length).toBe(1);
   });
 
-  it('Cancel stops the shrinking and keeps the original, which is what uploads', async () => {
-    const { dialog, offer } = await pickOnSlowConnection('Original after cancel');
+  test('Cancel stops the shrinking and keeps the original, which is what uploads', async ({ server, shrinker }) => {
+    const { page, clip, scratch } = shrinker;
+    const { dialog, offer } = await pickOnSlowConnection(shrinker, 'Original after cancel');
     await offer.getByRole('button', { name: 'Shrink' }).click();
     await dialog.getByRole('progressbar', { name: 'Shrink progress' }).waitFor();
     await dialog.getByRole('button', { name: 'Cancel shrinking' }).click();
@@ -126,12 +131,15 @@ describe.skipIf(!hasChromium)('shrinking a video before upload', () => {
     await dialog.getByText(`${basename(clip)} (${mb} MB)`, { exact: true }).waitFor();
     expect(await dialog.getByText(/^Shrunk:/).count()).toBe(0);
 
-    await uploadOnFastConnection(dialog);
+    await uploadOnFastConnection(shrinker, dialog);
     await waitUntilProcessed(page.getByRole('article', { name: 'Original after cancel' }));
     expect(sha(await storedOriginal(server, 'Original after cancel', scratch))).toBe(sha(clip));
   });
 
-  it("offers it on a fast connection too when the member's data saver is on; Keep original, or closing the dialog mid-shrink, keeps the file", async () => {
+  test("offers it on a fast connection too when the member's data saver is on; Keep original, or closing the dialog mid-shrink, keeps the file", async ({
+    shrinker,
+  }) => {
+    const { page, cdp, clip } = shrinker;
     await page.evaluate(() => localStorage.setItem('vidi.mediaPreferences', JSON.stringify({ dataSaver: true, downloadAhead: false })));
     await page.reload();
     await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
@@ -168,7 +176,8 @@ describe.skipIf(!hasChromium)('shrinking a video before upload', () => {
     await page.setViewportSize({ width: 1280, height: 720 });
   });
 
-  it('offers nothing on a fast connection and never loads the shrinking code', async () => {
+  test('offers nothing on a fast connection and never loads the shrinking code', async ({ server, shrinker }) => {
+    const { page, cdp, clip, scratch } = shrinker;
     await page.reload();
     await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
     await cdp.send('Network.emulateNetworkConditions', FAST);
