@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import { openServerDatabase, startServer, type ServerProcess } from '../helpers/server-process';
+import { describe, expect } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
+import { openServerDatabase, type ServerProcess } from '../helpers/server-process';
 import { mp4Faststart, mp4ThreeMinutes, mp4TwelveMegabytes } from '../fixtures/videos';
 import { h264At60, iphoneHevcMov, vp9Webm } from '../fixtures/media-clips';
+import { pwaTest } from './fixtures';
 import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 import { toastText } from './toasts';
 import { expectPlayedPast, recordMediaEvents } from './media-playback';
@@ -35,28 +36,19 @@ async function openDialog(page: Page) {
   return dialog;
 }
 
-describe.skipIf(!hasChromium)('uploading from the browser', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
+// One member's page goes through the file's uploads (the offline one resumes on it): made once per file.
+const test = pwaTest().extend('uploader', { scope: 'file' }, async ({ server, browser }, { onCleanup }) => {
   const email = uniqueEmail('uploader');
+  await signUpVerified(server, 'Uma Uploader', email);
+  const context = await browser.newContext();
+  onCleanup(() => context.close());
+  const page = await context.newPage();
+  await logInThroughUi(page, server, email);
+  return { page, context };
+});
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-    await signUpVerified(server, 'Uma Uploader', email);
-    context = await browser.newContext();
-    page = await context.newPage();
-    await logInThroughUi(page, server, email);
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it('checks the form with the copy of the spec before queueing', async () => {
+describe.skipIf(!hasChromium)('uploading from the browser', () => {
+  test('checks the form with the copy of the spec before queueing', async ({ uploader: { page } }) => {
     const dialog = await openDialog(page);
     await dialog.getByLabel('Title').waitFor();
     await dialog.getByLabel('Description (optional)').waitFor();
@@ -83,7 +75,7 @@ describe.skipIf(!hasChromium)('uploading from the browser', () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
-  it('uploads a video with captions: the success toast, then a processed card that plays it with a CC toggle', async () => {
+  test('uploads a video with captions: the success toast, then a processed card that plays it with a CC toggle', async ({ uploader: { page } }) => {
     const dialog = await openDialog(page);
     await dialog.getByLabel('Title').fill('Test pattern');
     await dialog.getByLabel('Description (optional)').fill('Colour bars');
@@ -107,7 +99,10 @@ describe.skipIf(!hasChromium)('uploading from the browser', () => {
     expect(await card.locator('video').evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);
   });
 
-  it('survives going offline midway and a reload: resumes from the stored URL and the video plays in the feed', async () => {
+  test('survives going offline midway and a reload: resumes from the stored URL and the video plays in the feed', async ({
+    server,
+    uploader: { page, context },
+  }) => {
     const file = await mp4TwelveMegabytes();
     const bytes = readFileSync(file);
     const creates: string[] = [];
@@ -170,7 +165,7 @@ describe.skipIf(!hasChromium)('uploading from the browser', () => {
   });
 
   // Chromium cannot decode HEVC: before processing, this .mov played its sound with no picture.
-  it('plays an iPhone-style HEVC .mov, a 1080p60 clip and a WebM with a picture, from the HLS ladder', async () => {
+  test('plays an iPhone-style HEVC .mov, a 1080p60 clip and a WebM with a picture, from the HLS ladder', async ({ uploader: { page } }) => {
     const clips: Array<[string, string]> = [
       ['iPhone HEVC', await iphoneHevcMov()],
       ['Sixty frames', await h264At60()],
