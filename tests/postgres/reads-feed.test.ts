@@ -41,7 +41,16 @@ async function seed(handle: DbHandle): Promise<void> {
   for (const p of profiles)
     await db
       .insertInto('profiles')
-      .values({ ...p, handle: `member_${p.id}`, email: `${p.id}@example.test`, is_admin: 0, is_active: 1, account_status: 'active', created_at: 1, updated_at: 1 })
+      .values({
+        ...p,
+        handle: `member_${p.id}`,
+        email: `${p.id}@example.test`,
+        is_admin: 0,
+        is_active: 1,
+        account_status: 'active',
+        created_at: 1,
+        updated_at: 1,
+      })
       .execute();
   for (const [i, v] of videos.entries())
     await db
