@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { insertVideo } from '#tests/helpers/videos';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { hasChromium } from '../helpers/browser';
 import { openServerDatabase, type ServerProcess } from '../helpers/server-process';
 import { expectPlayedPast, recordMediaEvents } from './media-playback';
-import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { pwaTest } from './fixtures';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 
 // The feed's HLS playback in Chromium (docs/pwa.md, "Feed"): hls.js over MSE, one segment preloaded
 // for the next card only, data saver capped at 360p. The ladder is made here with ffmpeg in the
@@ -132,28 +133,22 @@ const ofCard = (seen: string[], i: number) => [
 ];
 const segments = (paths: string[]) => paths.filter((p) => p.endsWith('.m4s'));
 
+// No media worker: the seeded rows are ready already, and nothing must re-process them.
+const test = pwaTest({ MEDIA_WORKER: 'off' });
+
 describe.skipIf(!hasChromium)('the feed plays HLS', () => {
-  let server: ServerProcess;
-  let browser: Browser;
   const email = uniqueEmail('hls-viewer');
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ server }) => {
     const ladder = mkdtempSync(join(tmpdir(), 'vidi-ladder-'));
     await makeLadder(ladder);
-    // No media worker: the rows below are ready already, and nothing must re-process them.
-    server = await startPwaServer({ MEDIA_WORKER: 'off' });
     await signUpVerified(server, 'Hana Viewer', email);
     await seedVideos(server, ladder, email);
     rmSync(ladder, { recursive: true, force: true });
-    browser = await launchChromium();
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   /** A phone at 2x: the 360 px wide player needs the 720p rendition for a sharp picture. */
-  async function openFeed(dataSaver: boolean): Promise<{ context: BrowserContext; page: Page; seen: string[] }> {
+  async function openFeed(server: ServerProcess, browser: Browser, dataSaver: boolean): Promise<{ context: BrowserContext; page: Page; seen: string[] }> {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2 });
     await context.addInitScript((on) => localStorage.setItem('vidi.mediaPreferences', JSON.stringify({ dataSaver: on, downloadAhead: false })), dataSaver);
     const seen = recordRequests(context);
@@ -174,8 +169,8 @@ describe.skipIf(!hasChromium)('the feed plays HLS', () => {
     await expect.poll(() => card.getByRole('button', { name: 'Pause HLS clip 0' }).count()).toBe(1);
   }
 
-  it('plays through hls.js with a picture; the next card buffers only its first segment, the one after only its poster', async () => {
-    const { context, page, seen } = await openFeed(false);
+  test('plays through hls.js with a picture; the next card buffers only its first segment, the one after only its poster', async ({ server, browser }) => {
+    const { context, page, seen } = await openFeed(server, browser, false);
     try {
       // Before any tap: the card in view and the next one have one segment each, nothing more.
       await expect.poll(() => segments(ofCard(seen, 1)).length, { timeout: 20_000 }).toBe(1);
@@ -196,8 +191,8 @@ describe.skipIf(!hasChromium)('the feed plays HLS', () => {
     }
   });
 
-  it('with data saver, requests only the 360p playlist and segments, and preloads nothing', async () => {
-    const { context, page, seen } = await openFeed(true);
+  test('with data saver, requests only the 360p playlist and segments, and preloads nothing', async ({ server, browser }) => {
+    const { context, page, seen } = await openFeed(server, browser, true);
     try {
       await playFirstCard(page);
       const first = ofCard(seen, 0).filter((p) => p.endsWith('.m3u8') || p.endsWith('.m4s') || p.endsWith('init.mp4'));
@@ -210,8 +205,8 @@ describe.skipIf(!hasChromium)('the feed plays HLS', () => {
     }
   });
 
-  it('shows processing and failed states on the uploader cards, a captions toggle, and Save for offline', async () => {
-    const { context, page } = await openFeed(false);
+  test('shows processing and failed states on the uploader cards, a captions toggle, and Save for offline', async ({ server, browser }) => {
+    const { context, page } = await openFeed(server, browser, false);
     try {
       const processing = page.locator('article', { has: page.getByRole('heading', { name: 'still-processing' }) });
       await expect.poll(() => processing.getByText('Processing… 42%').count()).toBe(1);
