@@ -1,6 +1,6 @@
 import { comments as commentEntity, follows as followEntity, likes as likeEntity } from '#sync/entities/registry';
 import { deleteNotificationsOfUser } from '../notifications/create';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import { lockScoringExclusive } from '#db/locks';
 import { onUserDeleted } from '../rewards/member-status';
@@ -64,11 +64,7 @@ export async function deleteUserInTx(trx: Transaction<Database>, changes: Change
     .where('likes.user_id', '=', userId)
     .execute();
   for (const l of likes) {
-    await trx
-      .updateTable('videos')
-      .set((eb) => ({ likes_count: eb('likes_count', '-', 1) }))
-      .where('id', '=', l.video_id)
-      .execute();
+    await takeOne(trx, 'videos', 'likes_count', l.video_id);
     changes.row(likeEntity, { video_id: l.video_id, user_id: userId, created_at: 0 }, { deleted: true });
     touched.add(l.video_id);
   }
@@ -82,11 +78,7 @@ export async function deleteUserInTx(trx: Transaction<Database>, changes: Change
     .where('comments.user_id', '=', userId)
     .execute();
   for (const cm of comments) {
-    await trx
-      .updateTable('videos')
-      .set((eb) => ({ comments_count: eb('comments_count', '-', 1) }))
-      .where('id', '=', cm.video_id)
-      .execute();
+    await takeOne(trx, 'videos', 'comments_count', cm.video_id);
     changes.row(commentEntity, { id: cm.id, video_id: cm.video_id, user_id: userId, content: '', created_at: 0 }, { deleted: true });
     touched.add(cm.video_id);
   }
@@ -99,11 +91,7 @@ export async function deleteUserInTx(trx: Transaction<Database>, changes: Change
     .where('views.user_id', '=', userId)
     .execute();
   for (const v of views) {
-    await trx
-      .updateTable('videos')
-      .set((eb) => ({ views_count: eb('views_count', '-', 1) }))
-      .where('id', '=', v.video_id)
-      .execute();
+    await takeOne(trx, 'videos', 'views_count', v.video_id);
     touched.add(v.video_id);
   }
   await trx.deleteFrom('views').where('user_id', '=', userId).execute();
@@ -111,11 +99,7 @@ export async function deleteUserInTx(trx: Transaction<Database>, changes: Change
   // shares_count counts members (docs/decisions/0001-prizes-that-cannot-be-farmed.md): one decrement per video they shared.
   const shares = await trx.selectFrom('shares').select(['video_id']).distinct().where('user_id', '=', userId).execute();
   for (const s of shares) {
-    await trx
-      .updateTable('videos')
-      .set((eb) => ({ shares_count: eb('shares_count', '-', 1) }))
-      .where('id', '=', s.video_id)
-      .execute();
+    await takeOne(trx, 'videos', 'shares_count', s.video_id);
     touched.add(s.video_id);
   }
   await trx.deleteFrom('shares').where('user_id', '=', userId).execute();
@@ -137,24 +121,24 @@ export async function deleteUserInTx(trx: Transaction<Database>, changes: Change
 async function removeFollows(trx: Transaction<Database>, changes: Changes, userId: string): Promise<void> {
   const following = await trx.selectFrom('follows').select(['followee_id', 'created_at']).where('follower_id', '=', userId).execute();
   for (const f of following) {
-    await trx
-      .updateTable('profiles')
-      .set((eb) => ({ followers_count: eb('followers_count', '-', 1) }))
-      .where('id', '=', f.followee_id)
-      .execute();
+    await takeOne(trx, 'profiles', 'followers_count', f.followee_id);
     changes.profile(f.followee_id);
   }
   const followers = await trx.selectFrom('follows').select(['follower_id', 'created_at']).where('followee_id', '=', userId).execute();
   for (const f of followers) {
-    await trx
-      .updateTable('profiles')
-      .set((eb) => ({ following_count: eb('following_count', '-', 1) }))
-      .where('id', '=', f.follower_id)
-      .execute();
+    await takeOne(trx, 'profiles', 'following_count', f.follower_id);
     changes.profile(f.follower_id).row(followEntity, { follower_id: f.follower_id, followee_id: userId, created_at: 0 }, { deleted: true });
   }
   await trx
     .deleteFrom('follows')
     .where((eb) => eb.or([eb('follower_id', '=', userId), eb('followee_id', '=', userId)]))
     .execute();
+}
+
+/** The counters a deleted member's rows counted in, by table. */
+type Counters = { videos: 'likes_count' | 'comments_count' | 'views_count' | 'shares_count'; profiles: 'followers_count' | 'following_count' };
+
+/** One off a counter the deleted member's row counted in (a like on a video, a follow of a member). */
+async function takeOne<T extends keyof Counters>(trx: Transaction<Database>, table: T, counter: Counters[T], id: string): Promise<void> {
+  await sql`update ${sql.table(table)} set ${sql.ref(counter)} = ${sql.ref(counter)} - 1 where id = ${id}`.execute(trx);
 }
