@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { hasChromium } from '../helpers/browser';
 import { firstH1Text, titleOf, watchProblems } from '../helpers/page-problems';
-import type { ServerProcess } from '../helpers/server-process';
-import { logInThroughUi, PASSWORD, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { logInThroughUi, PASSWORD, signUpVerified, uniqueEmail } from './member-session';
+import { pwaTest } from './fixtures';
 
 // Issue 17, the first visit: the public pages arrive as finished HTML (prerendered at build time),
 // React adopts that markup instead of drawing it again, and a visit logs nothing in the console.
@@ -43,22 +43,11 @@ const ADOPTED_BY_REACT = `(() => {
   return !!h1 && Object.keys(h1).some((k) => k.startsWith('__reactFiber'));
 })()`;
 
+const test = pwaTest();
+
 describe.skipIf(!hasChromium)('the first visit', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startPwaServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   for (const p of PUBLIC_PAGES) {
-    it(`a visitor opens ${p.path}: its heading and title, nothing in the console, no failed request`, async () => {
-      const context = await browser.newContext();
+    test(`a visitor opens ${p.path}: its heading and title, nothing in the console, no failed request`, async ({ server, context }) => {
       const page = await context.newPage();
       const problems = watchProblems(page);
       const res = await page.goto(server.url + p.path, { waitUntil: 'networkidle' });
@@ -67,11 +56,10 @@ describe.skipIf(!hasChromium)('the first visit', () => {
       await expect.poll(() => page.evaluate(ADOPTED_BY_REACT)).toBe(true);
       expect(await page.title()).toBe(p.title);
       expect(problems).toEqual([]);
-      await context.close();
     });
   }
 
-  it('shows every public page without JavaScript: the heading is in the HTML itself', async () => {
+  test('shows every public page without JavaScript: the heading is in the HTML itself', async ({ server, browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     for (const p of PUBLIC_PAGES) {
@@ -83,7 +71,7 @@ describe.skipIf(!hasChromium)('the first visit', () => {
     await context.close();
   });
 
-  it('answers every public page with its heading and title in the HTML (a plain fetch, no browser)', async () => {
+  test('answers every public page with its heading and title in the HTML (a plain fetch, no browser)', async ({ server }) => {
     for (const p of PUBLIC_PAGES) {
       const res = await fetch(server.url + p.path);
       expect(res.status, p.path).toBe(200);
@@ -94,8 +82,7 @@ describe.skipIf(!hasChromium)('the first visit', () => {
     }
   });
 
-  it('hydrates /login instead of drawing it again, then the form and the links work in place', async () => {
-    const context = await browser.newContext();
+  test('hydrates /login instead of drawing it again, then the form and the links work in place', async ({ server, context }) => {
     await context.addInitScript(WATCH_ROOT);
     const page = await context.newPage();
     const problems = watchProblems(page);
@@ -123,13 +110,11 @@ describe.skipIf(!hasChromium)('the first visit', () => {
     expect(documents).toEqual([]);
     expect(await page.title()).toBe('Create Account · Vidi');
     expect(problems).toEqual([]);
-    await context.close();
   });
 
-  it('sends a member who signed in before from /login to /home, quietly', async () => {
+  test('sends a member who signed in before from /login to /home, quietly', async ({ server, context }) => {
     const email = uniqueEmail('first-visit');
     await signUpVerified(server, 'First Visit', email);
-    const context = await browser.newContext();
     const first = await context.newPage();
     await logInThroughUi(first, server, email);
     await first.close();
@@ -141,15 +126,13 @@ describe.skipIf(!hasChromium)('the first visit', () => {
     await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/home');
     expect(problems).toEqual([]);
-    await context.close();
   });
 
   // Issue 26: a member whose refresh cookie has gone (its 30 days ran out, or the cookies were
   // cleared) still has the cached profile; the app asked the server anyway and logged a 400.
-  it('a member back after the refresh cookie has gone: landing, sign in, home, and nothing in the console', async () => {
+  test('a member back after the refresh cookie has gone: landing, sign in, home, and nothing in the console', async ({ server, context }) => {
     const email = uniqueEmail('back-later');
     await signUpVerified(server, 'Back Later', email);
-    const context = await browser.newContext();
     const first = await context.newPage();
     await logInThroughUi(first, server, email);
     await first.close();
@@ -169,16 +152,13 @@ describe.skipIf(!hasChromium)('the first visit', () => {
     await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
     await pulled;
     expect(problems).toEqual([]);
-    await context.close();
   });
 
-  it('answers an unknown page 404 with the app Not Found page, and a missing file 404 without HTML', async () => {
-    const context = await browser.newContext();
+  test('answers an unknown page 404 with the app Not Found page, and a missing file 404 without HTML', async ({ server, context }) => {
     const page = await context.newPage();
     const res = await page.goto(`${server.url}/no-such-page`);
     expect(res?.status()).toBe(404);
     await heading(page, 'Page not found').waitFor();
-    await context.close();
 
     const missing = await fetch(`${server.url}/missing.js`);
     expect(missing.status).toBe(404);
