@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
 import { mp4Faststart } from '../fixtures/videos';
-import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { pwaTest } from './fixtures';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 import { toastText } from './toasts';
 import { uploadAndWaitSent, waitForServiceWorker } from './feed-actions';
 
@@ -60,34 +61,25 @@ async function uploadReady(page: Page, title: string): Promise<LocalVideo> {
   return video!;
 }
 
+// A phone-sized fresh device per test (its own browser context).
+const test = pwaTest().extend('phone', async ({ browser }, { onCleanup }): Promise<BrowserContext> => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  onCleanup(() => context.close());
+  return context;
+});
+
+/** A new member, signed in on the test's phone. */
+async function signedInMember(server: ServerProcess, context: BrowserContext, tag: string, name: string): Promise<{ page: Page; context: BrowserContext }> {
+  const email = uniqueEmail(tag);
+  await signUpVerified(server, name, email);
+  const page = await context.newPage();
+  await logInThroughUi(page, server, email);
+  return { page, context };
+}
+
 describe.skipIf(!hasChromium)('offline copies and media preferences', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  /** A new member, signed in on a fresh device (its own browser context). */
-  async function signedInMember(tag: string, name: string): Promise<{ page: Page; context: BrowserContext }> {
-    const email = uniqueEmail(tag);
-    await signUpVerified(server, name, email);
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    await logInThroughUi(page, server, email);
-    return { page, context };
-  }
-
-  beforeAll(async () => {
-    server = await startPwaServer();
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it('shows "Video playback and storage" on the profile: two switches and the offline storage figures', async () => {
-    const { page } = await signedInMember('media-profile', 'Pia Profile');
+  test('shows "Video playback and storage" on the profile: two switches and the offline storage figures', async ({ server, phone }) => {
+    const { page } = await signedInMember(server, phone, 'media-profile', 'Pia Profile');
     await openProfile(page, server);
 
     const dataSaver = page.getByRole('switch', { name: 'Data saver' });
@@ -106,8 +98,8 @@ describe.skipIf(!hasChromium)('offline copies and media preferences', () => {
     await saveScreenshot(page, 'profile-media-settings');
   });
 
-  it('keeps data saver and download ahead over a reload (set from the keyboard)', async () => {
-    const { page } = await signedInMember('media-prefs', 'Dara Saver');
+  test('keeps data saver and download ahead over a reload (set from the keyboard)', async ({ server, phone }) => {
+    const { page } = await signedInMember(server, phone, 'media-prefs', 'Dara Saver');
     await openProfile(page, server);
 
     const dataSaver = page.getByRole('switch', { name: 'Data saver' });
@@ -129,8 +121,11 @@ describe.skipIf(!hasChromium)('offline copies and media preferences', () => {
     expect(await page.getByRole('switch', { name: 'Data saver' }).isChecked()).toBe(false);
   });
 
-  it('saves the small MP4 from the card once it is ready, plays it offline (Range answered by the worker), never serves HLS from the cache, and "Clear offline videos" empties it', async () => {
-    const { page, context } = await signedInMember('media-offline', 'Otto Offline');
+  test('saves the small MP4 from the card once it is ready, plays it offline (Range answered by the worker), never serves HLS from the cache, and "Clear offline videos" empties it', async ({
+    server,
+    phone,
+  }) => {
+    const { page, context } = await signedInMember(server, phone, 'media-offline', 'Otto Offline');
     await waitForServiceWorker(page);
     const title = 'Saved for the train';
     const video = await uploadReady(page, title);
@@ -197,8 +192,8 @@ describe.skipIf(!hasChromium)('offline copies and media preferences', () => {
     await expect.poll(() => savedVideosFigure(page).textContent()).toBe('0 videos');
   });
 
-  it('downloads the newest ready videos ahead when "Download new videos for offline" is on', async () => {
-    const { page } = await signedInMember('media-ahead', 'Ada Ahead');
+  test('downloads the newest ready videos ahead when "Download new videos for offline" is on', async ({ server, phone }) => {
+    const { page } = await signedInMember(server, phone, 'media-ahead', 'Ada Ahead');
     await waitForServiceWorker(page);
     const video = await uploadReady(page, 'Fetched while on Wi-Fi');
     // Off by default: opening the feed stores nothing.
