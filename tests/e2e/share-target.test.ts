@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { hasChromium } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
 import { mp4Faststart } from '../fixtures/videos';
 import { VIDEO_TITLE_MAX } from '#sync/protocol/limits';
-import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { pwaTest } from './fixtures';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 import { waitForServiceWorker } from './feed-actions';
 import { toastText } from './toasts';
 
@@ -54,17 +55,15 @@ function keptShare(page: Page): Promise<{ file: File | null } | null> {
   });
 }
 
+const test = pwaTest();
+
 // docs/pwa.md, "Share into Vidi".
 describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
-  let server: ServerProcess;
-  let browser: Browser;
   let video: string;
   let notes: string;
   let oversized: string;
 
-  beforeAll(async () => {
-    server = await startPwaServer();
-    browser = await launchChromium();
+  test.beforeAll(async () => {
     video = await mp4Faststart();
     notes = join(mkdtempSync(join(tmpdir(), 'vidi-share-')), 'notes.txt');
     writeFileSync(notes, 'Holiday notes, not a video.\n');
@@ -73,23 +72,17 @@ describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
     writeFileSync(oversized, '');
     truncateSync(oversized, 120 * 1024 * 1024 + 1);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  async function signedInWithWorker(name: string) {
+  async function signedInWithWorker(server: ServerProcess, context: BrowserContext, name: string) {
     const email = uniqueEmail('sharer');
     await signUpVerified(server, name, email);
-    const context = await browser.newContext();
     const page = await context.newPage();
     await logInThroughUi(page, server, email);
     await waitForServiceWorker(page);
     return { email, context, page };
   }
 
-  it('opens the upload dialog with the shared video chosen, and uploads it', async () => {
-    const { context, page } = await signedInWithWorker('Sam Sharer');
+  test('opens the upload dialog with the shared video chosen, and uploads it', async ({ server, context }) => {
+    const { page } = await signedInWithWorker(server, context, 'Sam Sharer');
     await shareIntoVidi(page, video, 'From my gallery');
     const dialog = page.getByRole('dialog', { name: 'Upload Video' });
     await dialog.getByText(new RegExp(`^${basename(video).replace('.', '\\.')} \\(`)).waitFor();
@@ -106,21 +99,19 @@ describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
     await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
     await card.waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
-    await context.close();
   });
 
-  it("offers a long shared title cut to the upload form's limit (120 characters), not shorter", async () => {
-    const { context, page } = await signedInWithWorker('Lena Long');
+  test("offers a long shared title cut to the upload form's limit (120 characters), not shorter", async ({ server, context }) => {
+    const { page } = await signedInWithWorker(server, context, 'Lena Long');
     const long = Array.from({ length: 14 }, (_, i) => `Sunset ${String(i).padStart(2, '0')}`).join(' ');
     expect(long.length).toBeGreaterThan(VIDEO_TITLE_MAX);
     await shareIntoVidi(page, video, long);
     const dialog = page.getByRole('dialog', { name: 'Upload Video' });
     await dialog.getByText(new RegExp(`^${basename(video).replace('.', '\\.')} \\(`)).waitFor();
     expect(await dialog.getByLabel('Title').inputValue()).toBe(long.slice(0, VIDEO_TITLE_MAX));
-    await context.close();
   });
 
-  it.each([
+  test.for([
     { what: 'a file that is not a video', file: () => notes, title: 'Invalid file type', description: 'Please select a video file' },
     {
       what: 'a video over 120 MB',
@@ -128,19 +119,18 @@ describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
       title: 'File too large',
       description: 'Please select a video under 120MB (approximately 2 minutes)',
     },
-  ])('refuses $what with the upload toast, keeps nothing and opens no dialog', async ({ file, title, description }) => {
-    const { context, page } = await signedInWithWorker('Tess Text');
+  ])('refuses $what with the upload toast, keeps nothing and opens no dialog', async ({ file, title, description }, { server, context }) => {
+    const { page } = await signedInWithWorker(server, context, 'Tess Text');
     await shareIntoVidi(page, file());
     await toastText(page, title);
     await toastText(page, description);
     expect(await page.getByRole('dialog').count()).toBe(0);
     // Only the reason was kept, and it was handed over once: nothing is left for a reload to show.
     expect(await keptShare(page)).toBeNull();
-    await context.close();
   });
 
-  it('keeps the shared video through signing in', async () => {
-    const { email, context, page } = await signedInWithWorker('Owen Out');
+  test('keeps the shared video through signing in', async ({ server, context }) => {
+    const { email, page } = await signedInWithWorker(server, context, 'Owen Out');
     await page.getByRole('button', { name: 'Sign Out' }).click();
     await page.waitForURL('**/login');
     await shareIntoVidi(page, video);
@@ -152,12 +142,11 @@ describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
       .getByRole('dialog', { name: 'Upload Video' })
       .getByText(/\.mp4 \(/)
       .waitFor();
-    await context.close();
   });
 
   // Issue 26, low 6: another site's form must not plant a file in the member's upload dialog.
-  it("refuses a share POSTed by another site's page: the app opens plainly and nothing is kept", async () => {
-    const { context, page } = await signedInWithWorker('Carl Cross');
+  test("refuses a share POSTed by another site's page: the app opens plainly and nothing is kept", async ({ server, context }) => {
+    const { page } = await signedInWithWorker(server, context, 'Carl Cross');
     // Another site on this machine (127.0.0.2 is loopback too, and a different site from 127.0.0.1).
     const attacker: Server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -177,11 +166,10 @@ describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
       expect(await page.getByRole('dialog').count()).toBe(0);
     } finally {
       attacker.close();
-      await context.close();
     }
   });
 
-  it('is offered to the operating system by the manifest', async () => {
+  test('is offered to the operating system by the manifest', async ({ server }) => {
     const manifest = (await (await fetch(`${server.url}/manifest.webmanifest`)).json()) as Record<string, any>;
     expect(manifest.share_target).toEqual({
       action: '/share-target',
@@ -191,7 +179,7 @@ describe.skipIf(!hasChromium)('sharing a video into Vidi', () => {
     });
   });
 
-  it('is sent to the app by the server when no service worker caught the share', async () => {
+  test('is sent to the app by the server when no service worker caught the share', async ({ server }) => {
     const form = new FormData();
     form.append('title', 'No worker yet');
     form.append('video', new Blob([new Uint8Array(2 * 1024 * 1024)], { type: 'video/mp4' }), 'clip.mp4');
