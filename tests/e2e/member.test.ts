@@ -1,46 +1,38 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
 import { lastMailTo } from '../helpers/mail-sink';
-import type { ServerProcess } from '../helpers/server-process';
 import { mp4Faststart } from '../fixtures/videos';
-import { PASSWORD, startPwaServer, uniqueEmail } from './member-session';
+import { pwaTest } from './fixtures';
+import { PASSWORD, uniqueEmail } from './member-session';
 import { toastText } from './toasts';
 
 /** The toast region holds one toast at a time (the product's toast rules, client/ui/toaster-entry.tsx); wait for a text in it. */
+// The file walks one visitor's page from the landing page to member and back: made once per file,
+// with every console error and warning on the way noted for the last test.
+const test = pwaTest().extend('visitor', { scope: 'file' }, async ({ browser }, { onCleanup }) => {
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  onCleanup(() => context.close());
+  // Linux Chromium has no share sheet anyway; make sure the copy-link path is the one taken.
+  await context.addInitScript(() => {
+    Reflect.deleteProperty(Navigator.prototype, 'share');
+    Reflect.deleteProperty(Navigator.prototype, 'canShare');
+  });
+  const page = await context.newPage();
+  const consoleProblems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') consoleProblems.push(`${m.type()}: ${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => consoleProblems.push(`pageerror: ${e.message}`));
+  return { context, page, consoleProblems };
+});
+
 describe.skipIf(!hasChromium)("a visitor's path to member and back", () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
   const email = uniqueEmail('member');
   const title = 'My first clip';
-  const consoleProblems: string[] = [];
   let deletedMedia: string[] = [];
   let problemsBeforeDelete = Number.POSITIVE_INFINITY;
 
-  beforeAll(async () => {
-    server = await startPwaServer();
-    browser = await launchChromium();
-    context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-    // Linux Chromium has no share sheet anyway; make sure the copy-link path is the one taken.
-    await context.addInitScript(() => {
-      Reflect.deleteProperty(Navigator.prototype, 'share');
-      Reflect.deleteProperty(Navigator.prototype, 'canShare');
-    });
-    page = await context.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error' || m.type() === 'warning') consoleProblems.push(`${m.type()}: ${m.text()} (${m.location().url})`);
-    });
-    page.on('pageerror', (e) => consoleProblems.push(`pageerror: ${e.message}`));
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it('signs up from the landing page with the validation toasts of the spec', async () => {
+  test('signs up from the landing page with the validation toasts of the spec', async ({ server, visitor: { page } }) => {
     await page.goto(server.url + '/');
     await page.getByRole('link', { name: 'Get Started' }).click();
     await page.waitForURL('**/signup');
@@ -74,7 +66,7 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back", () => {
     expect(signups).toEqual(['POST']);
   });
 
-  it('verifies the e-mail through the mailed link and signs in (one request for a double click)', async () => {
+  test('verifies the e-mail through the mailed link and signs in (one request for a double click)', async ({ server, visitor: { page } }) => {
     const link = lastMailTo(server.dataDir, email).links.find((l) => l.includes('/api/auth/verify?token='));
     expect(link).toBeDefined();
     // The link redirects to PUBLIC_URL's /login?verified=1; the test server's PUBLIC_URL has no real port
@@ -99,7 +91,7 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back", () => {
     expect(logins).toEqual(['POST']);
   });
 
-  it('shows the empty feed, then uploads a video that appears as a card', async () => {
+  test('shows the empty feed, then uploads a video that appears as a card', async ({ visitor: { page } }) => {
     await page.getByRole('heading', { name: 'No videos yet' }).waitFor();
     await page.getByRole('button', { name: 'Upload First Video' }).click();
     const dialog = page.getByRole('dialog');
@@ -119,7 +111,7 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back", () => {
     await saveScreenshot(page, 'member-feed-with-video');
   });
 
-  it('likes, comments and copies the share link', async () => {
+  test('likes, comments and copies the share link', async ({ server, visitor: { page } }) => {
     const card = page.getByRole('article', { name: title });
     const like = card.getByRole('button', { name: /^Like/ });
     expect(await like.getAttribute('aria-pressed')).toBe('false');
@@ -152,7 +144,7 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back", () => {
     await expect.poll(() => card.getByRole('button', { name: /^Share/ }).getAttribute('aria-label')).toBe('Share, 1 share');
   });
 
-  it('changes the profile name', async () => {
+  test('changes the profile name', async ({ visitor: { page } }) => {
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.waitForURL('**/profile');
     await page.getByText('Email address cannot be changed.').waitFor();
@@ -170,14 +162,14 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back", () => {
     await page.getByRole('heading', { level: 1, name: 'Welcome, Asha Renamed!' }).waitFor();
   });
 
-  it('opens the rewards page', async () => {
+  test('opens the rewards page', async ({ visitor: { page } }) => {
     await page.getByRole('link', { name: 'Rewards' }).click();
     await page.waitForURL('**/rewards');
     await page.getByRole('heading', { level: 1, name: 'Rewards' }).waitFor();
     await saveScreenshot(page, 'member-rewards');
   });
 
-  it('deletes the own video after the confirmation and signs out', async () => {
+  test('deletes the own video after the confirmation and signs out', async ({ server, visitor: { page, consoleProblems } }) => {
     await page.getByRole('link', { name: 'Vidi' }).click();
     const card = page.getByRole('article', { name: title });
     let question = '';
@@ -199,7 +191,7 @@ describe.skipIf(!hasChromium)("a visitor's path to member and back", () => {
     await page.waitForURL('**/login');
   });
 
-  it('logged no errors or warnings on the way', () => {
+  test('logged no errors or warnings on the way', async ({ visitor: { consoleProblems } }) => {
     // The one expected exception: a poster, playlist or segment request of the just-deleted video that was still
     // in flight when the server removed its files answers 404 (docs/uploads.md, "Media delivery": deleted files answer 404).
     const racedDeletion = (line: string, i: number) =>
