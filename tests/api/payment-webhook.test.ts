@@ -57,7 +57,7 @@ async function payment(orderId: string) {
   return t.deps.db.selectFrom('payments').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
 }
 async function activations(userId: string) {
-  return (await t.deps.db.selectFrom('change_log').select('seq').where('entity', '=', 'profile').where('entity_id', '=', userId).execute()).length;
+  return (await t.deps.db.selectFrom('change_log').select('seq').where('entity', '=', 'account').where('entity_id', '=', userId).execute()).length;
 }
 
 describe('razorpay webhook', () => {

@@ -44,8 +44,9 @@ async function status(userId: string) {
   return (await t.deps.db.selectFrom('profiles').select('account_status').where('id', '=', userId).executeTakeFirstOrThrow()).account_status;
 }
 
+/** The member's own-profile changes (an `account` change: status and payment reach only their devices). */
 async function profileChanges(userId: string) {
-  return (await t.deps.db.selectFrom('change_log').select('seq').where('entity', '=', 'profile').where('entity_id', '=', userId).execute()).length;
+  return (await t.deps.db.selectFrom('change_log').select('seq').where('entity', '=', 'account').where('entity_id', '=', userId).execute()).length;
 }
 
 const order = (u: { id: string; email: string }) => call(t.app, 'POST', '/api/payments/order', { user_id: u.id, email: u.email });
