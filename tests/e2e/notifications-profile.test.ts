@@ -13,7 +13,7 @@ describe.skipIf(!hasChromium)('the Notifications section of /profile', () => {
   test('keeps a choice the member changed (the server has it) over a reload, and locks the choices offline', async ({ server, member }) => {
     const s = await member('Chooser');
     await s.page.goto(`${server.url}/profile`);
-    const likes = section(s).getByRole('checkbox', { name: 'Likes on my videos' });
+    const likes = section(s).getByRole('checkbox', { name: 'Likes and new followers' });
     await likes.waitFor();
     expect(await likes.isChecked()).toBe(true);
     await likes.uncheck();

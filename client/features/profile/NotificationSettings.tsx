@@ -8,7 +8,7 @@ import { currentSubscription, pushSupported, subscribeThisDevice, unsubscribeThi
 import { useNotificationPrefs } from './api/useNotificationPrefs';
 
 const CHOICES: Array<{ pref: NotificationPref; label: string }> = [
-  { pref: 'likes', label: 'Likes on my videos' },
+  { pref: 'likes', label: 'Likes and new followers' },
   { pref: 'comments', label: 'Comments on my videos' },
   { pref: 'processing', label: 'Video processing finished or failed' },
   { pref: 'prizes', label: 'Prize results' },
