@@ -22,7 +22,7 @@ import { insertVideo, type VideoOverrides } from './videos';
 
 /** Writes a 12 s 360x640 H.264 clip to `file`: several seconds of ffmpeg, so a test can act while it still runs. */
 export async function makeLongClip(file: string): Promise<string> {
-  await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=360x640:rate=30', '-t', '12', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
+  await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=360x640:rate=30', '-t', '60', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
   return file;
 }
 

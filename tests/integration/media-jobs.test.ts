@@ -73,7 +73,8 @@ describe('media jobs: the runner over real SQLite, real ffmpeg and real files', 
     startRunner({ processVideo: watched });
     await until('ffmpeg encoding', () => progressed);
     const source = (await video(videoId))!.file_key;
-    expect(ffmpegPidsNaming(source)).not.toEqual([]);
+    // Progress is reported as the encoder starts: its process may be a moment behind.
+    await until('ffmpeg running on the source', () => ffmpegPidsNaming(source).length > 0);
     const started = Date.now();
     await writeTx(w.t.deps, async (trx, changes) => {
       await deleteVideoInTx(trx, changes, videoId);
