@@ -21,8 +21,22 @@ import { insertVideo, type VideoOverrides } from './videos';
 // Shared steps of the media-job tests (tests/integration/media-jobs*.test.ts, docs/media.md).
 
 /** Writes a 12 s 360x640 H.264 clip to `file`: several seconds of ffmpeg, so a test can act while it still runs. */
-export async function makeLongClip(file: string): Promise<string> {
-  await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=size=360x640:rate=30', '-t', '60', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file]);
+export async function makeLongClip(file: string, seconds = 12): Promise<string> {
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=360x640:rate=30',
+    '-t',
+    String(seconds),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    file,
+  ]);
   return file;
 }
 

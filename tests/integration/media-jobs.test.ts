@@ -18,7 +18,8 @@ describe('media jobs: the runner over real SQLite, real ffmpeg and real files', 
 
   beforeAll(async () => {
     // Long enough (12 s, 360x640) that ffmpeg is surely still running when the test acts on it.
-    longClip = await makeLongClip(join(w.t.dataDir, 'long.mp4'));
+    // Long enough to still be encoding when a test deletes it, on a quiet machine too.
+    longClip = await makeLongClip(join(w.t.dataDir, 'long.mp4'), 60);
   }, 60_000);
 
   it('processes a queued job: the video becomes ready with its outputs in place, the temp folder gone, progress only to the owner', async () => {
