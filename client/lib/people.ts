@@ -1,28 +1,10 @@
 import { ApiError } from './http/api-error';
 import { memberHttp } from './session';
 
-// The people reads (docs/pwa.md, "People"): shapes as the server answers them. The service worker
+// The people reads (docs/pwa.md, "People"); their shapes are the server's (sync/rest-api/people.ts). The service worker
 // keeps the visited ones for offline (client/lib/people-cache.ts).
 
-/** GET /api/people/{handle}. */
-export interface CreatorProfile {
-  id: string;
-  handle: string;
-  name: string;
-  created_at: string;
-  followers_count: number;
-  following_count: number;
-  videos_count: number;
-  viewer: { following: boolean; followed_by: boolean };
-}
-
-/** One row of /followers, /following and /api/people/suggested. */
-export interface PersonItem {
-  id: string;
-  handle: string;
-  name: string;
-  viewer: { following: boolean };
-}
+export type { CreatorProfile, PersonItem } from '#sync/rest-api/people';
 
 /** A keyset page of any of the lists. */
 export interface ReadPage<T> {
