@@ -1,9 +1,6 @@
 import { MutationError } from '../protocol/error-codes';
-import { handleProblem, normalizeHandle } from '../protocol/handles';
+import { HANDLE_TAKEN_MESSAGE, handleProblem, normalizeHandle } from '../protocol/handles';
 import { defineMutation } from './define-mutation';
-
-/** The words of the `handle_taken` refusal (the /profile form says the same before sending). */
-export const HANDLE_TAKEN_MESSAGE = 'That handle is taken.';
 
 /**
  * The member's handle (/@handle). What was typed is normalized here, so "@Asha" and "asha" are one

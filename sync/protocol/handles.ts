@@ -43,6 +43,9 @@ export const RESERVED_HANDLES: ReadonlySet<string> = new Set([
   'vidi',
 ]);
 
+/** The words of the `handle_taken` refusal; the /profile form says the same before sending. */
+export const HANDLE_TAKEN_MESSAGE = 'That handle is taken.';
+
 /** What a member typed, as it is stored and compared: trimmed, without a leading @, lower case. */
 export function normalizeHandle(typed: string): string {
   return typed.trim().replace(/^@/, '').toLowerCase();

@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '#db/errors';
-import { HANDLE_TAKEN_MESSAGE } from '#sync/mutations/set-handle';
+import { HANDLE_TAKEN_MESSAGE } from '#sync/protocol/handles';
 import { MutationError } from '#sync/protocol/error-codes';
 import { MAX_FOLLOWING } from '#sync/protocol/limits';
 import type { ServerMutationContext } from './context';

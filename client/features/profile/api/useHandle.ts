@@ -2,10 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { getPeopleRead, peoplePath, type CreatorProfile } from '#client/lib/people';
 import { ApiError } from '#client/lib/http/api-error';
 import { useSyncEngine } from '#client/sync/useSyncEngine';
-import { handleProblem } from '#sync/protocol/handles';
+import { HANDLE_TAKEN_MESSAGE, handleProblem } from '#sync/protocol/handles';
 
-/** The words of a taken handle, as the server's `handle_taken` refusal says them. */
-export const HANDLE_TAKEN = 'That handle is taken.';
 const CHECK_DELAY_MS = 400;
 
 /**
@@ -30,7 +28,7 @@ export function useHandleProblem(handle: string, current: string, meId: string |
       clearTimeout(timer);
     };
   }, [handle, current, rule, meId]);
-  return rule ?? (taken === handle ? HANDLE_TAKEN : null);
+  return rule ?? (taken === handle ? HANDLE_TAKEN_MESSAGE : null);
 }
 
 /** Sets the member's handle (queued, shown at once); a refusal is rolled back and announced by the sync bridge. */
