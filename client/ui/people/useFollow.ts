@@ -31,13 +31,6 @@ export function useFollowState(userId: string | null): FollowState | undefined {
   }, [me, userId]);
 }
 
-/** How many people the member follows, from the same store (undefined while it is read). */
-export function useFollowingCount(): number | undefined {
-  const engine = useSyncEngine();
-  const me = engine?.userId ?? null;
-  return useLiveQuery(async () => (me ? getClientDb().follows.where('follower_id').equals(me).count() : undefined), [me]);
-}
-
 /**
  * Follows or unfollows (queued, shown at once). A change the server refuses is rolled back and
  * announced by the sync bridge; one refused on the device (oneself) is said here.
