@@ -127,4 +127,3 @@ export async function setMeta(db: ClientDb, key: string, value: unknown): Promis
 
 export const toVideoRow = (v: FeedItem): VideoRow => ({ ...v, created_ms: Date.parse(v.created_at) });
 export const toCommentRow = (c: CommentItem): CommentRow => ({ ...c, created_ms: Date.parse(c.created_at) });
-export const toNotificationRow = (n: NotificationItem): NotificationRow => ({ ...n, updated_ms: Date.parse(n.updated_at) });

@@ -101,7 +101,6 @@ export type ProfileItem = z.infer<typeof ProfileItemSchema>;
 
 /** One of the caller's own follows, as the device keeps it (id `follower:followee`). */
 export const FollowItemSchema = z.object({ id: z.string(), follower_id: z.string(), followee_id: z.string(), created_at: z.number() });
-export type FollowItem = z.infer<typeof FollowItemSchema>;
 
 export const PullRequestSchema = z.strictObject({
   /** The client id whose acknowledged mutations the response confirms (last_mutation_id). */
