@@ -1,0 +1,47 @@
+import { MutationError } from '../protocol/error-codes';
+import type { CommentRow, VideoRef } from '../entities/registry';
+import { defineMutation } from './define-mutation';
+import type { MutationTx } from './mutation-tx';
+
+/** Who may delete a comment: its author, its video's owner, an admin (whose deletion of another's is audited). */
+async function deleterRole(tx: MutationTx, comment: CommentRow, video: VideoRef | undefined): Promise<'author' | 'owner' | 'admin'> {
+  if (comment.user_id === tx.userId) return 'author';
+  if (video?.user_id === tx.userId) return 'owner';
+  if (await tx.isAdmin()) return 'admin';
+  throw new MutationError('forbidden', 'You can only delete your own comments or comments on your videos.');
+}
+
+/** A tombstone whose last reply went goes too: nothing is left to keep it for. */
+async function dropEmptyTombstone(tx: MutationTx, topId: string): Promise<void> {
+  await tx.comments.increment({ id: topId }, 'reply_count', -1);
+  const top = await tx.comments.get({ id: topId });
+  if (top?.deleted === 1 && !(await tx.comments.exists({ parent_id: topId }))) await tx.comments.delete({ id: topId });
+}
+
+/**
+ * Deletes a comment (docs/sync.md, "Mutations"). A comment with replies becomes a tombstone (its text
+ * emptied, the replies stay); without replies the row goes. The tombstone is written first: on the
+ * server that takes the row, so a reply written at the same moment is either seen by the check for
+ * replies or refused with `parent_deleted` (add-comment.ts). Deleting a deleted comment is a no-op.
+ */
+export const deleteComment = defineMutation({
+  name: 'deleteComment',
+  args: (k) => k.z.strictObject({ commentId: k.id }),
+  refusedTitle: 'Delete Failed',
+  pendingOnCard: true,
+  rewritesComments: true,
+  sample: ({ commentId }) => ({ commentId }),
+  run: async (tx, { commentId }) => {
+    const comment = await tx.comments.get({ id: commentId });
+    if (!comment || comment.deleted === 1) return null;
+    const video = await tx.videos.get({ id: comment.video_id });
+    const role = await deleterRole(tx, comment, video);
+    // Another transaction deleted it first: nothing more to do.
+    if ((await tx.comments.update({ id: commentId, deleted: 0 }, { deleted: 1, content: '', pinned: 0 })) === false) return null;
+    if (!(await tx.comments.exists({ parent_id: commentId }))) await tx.comments.delete({ id: commentId });
+    if (comment.parent_id) await dropEmptyTombstone(tx, comment.parent_id);
+    await tx.videos.increment({ id: comment.video_id }, 'comments_count', -1);
+    if (comment.pinned === 1 && video) await tx.videos.update({ id: video.id }, { pinned_comment_id: null });
+    return { comment, video, role };
+  },
+});
