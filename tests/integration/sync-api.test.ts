@@ -193,7 +193,7 @@ describe('pull', () => {
     expect(next.json.reset).toBe(false);
     expect(next.json.last_mutation_id).toBe(1);
     expect(next.json.videos).toEqual([expect.objectContaining({ id: videoId, likes_count: 1, comments_count: 1, user_name: 'Caroline' })]);
-    expect(next.json.comments).toEqual([expect.objectContaining({ id: commentId, content: 'hello', user_name: 'Alice A.' })]);
+    expect(next.json.comments).toEqual([expect.objectContaining({ id: commentId, content: 'hello', name: 'Alice A.' })]);
     expect(next.json.profile.name).toBe('Caroline');
 
     await push(carol, clientId, [{ id: 2, name: 'deleteVideo', args: { videoId } }]);
@@ -325,7 +325,7 @@ describe('feed and comments read API', () => {
     const res = await call(t.app, 'GET', `/api/videos/${videoId}/comments`, undefined, bob.token);
     expect(res.status).toBe(200);
     expect(res.json.items.map((c: any) => c.content)).toEqual(['second', 'first']);
-    expect(res.json.items[0]).toMatchObject({ id: cid, user_id: alice.id, user_name: 'Alice A.', user_handle: testHandle(alice.id), video_id: videoId });
+    expect(res.json.items[0]).toMatchObject({ id: cid, user_id: alice.id, name: 'Alice A.', handle: testHandle(alice.id), video_id: videoId });
     expect((await call(t.app, 'GET', `/api/videos/${randomUUID()}/comments`, undefined, bob.token)).status).toBe(404);
   });
 });

@@ -151,7 +151,7 @@ describe('what the hooks read', () => {
     expect(await engine.sync()).toBe(true);
     const after = await readFeed(device.db, alice.id);
     expect(after.items.every((v) => !v.pending)).toBe(true);
-    expect((await readComments(device.db, alice.id, videoId)).comments[0]).toMatchObject({ id: commentId, pending: false, user_name: 'Alice Offline' });
+    expect((await readComments(device.db, alice.id, videoId)).comments[0]).toMatchObject({ id: commentId, pending: false, name: 'Alice Offline' });
     expect(await readProfile(device.db, alice.id)).toMatchObject({ name: 'Alice Offline', pending: false });
     const counters = await readSyncCounters(device.db, alice.id);
     expect(counters.pendingCount).toBe(0);
