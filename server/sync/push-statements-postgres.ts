@@ -5,7 +5,7 @@ import { kyselySink } from '../changes/write-tx';
 import type { ClientRow, PushStatements } from './push-statements';
 
 /** The columns of a VideoRef, the same text in every statement that reads one. */
-const VIDEO_REF = sql.raw('id, user_id, duration_ms, media_status');
+const VIDEO_REF = sql.raw('id, user_id, duration_ms, media_status, pinned_comment_id');
 
 const affected = (r: { numAffectedRows?: bigint | undefined }) => Number(r.numAffectedRows ?? 0n) > 0;
 
@@ -138,6 +138,10 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
     },
     // A video this transaction deleted: it (and its likes) are gone for the mutations after it.
     // (Likes are deferred only in pushes of likes and unlikes, which delete no video.)
+    videoUpdated: (id, patch) => {
+      const known = videos.get(id);
+      if (known) videos.set(id, { ...known, ...patch });
+    },
     forgetVideo: (id) => {
       videos.set(id, null);
       likes.set(id, null);

@@ -42,6 +42,8 @@ export interface PushStatements {
   flushCounters(): Promise<void>;
   /** A video this transaction deleted: forgets what was cached of it (PostgreSQL's per-push cache). */
   forgetVideo(id: string): void;
+  /** A video this transaction updated (its pin): what is cached of it takes the new values. */
+  videoUpdated(id: string, patch: Partial<VideoRef>): void;
   /** The change-log rows of a push: its last write before the commit (or the push's savepoint release). */
   logChanges(rows: ChangeRow[]): Promise<void>;
 }
@@ -60,7 +62,7 @@ function prepare(sqlite: SQLite.Database) {
       'INSERT INTO sync_clients (client_id, user_id, last_mutation_id, updated_at) VALUES (?, ?, ?, ?)',
     ),
     moveClient: sqlite.prepare<[number, number, string]>('UPDATE sync_clients SET last_mutation_id = ?, updated_at = ? WHERE client_id = ?'),
-    video: sqlite.prepare<[string], VideoRef>('SELECT id, user_id, duration_ms, media_status FROM videos WHERE id = ?'),
+    video: sqlite.prepare<[string], VideoRef>('SELECT id, user_id, duration_ms, media_status, pinned_comment_id FROM videos WHERE id = ?'),
     like: sqlite.prepare<[string, string], { created_at: number }>('SELECT created_at FROM likes WHERE video_id = ? AND user_id = ?'),
     insertLike: sqlite.prepare<[string, string, number]>('INSERT INTO likes (video_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
     deleteLike: sqlite.prepare<[string, string]>('DELETE FROM likes WHERE video_id = ? AND user_id = ?'),
@@ -96,6 +98,7 @@ export const sqlitePushStatements = perConnection((sqlite) => {
     flushCounters: async () => undefined,
     // Nothing cached on SQLite: every read is an in-process prepared statement.
     forgetVideo: () => undefined,
+    videoUpdated: () => undefined,
     logChanges: async (rows) => {
       for (const row of rows) s.logChange.run(row);
     },

@@ -71,12 +71,14 @@ export function serverTable(ctx: () => ServerMutationContext, e: AnyEntity): Ops
     exists: async (where) => (await filter(db().selectFrom(e.table).select(e.key), where).limit(1).executeTakeFirst()) !== undefined,
     // An increment, not a write of a value read earlier: concurrent ones add up.
     increment: async (key, counter, by) => {
-      await filter(
+      const q = filter(
         db()
           .updateTable(e.table)
           .set((eb) => ({ [counter]: eb(eb.ref(counter), '+', by) })),
         keyOf(key),
-      ).execute();
+      );
+      if (e.countersChange) declare(await q.returning(e.columns).execute());
+      else await q.execute();
     },
   };
 }
@@ -118,6 +120,12 @@ function videoOverrides(ctx: () => ServerMutationContext, generic: Ops): Ops {
   return {
     ...generic,
     get: (k) => ctx().batch.statements.video(k.id as string),
+    // A push may pin twice on one video: its next read must see the first pin (PostgreSQL caches the push's videos).
+    update: async (where, patch) => {
+      const changed = await generic.update(where, patch);
+      if (changed) ctx().batch.statements.videoUpdated(where.id as string, patch);
+      return changed;
+    },
     increment: (k, counter, by) => (counter === 'likes_count' ? ctx().batch.statements.bumpLikes(by, k.id as string) : generic.increment(k, counter, by)),
     delete: async (k) => {
       const { trx, changes, media, batch } = ctx();
