@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { ProfilesTable, CredentialsTable, RefreshTokensTable, EmailTokensTable, FollowsTable } from './tables/accounts';
-import type { VideosTable, UploadsTable, LikesTable, CommentsTable, ViewsTable, SharesTable } from './tables/videos';
+import type { VideosTable, UploadsTable, LikesTable, CommentsTable, CommentLikesTable, ViewsTable, SharesTable } from './tables/videos';
 import type {
   PrizesTable,
   ScoresTable,
@@ -42,6 +42,7 @@ export interface Database {
   uploads: UploadsTable;
   likes: LikesTable;
   comments: CommentsTable;
+  comment_likes: CommentLikesTable;
   views: ViewsTable;
   shares: SharesTable;
   settings: SettingsTable;

@@ -98,6 +98,14 @@ export function openClientDb(name = DEFAULT_DB_NAME, opts: { indexedDB?: IDBFact
   db.version(1).stores({ ...entityStores(1), leaderboards: 'id', outbox: '++seq, user_id, [user_id+status], [client_id+id]', meta: 'key' });
   db.version(2).stores(entityStores(2));
   db.version(3).stores(entityStores(3));
+  // Comments gained threads, likes and pins, and their author's fields were renamed (name, handle):
+  // the lists cached before are dropped and load again whole when opened.
+  db.version(4)
+    .stores(entityStores(4))
+    .upgrade(async (tx) => {
+      await Promise.all([tx.table('comments').clear(), tx.table('server_comments').clear()]);
+      await tx.table('meta').where('key').startsWith('comments:').delete();
+    });
   return db;
 }
 

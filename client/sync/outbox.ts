@@ -28,6 +28,16 @@ export async function clientState(db: ClientDb, userId: string): Promise<ClientS
 }
 
 /**
+ * The video of a mutation that names only a comment (deleteComment, likeComment, pinComment): its
+ * card shows pending and rebase resets its comment list. Null when the device does not hold it.
+ */
+async function commentVideoId(db: ClientDb, m: { args: unknown }): Promise<string | null> {
+  const commentId = (m.args as { commentId?: unknown } | null)?.commentId;
+  if (typeof commentId !== 'string') return null;
+  return (await db.comments.get(commentId))?.video_id ?? null;
+}
+
+/**
  * Queues a mutation durably and shows its effect at once, inside the caller's runTx (a reload right
  * after still has both); its args were parsed by the caller (SyncEngine.mutate), so the service
  * worker, which sends this queue too, never loads zod. `known` is the client state when the caller
@@ -43,7 +53,7 @@ export async function enqueueInTx(db: ClientDb, userId: string, mutation: AnyMut
     args: mutation.args,
     client_time: now,
     status: 'pending',
-    video_id: mutationVideoId(mutation) ?? null,
+    video_id: mutationVideoId(mutation) ?? (await commentVideoId(db, mutation)),
   };
   // Issued together: IndexedDB runs them in order inside the transaction, so the click waits for one
   // round trip instead of three. They touch different tables; any failure aborts all of them.

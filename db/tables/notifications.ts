@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 // Notifications, push subscriptions and what each member wants pushed (docs/notifications.md).
 // Times are integer milliseconds since the epoch; booleans are 0/1 integers (db/schema.ts).
 
@@ -23,6 +24,8 @@ export interface NotificationsTable {
   read_at: number | null;
   /** When its push should be sent; null when none is pending. */
   push_due_at: number | null;
+  /** The comment it quotes (a comment, a reply, a mention, a comment's likes): its deletion takes the notification. */
+  comment_id: Generated<string | null>;
 }
 
 export interface PushSubscriptionsTable {

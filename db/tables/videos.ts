@@ -29,6 +29,8 @@ export interface VideosTable {
   comments_count: number;
   shares_count: number;
   views_count: number;
+  /** The comment its owner pinned (shown first), or null. */
+  pinned_comment_id: Generated<string | null>;
 }
 
 export interface UploadsTable {
@@ -60,7 +62,25 @@ export interface CommentsTable {
   id: string;
   video_id: string;
   user_id: string;
+  /** Emptied when the comment is deleted and stays as a tombstone. */
   content: string;
+  created_at: number;
+  /** The top-level comment a reply is under; null for a top-level comment. */
+  parent_id: Generated<string | null>;
+  /** Whom a reply answers (shown as @handle); null for a top-level comment. */
+  reply_to_user_id: Generated<string | null>;
+  reply_count: Generated<number>;
+  likes_count: Generated<number>;
+  /** 1: a tombstone ("Comment deleted") kept for its replies. */
+  deleted: Generated<number>;
+  /** 1: the comment its video's owner pinned (videos.pinned_comment_id). */
+  pinned: Generated<number>;
+}
+
+export interface CommentLikesTable {
+  comment_id: string;
+  user_id: string;
+  video_id: string;
   created_at: number;
 }
 

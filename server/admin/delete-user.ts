@@ -79,7 +79,11 @@ export async function deleteUserInTx(trx: Transaction<Database>, changes: Change
     .execute();
   for (const cm of comments) {
     await takeOne(trx, 'videos', 'comments_count', cm.video_id);
-    changes.row(commentEntity, { id: cm.id, video_id: cm.video_id, user_id: userId, content: '', created_at: 0 }, { deleted: true });
+    changes.row(
+      commentEntity,
+      { id: cm.id, video_id: cm.video_id, user_id: userId, content: '', created_at: 0, parent_id: null, reply_to_user_id: null, deleted: 1, pinned: 0 },
+      { deleted: true },
+    );
     touched.add(cm.video_id);
   }
   await trx.deleteFrom('comments').where('user_id', '=', userId).execute();

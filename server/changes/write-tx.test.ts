@@ -44,7 +44,17 @@ describe('writeTx', () => {
       async (_trx, changes) => {
         changes
           .row(likes, { video_id: 'v1', user_id: 'u1', created_at: 0 })
-          .row(comments, { id: 'c1', video_id: 'v1', user_id: 'u1', content: '', created_at: 0 })
+          .row(comments, {
+            id: 'c1',
+            video_id: 'v1',
+            user_id: 'u1',
+            content: '',
+            created_at: 0,
+            parent_id: null,
+            reply_to_user_id: null,
+            deleted: 0,
+            pinned: 0,
+          })
           .profile('u1', { shown: true });
         pokedInside = pokes.length;
       },

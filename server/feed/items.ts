@@ -39,7 +39,23 @@ export interface CommentRow {
   user_handle: string | null;
   content: string;
   created_at: number;
+  parent_id: string | null;
+  reply_to_user_id: string | null;
+  reply_to_handle: string | null;
+  reply_count: number;
+  likes_count: number;
+  liked_by_me: number;
+  pinned: number;
+  deleted: number;
 }
+
+/**
+ * The columns of a CommentRow, the same text on both engines: comments c, its author p, the author
+ * it answers rp and the viewer's like cl, joined by COMMENT_FROM (the viewer a named parameter).
+ */
+export const COMMENT_COLUMNS = `c.id, c.video_id, c.user_id, p.name AS user_name, p.handle AS user_handle, c.content, c.created_at,
+  c.parent_id, c.reply_to_user_id, rp.handle AS reply_to_handle, c.reply_count, c.likes_count, c.pinned, c.deleted,
+  CASE WHEN cl.user_id IS NULL THEN 0 ELSE 1 END AS liked_by_me`;
 
 export interface Page<T> {
   items: T[];
@@ -96,15 +112,26 @@ export function toFeedItem(r: FeedRow): FeedItem {
   };
 }
 
+/** The API item of a comment row; a tombstone shows neither its words nor its author. Mentions are filled by the caller. */
 export function toCommentItem(r: CommentRow): CommentItem {
+  const deleted = Number(r.deleted) === 1;
   return {
     id: r.id,
     video_id: r.video_id,
     user_id: r.user_id,
-    user_name: r.user_name ?? UNKNOWN_USER,
-    user_handle: r.user_handle ?? '',
-    content: r.content,
-    created_at: new Date(r.created_at).toISOString(),
+    name: deleted ? '' : (r.user_name ?? UNKNOWN_USER),
+    handle: deleted ? '' : (r.user_handle ?? ''),
+    content: deleted ? '' : r.content,
+    created_at: new Date(Number(r.created_at)).toISOString(),
+    parent_id: r.parent_id,
+    reply_to_user_id: r.reply_to_user_id,
+    reply_to_handle: r.reply_to_handle,
+    reply_count: Number(r.reply_count),
+    likes_count: Number(r.likes_count),
+    liked_by_me: Number(r.liked_by_me) === 1,
+    pinned: Number(r.pinned) === 1,
+    deleted,
+    mentions: [],
   };
 }
 

@@ -66,7 +66,7 @@ export type OwnPullRows = Pick<PullResponse, 'notifications' | 'deleted_notifica
 async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: string, open: string[]): Promise<PullRows> {
   const via = readVia(deps.engine, trx);
   const videos = (await readFeedPage(via, userId, FEED_WINDOW, null)).items;
-  const comments = await readNewestComments(via, open, COMMENTS_PER_VIDEO);
+  const comments = await readNewestComments(via, userId, open, COMMENTS_PER_VIDEO);
   return {
     reset: true,
     videos,
@@ -85,11 +85,11 @@ async function readChangedRows(deps: AppDeps, trx: Transaction<Database>, userId
   const { changedComments, deletedComments } = sets;
   const via = readVia(deps.engine, trx);
   const { videos, deletedVideos } = await readVideoChanges(via, userId, sets);
-  const comments = await readCommentsByIds(via, [...changedComments]);
+  const comments = await readCommentsByIds(via, userId, [...changedComments]);
   const presentComments = new Set(comments.map((c) => c.id));
   for (const id of changedComments) if (!presentComments.has(id)) deletedComments.add(id);
   const loaded = [...load];
-  const full = await readNewestComments(via, loaded, COMMENTS_PER_VIDEO);
+  const full = await readNewestComments(via, userId, loaded, COMMENTS_PER_VIDEO);
 
   return {
     reset: false,

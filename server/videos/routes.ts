@@ -62,11 +62,11 @@ export function videosRouter() {
     const { id } = c.req.valid('param');
     const { limit, cursor } = c.req.valid('query');
     const after = parseCursor(cursor);
-    const { deps } = c.var;
+    const { deps, user } = c.var;
     const page = await deps.db.connection().execute(async (conn) => {
       const video = await conn.selectFrom('videos').select('id').where('id', '=', id).executeTakeFirst();
       if (!video) return null;
-      return readCommentsPage(readVia(deps.engine, conn), id, limit, after);
+      return readCommentsPage(readVia(deps.engine, conn), user.id, id, limit, after);
     });
     if (!page) throw notFound('This video no longer exists.');
     return c.json(page, 200);

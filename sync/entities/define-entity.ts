@@ -85,6 +85,8 @@ export interface EntityDef<R, K extends keyof R & string, C extends string = nev
   readonly columns: ReadonlyArray<keyof R & string>;
   /** Counters `increment` may move (never a write of a value read earlier). */
   readonly counters?: readonly C[];
+  /** An increment declares the row's change (a comment's counts show on its row; a video's card is read again anyway). */
+  readonly countersChange?: boolean;
   /** Columns the writing side sets to its clock: on insert, and on every update. */
   readonly stamps?: { insert?: S; update?: string };
   /**

@@ -18,12 +18,14 @@ export interface VideoRef {
    * it out, and then the server alone decides (a refusal rolls the optimistic effect back).
    */
   media_status?: 'processing' | 'ready' | 'failed';
+  /** The comment its owner pinned. The server always knows; the client's copy leaves it out (rebase then resets the list). */
+  pinned_comment_id?: string | null;
 }
 
 export const videos = defineEntity<VideoRef>()({
   table: 'videos',
   key: ['id'],
-  columns: ['id', 'user_id', 'duration_ms', 'media_status'],
+  columns: ['id', 'user_id', 'duration_ms', 'media_status', 'pinned_comment_id'],
   counters: ['likes_count', 'comments_count', 'shares_count'],
   log: { entity: 'video', pull: 'video' },
   changes: (v) => ({ entityId: v.id, videoId: v.id, reaches: `video:${v.id}` }),
@@ -63,12 +65,46 @@ export interface CommentRow {
   user_id: string;
   content: string;
   created_at: number;
+  /** The top-level comment a reply is under (depth two), null for a top-level comment. */
+  parent_id: string | null;
+  /** Whom a reply answers, null for a top-level comment. */
+  reply_to_user_id: string | null;
+  /** 1: a tombstone kept for its replies (its text emptied). */
+  deleted: number;
+  /** 1: its video's owner pinned it. */
+  pinned: number;
+}
+
+/** A comment as the device stores it: the API item (sync/protocol/messages.ts) and its time in ms. */
+function readStoredComment(c: Record<string, unknown>): CommentRow {
+  return {
+    id: c.id as string,
+    video_id: c.video_id as string,
+    user_id: c.user_id as string,
+    content: c.content as string,
+    created_at: c.created_ms as number,
+    parent_id: (c.parent_id as string | null | undefined) ?? null,
+    reply_to_user_id: (c.reply_to_user_id as string | null | undefined) ?? null,
+    deleted: c.deleted ? 1 : 0,
+    pinned: c.pinned ? 1 : 0,
+  };
+}
+
+/** The stored columns of a patch: the API item says deleted and pinned as booleans. */
+function patchStoredComment(p: Partial<CommentRow>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...p };
+  if ('deleted' in p) out.deleted = p.deleted === 1;
+  if ('pinned' in p) out.pinned = p.pinned === 1;
+  return out;
 }
 
 export const comments = defineEntity<CommentRow>()({
   table: 'comments',
   key: ['id'],
-  columns: ['id', 'video_id', 'user_id', 'content', 'created_at'],
+  columns: ['id', 'video_id', 'user_id', 'content', 'created_at', 'parent_id', 'reply_to_user_id', 'deleted', 'pinned'],
+  // A reply or a like moves its comment's count, shown on the comment: the row's change is declared.
+  counters: ['reply_count', 'likes_count'],
+  countersChange: true,
   stamps: { insert: 'created_at' },
   log: { entity: 'comment', pull: 'video-list' },
   changes: (c) => ({ entityId: c.id, videoId: c.video_id, userId: c.user_id, reaches: `video:${c.video_id}` }),
@@ -78,23 +114,48 @@ export const comments = defineEntity<CommentRow>()({
     indexes: 'id, video_id, [video_id+created_ms]',
     serverIndexes: 'id, video_id',
     since: 1,
-    read: (c) => ({
-      id: c.id as string,
-      video_id: c.video_id as string,
-      user_id: c.user_id as string,
-      content: c.content as string,
-      created_at: c.created_ms as number,
-    }),
+    read: readStoredComment,
     write: (c, local) => ({
       ...c,
-      user_name: local.userName,
-      user_handle: local.userHandle,
+      name: local.userName,
+      handle: local.userHandle,
       created_at: new Date(c.created_at).toISOString(),
       created_ms: c.created_at,
+      reply_to_handle: null,
+      reply_count: 0,
+      likes_count: 0,
+      liked_by_me: false,
+      deleted: c.deleted === 1,
+      pinned: c.pinned === 1,
+      mentions: [],
     }),
+    patch: patchStoredComment,
   },
-  // A comment list is reset whole: the device shows the newest ones the server sent for the video.
+  // A comment list is reset whole: the device shows the comments the server sent for the video.
   rebase: { reset: 'server_comments', by: 'video_id' },
+});
+
+export interface CommentLikeRow {
+  comment_id: string;
+  user_id: string;
+  video_id: string;
+  created_at: number;
+}
+
+/**
+ * One member's like of a comment. The device holds only its member's, as the comment's
+ * `liked_by_me`. It declares no change of its own: the comment's likes_count increment declares the
+ * comment's, and every device following the list reads the comment again, with its own liked_by_me.
+ */
+export const comment_likes = defineEntity<CommentLikeRow>()({
+  table: 'comment_likes',
+  key: ['comment_id', 'user_id'],
+  columns: ['comment_id', 'user_id', 'video_id', 'created_at'],
+  stamps: { insert: 'created_at' },
+  log: { entity: 'comment', pull: 'video-list' },
+  changes: () => null,
+  client: { kind: 'flag', store: 'comments', key: 'comment_id', flag: 'liked_by_me', owner: 'user_id' },
+  rebase: 'none',
 });
 
 export interface ShareRow {
@@ -222,7 +283,7 @@ export const follows = defineEntity<FollowRow>()({
   rebase: { reset: 'server_follows', by: 'id' },
 });
 
-/** The registry: `tx.<name>` in every mutation (mutation-tx.ts). */
-export const entities = { videos, likes, comments, shares, views, profiles, notifications, follows } as const;
+/** The registry: `tx.<name>` in every mutation (mutation-tx.ts), each named as its table. */
+export const entities = { videos, likes, comments, comment_likes, shares, views, profiles, notifications, follows } as const;
 export type Entities = typeof entities;
 export type EntityName = keyof Entities;

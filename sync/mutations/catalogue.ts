@@ -1,12 +1,15 @@
 // Zod-free (only types come from zod): the client replays queued mutations before zod is loaded.
 import type * as z from 'zod';
 import { addComment } from './add-comment';
+import { deleteComment } from './delete-comment';
 import { deleteVideo } from './delete-video';
 import { follow, unfollow } from './follow';
 import type { MutationDef } from './define-mutation';
 import { like, unlike } from './like';
+import { likeComment, unlikeComment } from './like-comment';
 import { markNotificationsRead } from './mark-notifications-read';
 import type { MutationTx } from './mutation-tx';
+import { pinComment, unpinComment } from './pin-comment';
 import { recordShare } from './record-share';
 import { recordView } from './record-view';
 import { setHandle } from './set-handle';
@@ -25,6 +28,11 @@ export const mutations = {
   setHandle,
   follow,
   unfollow,
+  deleteComment,
+  likeComment,
+  unlikeComment,
+  pinComment,
+  unpinComment,
 } as const;
 
 type Catalogue = typeof mutations;

@@ -40,9 +40,11 @@ export interface MutationDef<N extends string, S extends z.ZodType, O> {
   readonly run: (tx: MutationTx, args: z.output<S>) => Promise<O>;
 }
 
-/** What a mutation's sample arguments may name: a video of another member, fresh ids, the actor's unread notifications. */
+/** What a mutation's sample arguments may name: a video of another member, a comment on it, fresh ids, the actor's unread notifications. */
 export interface SampleFixture {
   videoId: string;
+  /** A top-level comment of the video's owner on the video, held by the device too. */
+  commentId: string;
   /** The video's owner: another member, or the actor when the owner runs the sample. */
   ownerId: string;
   id: (label: string) => string;

@@ -21,6 +21,8 @@ export const MutationErrorCode = {
   handleTaken: 'handle_taken',
   /** A per-member limit is reached (following: MAX_FOLLOWING in sync/protocol/limits.ts). */
   limit: 'limit',
+  /** The comment a reply answers was deleted meanwhile (sync/mutations/add-comment.ts): the app puts the text back. */
+  parentDeleted: 'parent_deleted',
 } as const;
 export type MutationErrorCode = (typeof MutationErrorCode)[keyof typeof MutationErrorCode];
 

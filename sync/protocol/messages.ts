@@ -76,11 +76,27 @@ export const CommentItemSchema = z.object({
   id: z.string(),
   video_id: z.string(),
   user_id: z.string(),
-  user_name: z.string(),
-  /** The author's creator page is /@user_handle; '' when the author is gone. */
-  user_handle: z.string(),
+  /** The author's shown name ('' on a tombstone, 'Unknown User' when the author is gone). */
+  name: z.string(),
+  /** The author's creator page is /@handle; '' when the author is gone, and on a tombstone. */
+  handle: z.string(),
+  /** '' on a tombstone: a deleted comment's words are kept nowhere. */
   content: z.string(),
   created_at: z.string(),
+  /** The top-level comment a reply is under; null for a top-level comment (threads are two deep). */
+  parent_id: z.string().nullable(),
+  /** Whom a reply answers, shown as @reply_to_handle. */
+  reply_to_user_id: z.string().nullable(),
+  reply_to_handle: z.string().nullable(),
+  reply_count: z.number().int(),
+  likes_count: z.number().int(),
+  liked_by_me: z.boolean(),
+  /** Pinned by the video's owner: shown first. */
+  pinned: z.boolean(),
+  /** A tombstone ("Comment deleted") kept for its replies. */
+  deleted: z.boolean(),
+  /** The @handles in the text that name members (sync/protocol/mentions.ts): shown as links; others stay text. */
+  mentions: z.array(z.string()),
 });
 export type CommentItem = z.infer<typeof CommentItemSchema>;
 

@@ -28,11 +28,17 @@ describe('the mutation catalogue', () => {
       expect(parseMutation(name, {}).ok).toBe(false);
       // The both-sides runs below are made from these: every mutation has them, and they parse.
       expect(typeof def.sample, `${name} has no sample arguments`).toBe('function');
-      const sample = def.sample({ videoId: randomUUID(), ownerId: randomUUID(), id: () => randomUUID(), notificationIds: [randomUUID()] });
+      const sample = def.sample({
+        videoId: randomUUID(),
+        commentId: randomUUID(),
+        ownerId: randomUUID(),
+        id: () => randomUUID(),
+        notificationIds: [randomUUID()],
+      });
       expect(parseMutation(name, sample).ok, `${name}'s sample arguments do not parse`).toBe(true);
     }
     expect(mutationDef('toString')).toBeUndefined();
-    expect(parseMutation('deleteComment', { commentId: 'c1' })).toMatchObject({ ok: false, error: { code: 'unknown_mutation' } });
+    expect(parseMutation('editComment', { commentId: 'c1' })).toMatchObject({ ok: false, error: { code: 'unknown_mutation' } });
   });
 });
 
@@ -156,21 +162,45 @@ describe('one mutation, two sides: the device shows what the server then holds',
    * written here: a new mutation is covered by its catalogue line. Besides the card and its comments,
    * the device's profile name and read marks must be the server's.
    */
+  /** A top-level comment of the video's owner, on the server and on the device. */
+  async function ownersComment(db: ClientDb, videoId: string): Promise<string> {
+    const id = randomUUID();
+    const now = Date.now();
+    await t.deps.db.insertInto('comments').values({ id, video_id: videoId, user_id: owner.id, content: 'First!', created_at: now }).execute();
+    await t.deps.db
+      .updateTable('videos')
+      .set((eb) => ({ comments_count: eb('comments_count', '+', 1) }))
+      .where('id', '=', videoId)
+      .execute();
+    const stored = {
+      ...{ id, video_id: videoId, user_id: owner.id, name: 'Owner', handle: '', content: 'First!', created_at: new Date(now).toISOString() },
+      ...{ parent_id: null, reply_to_user_id: null, reply_to_handle: null, reply_count: 0, likes_count: 0, liked_by_me: false, pinned: false, deleted: false },
+      mentions: [],
+      created_ms: now,
+    };
+    await db.comments.put(stored);
+    await db.server_comments.put(stored);
+    await db.videos.update(videoId, { comments_count: 1 });
+    return id;
+  }
+
   async function sampleRun(name: MutationName, actor: () => TestUser, times: number): Promise<void> {
     let notificationIds: string[] = [];
+    let commentId = '';
     let db!: ClientDb;
     let args: Record<string, unknown> | undefined;
     const { shown, truth } = await sameOnBothSides(
       (videoId) => {
         // Made once: the device and the server run the same arguments.
-        const fx: SampleFixture = { videoId, ownerId: owner.id, id: (label) => `${label}-${randomUUID()}`, notificationIds };
+        const fx: SampleFixture = { videoId, commentId, ownerId: owner.id, id: (label) => `${label}-${randomUUID()}`, notificationIds };
         const made = (args ??= mutationDef(name)!.sample(fx) as Record<string, unknown>);
         return Array.from({ length: times }, () => ({ name, args: made }));
       },
       actor,
-      async (device) => {
+      async (device, videoId) => {
         db = device;
         notificationIds = [await unreadNotification(device, actor())];
+        commentId = await ownersComment(device, videoId);
       },
     );
     // The device counts every share at once; the server counts members (the card then takes its count).

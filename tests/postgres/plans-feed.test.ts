@@ -64,10 +64,10 @@ describe('feed and comments plans on PostgreSQL', () => {
   const queries = {
     'feed first page': () => feedPageQuery(viewer, 21, null),
     'feed next page': () => feedPageQuery(viewer, 21, cursor),
-    'comments first page': () => commentsPageQuery(HOT_VIDEO, 51, null),
-    'comments next page': () => commentsPageQuery(HOT_VIDEO, 51, { at: 1700000000000 + 20_000, id: 'c00020000' }),
+    'comments first page': () => commentsPageQuery(viewer, HOT_VIDEO, 51, null),
+    'comments next page': () => commentsPageQuery(viewer, HOT_VIDEO, 51, { at: 1700000000000 + 20_000, id: 'c00020000' }),
   };
-  const indexOf = (name: string) => (name.startsWith('feed') ? (['videos', 'videos_feed'] as const) : (['comments', 'comments_video_time_id'] as const));
+  const indexOf = (name: string) => (name.startsWith('feed') ? (['videos', 'videos_feed'] as const) : (['comments', 'comments_top'] as const));
 
   it.each(Object.keys(queries) as Array<keyof typeof queries>)('%s walks its index backwards without sorting (custom and generic plans)', async (name) => {
     const [table, index] = indexOf(name);

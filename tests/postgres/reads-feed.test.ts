@@ -136,15 +136,16 @@ describe('PostgreSQL reads answer what the SQLite reads answer', () => {
   });
 
   it('pages comments the same way and reads them by id and per video', async () => {
-    for (const limit of [1, 2, 50]) expect(await readCommentsPage(pg(), 'v1', limit, null)).toEqual(await readCommentsPage(lite(), 'v1', limit, null));
-    const first = await readCommentsPage(pg(), 'v1', 2, null);
+    for (const limit of [1, 2, 50])
+      expect(await readCommentsPage(pg(), 'u1', 'v1', limit, null)).toEqual(await readCommentsPage(lite(), 'u1', 'v1', limit, null));
+    const first = await readCommentsPage(pg(), 'u1', 'v1', 2, null);
     const at = Buffer.from(first.next_cursor!, 'base64url').toString().split(':');
     const next = { at: Number(at[0]), id: at[1]! };
-    expect(await readCommentsPage(pg(), 'v1', 2, next)).toEqual(await readCommentsPage(lite(), 'v1', 2, next));
+    expect(await readCommentsPage(pg(), 'u1', 'v1', 2, next)).toEqual(await readCommentsPage(lite(), 'u1', 'v1', 2, next));
     const ids = ['c0', 'c3', 'c6', 'nope'];
     const byId = (items: Array<{ id: string }>) => [...items].sort((a, b) => a.id.localeCompare(b.id));
-    expect(byId(await readCommentsByIds(pg(), ids))).toEqual(byId(await readCommentsByIds(lite(), ids)));
+    expect(byId(await readCommentsByIds(pg(), 'u1', ids))).toEqual(byId(await readCommentsByIds(lite(), 'u1', ids)));
     for (const videoIds of [['v2', 'v1'], ['v1', 'v6', 'v2'], []])
-      expect(await readNewestComments(pg(), videoIds, 3)).toEqual(await readNewestComments(lite(), videoIds, 3));
+      expect(await readNewestComments(pg(), 'u1', videoIds, 3)).toEqual(await readNewestComments(lite(), 'u1', videoIds, 3));
   });
 });

@@ -73,12 +73,12 @@ function CommentsBody({ videoId }: { videoId: string }) {
             {comments.map((c) => (
               <li key={c.id} className="comment">
                 <div className="comment-head">
-                  {c.user_handle ? (
-                    <Link to="/@{$handle}" params={{ handle: c.user_handle }} className="author">
-                      {c.user_name?.trim() || 'Unknown User'}
+                  {c.handle ? (
+                    <Link to="/@{$handle}" params={{ handle: c.handle }} className="author">
+                      {c.name?.trim() || 'Unknown User'}
                     </Link>
                   ) : (
-                    <span className="author">{c.user_name?.trim() || 'Unknown User'}</span>
+                    <span className="author">{c.name?.trim() || 'Unknown User'}</span>
                   )}
                   <time dateTime={isoDate(c.created_at)}>{formatDate(c.created_at)}</time>
                   {c.pending ? (

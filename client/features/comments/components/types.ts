@@ -1,9 +1,4 @@
-export interface CommentView {
-  id: string;
-  user_name: string | null;
-  /** Their page is /@user_handle; '' (or absent on a comment just written here) links nowhere. */
-  user_handle?: string;
-  content: string;
-  created_at: number | string;
-  pending?: boolean;
-}
+import type { LocalComment } from '#client/sync/queries';
+
+/** A comment as the dialog shows it: the local row (sync/protocol/messages.ts, CommentItem) and whether it waits to sync. */
+export type CommentView = LocalComment;
