@@ -3,5 +3,5 @@
 // same shared schemas the server uses.
 import './zod-jitless';
 
-export { FeedPageSchema, PokeMessageSchema, PullResponseSchema, PushResponseSchema } from '#sync/protocol/messages';
+export { CommentsPageSchema, FeedPageSchema, PokeMessageSchema, PullResponseSchema, PushResponseSchema } from '#sync/protocol/messages';
 export { parseMutation } from '#sync/mutations/parse-mutation';
