@@ -1,0 +1,58 @@
+import { useId, type FormEvent, type RefObject } from 'react';
+import { CloseIcon } from '#client/ui/icons';
+import { MAX_COMMENT_LENGTH } from '#sync/mutations/limits';
+import type { CommentView } from './types';
+
+/** Marks the part of the dialog where Escape is the composer's (the dialog does not close then). */
+export const OWNS_ESCAPE = 'data-owns-escape';
+
+interface Props {
+  text: string;
+  setText(text: string): void;
+  replyTo: CommentView | null;
+  cancelReply(): void;
+  onSubmit(e: FormEvent): void;
+  input: RefObject<HTMLInputElement | null>;
+}
+
+const replyName = (c: CommentView) => (c.handle ? `@${c.handle}` : c.name.trim() || 'Unknown User');
+
+/** The box at the foot of the dialog: a new comment, or a reply ("Replying to @handle"). */
+export function CommentComposer({ text, setText, replyTo, cancelReply, onSubmit, input }: Props) {
+  const replyingId = useId();
+  const escapeIsOurs = replyTo !== null;
+  return (
+    <form className="comment-form" onSubmit={onSubmit} {...{ [OWNS_ESCAPE]: escapeIsOurs ? 'true' : undefined }}>
+      {replyTo ? (
+        <div className="replying-to">
+          <span id={replyingId}>Replying to {replyName(replyTo)}</span>
+          <button type="button" className="icon-button" aria-label="Cancel reply" onClick={cancelReply}>
+            <CloseIcon size={16} />
+          </button>
+        </div>
+      ) : null}
+      <div className="composer-row">
+        <div className="composer-input">
+          <input
+            ref={input}
+            aria-label="Add a comment"
+            aria-describedby={replyTo ? replyingId : undefined}
+            placeholder="Add a comment..."
+            value={text}
+            maxLength={MAX_COMMENT_LENGTH}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && replyTo) {
+                e.preventDefault();
+                cancelReply();
+              }
+            }}
+          />
+        </div>
+        <button type="submit" className="button primary">
+          Post
+        </button>
+      </div>
+    </form>
+  );
+}
