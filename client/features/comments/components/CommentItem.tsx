@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { ClockIcon, HeartIcon } from '#client/ui/icons';
 import { formatDate, isoDate } from '#client/lib/format';
+import { MentionText } from './MentionText';
 import { canDelete, canPin, type CommentView, type CommentViewer } from './types';
 
 export const DELETE_COMMENT_CONFIRM = 'Are you sure you want to delete this comment? This action cannot be undone.';
@@ -43,7 +44,7 @@ export function CommentItem({ comment: c, viewer, on }: { comment: CommentView; 
             </Link>{' '}
           </>
         ) : null}
-        {c.content}
+        <MentionText text={c.content} mentions={c.mentions} />
       </p>
       <CommentActions comment={c} viewer={viewer} on={on} />
     </>
