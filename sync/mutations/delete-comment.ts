@@ -36,11 +36,16 @@ export const deleteComment = defineMutation({
     if (!comment || comment.deleted === 1) return null;
     const video = await tx.videos.get({ id: comment.video_id });
     const role = await deleterRole(tx, comment, video);
-    // Another transaction deleted it first: nothing more to do.
-    if ((await tx.comments.update({ id: commentId, deleted: 0 }, { deleted: 1, content: '', pinned: 0 })) === false) return null;
+    // The video's count moves first: on PostgreSQL that takes the video's row before the comment's,
+    // the order a reply's push takes them in (it locks its video at its start), so the two never deadlock.
+    await tx.videos.increment({ id: comment.video_id }, 'comments_count', -1);
+    // Another transaction deleted it first: the count goes back, nothing more to do.
+    if ((await tx.comments.update({ id: commentId, deleted: 0 }, { deleted: 1, content: '', pinned: 0 })) === false) {
+      await tx.videos.increment({ id: comment.video_id }, 'comments_count', 1);
+      return null;
+    }
     if (!(await tx.comments.exists({ parent_id: commentId }))) await tx.comments.delete({ id: commentId });
     if (comment.parent_id) await dropEmptyTombstone(tx, comment.parent_id);
-    await tx.videos.increment({ id: comment.video_id }, 'comments_count', -1);
     if (comment.pinned === 1 && video) await tx.videos.update({ id: video.id }, { pinned_comment_id: null });
     return { comment, video, role };
   },
