@@ -2,31 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { CommentItem } from '#sync/protocol/messages';
 import { commentThreads, readComments } from './queries';
+import { commentItem } from '#tests/helpers/comment-item';
 import { commentsLoadedKey, openClientDb, setMeta, toCommentRow, type CommentRow } from './db';
 
 const at = (s: number) => new Date(1_700_000_000_000 + s * 1000).toISOString();
-
-function row(id: string, s: number, over: Partial<CommentItem> = {}): CommentRow {
-  return toCommentRow({
-    id,
-    video_id: 'v1',
-    user_id: `author-${id}`,
-    name: `Name ${id}`,
-    handle: `h_${id}`,
-    content: `text ${id}`,
-    created_at: at(s),
-    parent_id: null,
-    reply_to_user_id: null,
-    reply_to_handle: null,
-    reply_count: 0,
-    likes_count: 0,
-    liked_by_me: false,
-    pinned: false,
-    deleted: false,
-    mentions: [],
-    ...over,
-  });
-}
+const row = (id: string, s: number, over: Partial<CommentItem> = {}): CommentRow => toCommentRow(commentItem({ id, created_at: at(s), ...over }));
 
 const ids = (list: Array<{ id: string }>) => list.map((c) => c.id);
 

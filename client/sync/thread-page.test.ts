@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { CommentItem } from '#sync/protocol/messages';
+import { commentItem } from '#tests/helpers/comment-item';
 import { openClientDb, toCommentRow } from './db';
 import { enqueueInTx } from './outbox';
 import { readComments } from './queries';
@@ -8,25 +9,17 @@ import { rebase } from './rebase';
 import { loadThreadPage, threadPagePath } from './thread-page';
 import { runTx } from './tx-queue';
 
-const item = (id: string, s: number, over: Partial<CommentItem> = {}): CommentItem => ({
-  id,
-  video_id: 'v1',
-  user_id: 'someone',
-  name: 'Someone',
-  handle: 'someone',
-  content: `text ${id}`,
-  created_at: new Date(1_700_000_000_000 + s * 1000).toISOString(),
-  parent_id: 'top',
-  reply_to_user_id: 'owner',
-  reply_to_handle: 'owner',
-  reply_count: 0,
-  likes_count: 0,
-  liked_by_me: false,
-  pinned: false,
-  deleted: false,
-  mentions: [],
-  ...over,
-});
+// A reply of the thread under "top", answering its owner.
+const item = (id: string, s: number, over: Partial<CommentItem> = {}): CommentItem =>
+  commentItem({
+    id,
+    user_id: 'someone',
+    created_at: new Date(1_700_000_000_000 + s * 1000).toISOString(),
+    parent_id: 'top',
+    reply_to_user_id: 'owner',
+    reply_to_handle: 'owner',
+    ...over,
+  });
 
 describe('loadThreadPage', () => {
   it("asks for the thread's page and keeps its replies through a rebase, with the member's queued changes on top", async () => {

@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { commentItem } from '#tests/helpers/comment-item';
 import type { CommentView } from './types';
 import { canDelete, canPin } from './types';
 import { collapsedThread, viewRepliesLabel } from './thread-view';
 
-const comment = (over: Partial<CommentView>): CommentView => ({
-  id: 'c',
-  video_id: 'v',
-  user_id: 'author',
-  name: 'Author',
-  handle: 'author',
-  content: 'hello',
-  created_at: new Date(0).toISOString(),
-  parent_id: null,
-  reply_to_user_id: null,
-  reply_to_handle: null,
-  reply_count: 0,
-  likes_count: 0,
-  liked_by_me: false,
-  pinned: false,
-  deleted: false,
-  mentions: [],
-  pending: false,
-  ...over,
-});
+const comment = (over: Partial<CommentView>): CommentView => ({ ...commentItem({ id: 'c', user_id: 'author' }), pending: false, ...over });
 
 describe('a collapsed thread', () => {
   it("still shows the viewer's own replies and counts the rest", () => {
