@@ -36,9 +36,11 @@ export const pinComment = defineMutation({
     if (comment.pinned === 1) return null;
     // The device's copy of the video may not know the pin (registry.ts, VideoRef): the server does.
     const previous = video.pinned_comment_id;
+    // The video first: on PostgreSQL its row is then taken before the comments', the order a reply's
+    // push takes them in (it locks its video at its start), so a pin and a reply never deadlock.
+    await tx.videos.update({ id: video.id }, { pinned_comment_id: commentId });
     if (previous && previous !== commentId) await tx.comments.update({ id: previous }, { pinned: 0 });
     await tx.comments.update({ id: commentId }, { pinned: 1 });
-    await tx.videos.update({ id: video.id }, { pinned_comment_id: commentId });
     return { comment, video };
   },
 });
@@ -49,8 +51,9 @@ export const unpinComment = defineMutation({
   run: async (tx, { commentId }) => {
     const { comment, video } = await ownersComment(tx, commentId);
     if (comment.pinned !== 1) return null;
-    await tx.comments.update({ id: commentId }, { pinned: 0 });
+    // The video first, as in pinComment.
     await tx.videos.update({ id: video.id, pinned_comment_id: commentId }, { pinned_comment_id: null });
+    await tx.comments.update({ id: commentId }, { pinned: 0 });
     return { comment, video };
   },
 });
