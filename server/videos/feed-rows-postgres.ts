@@ -1,8 +1,8 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '#db/schema';
-import type { CommentItem, FeedItem } from '#sync/protocol/messages';
+import type { FeedItem } from '#sync/protocol/messages';
 import { encodeFeedCursor } from '#sync/protocol/feed-cursor';
-import { COMMENT_COLUMNS as COMMENT_COLUMN_TEXT, pageOf, toCommentItem, UNKNOWN_USER, type CommentRow, type Cursor, type Page } from '../feed/items';
+import { pageOf, UNKNOWN_USER, type Cursor, type Page } from '../feed/items';
 
 // The PostgreSQL twins of the SQLite statements in feed-rows.ts. Every text below is fixed (only
 // parameters vary), so db/postgres.ts runs each as a named prepared statement: parsed and planned
@@ -47,21 +47,6 @@ export function feedPageQuery(viewer: string, limit: number, cursor: Cursor): Ra
     : sql<JsonRow>`SELECT ${FEED_JSON} ${feedFrom(viewer)} ${NEWEST_FIRST} LIMIT ${limit}`;
 }
 
-const COMMENT_COLUMNS = sql.raw(COMMENT_COLUMN_TEXT);
-/** The tables of COMMENT_COLUMNS, the viewer's like joined. */
-const commentFrom = (viewer: string) => sql`FROM comments c LEFT JOIN profiles p ON p.id = c.user_id LEFT JOIN profiles rp ON rp.id = c.reply_to_user_id
-  LEFT JOIN comment_likes cl ON cl.comment_id = c.id AND cl.user_id = ${viewer}`;
-const COMMENTS_NEWEST_FIRST = sql.raw('ORDER BY c.created_at DESC, c.id DESC');
-
-/** One page of a video's top-level comments, walking comments_top backwards. */
-export function commentsPageQuery(viewer: string, videoId: string, limit: number, cursor: Cursor): RawBuilder<CommentRow> {
-  return cursor
-    ? sql<CommentRow>`SELECT ${COMMENT_COLUMNS} ${commentFrom(viewer)}
-        WHERE c.video_id = ${videoId} AND c.parent_id IS NULL AND (c.created_at, c.id) < (${cursor.at}, ${cursor.id}) ${COMMENTS_NEWEST_FIRST} LIMIT ${limit}`
-    : sql<CommentRow>`SELECT ${COMMENT_COLUMNS} ${commentFrom(viewer)}
-        WHERE c.video_id = ${videoId} AND c.parent_id IS NULL ${COMMENTS_NEWEST_FIRST} LIMIT ${limit}`;
-}
-
 async function feedRows(db: Kysely<Database>, viewer: string, limit: number, cursor: Cursor): Promise<JsonRow[]> {
   return (await feedPageQuery(viewer, limit + 1, cursor).execute(db)).rows;
 }
@@ -87,29 +72,4 @@ export async function readFeedPage(db: Kysely<Database>, viewer: string, limit: 
 export async function readVideosByIds(db: Kysely<Database>, viewer: string, ids: string[]): Promise<FeedItem[]> {
   const { rows } = await sql<JsonRow>`SELECT ${FEED_JSON} ${feedFrom(viewer)} AND v.id = ANY(${ids}::text[])`.execute(db);
   return rows.map((r) => JSON.parse(r.j) as FeedItem);
-}
-
-export async function readCommentsPage(db: Kysely<Database>, viewer: string, videoId: string, limit: number, cursor: Cursor): Promise<Page<CommentItem>> {
-  const { rows } = await commentsPageQuery(viewer, videoId, limit + 1, cursor).execute(db);
-  return pageOf(rows, limit, toCommentItem, (r) => [r.created_at, r.id]);
-}
-
-export async function readCommentsByIds(db: Kysely<Database>, viewer: string, ids: string[]): Promise<CommentItem[]> {
-  const { rows } = await sql<CommentRow>`SELECT ${COMMENT_COLUMNS} ${commentFrom(viewer)}
-    WHERE c.id = ANY(${ids}::text[])`.execute(db);
-  return rows.map(toCommentItem);
-}
-
-/**
- * The newest `perVideo` comments of each video, in the order of `videoIds`: one statement (a
- * LATERAL walk of comments_video_time_id per video) instead of a round trip per video.
- */
-export async function readNewestComments(db: Kysely<Database>, viewer: string, videoIds: string[], perVideo: number): Promise<CommentItem[]> {
-  const { rows } = await sql<CommentRow>`SELECT ${COMMENT_COLUMNS}
-    FROM unnest(${videoIds}::text[]) WITH ORDINALITY AS o(video_id, n)
-    CROSS JOIN LATERAL (SELECT * FROM comments c WHERE c.video_id = o.video_id AND c.parent_id IS NULL ${COMMENTS_NEWEST_FIRST} LIMIT ${perVideo}) c
-    LEFT JOIN profiles p ON p.id = c.user_id LEFT JOIN profiles rp ON rp.id = c.reply_to_user_id
-    LEFT JOIN comment_likes cl ON cl.comment_id = c.id AND cl.user_id = ${viewer}
-    ORDER BY o.n, c.created_at DESC, c.id DESC`.execute(db);
-  return rows.map(toCommentItem);
 }

@@ -1,23 +1,11 @@
 import type SQLite from 'better-sqlite3';
 import { perConnection } from '#db/per-connection';
-import type { CommentItem, FeedItem } from '#sync/protocol/messages';
+import type { FeedItem } from '#sync/protocol/messages';
 import { encodeFeedCursor as encodeCursor } from '#sync/protocol/feed-cursor';
-import {
-  COMMENT_COLUMNS,
-  FEED_ROW_COLUMNS,
-  pageOf,
-  toCommentItem,
-  toFeedItem,
-  UNKNOWN_USER,
-  type CommentRow,
-  type Cursor,
-  type FeedRow,
-  type Page,
-  type ReadVia,
-} from '../feed/items';
+import { FEED_ROW_COLUMNS, pageOf, toFeedItem, UNKNOWN_USER, type Cursor, type FeedRow, type Page, type ReadVia } from '../feed/items';
 import * as postgres from './feed-rows-postgres';
 
-export { readVia, toCommentItem, toFeedItem, UNKNOWN_USER, type FeedRow, type Page, type ReadVia } from '../feed/items';
+export { readVia, toFeedItem, UNKNOWN_USER, type FeedRow, type Page, type ReadVia } from '../feed/items';
 export { encodeFeedCursor as encodeCursor, decodeFeedCursor as decodeCursor } from '#sync/protocol/feed-cursor';
 
 // One query per page: the author's name and the viewer's like come from LEFT JOINs (no N+1), and
@@ -46,9 +34,6 @@ const FEED_JSON = `json_object(
   'liked_by_me', json(CASE WHEN l.user_id IS NULL THEN 'false' ELSE 'true' END)
 ) AS j, v.created_at AS at, v.id AS id`;
 
-const COMMENT_FROM = `FROM comments c LEFT JOIN profiles p ON p.id = c.user_id LEFT JOIN profiles rp ON rp.id = c.reply_to_user_id
-  LEFT JOIN comment_likes cl ON cl.comment_id = c.id AND cl.user_id = @viewer`;
-
 function statements(sqlite: SQLite.Database) {
   return {
     firstPage: sqlite.prepare<{ viewer: string; limit: number }, FeedRow>(
@@ -69,18 +54,6 @@ function statements(sqlite: SQLite.Database) {
       .raw(),
     byIds: sqlite.prepare<{ viewer: string; ids: string }, FeedRow>(
       `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} AND v.id IN (SELECT value FROM json_each(@ids))`,
-    ),
-    commentsFirst: sqlite.prepare<{ viewer: string; video: string; limit: number }, CommentRow>(
-      `SELECT ${COMMENT_COLUMNS} ${COMMENT_FROM}
-       WHERE c.video_id = @video AND c.parent_id IS NULL ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`,
-    ),
-    commentsNext: sqlite.prepare<{ viewer: string; video: string; limit: number; at: number; id: string }, CommentRow>(
-      `SELECT ${COMMENT_COLUMNS} ${COMMENT_FROM}
-       WHERE c.video_id = @video AND c.parent_id IS NULL AND (c.created_at, c.id) < (@at, @id) ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`,
-    ),
-    commentsByIds: sqlite.prepare<{ viewer: string; ids: string }, CommentRow>(
-      `SELECT ${COMMENT_COLUMNS} ${COMMENT_FROM}
-       WHERE c.id IN (SELECT value FROM json_each(@ids))`,
     ),
   };
 }
@@ -111,14 +84,6 @@ export function sqliteFeedPageJson(sqlite: SQLite.Database, viewer: string, limi
   return `{"items":[${page.map((r) => r[0]).join(',')}],"next_cursor":${next}}`;
 }
 
-function sqliteCommentsPage(sqlite: SQLite.Database, viewer: string, videoId: string, limit: number, cursor: Cursor): Page<CommentItem> {
-  const s = feedStatements(sqlite);
-  const rows = cursor
-    ? s.commentsNext.all({ viewer, video: videoId, limit: limit + 1, at: cursor.at, id: cursor.id })
-    : s.commentsFirst.all({ viewer, video: videoId, limit: limit + 1 });
-  return pageOf(rows, limit, toCommentItem, (r) => [r.created_at, r.id]);
-}
-
 export async function readFeedPage(via: ReadVia, viewer: string, limit: number, cursor: Cursor): Promise<Page<FeedItem>> {
   return via.dialect === 'sqlite' ? sqliteFeedPage(via.sqlite, viewer, limit, cursor) : postgres.readFeedPage(via.db, viewer, limit, cursor);
 }
@@ -133,25 +98,4 @@ export async function readVideosByIds(via: ReadVia, viewer: string, ids: string[
   return feedStatements(via.sqlite)
     .byIds.all({ viewer, ids: JSON.stringify(ids) })
     .map(toFeedItem);
-}
-
-export async function readCommentsPage(via: ReadVia, viewer: string, videoId: string, limit: number, cursor: Cursor): Promise<Page<CommentItem>> {
-  return via.dialect === 'sqlite'
-    ? sqliteCommentsPage(via.sqlite, viewer, videoId, limit, cursor)
-    : postgres.readCommentsPage(via.db, viewer, videoId, limit, cursor);
-}
-
-export async function readCommentsByIds(via: ReadVia, viewer: string, ids: string[]): Promise<CommentItem[]> {
-  if (!ids.length) return [];
-  if (via.dialect === 'postgres') return postgres.readCommentsByIds(via.db, viewer, ids);
-  return feedStatements(via.sqlite)
-    .commentsByIds.all({ viewer, ids: JSON.stringify(ids) })
-    .map(toCommentItem);
-}
-
-/** The first page of top-level comments of each video, in the order of `videoIds` (a pull's full lists). */
-export async function readNewestComments(via: ReadVia, viewer: string, videoIds: string[], perVideo: number): Promise<CommentItem[]> {
-  if (!videoIds.length) return [];
-  if (via.dialect === 'postgres') return postgres.readNewestComments(via.db, viewer, videoIds, perVideo);
-  return videoIds.flatMap((id) => sqliteCommentsPage(via.sqlite, viewer, id, perVideo, null).items);
 }

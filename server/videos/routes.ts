@@ -6,7 +6,10 @@ import { notFound } from '../http/errors';
 import { parseCursor } from '../feed/cursor';
 import { CommentsPageSchema, FeedPageSchema } from '#sync/protocol/messages';
 import { IdSchema } from '#sync/protocol/ids';
-import { readCommentsPage, readFeedPageJson, readVia, sqliteFeedPageJson } from './feed-rows';
+import type { Kysely } from 'kysely';
+import type { Database } from '#db/schema';
+import { readFeedPageJson, readVia, sqliteFeedPageJson } from './feed-rows';
+import { readCommentsPage, readThreadPage } from './comment-rows';
 
 const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
 
@@ -18,6 +21,8 @@ const PageQuery = z.object({
 const CommentsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(200).optional(),
+  /** A top-level comment of the video: its thread's replies, oldest first, instead of the top-level list. */
+  parent: IdSchema.optional(),
 });
 
 const feedRoute = createRoute({
@@ -35,7 +40,7 @@ const commentsRoute = createRoute({
   method: 'get',
   path: '/{id}/comments',
   tags: ['videos'],
-  summary: 'Comments of a video, newest first',
+  summary: "A video's top-level comments (the pinned one first, then newest first), or with ?parent= a thread's replies, oldest first",
   security: bearerSecurity,
   middleware: [requireUser] as const,
   request: { params: z.object({ id: IdSchema }), query: CommentsQuery },
@@ -60,16 +65,26 @@ export function videosRouter() {
   });
   router.openapi(commentsRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const { limit, cursor } = c.req.valid('query');
+    const { limit, cursor, parent } = c.req.valid('query');
     const after = parseCursor(cursor);
     const { deps, user } = c.var;
     const page = await deps.db.connection().execute(async (conn) => {
-      const video = await conn.selectFrom('videos').select('id').where('id', '=', id).executeTakeFirst();
-      if (!video) return null;
-      return readCommentsPage(readVia(deps.engine, conn), user.id, id, limit, after);
+      await requireList(conn, id, parent);
+      const via = readVia(deps.engine, conn);
+      return parent ? readThreadPage(via, user.id, parent, limit, after) : readCommentsPage(via, user.id, id, limit, after);
     });
-    if (!page) throw notFound('This video no longer exists.');
     return c.json(page, 200);
   });
   return router;
+}
+
+/** 404 unless the video exists and, when a thread is asked for, `parent` is one of its top-level comments (tombstones too). */
+async function requireList(db: Kysely<Database>, videoId: string, parent: string | undefined): Promise<void> {
+  const video = await db.selectFrom('videos').select('id').where('id', '=', videoId).executeTakeFirst();
+  if (!video) throw notFound('This video no longer exists.');
+  if (parent === undefined) return;
+  const comment = await db.selectFrom('comments').select(['video_id', 'parent_id']).where('id', '=', parent).executeTakeFirst();
+  if (!comment) throw notFound('This comment no longer exists.');
+  if (comment.video_id !== videoId) throw notFound('This comment is not on this video.');
+  if (comment.parent_id !== null) throw notFound('A reply has no replies of its own: its thread is listed under its top-level comment.');
 }

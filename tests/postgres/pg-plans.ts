@@ -36,7 +36,8 @@ export async function genericPlan(db: Kysely<Database>, query: RawBuilder<unknow
     await sql.raw(`PREPARE plan_probe AS ${text}`).execute(conn);
     try {
       // EXECUTE takes its arguments as literals, not as bound parameters.
-      const args = parameters.map((p) => (typeof p === 'number' ? String(p) : `'${String(p).replace(/'/g, "''")}'`)).join(', ');
+      const literal = (p: unknown) => `'${(Array.isArray(p) ? `{${p.join(',')}}` : String(p)).replace(/'/g, "''")}'`;
+      const args = parameters.map((p) => (typeof p === 'number' ? String(p) : literal(p))).join(', ');
       const { rows } = await conn.executeQuery<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
         CompiledQuery.raw(`EXPLAIN (FORMAT JSON) EXECUTE plan_probe(${args})`),
       );

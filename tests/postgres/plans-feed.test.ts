@@ -4,19 +4,26 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type RawBuilder } from 'kysely';
 import { openDatabase, type DbHandle } from '#db/connect';
-import { commentsPageQuery, feedPageQuery } from '#server/videos/feed-rows-postgres';
+import { feedPageQuery } from '#server/videos/feed-rows-postgres';
+import { newestQuery, pinnedQuery, threadPageQuery, topPageQuery } from '#server/videos/comment-rows-postgres';
 import { testDatabaseEnv } from '../helpers/test-database';
 import { customPlan as runPlan, genericPlan as keptPlan, type PlanNode } from './pg-plans';
 
-// The feed and comments pages on PostgreSQL (server/videos/feed-rows-postgres.ts) read their index
-// backwards and stop after the page: no scan of videos, no sort, whatever the size of the tables.
-// The plans are read from a seeded, analysed database, both as planned for the values at hand (a
-// custom plan) and as a prepared statement planned once for any values (a generic plan), since
-// db/postgres.ts prepares every statement and PostgreSQL may switch to the generic plan.
+// The feed and comment lists on PostgreSQL (server/videos/feed-rows-postgres.ts,
+// comment-rows-postgres.ts) walk their index and stop after the page: no scan of videos or
+// comments, no sort, whatever the size of the tables (a million videos here). The plans are read
+// from a seeded, analysed database, both as planned for the values at hand (a custom plan) and as a
+// prepared statement planned once for any values (a generic plan), since db/postgres.ts prepares
+// every statement and PostgreSQL may switch to the generic plan.
 
-const VIDEOS = 20_000;
+const VIDEOS = 1_000_000;
 const MEMBERS = 500;
+const COMMENTS = 100_000;
+const REPLIES = 60_000;
 const HOT_VIDEO = 'v00000001';
+// A top-level comment of the hot video with half the replies.
+const HOT_THREAD = 'c00000002';
+const comment = (i: number) => `c${String(i).padStart(8, '0')}`;
 
 describe('feed and comments plans on PostgreSQL', () => {
   let handle: DbHandle;
@@ -35,13 +42,28 @@ describe('feed and comments plans on PostgreSQL', () => {
         repeat('0', 64), 1700000000000 + i * 1000, CASE WHEN i % 10 = 0 THEN 'processing' ELSE 'ready' END
       FROM generate_series(1, ${VIDEOS}) i`.execute(db);
     await sql`INSERT INTO likes (video_id, user_id, created_at)
-      SELECT 'v' || lpad(v::text, 8, '0'), 'u' || lpad(u::text, 8, '0'), v FROM generate_series(1, ${VIDEOS}, 7) v, generate_series(1, 20) u`.execute(db);
+      SELECT 'v' || lpad(v::text, 8, '0'), 'u' || lpad(u::text, 8, '0'), v FROM generate_series(1, 20000, 7) v, generate_series(1, 20) u`.execute(db);
+    // Top-level comments: the even ones on the hot video, the odd ones one per other video.
     await sql`INSERT INTO comments (id, video_id, user_id, content, created_at)
       SELECT 'c' || lpad(i::text, 8, '0'), CASE WHEN i % 2 = 0 THEN ${HOT_VIDEO} ELSE 'v' || lpad((i % ${VIDEOS} + 1)::text, 8, '0') END,
         'u' || lpad((i % ${MEMBERS} + 1)::text, 8, '0'), 'Comment ' || i, 1700000000000 + i
-      FROM generate_series(1, 40000) i`.execute(db);
-    await sql`ANALYZE`.execute(db);
-  }, 120_000);
+      FROM generate_series(1, ${COMMENTS}) i`.execute(db);
+    // Replies on the hot video: half in the hot thread, the rest spread over a thousand threads.
+    await sql`INSERT INTO comments (id, video_id, user_id, content, created_at, parent_id, reply_to_user_id)
+      SELECT 'r' || lpad(j::text, 8, '0'), ${HOT_VIDEO}, 'u' || lpad((j % ${MEMBERS} + 1)::text, 8, '0'), 'Reply ' || j, 1800000000000 + j,
+        CASE WHEN j % 2 = 0 THEN ${HOT_THREAD} ELSE 'c' || lpad(((j % 1000) * 2 + 4)::text, 8, '0') END, 'u00000001'
+      FROM generate_series(1, ${REPLIES}) j`.execute(db);
+    // Pins: the hot video's, and one video in four of those with a comment.
+    await sql`UPDATE comments SET pinned = 1 WHERE id = ${comment(4)} OR (parent_id IS NULL AND video_id <> ${HOT_VIDEO} AND right(id, 1) IN ('1', '5'))`.execute(
+      db,
+    );
+    await sql`UPDATE videos v SET pinned_comment_id = c.id FROM comments c WHERE c.pinned = 1 AND c.video_id = v.id`.execute(db);
+    await sql`INSERT INTO comment_likes (comment_id, user_id, video_id, created_at)
+      SELECT 'c' || lpad((i * 2)::text, 8, '0'), 'u' || lpad(u::text, 8, '0'), ${HOT_VIDEO}, i FROM generate_series(1, 5000) i, generate_series(1, 5) u`.execute(
+      db,
+    );
+    await sql`VACUUM ANALYZE`.execute(db);
+  }, 300_000);
 
   afterAll(async () => {
     await handle?.close();
@@ -50,33 +72,73 @@ describe('feed and comments plans on PostgreSQL', () => {
 
   const customPlan = (query: RawBuilder<unknown>) => runPlan(handle.db, query);
   const genericPlan = (query: RawBuilder<unknown>) => keptPlan(handle.db, query);
+  const both = async (query: () => RawBuilder<unknown>) => [await customPlan(query()), await genericPlan(query())];
+  const describePlan = (nodes: PlanNode[]) => nodes.map((n) => [n['Node Type'], n['Relation Name'], n['Index Name']].filter(Boolean).join(' ')).join(' | ');
 
-  function expectIndexWalk(nodes: PlanNode[], table: string, index: string): void {
+  function expectIndexWalk(nodes: PlanNode[], table: string, index: string, direction: 'Backward' | 'Forward'): void {
     const scans = nodes.filter((n) => n['Relation Name'] === table);
-    expect(scans.map((n) => [n['Node Type'], n['Index Name'], n['Scan Direction']])).toEqual([['Index Scan', index, 'Backward']]);
-    expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'videos')).toEqual([]);
+    expect(
+      scans.map((n) => [n['Node Type'], n['Index Name'], n['Scan Direction']]),
+      describePlan(nodes),
+    ).toEqual([['Index Scan', index, direction]]);
+    expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name'])).toEqual([]);
     expect(nodes.map((n) => n['Node Type'])).not.toContain('Sort');
     expect(nodes.map((n) => n['Node Type'])).not.toContain('Incremental Sort');
   }
 
   const viewer = 'u00000007';
   const cursor = { at: 1700000000000 + 15_000 * 1000, id: 'v00015000' };
-  const queries = {
-    'feed first page': () => feedPageQuery(viewer, 21, null),
-    'feed next page': () => feedPageQuery(viewer, 21, cursor),
-    'comments first page': () => commentsPageQuery(viewer, HOT_VIDEO, 51, null),
-    'comments next page': () => commentsPageQuery(viewer, HOT_VIDEO, 51, { at: 1700000000000 + 20_000, id: 'c00020000' }),
-  };
-  const indexOf = (name: string) => (name.startsWith('feed') ? (['videos', 'videos_feed'] as const) : (['comments', 'comments_top'] as const));
+  const walks = {
+    'feed first page': [() => feedPageQuery(viewer, 21, null), 'videos', 'videos_feed', 'Backward'],
+    'feed next page': [() => feedPageQuery(viewer, 21, cursor), 'videos', 'videos_feed', 'Backward'],
+    'top-level comments first page': [() => topPageQuery(viewer, HOT_VIDEO, 51, null), 'comments', 'comments_top', 'Backward'],
+    'top-level comments next page': [
+      () => topPageQuery(viewer, HOT_VIDEO, 51, { at: 1700000000000 + 20_000, id: comment(20_000) }),
+      'comments',
+      'comments_top',
+      'Backward',
+    ],
+    'thread first page': [() => threadPageQuery(viewer, HOT_THREAD, 51, null), 'comments', 'comments_thread', 'Forward'],
+    'thread next page': [
+      () => threadPageQuery(viewer, HOT_THREAD, 51, { at: 1800000000000 + 10_000, id: 'r00010000' }),
+      'comments',
+      'comments_thread',
+      'Forward',
+    ],
+  } as const;
 
-  it.each(Object.keys(queries) as Array<keyof typeof queries>)('%s walks its index backwards without sorting (custom and generic plans)', async (name) => {
-    const [table, index] = indexOf(name);
-    expectIndexWalk(await customPlan(queries[name]()), table, index);
-    expectIndexWalk(await genericPlan(queries[name]()), table, index);
+  it.each(Object.keys(walks) as Array<keyof typeof walks>)('%s walks its index without sorting (custom and generic plans)', async (name) => {
+    const [query, table, index, direction] = walks[name];
+    for (const nodes of await both(query)) expectIndexWalk(nodes, table, index, direction);
+  });
+
+  it('finds the pinned comment by keys only: the video, then the comment it names', async () => {
+    for (const nodes of await both(() => pinnedQuery(viewer, HOT_VIDEO))) {
+      const scans = nodes.filter((n) => n['Relation Name'] === 'videos' || n['Relation Name'] === 'comments');
+      expect(
+        scans.map((n) => [n['Relation Name'], n['Node Type'].replace('Index Only Scan', 'Index Scan'), n['Index Name']]),
+        describePlan(nodes),
+      ).toEqual([
+        ['videos', 'Index Scan', 'videos_pkey'],
+        ['comments', 'Index Scan', 'comments_pkey'],
+      ]);
+      expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan')).toEqual([]);
+    }
+  });
+
+  it('a pull’s full lists read each video’s pin by keys and walk comments_top, never scanning', async () => {
+    const ids = ['v00000001', 'v00000002', 'v00000006', 'v00000010'];
+    for (const nodes of await both(() => newestQuery(viewer, ids, 20))) {
+      const comments = nodes.filter((n) => n['Relation Name'] === 'comments').map((n) => n['Index Name']);
+      expect(comments.sort(), describePlan(nodes)).toEqual(['comments_pkey', 'comments_top']);
+      expect(nodes.filter((n) => n['Relation Name'] === 'videos').map((n) => n['Index Name'])).toEqual(['videos_pkey']);
+      // The authors of a few hundred rows may be hashed from the 500 seeded members; comments never scanned.
+      expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] !== 'profiles')).toEqual([]);
+    }
   });
 
   it('joins the author and the viewer’s like by primary key, never scanning likes or profiles', async () => {
-    for (const nodes of [await customPlan(queries['feed first page']()), await genericPlan(queries['feed next page']())]) {
+    for (const nodes of [await customPlan(walks['feed first page'][0]()), await genericPlan(walks['feed next page'][0]())]) {
       const seq = nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']);
       expect(seq).toEqual([]);
     }

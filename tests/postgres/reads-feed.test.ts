@@ -3,19 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, openSqlite, type DbHandle } from '#db/connect';
-import {
-  readCommentsByIds,
-  readCommentsPage,
-  readFeedPage,
-  readFeedPageJson,
-  readNewestComments,
-  readVia,
-  readVideosByIds,
-  sqliteFeedPageJson,
-} from '#server/videos/feed-rows';
+import { readFeedPage, readFeedPageJson, readVia, readVideosByIds, sqliteFeedPageJson } from '#server/videos/feed-rows';
+import { readCommentsByIds, readCommentsPage, readNewestComments, readThreadPage } from '#server/videos/comment-rows';
 import { testDatabaseEnv } from '../helpers/test-database';
 
-// The PostgreSQL reads of server/videos/feed-rows-postgres.ts answer exactly what the SQLite ones
+// The PostgreSQL reads of server/videos/feed-rows-postgres.ts and comment-rows-postgres.ts answer exactly what the SQLite ones
 // answer for the same rows: the same items (PostgreSQL builds the feed JSON itself, as SQLite
 // does), the same pages and cursors, the same visibility. Both databases hold the same rows here.
 
@@ -84,6 +76,58 @@ async function seed(handle: DbHandle): Promise<void> {
       .insertInto('comments')
       .values({ id: `c${i}`, video_id: i < 5 ? 'v1' : 'v2', user_id: i % 2 ? 'u1' : 'u2', content: `Comment ${i} ${ODD_NAME}`, created_at: T0 + (i % 3) })
       .execute();
+  // c1 pinned; c2 a tombstone kept for its reply; c0's thread of three, one answering a reply, with
+  // mentions of members, of nobody and an e-mail address; the viewers' likes.
+  await db.updateTable('comments').set({ pinned: 1 }).where('id', '=', 'c1').execute();
+  await db.updateTable('videos').set({ pinned_comment_id: 'c1' }).where('id', '=', 'v1').execute();
+  await db.updateTable('comments').set({ deleted: 1, content: '', reply_count: 1 }).where('id', '=', 'c2').execute();
+  await db.updateTable('comments').set({ reply_count: 3, content: 'Hi @Member_U2 and @nobody_here, mail u1@member_u1.test' }).where('id', '=', 'c0').execute();
+  const replies = [
+    { id: 'r1', parent_id: 'c0', user_id: 'u1', reply_to_user_id: 'u2', at: T0 + 5, content: 'me: @member_u1' },
+    { id: 'r2', parent_id: 'c0', user_id: 'u2', reply_to_user_id: 'u1', at: T0 + 5, content: `@member_u1. ${ODD_NAME}` },
+    { id: 'r0', parent_id: 'c0', user_id: 'u2', reply_to_user_id: 'u2', at: T0 + 9, content: 'last' },
+    { id: 'r3', parent_id: 'c2', user_id: 'u1', reply_to_user_id: 'u2', at: T0 + 1, content: 'under a tombstone' },
+  ];
+  for (const r of replies)
+    await db
+      .insertInto('comments')
+      .values({
+        id: r.id,
+        video_id: 'v1',
+        user_id: r.user_id,
+        parent_id: r.parent_id,
+        reply_to_user_id: r.reply_to_user_id,
+        content: r.content,
+        created_at: r.at,
+      })
+      .execute();
+  await db
+    .insertInto('comment_likes')
+    .values([
+      { comment_id: 'c0', user_id: 'u1', video_id: 'v1', created_at: 1 },
+      { comment_id: 'r1', user_id: 'u2', video_id: 'v1', created_at: 1 },
+      { comment_id: 'c1', user_id: 'u2', video_id: 'v1', created_at: 1 },
+    ])
+    .execute();
+}
+
+type CommentPage = Awaited<ReturnType<typeof readCommentsPage>>;
+const decode = (cursor: string) => {
+  const at = Buffer.from(cursor, 'base64url').toString().split(':');
+  return { at: Number(at[0]), id: at[1]! };
+};
+/** Every page of a list, asserting the two engines answer each alike; the ids in the order listed. */
+async function walk(read: (cursor: { at: number; id: string } | null, engine: 'pg' | 'lite') => Promise<CommentPage>): Promise<CommentPage['items']> {
+  const items: CommentPage['items'] = [];
+  let cursor: { at: number; id: string } | null = null;
+  for (let n = 0; n < 20; n++) {
+    const page = await read(cursor, 'pg');
+    expect(page).toEqual(await read(cursor, 'lite'));
+    items.push(...page.items);
+    if (!page.next_cursor) return items;
+    cursor = decode(page.next_cursor);
+  }
+  throw new Error('the pages never end');
 }
 
 describe('PostgreSQL reads answer what the SQLite reads answer', () => {
@@ -135,17 +179,53 @@ describe('PostgreSQL reads answer what the SQLite reads answer', () => {
     expect(await readVideosByIds(pg(), 'u1', [])).toEqual([]);
   });
 
-  it('pages comments the same way and reads them by id and per video', async () => {
-    for (const limit of [1, 2, 50])
-      expect(await readCommentsPage(pg(), 'u1', 'v1', limit, null)).toEqual(await readCommentsPage(lite(), 'u1', 'v1', limit, null));
-    const first = await readCommentsPage(pg(), 'u1', 'v1', 2, null);
-    const at = Buffer.from(first.next_cursor!, 'base64url').toString().split(':');
-    const next = { at: Number(at[0]), id: at[1]! };
-    expect(await readCommentsPage(pg(), 'u1', 'v1', 2, next)).toEqual(await readCommentsPage(lite(), 'u1', 'v1', 2, next));
-    const ids = ['c0', 'c3', 'c6', 'nope'];
-    const byId = (items: Array<{ id: string }>) => [...items].sort((a, b) => a.id.localeCompare(b.id));
-    expect(byId(await readCommentsByIds(pg(), 'u1', ids))).toEqual(byId(await readCommentsByIds(lite(), 'u1', ids)));
+  const via = (engine: 'pg' | 'lite') => (engine === 'pg' ? pg() : lite());
+
+  it.each(['u1', 'u2', 'nobody'])('pages the top-level comments alike for viewer %s: the pinned one first, then newest first', async (viewer) => {
+    for (const limit of [1, 2, 50]) {
+      const items = await walk((cursor, engine) => readCommentsPage(via(engine), viewer, 'v1', limit, cursor));
+      // c0, c3 at T0; c1, c4 at T0 + 1; c2 at T0 + 2: the id breaks the ties, the pin comes first once.
+      expect(items.map((c) => c.id)).toEqual(['c1', 'c2', 'c4', 'c3', 'c0']);
+      expect(items.map((c) => c.pinned)).toEqual([true, false, false, false, false]);
+      expect(items.find((c) => c.id === 'c0')).toMatchObject({ liked_by_me: viewer === 'u1', reply_count: 3, mentions: ['member_u2'] });
+      expect(items.find((c) => c.id === 'c1')?.liked_by_me).toBe(viewer === 'u2');
+    }
+  });
+
+  it('reads a tombstone without its words or author', async () => {
+    const { items } = await readCommentsPage(pg(), 'u1', 'v1', 50, null);
+    expect(items.find((c) => c.id === 'c2')).toMatchObject({ deleted: true, name: '', handle: '', content: '', mentions: [], reply_count: 1 });
+  });
+
+  it.each(['u1', 'u2'])('pages a thread alike for viewer %s, oldest first', async (viewer) => {
+    for (const limit of [1, 2, 50]) {
+      const items = await walk((cursor, engine) => readThreadPage(via(engine), viewer, 'c0', limit, cursor));
+      expect(items.map((c) => c.id)).toEqual(['r1', 'r2', 'r0']);
+      expect(items[0]).toMatchObject({
+        parent_id: 'c0',
+        reply_to_user_id: 'u2',
+        reply_to_handle: 'member_u2',
+        mentions: ['member_u1'],
+        liked_by_me: viewer === 'u2',
+      });
+      expect(items[1]?.mentions).toEqual(['member_u1']);
+    }
+    expect((await readThreadPage(pg(), viewer, 'c2', 50, null)).items.map((c) => c.id)).toEqual(['r3']);
+  });
+
+  it('reads comments by id, replies included, and each video’s full list with its pin first', async () => {
+    const ids = ['c0', 'c3', 'c6', 'r1', 'r3', 'nope'];
+    const byId = <T extends { id: string }>(items: T[]) => [...items].sort((a, b) => a.id.localeCompare(b.id));
+    for (const viewer of ['u1', 'u2']) {
+      const fromPg = byId(await readCommentsByIds(pg(), viewer, ids));
+      expect(fromPg).toEqual(byId(await readCommentsByIds(lite(), viewer, ids)));
+      expect(fromPg.map((c) => c.id)).toEqual(['c0', 'c3', 'c6', 'r1', 'r3']);
+      expect(fromPg.find((c) => c.id === 'r1')?.mentions).toEqual(['member_u1']);
+    }
     for (const videoIds of [['v2', 'v1'], ['v1', 'v6', 'v2'], []])
-      expect(await readNewestComments(pg(), 'u1', videoIds, 3)).toEqual(await readNewestComments(lite(), 'u1', videoIds, 3));
+      for (const perVideo of [1, 3])
+        expect(await readNewestComments(pg(), 'u1', videoIds, perVideo)).toEqual(await readNewestComments(lite(), 'u1', videoIds, perVideo));
+    // The pin and the newest others of v1, then v2's: no reply, the pin not repeated.
+    expect((await readNewestComments(pg(), 'u2', ['v1', 'v2'], 2)).map((c) => c.id)).toEqual(['c1', 'c2', 'c4', 'c5', 'c6']);
   });
 });

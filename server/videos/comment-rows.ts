@@ -1,0 +1,102 @@
+import type SQLite from 'better-sqlite3';
+import { perConnection } from '#db/per-connection';
+import type { CommentItem } from '#sync/protocol/messages';
+import { COMMENT_COLUMNS, pageOf, toCommentItem, type CommentRow, type Cursor, type Page, type ReadVia } from '../feed/items';
+import { withMentions } from '../feed/mentions';
+import * as postgres from './comment-rows-postgres';
+
+// A video's comment list (docs/sync.md, "Comments"): its pinned comment first, found by the video's
+// key, then the other top-level comments newest first (comments_top backwards); a thread's replies
+// oldest first (comments_thread forwards). One query per page each (the author, the author a reply
+// answers and the viewer's like are LEFT JOINs), and one more for the page's mentions.
+
+const JOINS = `LEFT JOIN profiles p ON p.id = c.user_id LEFT JOIN profiles rp ON rp.id = c.reply_to_user_id
+  LEFT JOIN comment_likes cl ON cl.comment_id = c.id AND cl.user_id = @viewer`;
+// The pinned comment is listed on its own, first: the others' pages leave it out.
+const TOP_UNPINNED = `c.video_id = @video AND c.parent_id IS NULL AND c.pinned = 0`;
+
+type Viewer = { viewer: string };
+type Paged = Viewer & { limit: number };
+type After = { at: number; id: string };
+
+function statements(sqlite: SQLite.Database) {
+  const select = <P extends object>(where: string) => sqlite.prepare<P, CommentRow>(`SELECT ${COMMENT_COLUMNS} FROM comments c ${JOINS} WHERE ${where}`);
+  return {
+    topFirst: select<Paged & { video: string }>(`${TOP_UNPINNED} ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`),
+    topNext: select<Paged & After & { video: string }>(
+      `${TOP_UNPINNED} AND (c.created_at, c.id) < (@at, @id) ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`,
+    ),
+    pinned: sqlite.prepare<Viewer & { video: string }, CommentRow>(
+      `SELECT ${COMMENT_COLUMNS} FROM videos v JOIN comments c ON c.id = v.pinned_comment_id AND c.video_id = v.id AND c.parent_id IS NULL ${JOINS}
+       WHERE v.id = @video`,
+    ),
+    threadFirst: select<Paged & { parent: string }>(`c.parent_id = @parent ORDER BY c.created_at, c.id LIMIT @limit`),
+    threadNext: select<Paged & After & { parent: string }>(
+      `c.parent_id = @parent AND (c.created_at, c.id) > (@at, @id) ORDER BY c.created_at, c.id LIMIT @limit`,
+    ),
+    byIds: select<Viewer & { ids: string }>(`c.id IN (SELECT value FROM json_each(@ids))`),
+  };
+}
+
+/** The comment statements, compiled once per connection (callers hold the Kysely connection, as for feed-rows.ts). */
+export const commentStatements = perConnection(statements);
+
+function sqliteTopRows(sqlite: SQLite.Database, viewer: string, video: string, limit: number, cursor: Cursor) {
+  const s = commentStatements(sqlite);
+  if (cursor) return { pinned: [], rows: s.topNext.all({ viewer, video, limit, ...cursor }) };
+  return { pinned: s.pinned.all({ viewer, video }), rows: s.topFirst.all({ viewer, video, limit }) };
+}
+
+async function topRows(via: ReadVia, viewer: string, videoId: string, limit: number, cursor: Cursor) {
+  return via.dialect === 'sqlite' ? sqliteTopRows(via.sqlite, viewer, videoId, limit, cursor) : postgres.readTopRows(via.db, viewer, videoId, limit, cursor);
+}
+
+const key = (r: CommentRow): [number, string] => [Number(r.created_at), r.id];
+
+async function mentioned(via: ReadVia, page: Page<CommentItem>): Promise<Page<CommentItem>> {
+  return { items: await withMentions(via, page.items), next_cursor: page.next_cursor };
+}
+
+/**
+ * One page of a video's top-level comments: on the first page the pinned one comes first (beyond
+ * `limit`), then `limit` others newest first; the cursor walks on below the last of those.
+ */
+export async function readCommentsPage(via: ReadVia, viewer: string, videoId: string, limit: number, cursor: Cursor): Promise<Page<CommentItem>> {
+  const { pinned, rows } = await topRows(via, viewer, videoId, limit + 1, cursor);
+  const page = pageOf(rows, limit, toCommentItem, key);
+  return mentioned(via, { items: [...pinned.map(toCommentItem), ...page.items], next_cursor: page.next_cursor });
+}
+
+/** One page of a thread's replies, oldest first; the caller checked that the parent is a top-level comment of its video. */
+export async function readThreadPage(via: ReadVia, viewer: string, parentId: string, limit: number, cursor: Cursor): Promise<Page<CommentItem>> {
+  const rows =
+    via.dialect === 'postgres'
+      ? await postgres.readThreadRows(via.db, viewer, parentId, limit + 1, cursor)
+      : cursor
+        ? commentStatements(via.sqlite).threadNext.all({ viewer, parent: parentId, limit: limit + 1, ...cursor })
+        : commentStatements(via.sqlite).threadFirst.all({ viewer, parent: parentId, limit: limit + 1 });
+  return mentioned(via, pageOf(rows, limit, toCommentItem, key));
+}
+
+/** The comments among `ids`, top-level ones and replies alike (a pull's changed comments). */
+export async function readCommentsByIds(via: ReadVia, viewer: string, ids: string[]): Promise<CommentItem[]> {
+  if (!ids.length) return [];
+  const rows =
+    via.dialect === 'postgres'
+      ? await postgres.readRowsByIds(via.db, viewer, ids)
+      : commentStatements(via.sqlite).byIds.all({ viewer, ids: JSON.stringify(ids) });
+  return withMentions(via, rows.map(toCommentItem));
+}
+
+/** Each video's pinned comment and its newest `perVideo` other top-level ones, in the order of `videoIds` (a pull's full lists). */
+export async function readNewestComments(via: ReadVia, viewer: string, videoIds: string[], perVideo: number): Promise<CommentItem[]> {
+  if (!videoIds.length) return [];
+  const rows =
+    via.dialect === 'postgres'
+      ? await postgres.readNewestRows(via.db, viewer, videoIds, perVideo)
+      : videoIds.flatMap((id) => {
+          const { pinned, rows: top } = sqliteTopRows(via.sqlite, viewer, id, perVideo, null);
+          return [...pinned, ...top];
+        });
+  return withMentions(via, rows.map(toCommentItem));
+}
