@@ -95,6 +95,39 @@ describe('likeComment and unlikeComment', () => {
     expect(await likeRows(tombstone)).toEqual([]);
   });
 
+  it('a like racing the deletion of its comment, 10 times: the comment and its likes go, the like applied first or refused not_found; never a 500 nor a deadlock', async () => {
+    const slowRounds: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      const videoId = await c.video(owner);
+      const commentId = await c.say(ann, videoId, `going ${round}`);
+      const started = Date.now();
+      const [liked, deleted] = await Promise.all([c.once(bob, 'likeComment', { commentId }), c.once(ann, 'deleteComment', { commentId })]);
+      if (Date.now() - started >= 1000) slowRounds.push(round);
+      expect(deleted).toMatchObject({ status: 'applied' });
+      if (liked.status !== 'applied') expect(liked).toMatchObject({ status: 'rejected', error: { code: 'not_found' } });
+      expect(await c.videoState(videoId)).toEqual({ comments_count: 0, pinned_comment_id: null, comments: [] });
+      expect(await likeRows(commentId)).toEqual([]);
+    }
+    // A deadlock costs PostgreSQL's deadlock_timeout (1 s) before one push is undone and retried.
+    expect(slowRounds.length, `rounds of 1 s or more: ${slowRounds.join(', ')}`).toBeLessThanOrEqual(1);
+  });
+
+  it('an unlike racing the deletion of its comment, 10 times: both apply, never a 500 nor a deadlock', async () => {
+    const slowRounds: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      const videoId = await c.video(owner);
+      const commentId = await c.say(ann, videoId, `going ${round}`);
+      await c.once(bob, 'likeComment', { commentId });
+      const started = Date.now();
+      const results = await Promise.all([c.once(bob, 'unlikeComment', { commentId }), c.once(ann, 'deleteComment', { commentId })]);
+      if (Date.now() - started >= 1000) slowRounds.push(round);
+      expect(results.map((r) => r.status)).toEqual(['applied', 'applied']);
+      expect(await c.videoState(videoId)).toEqual({ comments_count: 0, pinned_comment_id: null, comments: [] });
+      expect(await likeRows(commentId)).toEqual([]);
+    }
+    expect(slowRounds.length, `rounds of 1 s or more: ${slowRounds.join(', ')}`).toBeLessThanOrEqual(1);
+  });
+
   it("a comment's deletion takes its likes; the unlike that follows is no error", async () => {
     const videoId = await c.video(owner);
     const commentId = await c.say(ann, videoId, 'liked, then gone');
