@@ -5,10 +5,11 @@ import { COMMENT_COLUMNS, pageOf, toCommentItem, type CommentRow, type Cursor, t
 import { withMentions } from '../feed/mentions';
 import * as postgres from './comment-rows-postgres';
 
-// A video's comment list (docs/sync.md, "Comments"): its pinned comment first, found by the video's
-// key, then the other top-level comments newest first (comments_top backwards); a thread's replies
-// oldest first (comments_thread forwards). One query per page each (the author, the author a reply
-// answers and the viewer's like are LEFT JOINs), and one more for the page's mentions.
+// A video's comment list (docs/sync.md, "A video's comments"): its pinned comment first, found by
+// the video's key, then the other top-level comments newest first (comments_top backwards); a
+// thread's replies oldest first (comments_thread forwards). One query per page each (the author,
+// the author a reply answers and the viewer's like are LEFT JOINs), and one more for the page's
+// mentions.
 
 const JOINS = `LEFT JOIN profiles p ON p.id = c.user_id LEFT JOIN profiles rp ON rp.id = c.reply_to_user_id
   LEFT JOIN comment_likes cl ON cl.comment_id = c.id AND cl.user_id = @viewer`;

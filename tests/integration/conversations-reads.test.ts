@@ -4,10 +4,11 @@ import { startConversations, type Conversations } from '../helpers/conversations
 import { call } from '../helpers/test-app';
 import type { TestUser } from '../helpers/users';
 
-// GET /api/videos/{id}/comments on SQLite and PostgreSQL (issue 29, docs/api.md): the pinned comment
-// first, then the top-level ones newest first; ?parent= a thread oldest first; liked_by_me for the
-// caller; tombstones; mentions of members only; 404 and 400 for what is not a list. And the pull's
-// lists (server/sync/pull.ts) carry the same items. Rows are written through the real push.
+// GET /api/videos/{id}/comments on SQLite and PostgreSQL (issue 29, docs/sync.md, "A video's
+// comments"): the pinned comment first, then the top-level ones newest first; ?parent= a thread
+// oldest first; liked_by_me for the caller; tombstones; mentions of members only; 404 and 400 for
+// what is not a list. And the pull's lists (server/sync/pull.ts) carry the same items. Rows are
+// written through the real push.
 
 let c: Conversations;
 let owner: TestUser;
