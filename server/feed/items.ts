@@ -51,7 +51,7 @@ export interface CommentRow {
 
 /**
  * The columns of a CommentRow, the same text on both engines: comments c, its author p, the author
- * it answers rp and the viewer's like cl, joined by COMMENT_FROM (the viewer a named parameter).
+ * it answers rp and the viewer's like cl, joined by the reads of server/videos/comment-rows.ts.
  */
 export const COMMENT_COLUMNS = `c.id, c.video_id, c.user_id, p.name AS user_name, p.handle AS user_handle, c.content, c.created_at,
   c.parent_id, c.reply_to_user_id, rp.handle AS reply_to_handle, c.reply_count, c.likes_count, c.pinned, c.deleted,
@@ -112,7 +112,7 @@ export function toFeedItem(r: FeedRow): FeedItem {
   };
 }
 
-/** The API item of a comment row; a tombstone shows neither its words nor its author. Mentions are filled by the caller. */
+/** The API item of a comment row; a tombstone shows neither its words nor its author. Mentions are filled by withMentions (mentions.ts). */
 export function toCommentItem(r: CommentRow): CommentItem {
   const deleted = Number(r.deleted) === 1;
   return {
