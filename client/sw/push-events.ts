@@ -34,7 +34,17 @@ interface PushScope {
 declare const self: PushScope;
 
 /** The kinds the payload may name; a type-only import keeps zod (of the protocol module) out of the worker. */
-const KINDS: Record<NotificationKind, true> = { likes: true, comment: true, processed: true, processing_failed: true, prize: true, follow: true };
+const KINDS: Record<NotificationKind, true> = {
+  likes: true,
+  comment: true,
+  processed: true,
+  processing_failed: true,
+  prize: true,
+  follow: true,
+  reply: true,
+  mention: true,
+  comment_likes: true,
+};
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 const isString = (v: unknown): v is string => typeof v === 'string';

@@ -2,7 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import type { AuditPage } from '#sync/rest-api/admin';
 
-export type AuditAction = 'user.suspend' | 'user.reactivate' | 'user.delete' | 'video.delete' | 'rewards.update' | 'rewards.void' | 'settings.update';
+export type AuditAction =
+  'user.suspend' | 'user.reactivate' | 'user.delete' | 'video.delete' | 'comment.delete' | 'rewards.update' | 'rewards.void' | 'settings.update';
 
 /** Written in the same transaction as the action, so the log never claims something that rolled back. */
 export async function recordAudit(

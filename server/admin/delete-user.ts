@@ -1,10 +1,11 @@
-import { comments as commentEntity, follows as followEntity, likes as likeEntity } from '#sync/entities/registry';
+import { follows as followEntity, likes as likeEntity } from '#sync/entities/registry';
 import { deleteNotificationsOfUser } from '../notifications/create';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import { lockScoringExclusive } from '#db/locks';
 import { onUserDeleted } from '../rewards/member-status';
 import { deleteVideoInTx } from '../videos/delete-video';
+import { removeCommentsOf } from './delete-user-comments';
 import type { Changes } from '../changes/changes';
 import { badRequest, forbidden, notFound } from '../http/errors';
 
@@ -28,8 +29,9 @@ export interface DeletedUser {
 
 /**
  * Removes a user and everything they made, inside the caller's transaction: their videos (with the
- * likes, comments and views on them), and their likes, comments, views and shares on other
- * people's videos, with those videos' counters adjusted. The leaderboards are settled first, in one
+ * likes, comments and views on them), and their likes, comments, comment likes, views and shares on
+ * other people's videos, with those videos' counters adjusted (their comments by deleteComment's
+ * rules: delete-user-comments.ts). The leaderboards are settled first, in one
  * step, by the rewards area's onUserDeleted (after it, undoing the actions one by one with
  * applyScoreEvent would move no points, so it is not repeated per row). Sessions, credentials,
  * payments and the score row go by ON DELETE CASCADE.
@@ -71,22 +73,7 @@ export async function deleteUserInTx(trx: Transaction<Database>, changes: Change
   await deleteNotificationsOfUser(trx, userId);
   await trx.deleteFrom('likes').where('user_id', '=', userId).execute();
 
-  const comments = await trx
-    .selectFrom('comments')
-    .innerJoin('videos', 'videos.id', 'comments.video_id')
-    .select(['comments.id', 'comments.video_id'])
-    .where('comments.user_id', '=', userId)
-    .execute();
-  for (const cm of comments) {
-    await takeOne(trx, 'videos', 'comments_count', cm.video_id);
-    changes.row(
-      commentEntity,
-      { id: cm.id, video_id: cm.video_id, user_id: userId, content: '', created_at: 0, parent_id: null, reply_to_user_id: null, deleted: 1, pinned: 0 },
-      { deleted: true },
-    );
-    touched.add(cm.video_id);
-  }
-  await trx.deleteFrom('comments').where('user_id', '=', userId).execute();
+  for (const videoId of await removeCommentsOf(trx, changes, userId)) touched.add(videoId);
 
   const views = await trx
     .selectFrom('views')
@@ -140,7 +127,7 @@ async function removeFollows(trx: Transaction<Database>, changes: Changes, userI
 }
 
 /** The counters a deleted member's rows counted in, by table. */
-type Counters = { videos: 'likes_count' | 'comments_count' | 'views_count' | 'shares_count'; profiles: 'followers_count' | 'following_count' };
+type Counters = { videos: 'likes_count' | 'views_count' | 'shares_count'; profiles: 'followers_count' | 'following_count' };
 
 /** One off a counter the deleted member's row counted in (a like on a video, a follow of a member). */
 async function takeOne<T extends keyof Counters>(trx: Transaction<Database>, table: T, counter: Counters[T], id: string): Promise<void> {

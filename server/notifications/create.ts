@@ -1,5 +1,5 @@
 import { notifications } from '#sync/entities/registry';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import type { Changes } from '../changes/changes';
@@ -24,54 +24,85 @@ export function derivedNotificationId(kind: string, key: string): string {
 }
 
 /** After the commit, the senders look at once (a push due now should not wait for the next tick). */
-function dueNow(changes: Changes): void {
+export function dueNow(changes: Changes): void {
   changes.afterCommit(wakePushSenders);
 }
 
 interface LikeNote {
+  /** The row's id, derived from what was liked (a video, a comment). */
+  id: string;
+  kind: 'likes' | 'comment_likes';
   videoId: string;
+  /** The comment liked (its deletion takes the row), null for a video's likes. */
+  commentId: string | null;
+  /** The liked comment's opening words, null for a video's likes. */
+  detail: string | null;
   ownerId: string;
   likerName: string;
-  /** Likes of this push on the video (a like, unlike, like again counts two). */
+  /** Likes of this push on it (a like, unlike, like again counts two). */
   n: number;
 }
 
 /**
  * PostgreSQL's push buffers its like notifications (PushBatch.likeNotes) and writes them at its end
- * in video id order (flushLikeNotifications), as it does its counters (server/sync/push-postgres.ts):
- * written as each like runs, two pushes liking the same videos in other orders would lock the rows
- * crosswise and deadlock.
+ * in id order (flushLikeNotifications), as it does its counters (server/sync/push-postgres.ts):
+ * written as each like runs, two pushes liking the same videos or comments in other orders would
+ * lock the rows crosswise and deadlock.
  */
 export type LikeNoteBuffer = Map<string, LikeNote>;
 
-/**
- * A like on someone else's video. The video's likes are one row (its id derived from the video):
- * while unread it counts one more liker; once read, the next like opens it again with a count of 1.
- * A pending push keeps its time, so the likes in one batching window are one push. Written at once
- * (one statement), or buffered when the push keeps a buffer.
- */
-export async function notifyLike(
-  trx: Trx,
-  changes: Changes,
-  like: { videoId: string; ownerId: string; likerId: string; likerName: string },
-  buffer?: LikeNoteBuffer,
-): Promise<void> {
-  if (like.ownerId === like.likerId) return;
-  if (buffer) {
-    const note = buffer.get(like.videoId);
-    if (note) {
-      note.n++;
-      note.likerName = like.likerName;
-    } else buffer.set(like.videoId, { videoId: like.videoId, ownerId: like.ownerId, likerName: like.likerName, n: 1 });
-    return;
-  }
-  await writeLikeNotes(trx, changes, [{ videoId: like.videoId, ownerId: like.ownerId, likerName: like.likerName, n: 1 }]);
+/** What was liked, whose it is and who liked it: a video, or one of its comments (`comment`). */
+export interface Liked {
+  videoId: string;
+  ownerId: string;
+  likerId: string;
+  likerName: string;
+  comment?: { id: string; content: string };
 }
 
-/** The buffered like notifications of this push, one statement in video id order; call before its change log. */
+/** The comment's opening words kept in a notification ("…" when cut). */
+export function commentExcerpt(content: string): string {
+  return content.length > COMMENT_EXCERPT ? `${content.slice(0, COMMENT_EXCERPT - 1).trimEnd()}…` : content;
+}
+
+function likeNoteOf(like: Liked): LikeNote {
+  const c = like.comment;
+  return {
+    id: c ? derivedNotificationId('comment_likes', c.id) : derivedNotificationId('likes', like.videoId),
+    kind: c ? 'comment_likes' : 'likes',
+    videoId: like.videoId,
+    commentId: c?.id ?? null,
+    detail: c ? commentExcerpt(c.content) : null,
+    ownerId: like.ownerId,
+    likerName: like.likerName,
+    n: 1,
+  };
+}
+
+/**
+ * A like on someone else's video or comment. The likes of one video (or one comment) are one row,
+ * its id derived from what was liked: while unread it counts one more liker; once read, the next
+ * like opens it again with a count of 1. A pending push keeps its time, so the likes in one batching
+ * window are one push. Written at once (one statement), or buffered when the push keeps a buffer.
+ */
+export async function notifyLike(trx: Trx, changes: Changes, like: Liked, buffer?: LikeNoteBuffer): Promise<void> {
+  if (like.ownerId === like.likerId) return;
+  const note = likeNoteOf(like);
+  if (buffer) {
+    const pending = buffer.get(note.id);
+    if (pending) {
+      pending.n++;
+      pending.likerName = like.likerName;
+    } else buffer.set(note.id, note);
+    return;
+  }
+  await writeLikeNotes(trx, changes, [note]);
+}
+
+/** The buffered like notifications of this push, one statement in id order; call before its change log. */
 export async function flushLikeNotifications(trx: Trx, changes: Changes, buffer: LikeNoteBuffer | undefined): Promise<void> {
   if (!buffer?.size) return;
-  const notes = [...buffer.values()].sort((a, b) => (a.videoId < b.videoId ? -1 : a.videoId > b.videoId ? 1 : 0));
+  const notes = [...buffer.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   buffer.clear();
   await writeLikeNotes(trx, changes, notes);
 }
@@ -79,10 +110,12 @@ export async function flushLikeNotifications(trx: Trx, changes: Changes, buffer:
 async function writeLikeNotes(trx: Trx, changes: Changes, notes: LikeNote[]): Promise<void> {
   const now = changes.now;
   const rows = notes.map((l) => ({
-    id: derivedNotificationId('likes', l.videoId),
+    id: l.id,
     user_id: l.ownerId,
-    kind: 'likes',
+    kind: l.kind,
     video_id: l.videoId,
+    comment_id: l.commentId,
+    detail: l.detail,
     count: l.n,
     actor_name: l.likerName,
     created_at: now,
@@ -105,36 +138,6 @@ async function writeLikeNotes(trx: Trx, changes: Changes, notes: LikeNote[]): Pr
     .execute();
   for (const r of rows) changes.row(notifications, { id: r.id, user_id: r.user_id, read_at: null });
   if (likeBatchMs() === 0) dueNow(changes);
-}
-
-/** A comment on someone else's video: its own row, pushed at once. */
-export async function notifyComment(
-  trx: Trx,
-  changes: Changes,
-  c: { videoId: string; ownerId: string; authorId: string; authorName: string; content: string },
-): Promise<void> {
-  if (c.ownerId === c.authorId) return;
-  const id = randomUUID();
-  const now = changes.now;
-  const detail = c.content.length > COMMENT_EXCERPT ? `${c.content.slice(0, COMMENT_EXCERPT - 1).trimEnd()}…` : c.content;
-  await trx
-    .insertInto('notifications')
-    .values({
-      id,
-      user_id: c.ownerId,
-      kind: 'comment',
-      video_id: c.videoId,
-      count: 1,
-      actor_name: c.authorName,
-      actor_id: c.authorId,
-      detail,
-      created_at: now,
-      updated_at: now,
-      push_due_at: now,
-    })
-    .execute();
-  changes.row(notifications, { id: id, user_id: c.ownerId, read_at: null });
-  dueNow(changes);
 }
 
 /**

@@ -38,15 +38,18 @@ export async function claimDue(deps: Pick<AppDeps, 'db' | 'now'>, limit: number)
   return { found: due.length, rows };
 }
 
+/** The kinds that are one member's words on a video: a comment on one's video, a reply, a mention. */
+const WORDS: ReadonlySet<string> = new Set(['comment', 'reply', 'mention']);
+
 /**
- * The ids to push: comments claimed together from one member on one video are one push, the newest
- * (as a video's likes are one row): a hundred comments in one sync push were a hundred pushes. Each
- * comment stays its own row in the list.
+ * The ids to push: comments (replies, mentions) claimed together from one member on one video are
+ * one push, the newest (as a video's likes are one row): a hundred comments in one sync push were a
+ * hundred pushes. Each comment stays its own row in the list.
  */
 export function newestPerCommenter(rows: readonly ClaimedRow[]): string[] {
   const newest = new Map<string, ClaimedRow>();
   for (const row of rows) {
-    const key = row.kind === 'comment' && row.actor_id ? `${row.user_id}\u0000${row.video_id ?? ''}\u0000${row.actor_id}` : row.id;
+    const key = WORDS.has(row.kind) && row.actor_id ? `${row.user_id}\u0000${row.video_id ?? ''}\u0000${row.actor_id}` : row.id;
     const kept = newest.get(key);
     if (!kept || row.created_at > kept.created_at || (row.created_at === kept.created_at && row.id > kept.id)) newest.set(key, row);
   }

@@ -12,11 +12,12 @@ export const NOTIFICATION_COLUMNS = [
   'detail',
   'amount_paise',
   'rank',
+  'comment_id',
   'created_at',
   'updated_at',
   'read_at',
 ] as const;
-type Row = Pick<NotificationsTable, (typeof NOTIFICATION_COLUMNS)[number]> & { actor_handle: string | null };
+type Row = Pick<NotificationsTable, Exclude<(typeof NOTIFICATION_COLUMNS)[number], 'comment_id'>> & { comment_id: string | null; actor_handle: string | null };
 
 /**
  * The rows with their actor's handle as it is now (a follow links to the follower's page, and a
@@ -41,6 +42,7 @@ export function toNotificationItem(r: Row): NotificationItem {
     detail: r.detail,
     amount_paise: r.amount_paise === null ? null : Number(r.amount_paise),
     rank: r.rank === null ? null : Number(r.rank),
+    comment_id: r.comment_id,
     created_at: new Date(Number(r.created_at)).toISOString(),
     updated_at: new Date(Number(r.updated_at)).toISOString(),
     read: r.read_at !== null,

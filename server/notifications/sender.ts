@@ -145,6 +145,8 @@ async function dispatch(s: Sending, ids: string[]): Promise<Promise<void>[]> {
   return sends;
 }
 
+const NORMAL_URGENCY: ReadonlySet<string> = new Set<NotificationKind>(['likes', 'comment_likes', 'follow']);
+
 /** The notification's payload and where it goes: the owner's devices of open sessions, when the owner wants this kind. */
 async function prepare(
   deps: SenderDeps,
@@ -157,8 +159,8 @@ async function prepare(
   if (!prefs[NOTIFICATION_PREF_OF[payload.notification.kind as NotificationKind]]) return undefined;
   const subs = await liveSubscriptionsOf(deps.db, userId, deps.now());
   if (!subs.length) return undefined;
-  // A like or a new follower can wait for the device's next wake-up; a comment, a video's state, a prize not.
-  const urgency = payload.notification.kind === 'likes' || payload.notification.kind === 'follow' ? 'normal' : 'high';
+  // A like (of a video or a comment) or a new follower can wait for the device's next wake-up; words to the member, a video's state, a prize not.
+  const urgency = NORMAL_URGENCY.has(payload.notification.kind) ? 'normal' : 'high';
   return { userId, subs, message: { body: JSON.stringify(payload), ttlSeconds: TTL_SECONDS, urgency } };
 }
 

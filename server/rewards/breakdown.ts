@@ -13,11 +13,12 @@ async function sourcesOf(db: Db, userId: string, ps: number) {
       (SELECT count(*) FROM videos v JOIN likes l ON l.video_id = v.id JOIN profiles p ON p.id = l.user_id
         WHERE v.user_id = ${userId} AND l.created_at > ${ps} AND l.user_id <> ${userId} AND ${ok}) AS likes_received,
       (SELECT count(*) FROM (SELECT 1 FROM videos v JOIN comments c ON c.video_id = v.id JOIN profiles p ON p.id = c.user_id
-        WHERE v.user_id = ${userId} AND c.created_at > ${ps} AND c.user_id <> ${userId} AND ${ok} GROUP BY c.video_id, c.user_id) AS pairs) AS commenters,
+        WHERE v.user_id = ${userId} AND c.created_at > ${ps} AND c.parent_id IS NULL AND c.deleted = 0 AND c.user_id <> ${userId} AND ${ok}
+        GROUP BY c.video_id, c.user_id) AS pairs) AS commenters,
       (SELECT count(*) FROM likes l JOIN videos v ON v.id = l.video_id JOIN profiles p ON p.id = v.user_id
         WHERE l.user_id = ${userId} AND l.created_at > ${ps} AND v.user_id <> ${userId} AND ${ok}) AS likes_given,
       (SELECT count(DISTINCT c.video_id) FROM comments c JOIN videos v ON v.id = c.video_id JOIN profiles p ON p.id = v.user_id
-        WHERE c.user_id = ${userId} AND c.created_at > ${ps} AND v.user_id <> ${userId} AND ${ok}) AS comments_given,
+        WHERE c.user_id = ${userId} AND c.created_at > ${ps} AND c.parent_id IS NULL AND c.deleted = 0 AND v.user_id <> ${userId} AND ${ok}) AS comments_given,
       (SELECT count(*) FROM views w JOIN videos v ON v.id = w.video_id JOIN profiles p ON p.id = v.user_id
         WHERE w.user_id = ${userId} AND w.created_at > ${ps} AND v.user_id <> ${userId} AND ${ok}) AS views`.execute(db);
   const r = rows[0]!;

@@ -47,7 +47,7 @@ function countedActions(by: 'user_id' | 'video_id', id: string, ps: number) {
   const col = sql.ref(by);
   const ref = sql.ref(by === 'user_id' ? 'video_id' : 'user_id');
   return sql`SELECT ${ref} AS ref, created_at AS t, 'e' AS kind FROM likes WHERE ${col} = ${id} AND created_at > ${ps}
-      UNION ALL SELECT ${ref}, min(created_at), 'e' FROM comments WHERE ${col} = ${id} AND created_at > ${ps} GROUP BY ${ref}
+      UNION ALL SELECT ${ref}, min(created_at), 'e' FROM comments WHERE ${col} = ${id} AND created_at > ${ps} AND parent_id IS NULL AND deleted = 0 GROUP BY ${ref}
       UNION ALL SELECT ${ref}, created_at, 'v' FROM views WHERE ${col} = ${id} AND created_at > ${ps}`;
 }
 
@@ -65,7 +65,7 @@ async function given(db: Db, userId: string, ps: number): Promise<Tally[]> {
 async function received(db: Db, userId: string, ps: number): Promise<Tally[]> {
   const actions = sql`SELECT l.user_id AS ref, l.created_at AS t, 'e' AS kind FROM videos v JOIN likes l ON l.video_id = v.id WHERE v.user_id = ${userId} AND l.created_at > ${ps}
       UNION ALL SELECT c.user_id, min(c.created_at), 'e' FROM videos v JOIN comments c ON c.video_id = v.id
-        WHERE v.user_id = ${userId} AND c.created_at > ${ps} GROUP BY c.video_id, c.user_id
+        WHERE v.user_id = ${userId} AND c.created_at > ${ps} AND c.parent_id IS NULL AND c.deleted = 0 GROUP BY c.video_id, c.user_id
       UNION ALL SELECT w.user_id, w.created_at, 'v' FROM videos v JOIN views w ON w.video_id = v.id WHERE v.user_id = ${userId} AND w.created_at > ${ps}`;
   return tally(db, sql`x.ref`, actions, sql`JOIN profiles p ON p.id = x.ref WHERE x.ref <> ${userId} AND ${eligibleP(ps)}`);
 }

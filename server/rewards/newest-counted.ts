@@ -27,7 +27,8 @@ export async function newestCounted(db: Db, userId: string, board: Board, ps: nu
           FROM videos v WHERE v.user_id = ${userId} AND v.id <> ${exVideo}
           UNION ALL
           SELECT min(c.created_at) AS t FROM videos v JOIN comments c ON c.video_id = v.id JOIN profiles p ON p.id = c.user_id
-          WHERE v.user_id = ${userId} AND v.id <> ${exVideo} AND c.created_at > ${ps} AND c.user_id <> v.user_id AND ${ok} AND c.user_id <> ${exUser}
+          WHERE v.user_id = ${userId} AND v.id <> ${exVideo} AND c.created_at > ${ps} AND c.parent_id IS NULL AND c.deleted = 0
+            AND c.user_id <> v.user_id AND ${ok} AND c.user_id <> ${exUser}
           GROUP BY c.video_id, c.user_id) AS newest`
       : sql<{ t: number | null }>`SELECT ${greatest(
           db,
@@ -36,7 +37,7 @@ export async function newestCounted(db: Db, userId: string, board: Board, ps: nu
                       AND v.user_id <> ${exUser} AND l.video_id <> ${exVideo}
                     ORDER BY l.created_at DESC LIMIT 1), 0)`,
           sql`coalesce((SELECT max(first) FROM (SELECT min(c.created_at) AS first FROM comments c JOIN videos v ON v.id = c.video_id JOIN profiles p ON p.id = v.user_id
-                    WHERE c.user_id = ${userId} AND c.created_at > ${ps} AND v.user_id <> ${userId} AND ${ok}
+                    WHERE c.user_id = ${userId} AND c.created_at > ${ps} AND c.parent_id IS NULL AND c.deleted = 0 AND v.user_id <> ${userId} AND ${ok}
                       AND v.user_id <> ${exUser} AND c.video_id <> ${exVideo}
                     GROUP BY c.video_id) AS pairs), 0)`,
           sql`coalesce((SELECT w.created_at FROM views w JOIN videos v ON v.id = w.video_id JOIN profiles p ON p.id = v.user_id

@@ -36,7 +36,7 @@ const source = (db: Db, name: 'likes' | 'pairs' | 'views', period: Period, side:
   // v.user_id is one per video; PostgreSQL wants it named in the GROUP BY all the same.
   return name === 'pairs'
     ? sql`SELECT a.user_id AS actor, v.user_id AS owner, min(a.created_at) AS t FROM ${from} JOIN videos v ON v.id = a.video_id
-        WHERE ${within} GROUP BY a.user_id, a.video_id, v.user_id`
+        WHERE ${within} AND a.parent_id IS NULL AND a.deleted = 0 GROUP BY a.user_id, a.video_id, v.user_id`
     : sql`SELECT a.user_id AS actor, v.user_id AS owner, a.created_at AS t FROM ${from} JOIN videos v ON v.id = a.video_id WHERE ${within}`;
 };
 

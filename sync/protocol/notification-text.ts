@@ -1,7 +1,7 @@
 // Zod-free: the bell and the service worker render notifications without loading zod.
 import type { NotificationItem } from './notifications';
 
-type Describable = Pick<NotificationItem, 'kind' | 'video_id' | 'count' | 'actor_name' | 'actor_handle' | 'detail' | 'amount_paise' | 'rank'>;
+type Describable = Pick<NotificationItem, 'kind' | 'video_id' | 'count' | 'actor_name' | 'actor_handle' | 'detail' | 'amount_paise' | 'rank' | 'comment_id'>;
 
 /** ₹ with Indian digit grouping, paise only when there are some ("₹500", "₹1,250.50"). */
 export function formatRupees(paise: number): string {
@@ -9,26 +9,28 @@ export function formatRupees(paise: number): string {
   return `₹${rupees.toLocaleString('en-IN', { minimumFractionDigits: Number.isInteger(rupees) ? 0 : 2, maximumFractionDigits: 2 })}`;
 }
 
+/** "5 people liked your video", else "Ravi liked your video": the likes of one thing while unread. */
+const liked = (n: Describable, someone: string, what: string) => (n.count > 1 ? `${n.count} people liked your ${what}` : `${someone} liked your ${what}`);
+
+const TITLES: Record<Describable['kind'], (n: Describable, someone: string) => string> = {
+  likes: (n, someone) => liked(n, someone, 'video'),
+  comment: (_n, someone) => `${someone} commented on your video`,
+  processed: () => 'Your video is ready',
+  processing_failed: () => 'Your video could not be processed',
+  follow: (_n, someone) => `${someone} started following you`,
+  reply: (_n, someone) => `${someone} replied to your comment`,
+  // A mention without a comment is one in a video's title or description.
+  mention: (n, someone) => `${someone} mentioned you in ${n.comment_id ? 'a comment' : 'a video'}`,
+  comment_likes: (n, someone) => liked(n, someone, 'comment'),
+  prize: (n) => `You won ${formatRupees(n.amount_paise ?? 0)} as #${n.rank ?? 0} ${n.detail ?? ''}`.trimEnd(),
+};
+
 /** The sentence a notification says, the same in the list and in the push ("5 people liked your video"). */
 export function notificationTitle(n: Describable): string {
-  const someone = n.actor_name || 'Someone';
-  switch (n.kind) {
-    case 'likes':
-      return n.count > 1 ? `${n.count} people liked your video` : `${someone} liked your video`;
-    case 'comment':
-      return `${someone} commented on your video`;
-    case 'processed':
-      return 'Your video is ready';
-    case 'processing_failed':
-      return 'Your video could not be processed';
-    case 'follow':
-      return `${someone} started following you`;
-    case 'prize':
-      return `You won ${formatRupees(n.amount_paise ?? 0)} as #${n.rank ?? 0} ${n.detail ?? ''}`.trimEnd();
-  }
+  return TITLES[n.kind](n, n.actor_name || 'Someone');
 }
 
-/** The second line: the video's title, the comment, the reason, a follower's @handle; empty when the title says it all. */
+/** The second line: the video's title, the comment (replied, mentioned in or liked), the reason, a follower's @handle; empty when the title says it all. */
 export function notificationBody(n: Describable): string {
   if (n.kind === 'follow') return n.actor_handle ? `@${n.actor_handle}` : '';
   return n.kind === 'prize' ? '' : (n.detail ?? '');

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /** What a member can be told about; each kind maps to one choice in /profile (NOTIFICATION_PREF_OF). */
-export const NOTIFICATION_KINDS = ['likes', 'comment', 'processed', 'processing_failed', 'prize', 'follow'] as const;
+export const NOTIFICATION_KINDS = ['likes', 'comment', 'processed', 'processing_failed', 'prize', 'follow', 'reply', 'mention', 'comment_likes'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** The choices a member makes in /profile: which kinds are pushed to their devices. */
@@ -16,6 +16,11 @@ export const NOTIFICATION_PREF_OF: Record<NotificationKind, NotificationPref> = 
   prize: 'prizes',
   // A new follower is a reaction like a like: pushed under the same choice (docs/notifications.md).
   follow: 'likes',
+  // A reply or a mention is someone's words to the member, as a comment on their video is.
+  reply: 'comments',
+  mention: 'comments',
+  // The likes of one comment, batched like a video's.
+  comment_likes: 'likes',
 };
 
 /** A notification as pull, the live stream and the push payload carry it. */
@@ -23,13 +28,15 @@ export const NotificationItemSchema = z.object({
   id: z.string(),
   kind: z.enum(NOTIFICATION_KINDS),
   video_id: z.string().nullable(),
-  /** How many people (likes on one video are one notification while it is unread). */
+  /** How many people (likes on one video, or on one comment, are one notification while it is unread). */
   count: z.number().int(),
   actor_name: z.string().nullable(),
   /** The actor's handle as it is now (a follow links to their page, /@handle); null when they are gone or there is none. */
   actor_handle: z.string().nullable().optional(),
-  /** The comment's opening words, the video's title, the prize category, the failure reason. */
+  /** The comment's opening words (a comment, reply, mention or comment's likes), the video's title, the prize category, the failure reason. */
   detail: z.string().nullable(),
+  /** The comment it is about (a comment, reply, mention in a comment, comment's likes); null otherwise, and for a mention in a video's title or description. */
+  comment_id: z.string().nullable().optional(),
   amount_paise: z.number().int().nullable(),
   rank: z.number().int().nullable(),
   created_at: z.string(),

@@ -1,5 +1,6 @@
 import { writeTx } from '../../changes/write-tx';
 import { notifyProcessing } from '../../notifications/create';
+import { notifyVideoMentions } from '../../notifications/mentions';
 import { MediaProcessingError } from '../processing/errors';
 import { completeJob, failJob, releaseJob, renewLease, type ClaimedJob } from './queue';
 import { videoFolderKey } from './registry';
@@ -98,7 +99,11 @@ async function install(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, vide
   await store.publishScratch(tempKey, mediaKey);
   await writeTx(deps, async (trx, changes) => {
     const now = changes.now;
-    const current = await trx.selectFrom('videos').select(['media_status', 'media_key', 'poster_key', 'title']).where('id', '=', video.id).executeTakeFirst();
+    const current = await trx
+      .selectFrom('videos')
+      .select(['media_status', 'media_key', 'poster_key', 'title', 'description'])
+      .where('id', '=', video.id)
+      .executeTakeFirst();
     const ours = await completeJob(trx, job.id, o.workerId, now);
     if (!current) {
       // Deleted meanwhile (past the fence): its folder goes whole, this publish with it.
@@ -127,6 +132,8 @@ async function install(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, vide
     else {
       changes.videoListed(video.id);
       await notifyProcessing(trx, changes, { videoId: video.id, ownerId: video.user_id, kind: 'processed', detail: current.title });
+      // Now others see it: the members its title or description mentions are told (docs/notifications.md).
+      await notifyVideoMentions(trx, changes, { videoId: video.id, ownerId: video.user_id, title: current.title, description: current.description });
     }
     const previous = current.media_key;
     if (previous && previous !== mediaKey) changes.afterCommit(() => store.deleteFolder(previous));

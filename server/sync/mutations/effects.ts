@@ -1,8 +1,9 @@
 import { runMutation, type AnyMutation, type MutationArgs, type MutationName, type MutationOutcome } from '#sync/mutations/catalogue';
 import { recordAudit } from '#server/admin/audit';
-import { commentAdded, startedPair } from '#server/rewards/comment-pairs';
+import { commentAdded, commentRemoved, startedPair } from '#server/rewards/comment-pairs';
 import { applyScoreEvent } from '#server/rewards/score-events';
-import { notifyComment, notifyLike } from '#server/notifications/create';
+import { notifyLike } from '#server/notifications/create';
+import { deleteNotificationsOfComment, notifyCommentAdded } from '#server/notifications/comments';
 import { notifyFollow, withdrawFollowNotification } from '#server/notifications/follow';
 import { checkFollow, handleRaceLost } from './people-rules';
 import { recordViewInTx } from './record-view';
@@ -25,8 +26,9 @@ const refusalOf: { [N in MutationName]?: (err: unknown) => unknown } = {
 /**
  * What only the server does after a mutation's shared logic changed something (a replay returns
  * null and has no effect), in the same transaction: leaderboard points (docs/decisions/0009-scoring-rules.md),
- * the view rule, the audit of an admin's deletion, the owner's notification of a like or a comment,
- * the followee's of a follow (docs/notifications.md). A mutation without server-only effects has no entry.
+ * the view rule, the audit of an admin's deletion, the notifications of a like, a comment, a reply,
+ * a mention or a comment's like and their removal with a deleted comment, the followee's of a follow
+ * (docs/notifications.md). A mutation without server-only effects has no entry.
  */
 export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
   like: async ({ trx, user, now, batch, changes }, _args, { video }) => {
@@ -35,13 +37,38 @@ export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
   },
   unlike: ({ trx, user, now, batch }, _args, { video, likedAt }) =>
     applyScoreEvent(trx, { kind: 'like', actorId: user.id, creatorId: video.user_id, delta: -1, occurredAt: likedAt, at: now }, batch.scores),
-  // Every comment counts in comments_count; only a member's first on the video in the period scores.
-  addComment: async ({ trx, user, now, batch, changes }, { content }, { video, commentId }) => {
-    if (await startedPair(trx, { userId: user.id, videoId: video.id, commentId }, batch.scores)) {
+  // Every comment counts in comments_count; only a member's first top-level one on the video in the
+  // period scores (replies earn nothing: docs/rewards.md). Each member concerned is told once.
+  addComment: async ({ trx, user, now, batch, changes }, { content }, { video, commentId, parentId, replyToUserId }) => {
+    if (!parentId && (await startedPair(trx, { userId: user.id, videoId: video.id, commentId }, batch.scores))) {
       await commentAdded(trx, { userId: user.id, creatorId: video.user_id, createdAt: now }, batch.scores);
     }
-    await notifyComment(trx, changes, { videoId: video.id, ownerId: video.user_id, authorId: user.id, authorName: user.name, content });
+    const c = { videoId: video.id, ownerId: video.user_id, commentId, authorId: user.id, authorName: user.name, content, replyToUserId };
+    await notifyCommentAdded(trx, changes, c);
   },
+  // Its words are kept nowhere: the notifications quoting it go. A top-level comment's pair is
+  // removed or moved as when any comment went (comment-pairs.ts); an admin's deletion of another's is audited.
+  deleteComment: async ({ trx, user, now, batch, changes }, _args, { comment, video, role }) => {
+    await deleteNotificationsOfComment(trx, changes, comment.id);
+    if (!comment.parent_id && video) {
+      const pair = { userId: comment.user_id, videoId: video.id, creatorId: video.user_id, createdAt: Number(comment.created_at) };
+      await commentRemoved(trx, pair, batch.scores);
+    }
+    if (role !== 'admin') return;
+    await recordAudit(
+      trx,
+      { actorId: user.id, action: 'comment.delete', target: comment.id, details: { author_id: comment.user_id, video_id: comment.video_id } },
+      now,
+    );
+  },
+  // Earns no points; its author hears of it, batched like a video's likes.
+  likeComment: ({ trx, user, batch, changes }, _args, { comment }) =>
+    notifyLike(
+      trx,
+      changes,
+      { videoId: comment.video_id, ownerId: comment.user_id, likerId: user.id, likerName: user.name, comment: { id: comment.id, content: comment.content } },
+      batch.likeNotes,
+    ),
   // Another member's video goes only by an admin's hand: audited like DELETE /api/admin/videos/:id.
   deleteVideo: async ({ trx, user, now }, _args, { video }) => {
     if (video.user_id === user.id) return;
