@@ -40,7 +40,7 @@ describe('commentThreads', () => {
     expect(ids(replies.x!)).toEqual(['r-a', 'r-b']);
   });
 
-  it('marks queued comments pending and shows the last pin asked for as the only one', () => {
+  it('marks queued comments pending and applies the queued pins and unpins over the stored flags, one pin per video', () => {
     const rows = [row('a', 1, { pinned: true }), row('b', 2), row('c', 3)];
     const pinB = [{ seq: 1, name: 'pinComment', args: { commentId: 'b' } }];
     expect(commentThreads(rows, pinB).comments.map((c) => [c.id, c.pinned])).toEqual([
