@@ -25,7 +25,7 @@ export function topPageQuery(viewer: string, videoId: string, limit: number, cur
 /** The video's pinned comment, by keys only: the video names it (videos.pinned_comment_id). */
 export function pinnedQuery(viewer: string, videoId: string): RawBuilder<CommentRow> {
   return sql<CommentRow>`SELECT ${COMMENT_COLUMNS} FROM videos v
-    JOIN comments c ON c.id = v.pinned_comment_id AND c.video_id = v.id AND c.parent_id IS NULL ${commentJoins(viewer)}
+    JOIN comments c ON c.id = v.pinned_comment_id AND c.parent_id IS NULL ${commentJoins(viewer)}
     WHERE v.id = ${videoId}`;
 }
 
@@ -58,7 +58,7 @@ export function newestQuery(viewer: string, videoIds: string[], perVideo: number
   return sql<CommentRow>`SELECT ${COMMENT_COLUMNS}
     FROM unnest(${videoIds}::text[]) WITH ORDINALITY AS o(video_id, n)
     CROSS JOIN LATERAL (
-      (SELECT c.* FROM videos v JOIN comments c ON c.id = v.pinned_comment_id AND c.video_id = v.id AND c.parent_id IS NULL WHERE v.id = o.video_id)
+      (SELECT c.* FROM videos v JOIN comments c ON c.id = v.pinned_comment_id AND c.parent_id IS NULL WHERE v.id = o.video_id)
       UNION ALL
       (SELECT * FROM comments c WHERE c.video_id = o.video_id AND ${TOP_UNPINNED} ${NEWEST_FIRST} LIMIT ${perVideo})
     ) c

@@ -28,7 +28,7 @@ function statements(sqlite: SQLite.Database) {
       `${TOP_UNPINNED} AND (c.created_at, c.id) < (@at, @id) ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`,
     ),
     pinned: sqlite.prepare<Viewer & { video: string }, CommentRow>(
-      `SELECT ${COMMENT_COLUMNS} FROM videos v JOIN comments c ON c.id = v.pinned_comment_id AND c.video_id = v.id AND c.parent_id IS NULL ${JOINS}
+      `SELECT ${COMMENT_COLUMNS} FROM videos v JOIN comments c ON c.id = v.pinned_comment_id AND c.parent_id IS NULL ${JOINS}
        WHERE v.id = @video`,
     ),
     threadFirst: select<Paged & { parent: string }>(`c.parent_id = @parent ORDER BY c.created_at, c.id LIMIT @limit`),
