@@ -1,13 +1,53 @@
 import { test } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchChromium } from '../helpers/browser';
-import type { ServerProcess } from '../helpers/server-process';
+import { PROJECT_ROOT, type ServerProcess } from '../helpers/server-process';
 import { signedInPage, type SignedInPage } from '../helpers/signed-in-page';
 import { PASSWORD, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { serverApi, type ServerApi } from './server-api';
+
+const run = promisify(execFile);
 
 /** A member signed up over the API and signed in in a browser context of its own. */
 export interface Member extends SignedInPage {
   email: string;
+}
+
+/** The file's administrator, made on the command line, and an access token of theirs. */
+export interface Admin {
+  email: string;
+  name: string;
+  token: string;
+}
+
+export interface PwaServerOptions {
+  /** Fills the server's data folder before the server first opens it (the folder goes with the server). */
+  seed?: (dataDir: string) => Promise<void>;
+}
+
+/** The server fixture's server: with a seed, on a data folder this fixture made and removes on stop. */
+async function startFileServer(env: Record<string, string>, { seed }: PwaServerOptions): Promise<ServerProcess> {
+  if (!seed) return startPwaServer(env);
+  const dataDir = mkdtempSync(join(tmpdir(), 'vidi-seeded-'));
+  try {
+    await seed(dataDir);
+    const server = await startPwaServer(env, dataDir);
+    // startServer leaves a folder it was given in place: this one is the fixture's to remove.
+    const stop = server.stop;
+    server.stop = async () => {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+    };
+    return server;
+  } catch (e) {
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+    throw e;
+  }
 }
 
 /**
@@ -21,19 +61,36 @@ export interface Member extends SignedInPage {
  *     });
  *   });
  *
- * `server` (the production build on a fresh DATA_DIR, removed on stop) and `browser` (Chromium) are
+ * `server` (the production build on a fresh DATA_DIR, removed on stop; `options.seed` fills it
+ * first), `browser` (Chromium), `api` (JSON calls to the server) and `admin` (an administrator) are
  * made once per file, on first use, and stopped after the file's last test; `context` (a fresh
  * browser context) and `member` are per test. A file's own setup that needs the server is a
- * `test.beforeAll(async ({ server }) => ...)`: file-scoped fixtures reach suite hooks.
+ * `test.beforeAll(async ({ server }) => ...)`: file-scoped fixtures reach suite hooks. A server env
+ * that depends on another fixture (a stand-in's address) overrides `serverEnv`:
+ * `.extend('serverEnv', { scope: 'file' }, async ({ standIn }) => ({ ... }))`.
  */
 // vitest reads which fixtures a fixture needs from its first parameter, which must be an object
 // pattern even when it needs none: hence the `{}` below.
-export function pwaTest(serverEnv: Record<string, string> = {}) {
+export function pwaTest(serverEnv: Record<string, string> = {}, options: PwaServerOptions = {}) {
   return test
-    .extend('server', { scope: 'file' }, async ({}, { onCleanup }): Promise<ServerProcess> => {
-      const server = await startPwaServer(serverEnv);
+    .extend('serverEnv', { scope: 'file' }, serverEnv)
+    .extend('server', { scope: 'file' }, async ({ serverEnv }, { onCleanup }): Promise<ServerProcess> => {
+      const server = await startFileServer(serverEnv, options);
       onCleanup(() => server.stop());
       return server;
+    })
+    .extend('api', { scope: 'file' }, async ({ server }): Promise<ServerApi> => serverApi(server))
+    .extend('admin', { scope: 'file' }, async ({ server, api }): Promise<Admin> => {
+      // Administrators come from the command line (docs/decisions/0013-the-server-enforces-every-rule.md),
+      // against the server's DATA_DIR; they go with the server's data.
+      const admin = { email: uniqueEmail('admin'), name: 'Root Admin' };
+      await run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', '--email', admin.email, '--password', PASSWORD, '--name', admin.name], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'error' },
+      });
+      const login = await api('POST', '/api/auth/login', undefined, { email: admin.email, password: PASSWORD });
+      if (login.status !== 200) throw new Error(`the admin could not sign in: ${login.status}`);
+      return { ...admin, token: login.json.access_token as string };
     })
     .extend('browser', { scope: 'file' }, async ({}, { onCleanup }): Promise<Browser> => {
       const browser = await launchChromium();

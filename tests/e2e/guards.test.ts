@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Route } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import type { Route } from 'playwright-core';
+import { hasChromium } from '../helpers/browser';
 import { readMailSink } from '../helpers/mail-sink';
-import type { ServerProcess } from '../helpers/server-process';
-import { logInThroughUi, PASSWORD, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { pwaTest } from './fixtures';
+import { logInThroughUi, PASSWORD, signUpVerified, uniqueEmail } from './member-session';
+
+const test = pwaTest();
 
 const path = (url: string) => new URL(url).pathname;
 
@@ -20,22 +22,13 @@ const LOCAL_PROFILE_COUNT = `window.localProfileCount = () => new Promise((ok) =
 });`;
 
 describe.skipIf(!hasChromium)('route guards', () => {
-  let server: ServerProcess;
-  let browser: Browser;
   const email = uniqueEmail('guard');
 
-  beforeAll(async () => {
-    server = await startPwaServer();
-    browser = await launchChromium();
+  test.beforeAll(async ({ server }) => {
     await signUpVerified(server, 'Guard Member', email);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
-  it('sends a visitor from every member route to /login, and leaves public routes alone', async () => {
-    const context = await browser.newContext();
+  test('sends a visitor from every member route to /login, and leaves public routes alone', async ({ server, context }) => {
     const page = await context.newPage();
     for (const route of ['/home', '/rewards', '/profile']) {
       await page.goto(server.url + route);
@@ -48,11 +41,9 @@ describe.skipIf(!hasChromium)('route guards', () => {
       await page.getByRole('main').waitFor();
       expect(path(page.url())).toBe(route);
     }
-    await context.close();
   });
 
-  it('shows a loading screen while the session is being restored, then the member route', async () => {
-    const context = await browser.newContext();
+  test('shows a loading screen while the session is being restored, then the member route', async ({ server, context }) => {
     const page = await context.newPage();
     await logInThroughUi(page, server, email);
     let release: (() => void) | undefined;
@@ -67,11 +58,9 @@ describe.skipIf(!hasChromium)('route guards', () => {
     release?.();
     await page.getByRole('heading', { level: 1, name: 'Rewards' }).waitFor();
     expect(path(page.url())).toBe('/rewards');
-    await context.close();
   });
 
-  it('sends a signed-in member from /login and /signup to /home, keeps the session over a reload, and signs out to /login', async () => {
-    const context = await browser.newContext();
+  test('sends a signed-in member from /login and /signup to /home, keeps the session over a reload, and signs out to /login', async ({ server, context }) => {
     const page = await context.newPage();
     await logInThroughUi(page, server, email);
     for (const route of ['/login', '/signup']) {
@@ -89,13 +78,11 @@ describe.skipIf(!hasChromium)('route guards', () => {
     await page.goto(server.url + '/home');
     await page.waitForURL('**/login');
     expect(path(page.url())).toBe('/login');
-    await context.close();
   });
 
-  it('sends the member to /login when the session was revoked elsewhere, keeping the queued change for the next sign-in', async () => {
+  test('sends the member to /login when the session was revoked elsewhere, keeping the queued change for the next sign-in', async ({ server, context }) => {
     const revokedEmail = uniqueEmail('revoked');
     await signUpVerified(server, 'Rita Revoked', revokedEmail);
-    const context = await browser.newContext();
     await context.addInitScript(LOCAL_PROFILE_COUNT);
     const page = await context.newPage();
     await logInThroughUi(page, server, revokedEmail);
@@ -141,11 +128,9 @@ describe.skipIf(!hasChromium)('route guards', () => {
         { timeout: 30_000 },
       )
       .toBe('Rita Renamed');
-    await context.close();
   });
 
-  it('refreshes the access token on the 30 s tick near its expiry, never while the tab is hidden', async () => {
-    const context = await browser.newContext();
+  test('refreshes the access token on the 30 s tick near its expiry, never while the tab is hidden', async ({ server, context }) => {
     // The page's clock is fake (it still runs), so 14 minutes can pass at once.
     await context.clock.install();
     const page = await context.newPage();
@@ -180,11 +165,9 @@ describe.skipIf(!hasChromium)('route guards', () => {
     expect(refreshes).toBe(1);
     await page.clock.fastForward('09:00');
     await expect.poll(() => refreshes, { timeout: 10_000 }).toBe(2);
-    await context.close();
   });
 
-  it('refuses a wrong password with the spec toast and stays on /login', async () => {
-    const context = await browser.newContext();
+  test('refuses a wrong password with the spec toast and stays on /login', async ({ server, context }) => {
     const page = await context.newPage();
     await page.goto(server.url + '/login');
     await page.getByLabel('Email').fill(email);
@@ -192,10 +175,9 @@ describe.skipIf(!hasChromium)('route guards', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByText('Sign in Failed').waitFor();
     expect(path(page.url())).toBe('/login');
-    await context.close();
   });
 
-  it('refuses an unverified address and sends a new verification link on request', async () => {
+  test('refuses an unverified address and sends a new verification link on request', async ({ server, context }) => {
     const fresh = uniqueEmail('unverified');
     const res = await fetch(`${server.url}/api/auth/signup`, {
       method: 'POST',
@@ -204,7 +186,6 @@ describe.skipIf(!hasChromium)('route guards', () => {
     });
     expect(res.status).toBe(201);
     expect(readMailSink(server.dataDir).filter((m) => m.to.includes(fresh))).toHaveLength(1);
-    const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(server.url + '/login');
     await page.getByLabel('Email').fill(fresh);
@@ -215,13 +196,11 @@ describe.skipIf(!hasChromium)('route guards', () => {
     await page.getByText('Verification email sent', { exact: true }).waitFor();
     expect(readMailSink(server.dataDir).filter((m) => m.to.includes(fresh))).toHaveLength(2);
     expect(path(page.url())).toBe('/login');
-    await context.close();
   });
 
-  it('switches cleanly between two members on one device', async () => {
+  test('switches cleanly between two members on one device', async ({ server, context }) => {
     const second = uniqueEmail('second');
     await signUpVerified(server, 'Sid Second', second);
-    const context = await browser.newContext();
     const page = await context.newPage();
     await logInThroughUi(page, server, email);
     await page.getByRole('heading', { level: 1, name: 'Welcome, Guard Member!' }).waitFor();
@@ -236,11 +215,9 @@ describe.skipIf(!hasChromium)('route guards', () => {
     // And after a reload the restored session is the second member's.
     await page.reload();
     await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(second);
-    await context.close();
   });
 
-  it('follows a sign-out and a sign-in made in another tab', async () => {
-    const context = await browser.newContext();
+  test('follows a sign-out and a sign-in made in another tab', async ({ server, context }) => {
     const first = await context.newPage();
     await logInThroughUi(first, server, email);
     const second = await context.newPage();
@@ -254,6 +231,5 @@ describe.skipIf(!hasChromium)('route guards', () => {
     await logInThroughUi(first, server, email);
     await second.waitForURL('**/home');
     await second.getByRole('heading', { level: 1, name: 'Welcome, Guard Member!' }).waitFor();
-    await context.close();
   });
 });
