@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import { PROJECT_ROOT, type ServerProcess } from '../helpers/server-process';
-import { logInThroughUi, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import type { Page } from 'playwright-core';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
+import { PROJECT_ROOT } from '../helpers/server-process';
+import { pwaTest } from './fixtures';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 
 const run = promisify(execFile);
 /** More than the first pull's window (300), so the end of the feed comes from GET /api/videos pages. */
@@ -15,34 +13,30 @@ const VIDEOS = 310;
 
 const isPlaying = (page: Page, index: number) => page.locator(`article[data-index="${index}"] video`).evaluate((v: HTMLVideoElement) => !v.paused);
 
-describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video at a time', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  const email = uniqueEmail('scroller');
-
-  beforeAll(async () => {
-    // The seed fills a fresh data folder before the server opens it.
-    const dataDir = mkdtempSync(join(tmpdir(), 'vidi-feed-'));
-    await run(process.execPath, ['--import', 'tsx', 'server/cli/seed.ts', '--users', '6', '--videos', String(VIDEOS), '--likes', '50', '--comments', '20'], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
-    });
-    server = await startPwaServer({}, dataDir);
-    await signUpVerified(server, 'Sam Scroller', email);
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-    page = await context.newPage();
-    await logInThroughUi(page, server, email);
-  }, 180_000);
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
+// The seed fills a fresh data folder before the server opens it.
+const seed = async (dataDir: string) => {
+  await run(process.execPath, ['--import', 'tsx', 'server/cli/seed.ts', '--users', '6', '--videos', String(VIDEOS), '--likes', '50', '--comments', '20'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
   });
+};
 
-  it('preloads only the cards near the viewport', async () => {
+// The tests scroll one member's phone-sized page through the seeded feed: made once per file.
+const test = pwaTest({}, { seed }).extend('scroller', { scope: 'file' }, async ({ server, browser }, { onCleanup }) => {
+  const email = uniqueEmail('scroller');
+  await signUpVerified(server, 'Sam Scroller', email);
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  onCleanup(() => context.close());
+  const page = await context.newPage();
+  await logInThroughUi(page, server, email);
+  return { context, page };
+});
+
+describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video at a time', () => {
+  // Seeding 310 videos and starting on them takes longer than a test's usual time.
+  test.beforeAll(async ({ scroller }) => void scroller, 180_000);
+
+  test('preloads only the cards near the viewport', async ({ scroller: { page } }) => {
     const first = page.locator('article[data-index="0"] video');
     await first.waitFor();
     expect(await first.getAttribute('preload')).toBe('metadata');
@@ -56,7 +50,7 @@ describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video 
     await saveScreenshot(page, 'feed-phone');
   });
 
-  it('plays one video at a time and pauses a video scrolled out of view', async () => {
+  test('plays one video at a time and pauses a video scrolled out of view', async ({ scroller: { page } }) => {
     await page
       .locator('article[data-index="0"]')
       .getByRole('button', { name: /^Play / })
@@ -79,7 +73,7 @@ describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video 
     expect(await isPlaying(page, 0)).toBe(false);
   });
 
-  it('scrolls through every video: the local copy in steps, then older pages from the server', async () => {
+  test('scrolls through every video: the local copy in steps, then older pages from the server', async ({ scroller: { page } }) => {
     const pageRequests: string[] = [];
     page.on('request', (r) => {
       if (/\/api\/videos\?limit=\d+&cursor=/.test(r.url())) pageRequests.push(r.url());
@@ -99,7 +93,7 @@ describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video 
     expect(new Set(ids).size).toBe(VIDEOS);
   });
 
-  it('opens a shared link (/home#video-ID) at its card, even one beyond the first cards', async () => {
+  test('opens a shared link (/home#video-ID) at its card, even one beyond the first cards', async ({ server, scroller: { page, context } }) => {
     const id = await page.locator('article[data-index="42"]').getAttribute('id');
     expect(id).toMatch(/^video-/);
     const shared = await context.newPage();
