@@ -1,10 +1,11 @@
 import { testHandle } from '../helpers/test-handle';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
 import { rebuildScores } from '#server/rewards/recompute';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import { openServerDatabase, startServer, type ServerProcess } from '../helpers/server-process';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
+import { openServerDatabase, type ServerProcess } from '../helpers/server-process';
+import { pwaTest } from './fixtures';
 import { PASSWORD, logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -116,27 +117,23 @@ async function rowsOf(page: Page, board: string): Promise<string[][]> {
   return table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
 }
 
+const test = pwaTest();
+
 describe.skipIf(!hasChromium)('the rewards page in Chromium', () => {
-  let server: ServerProcess;
-  let browser: Browser;
   const memberEmail = uniqueEmail('rewards');
   const adminEmail = uniqueEmail('rewards-admin');
   let memberId = '';
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchChromium();
+  test.beforeAll(async ({ server }) => {
     await signUpVerified(server, 'Mia Member', memberEmail);
     await signUpVerified(server, 'Ada Admin', adminEmail);
     memberId = await seed(server, memberEmail, adminEmail);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
-  it('shows ranks, prizes, the member’s own rank, the next date and the last winners; offline the last standings with their time', async () => {
-    const context = await browser.newContext();
+  test('shows ranks, prizes, the member’s own rank, the next date and the last winners; offline the last standings with their time', async ({
+    server,
+    context,
+  }) => {
     const page = await context.newPage();
     await logInThroughUi(page, server, memberEmail);
     await page.goto(`${server.url}/rewards`);
@@ -184,10 +181,9 @@ describe.skipIf(!hasChromium)('the rewards page in Chromium', () => {
     expect(await page.getByRole('region', { name: 'Your standing' }).textContent()).toContain('Rank #22 · 3 points');
     await saveScreenshot(page, 'rewards-offline');
     await context.setOffline(false);
-    await context.close();
   });
 
-  it('an admin records a distribution from the Rewards tab; members then see the empty texts and the new winners', async () => {
+  test('an admin records a distribution from the Rewards tab; members then see the empty texts and the new winners', async ({ server, browser, context }) => {
     const adminContext = await browser.newContext();
     const admin = await adminContext.newPage();
     await admin.goto(`${server.url}/admin/login`);
@@ -218,7 +214,6 @@ describe.skipIf(!hasChromium)('the rewards page in Chromium', () => {
     expect(list.items).toHaveLength(2);
     expect(list.items[0]!.best_users[0]!.user_name).toBe('Creator 00');
 
-    const context = await browser.newContext();
     const page = await context.newPage();
     await logInThroughUi(page, server, memberEmail);
     await page.goto(`${server.url}/rewards`);
@@ -232,6 +227,5 @@ describe.skipIf(!hasChromium)('the rewards page in Chromium', () => {
     await saveScreenshot(page, 'rewards-after-distribution');
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await page.waitForURL('**/home');
-    await context.close();
   });
 });
