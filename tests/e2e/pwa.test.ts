@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { chromiumPath, hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import { startServer, type ServerProcess } from '../helpers/server-process';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumPath, hasChromium, saveScreenshot } from '../helpers/browser';
+import { pwaTest } from './fixtures';
 import { CLIENT_DIST as DIST, logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 
 const INITIAL_JS_BUDGET_GZIP = 150 * 1024;
@@ -20,8 +20,34 @@ async function waitForServiceWorker(page: Page): Promise<void> {
   });
 }
 
+const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+
+const test = pwaTest()
+  // A private copy of the build, so the update test can publish a "new version" of the worker.
+  .extend('distCopy', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const distCopy = mkdtempSync(join(tmpdir(), 'vidi-dist-'));
+    onCleanup(() => removeDir(distCopy));
+    cpSync(DIST, distCopy, { recursive: true });
+    return distCopy;
+  })
+  .extend('serverEnv', { scope: 'file' }, async ({ distCopy }) => ({ CLIENT_DIST: distCopy }))
+  // Incognito contexts are never installable: a real (persistent) profile, in a folder of its own.
+  .extend('installableContext', async ({}, { onCleanup }): Promise<BrowserContext> => {
+    const profile = mkdtempSync(join(tmpdir(), 'vidi-profile-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    onCleanup(async () => {
+      await context.close();
+      removeDir(profile);
+    });
+    return context;
+  });
+
 describe('the production build', () => {
-  it('keeps the initial route JavaScript within 150 KB gzipped', () => {
+  test('keeps the initial route JavaScript within 150 KB gzipped', () => {
     const html = readFileSync(join(DIST, 'index.html'), 'utf8');
     const scripts = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g)].map((m) => m[1]!);
     expect(scripts.length).toBeGreaterThan(0);
@@ -34,23 +60,7 @@ describe('the production build', () => {
 });
 
 describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let distCopy: string;
-
-  beforeAll(async () => {
-    // A private copy of the build, so the update test can publish a "new version" of the worker.
-    distCopy = mkdtempSync(join(tmpdir(), 'vidi-dist-'));
-    cpSync(DIST, distCopy, { recursive: true });
-    server = await startServer({ env: { CLIENT_DIST: distCopy } });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
-  it('has a manifest that passes the installability check', async () => {
+  test('has a manifest that passes the installability check', async ({ server, installableContext: context }) => {
     const res = await fetch(`${server.url}/manifest.webmanifest`);
     expect(res.status).toBe(200);
     const manifest = (await res.json()) as Record<string, any>;
@@ -66,12 +76,6 @@ describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
       expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([w, h]);
     }
 
-    // Incognito contexts are never installable: use a real (persistent) profile for this check.
-    const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'vidi-profile-')), {
-      executablePath: chromiumPath,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
     const page = await context.newPage();
     await page.goto(server.url + '/');
     await waitForServiceWorker(page);
@@ -81,11 +85,9 @@ describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
     const { url: manifestUrl, errors } = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[] };
     expect(manifestUrl).toBe(`${server.url}/manifest.webmanifest`);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
-  it('serves the shell and deep links from the service worker with no network', async () => {
-    const context = await browser.newContext();
+  test('serves the shell and deep links from the service worker with no network', async ({ server, context }) => {
     const page = await context.newPage();
     await page.goto(server.url + '/');
     await waitForServiceWorker(page);
@@ -99,11 +101,9 @@ describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
     await page.goto(server.url + '/rewards');
     await page.waitForURL('**/login');
     await page.getByText('Welcome back! Sign in to your account').waitFor();
-    await context.close();
   });
 
-  it('offers a reload when a new version is waiting, and the reload runs the new worker', async () => {
-    const context = await browser.newContext();
+  test('offers a reload when a new version is waiting, and the reload runs the new worker', async ({ server, distCopy, context }) => {
     const page = await context.newPage();
     await page.goto(server.url + '/');
     await waitForServiceWorker(page);
@@ -128,10 +128,9 @@ describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
     });
     expect(state).toEqual({ waiting: false, controlled: true });
     expect(firstScript).toBe(`${server.url}/sw.js`);
-    await context.close();
   });
 
-  it('saves phone and desktop screenshots of the main screens', async () => {
+  test('saves phone and desktop screenshots of the main screens', async ({ server, browser }) => {
     const email = uniqueEmail('shots');
     await signUpVerified(server, 'Screenshot Member', email);
     const sizes: Array<[string, { width: number; height: number }]> = [
@@ -162,7 +161,7 @@ describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
     }
   });
 
-  it('gives every control an accessible name and every page its landmarks', async () => {
+  test('gives every control an accessible name and every page its landmarks', async ({ server, browser }) => {
     const email = uniqueEmail('a11y');
     await signUpVerified(server, 'Alex Access', email);
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
@@ -210,7 +209,7 @@ describe.skipIf(!hasChromium)('installable PWA in Chromium', () => {
     await context.close();
   });
 
-  it('shows a way out, never a blank page, when a screen of the running version is gone after a deploy', async () => {
+  test('shows a way out, never a blank page, when a screen of the running version is gone after a deploy', async ({ server, browser, distCopy }) => {
     // No service worker here: it would keep serving the old version's files, which is the point of it.
     const context = await browser.newContext({ serviceWorkers: 'block' });
     const page = await context.newPage();
