@@ -17,6 +17,11 @@ export interface Conversations {
   push(user: TestUser, mutations: Mutation[], clientId?: string): Promise<PushResult[]>;
   /** One mutation from a fresh device: its result. */
   once(user: TestUser, name: string, args: Record<string, unknown>): Promise<PushResult>;
+  /**
+   * One mutation sent three times, each answered: by a device (applied), by the same device again
+   * (duplicate), then by another device of the member (applied: taken, with no second effect).
+   */
+  replayed(user: TestUser, name: string, args: Record<string, unknown>): Promise<void>;
   /** POST /api/sync/pull over loopback: the answer's JSON. */
   pull(user: TestUser, body: Record<string, unknown>): Promise<any>;
   /** A comment (a reply when parentId is given) that must be applied: its id. */
@@ -83,6 +88,13 @@ export async function startConversations(): Promise<Conversations> {
     t,
     push,
     once,
+    replayed: async (user, name, args) => {
+      const clientId = randomUUID();
+      const mutation = [{ id: 1, name, args }];
+      expect(await push(user, mutation, clientId)).toEqual([{ id: 1, status: 'applied' }]);
+      expect(await push(user, mutation, clientId)).toEqual([{ id: 1, status: 'duplicate' }]);
+      expect(await push(user, mutation)).toEqual([{ id: 1, status: 'applied' }]);
+    },
     pull: (user, body) => post('/api/sync/pull', { cursor: null, ...body }, user.token),
     say: async (user, videoId, content, parentId) => {
       const commentId = randomUUID();
@@ -110,4 +122,36 @@ export async function startConversations(): Promise<Conversations> {
 /** comments_count is exact: it counts the rows that are not tombstones. */
 export function expectExactCount(state: VideoState): void {
   expect(state.comments_count).toBe(state.comments.filter((c) => c.deleted === 0).length);
+}
+
+/** The usual people of a conversation test: the video's owner and two members. */
+export interface Cast {
+  c: Conversations;
+  owner: TestUser;
+  ann: TestUser;
+  bob: TestUser;
+}
+
+export async function startCast(): Promise<Cast> {
+  const c = await startConversations();
+  const [owner, ann, bob] = await Promise.all([c.member('Owner'), c.member('Ann'), c.member('Bob')]);
+  return { c, owner, ann, bob };
+}
+
+/**
+ * Runs `rounds` races one after the other; each times its concurrent part with `timed`. Two pushes
+ * that deadlock wait PostgreSQL's deadlock_timeout (1 s) before one is undone and run again, so a
+ * round of 1 s or more is counted as one; a busy machine may stall `allowedSlow` rounds.
+ */
+export async function raceRounds(rounds: number, round: (i: number, timed: <T>(race: () => Promise<T>) => Promise<T>) => Promise<void>, allowedSlow = 1) {
+  const slow: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    await round(i, async (race) => {
+      const started = Date.now();
+      const answers = await race();
+      if (Date.now() - started >= 1000) slow.push(i);
+      return answers;
+    });
+  }
+  expect(slow.length, `rounds of 1 s or more: ${slow.join(', ')}`).toBeLessThanOrEqual(allowedSlow);
 }

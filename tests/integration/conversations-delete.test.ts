@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../helpers/users';
-import { expectExactCount, startConversations, type Conversations } from '../helpers/conversations';
+import { expectExactCount, startCast, type Conversations } from '../helpers/conversations';
 
 // deleteComment through the real push, on SQLite and PostgreSQL (issue 29, docs/sync.md "Mutations"):
 // who may delete, tombstones kept for their replies, a tombstone going with its last reply, a second
@@ -14,8 +14,8 @@ let bob: TestUser;
 let admin: TestUser;
 
 beforeAll(async () => {
-  c = await startConversations();
-  [owner, ann, bob, admin] = await Promise.all([c.member('Owner'), c.member('Ann'), c.member('Bob'), createUser(c.t.deps, { name: 'Admin', isAdmin: true })]);
+  ({ c, owner, ann, bob } = await startCast());
+  admin = await createUser(c.t.deps, { name: 'Admin', isAdmin: true });
 });
 afterAll(async () => {
   await c?.close();

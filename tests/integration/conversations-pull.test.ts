@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startConversations, type Conversations } from '../helpers/conversations';
+import { startCast, type Conversations } from '../helpers/conversations';
 import type { TestUser } from '../helpers/users';
 
 // What another member's device pulls of a conversation (POST /api/sync/pull with the video's list
@@ -13,8 +13,8 @@ let bob: TestUser;
 let cara: TestUser;
 
 beforeAll(async () => {
-  c = await startConversations();
-  [owner, ann, bob, cara] = await Promise.all([c.member('Owner'), c.member('Ann'), c.member('Bob'), c.member('Cara')]);
+  ({ c, owner, ann, bob } = await startCast());
+  cara = await c.member('Cara');
 });
 afterAll(async () => {
   await c?.close();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectExactCount, startConversations, type Conversations } from '../helpers/conversations';
+import { expectExactCount, raceRounds, startCast, type Conversations } from '../helpers/conversations';
 import type { TestUser } from '../helpers/users';
 
 // addComment with parentId through the real push, on SQLite and PostgreSQL (issue 29, docs/sync.md
@@ -13,8 +13,7 @@ let ann: TestUser;
 let bob: TestUser;
 
 beforeAll(async () => {
-  c = await startConversations();
-  [owner, ann, bob] = await Promise.all([c.member('Owner'), c.member('Ann'), c.member('Bob')]);
+  ({ c, owner, ann, bob } = await startCast());
 });
 afterAll(async () => {
   await c?.close();
@@ -101,12 +100,7 @@ describe('addComment with parentId', () => {
   it('a replay of a reply (same client, same mutation, or the same comment id again) has no effect', async () => {
     const videoId = await c.video(owner);
     const top = await c.say(ann, videoId, 'top');
-    const clientId = randomUUID();
-    const reply = [{ id: 1, name: 'addComment', args: { commentId: randomUUID(), videoId, content: 'once', parentId: top } }];
-    expect(await c.push(bob, reply, clientId)).toEqual([{ id: 1, status: 'applied' }]);
-    expect(await c.push(bob, reply, clientId)).toEqual([{ id: 1, status: 'duplicate' }]);
-    // Another device of the same member sends the same comment: taken as a replay, not counted again.
-    expect(await c.push(bob, reply)).toEqual([{ id: 1, status: 'applied' }]);
+    await c.replayed(bob, 'addComment', { commentId: randomUUID(), videoId, content: 'once', parentId: top });
     const state = await c.videoState(videoId);
     expect(state.comments).toHaveLength(2);
     expect(state.comments_count).toBe(2);
@@ -120,35 +114,35 @@ const later = async <T>(ms: number, run: () => Promise<T>): Promise<T> => {
 };
 
 describe('a reply and the deletion of its parent at the same moment', () => {
-  it('20 times: the reply stands under a tombstone, or it was refused parent_deleted and the parent is gone; never an orphan', async () => {
-    const slowRounds: number[] = [];
-    for (let round = 0; round < 20; round++) {
-      const videoId = await c.video(owner);
-      const parent = await c.say(ann, videoId, `parent ${round}`);
-      const replyId = randomUUID();
-      const started = Date.now();
-      // Either may leave first, by up to 3 ms, so both orders (and a true tie) happen.
-      const [replied, deleted] = await Promise.all([
-        later(round % 2 ? round % 4 : 0, () => c.once(bob, 'addComment', { commentId: replyId, videoId, content: `reply ${round}`, parentId: parent })),
-        later(round % 2 ? 0 : round % 4, () => c.once(ann, 'deleteComment', { commentId: parent })),
-      ]);
-      if (Date.now() - started >= 1000) slowRounds.push(round);
-      expect(deleted).toMatchObject({ status: 'applied' });
-      const state = await c.videoState(videoId);
-      expectExactCount(state);
-      if (replied.status === 'applied') {
-        expect(state.comments).toEqual([
-          expect.objectContaining({ id: parent, deleted: 1, content: '', reply_count: 1 }),
-          expect.objectContaining({ id: replyId, parent_id: parent, deleted: 0 }),
-        ]);
-      } else {
-        expect(replied).toMatchObject({ status: 'rejected', error: { code: 'parent_deleted' } });
-        expect(state.comments).toEqual([]);
-      }
-    }
-    // Two pushes that deadlock wait PostgreSQL's deadlock_timeout (1 s) before one is undone and retried.
-    // The deletion takes the video's row first, as the reply's push does, so none should (a busy machine
-    // may stall a round or two; with the comment's row taken first, most rounds deadlocked).
-    expect(slowRounds.length, `rounds of 1 s or more: ${slowRounds.join(', ')}`).toBeLessThanOrEqual(2);
+  it('20 times: the reply stands under a tombstone, or it was refused parent_deleted and the parent is gone; never an orphan, never a deadlock', async () => {
+    await raceRounds(
+      20,
+      async (round, timed) => {
+        const videoId = await c.video(owner);
+        const parent = await c.say(ann, videoId, `parent ${round}`);
+        const replyId = randomUUID();
+        // Either may leave first, by up to 3 ms, so both orders (and a true tie) happen.
+        const [replied, deleted] = await timed(() =>
+          Promise.all([
+            later(round % 2 ? round % 4 : 0, () => c.once(bob, 'addComment', { commentId: replyId, videoId, content: `reply ${round}`, parentId: parent })),
+            later(round % 2 ? 0 : round % 4, () => c.once(ann, 'deleteComment', { commentId: parent })),
+          ]),
+        );
+        expect(deleted).toMatchObject({ status: 'applied' });
+        const state = await c.videoState(videoId);
+        expectExactCount(state);
+        if (replied.status === 'applied') {
+          expect(state.comments).toEqual([
+            expect.objectContaining({ id: parent, deleted: 1, content: '', reply_count: 1 }),
+            expect.objectContaining({ id: replyId, parent_id: parent, deleted: 0 }),
+          ]);
+        } else {
+          expect(replied).toMatchObject({ status: 'rejected', error: { code: 'parent_deleted' } });
+          expect(state.comments).toEqual([]);
+        }
+      },
+      // The deletion takes the video's row first, as the reply's push does; taken the other way, most rounds deadlocked.
+      2,
+    );
   });
 });
