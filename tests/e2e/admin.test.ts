@@ -1,93 +1,83 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
+import { describe, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
+import type { Page } from 'playwright-core';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
 import { signedInPage, type SignedInPage } from '../helpers/signed-in-page';
 import { mp4Faststart } from '../fixtures/videos';
 import { runUpload, videoMetadata } from '../fixtures/tus-client';
 import { until } from '../helpers/media-jobs';
+import { pwaTest } from './fixtures';
 import { PASSWORD, signUpVerified, uniqueEmail, untilFormAdopted } from './member-session';
 import { toastText, closeToast } from './toasts';
 
-const run = promisify(execFile);
 const CONFIRM_USER = 'Are you sure you want to delete this user? This action cannot be undone.';
 const CONFIRM_VIDEO = 'Are you sure you want to delete this video? This action cannot be undone.';
+const uploaderEmail = uniqueEmail('uploader');
+const viewerEmail = uniqueEmail('viewer');
+const title = 'Sunset over the test pattern';
+
+const expectAudited = (page: Page, what: string) => page.getByRole('region', { name: 'Audit log' }).getByText(what, { exact: true }).first().waitFor();
+/** Accepts the next confirmation dialog (instead of dismissing it) and keeps its message. */
+const acceptNextDialog = (page: Page) => {
+  const messages: string[] = [];
+  page.removeAllListeners('dialog');
+  page.once('dialog', (d) => {
+    messages.push(d.message());
+    void d.accept();
+    page.on('dialog', (next) => void next.dismiss());
+  });
+  return messages;
+};
+
+const test = pwaTest()
+  .extend('steps', { scope: 'file' }, async ({ server, api }) => {
+    const loginApi = async (email: string) => (await api('POST', '/api/auth/login', undefined, { email, password: PASSWORD })).json;
+    const upload = async (videoTitle: string) => {
+      const meta = videoMetadata({ title: videoTitle });
+      const token = (await loginApi(uploaderEmail)).access_token;
+      await runUpload({ baseUrl: server.url, token, bytes: readFileSync(await mp4Faststart()), metadata: meta });
+      // Others may like it once it is ready (docs/sync.md, "Mutations").
+      const ready = async () =>
+        (await api('GET', '/api/videos?limit=50', token)).json.items.some(
+          (v: { id: string; media_status: string }) => v.id === meta.videoId && v.media_status === 'ready',
+        );
+      await until(`${videoTitle} ready`, ready, 90_000, { everyMs: 300 });
+      return meta.videoId!;
+    };
+    /** A member of this test only, so what it does to them changes no other test. */
+    const newMember = async (name: string) => {
+      const email = uniqueEmail(name.split(' ')[0]!.toLowerCase());
+      await signUpVerified(server, name, email);
+      return email;
+    };
+    return { loginApi, upload, newMember };
+  })
+  // The browser contexts a test signed in, closed after it.
+  .extend('signIn', async ({ server, browser }, { onCleanup }) => {
+    const sessions: SignedInPage[] = [];
+    onCleanup(async () => {
+      for (const s of sessions) await s.close();
+    });
+    return async (email: string) => {
+      const s = await signedInPage(browser, server.url, email, PASSWORD);
+      sessions.push(s);
+      return s;
+    };
+  })
+  /** The admin, signed in, on /admin. */
+  .extend('adminPage', async ({ server, admin, signIn }) => async (): Promise<Page> => {
+    const { page } = await signIn(admin.email);
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
+    return page;
+  });
 
 // Each test signs in its own browser contexts (tests/helpers/signed-in-page.ts) and acts on members
 // and videos it made itself, so any one of them runs alone (`-t`). The shared world, made once: an
 // admin, Asha's video, and Bala's like of it.
 describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  const adminEmail = uniqueEmail('admin');
-  const uploaderEmail = uniqueEmail('uploader');
-  const viewerEmail = uniqueEmail('viewer');
-  const title = 'Sunset over the test pattern';
-  const sessions: SignedInPage[] = [];
-
-  const api = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(server.url + path, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: res.status, json: (await res.json().catch(() => null)) as any };
-  };
-  const loginApi = async (email: string) => (await api('POST', '/api/auth/login', undefined, { email, password: PASSWORD })).json;
-  const upload = async (videoTitle: string) => {
-    const meta = videoMetadata({ title: videoTitle });
-    const token = (await loginApi(uploaderEmail)).access_token;
-    await runUpload({ baseUrl: server.url, token, bytes: readFileSync(await mp4Faststart()), metadata: meta });
-    // Others may like it once it is ready (docs/sync.md, "Mutations").
-    const ready = async () =>
-      (await api('GET', '/api/videos?limit=50', token)).json.items.some(
-        (v: { id: string; media_status: string }) => v.id === meta.videoId && v.media_status === 'ready',
-      );
-    await until(`${videoTitle} ready`, ready, 90_000, { everyMs: 300 });
-    return meta.videoId!;
-  };
-  /** A member of this test only, so what it does to them changes no other test. */
-  const newMember = async (name: string) => {
-    const email = uniqueEmail(name.split(' ')[0]!.toLowerCase());
-    await signUpVerified(server, name, email);
-    return email;
-  };
-  const signIn = async (email: string) => {
-    const s = await signedInPage(browser, server.url, email, PASSWORD);
-    sessions.push(s);
-    return s;
-  };
-  /** The admin, signed in, on /admin. */
-  const adminPage = async (): Promise<Page> => {
-    const { page } = await signIn(adminEmail);
-    await page.goto(`${server.url}/admin`);
-    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
-    return page;
-  };
-  const expectAudited = (page: Page, what: string) => page.getByRole('region', { name: 'Audit log' }).getByText(what, { exact: true }).first().waitFor();
-  /** Accepts the next confirmation dialog (instead of dismissing it) and keeps its message. */
-  const acceptNextDialog = (page: Page) => {
-    const messages: string[] = [];
-    page.removeAllListeners('dialog');
-    page.once('dialog', (d) => {
-      messages.push(d.message());
-      void d.accept();
-      page.on('dialog', (next) => void next.dismiss());
-    });
-    return messages;
-  };
-
-  beforeAll(async () => {
-    server = await startServer();
-    // Administrators come from the command line (docs/decisions/0013-the-server-enforces-every-rule.md), against the server's DATA_DIR.
-    await run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', '--email', adminEmail, '--password', PASSWORD, '--name', 'Root Admin'], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'error' },
-    });
+  test.beforeAll(async ({ server, api, steps: { loginApi, upload } }) => {
     await signUpVerified(server, 'Asha Uploader', uploaderEmail);
     await signUpVerified(server, 'Bala Viewer', viewerEmail);
     // The uploader's video goes in through the real tus endpoint, Bala's like through the real sync
@@ -99,18 +89,10 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     });
     expect(push.status).toBe(200);
     expect(push.json.results[0].status).toBe('applied');
-    browser = await launchChromium();
-  });
-  afterEach(async () => {
-    for (const s of sessions.splice(0)) await s.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
-  it('sends a signed-out visitor from /admin to /admin/login, and refuses a member with Access Denied', async () => {
-    const page = await browser.newPage();
+  test('sends a signed-out visitor from /admin to /admin/login, and refuses a member with Access Denied', async ({ server, context }) => {
+    const page = await context.newPage();
     await page.goto(`${server.url}/admin`);
     await page.waitForURL('**/admin/login');
     await page.getByLabel('Email').fill(uploaderEmail);
@@ -124,11 +106,9 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     // Signed in as a member, /admin leads to the feed.
     await page.goto(`${server.url}/admin`);
     await page.waitForURL('**/home');
-    await page.context().close();
   });
 
-  it('an admin signs in and sees the stat cards and the Users tab', async () => {
-    const context = await browser.newContext();
+  test('an admin signs in and sees the stat cards and the Users tab', async ({ server, context, admin: { email: adminEmail } }) => {
     const admin = await context.newPage();
     await admin.goto(`${server.url}/admin/login`);
     await untilFormAdopted(admin);
@@ -156,10 +136,15 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
       .getByText('Active', { exact: true })
       .waitFor();
     await saveScreenshot(admin, 'admin-users');
-    await context.close();
   });
 
-  it('suspends a member: their session is refused at once and they end up at /login; reactivated, they may sign in again', async () => {
+  test('suspends a member: their session is refused at once and they end up at /login; reactivated, they may sign in again', async ({
+    server,
+    api,
+    steps: { newMember },
+    signIn,
+    adminPage,
+  }) => {
     const email = await newMember('Chandra Suspended');
     const member = await signIn(email);
     await member.page.goto(`${server.url}/home`);
@@ -190,7 +175,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await expectAudited(admin, 'Reactivated a user');
   });
 
-  it('changes the prizes and the date, and /rewards shows them', async () => {
+  test('changes the prizes and the date, and /rewards shows them', async ({ server, adminPage }) => {
     const admin = await adminPage();
     await admin.getByRole('tab', { name: 'Rewards' }).click();
     await admin.getByLabel('Best Users prize #1 (₹)').fill('5000');
@@ -216,7 +201,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
       .waitFor();
   });
 
-  it("shows each leader's points by source and voids a member's points after a confirmation, from the keyboard", async () => {
+  test("shows each leader's points by source and voids a member's points after a confirmation, from the keyboard", async ({ adminPage }) => {
     const admin = await adminPage();
     await admin.getByRole('tab', { name: 'Rewards' }).click();
     const breakdown = admin.getByRole('region', { name: 'Points by source' });
@@ -239,7 +224,13 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await expectAudited(admin, "Voided a member's points");
   });
 
-  it('deletes a video: it leaves the list and its file answers 404', async () => {
+  test('deletes a video: it leaves the list and its file answers 404', async ({
+    server,
+    api,
+    steps: { loginApi, upload },
+    adminPage,
+    admin: { email: adminEmail },
+  }) => {
     const doomed = 'A clip to delete';
     const videoId = await upload(doomed);
     // Others (the admin's feed) see it once processed; then both the original and the ladder are served.
@@ -267,7 +258,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await expectAudited(admin, 'Deleted a video');
   });
 
-  it('saves the settings together; secrets show only as set / not set', async () => {
+  test('saves the settings together; secrets show only as set / not set', async ({ api, steps: { loginApi }, adminPage, admin: { email: adminEmail } }) => {
     const admin = await adminPage();
     await admin.getByRole('tab', { name: 'Settings' }).click();
     const form = admin.getByRole('form', { name: 'Admin settings' });
@@ -309,7 +300,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await expectAudited(admin, 'Updated the settings');
   });
 
-  it('deletes a user after the confirmation', async () => {
+  test('deletes a user after the confirmation', async ({ api, steps: { newMember }, adminPage }) => {
     const email = await newMember('Dev Deleted');
     const admin = await adminPage();
     await admin.getByLabel('Search users').fill('dev deleted');
@@ -328,7 +319,7 @@ describe.skipIf(!hasChromium)('admin dashboard in Chromium', () => {
     await rows.nth(1).getByText('Root Admin').waitFor();
   });
 
-  it('Logout leads back to /admin/login', async () => {
+  test('Logout leads back to /admin/login', async ({ adminPage }) => {
     const admin = await adminPage();
     await admin.getByRole('button', { name: 'Logout' }).click();
     await admin.waitForURL('**/admin/login');
