@@ -1,13 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hasChromium, launchChromium } from '../helpers/browser';
-import { PROJECT_ROOT, type ServerProcess } from '../helpers/server-process';
-import { logInThroughUi, PASSWORD, resetLinkFor, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { describe, expect } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { hasChromium } from '../helpers/browser';
+import { pwaTest } from './fixtures';
+import { logInThroughUi, resetLinkFor, signUpVerified, uniqueEmail } from './member-session';
 import { toastText } from './toasts';
 
-const run = promisify(execFile);
 const AD_CLIENT = 'ca-pub-1234567890';
 const AD_SLOT = '9876543210';
 
@@ -21,24 +18,17 @@ function collectErrors(page: Page): string[] {
   return errors;
 }
 
-describe.skipIf(!hasChromium)('the ad slot', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let adminToken = '';
-  const memberEmail = uniqueEmail('ads');
-
-  const saveAds = async (ads: { client_id: string; slot_id: string }) => {
-    const res = await fetch(`${server.url}/api/admin/settings`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ entry_fee: { enabled: false, amount_rupees: 0 }, payment: { provider: 'razorpay', razorpay_key_id: '' }, ads }),
+const test = pwaTest()
+  .extend('saveAds', { scope: 'file' }, async ({ api, admin }) => async (ads: { client_id: string; slot_id: string }) => {
+    const res = await api('PUT', '/api/admin/settings', admin.token, {
+      entry_fee: { enabled: false, amount_rupees: 0 },
+      payment: { provider: 'razorpay', razorpay_key_id: '' },
+      ads,
     });
     expect(res.status).toBe(200);
-  };
-
-  /** A context where the ad service's script is a local stand-in (the test machine has no internet). */
-  const adContext = async (): Promise<{ context: BrowserContext; scriptLoads: string[] }> => {
-    const context = await browser.newContext();
+  })
+  /** The test's context, where the ad service's script is a local stand-in (the test machine has no internet). */
+  .extend('adContext', async ({ context }): Promise<{ context: BrowserContext; scriptLoads: string[] }> => {
     const scriptLoads: string[] = [];
     await context.route('https://pagead2.googlesyndication.com/**', async (route) => {
       scriptLoads.push(route.request().url());
@@ -49,31 +39,16 @@ describe.skipIf(!hasChromium)('the ad slot', () => {
       });
     });
     return { context, scriptLoads };
-  };
+  });
 
-  beforeAll(async () => {
-    server = await startPwaServer();
-    const adminEmail = uniqueEmail('ads-admin');
-    await run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', '--email', adminEmail, '--password', PASSWORD, '--name', 'Ads Admin'], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'error' },
-    });
-    const login = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: adminEmail, password: PASSWORD }),
-    });
-    adminToken = ((await login.json()) as { access_token: string }).access_token;
+describe.skipIf(!hasChromium)('the ad slot', () => {
+  const memberEmail = uniqueEmail('ads');
+
+  test.beforeAll(async ({ server }) => {
     await signUpVerified(server, 'Ada Ads', memberEmail);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
-  it('reserves the space quietly when no ad ids are configured', async () => {
-    const { context, scriptLoads } = await adContext();
+  test('reserves the space quietly when no ad ids are configured', async ({ server, adContext: { context, scriptLoads } }) => {
     const page = await context.newPage();
     const errors = collectErrors(page);
     for (const route of ['/login', '/signup']) {
@@ -85,12 +60,14 @@ describe.skipIf(!hasChromium)('the ad slot', () => {
     }
     expect(scriptLoads).toEqual([]);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
-  it('renders the ad tag on login, sign-up and home when configured and online, and not offline', async () => {
+  test('renders the ad tag on login, sign-up and home when configured and online, and not offline', async ({
+    server,
+    saveAds,
+    adContext: { context, scriptLoads },
+  }) => {
     await saveAds({ client_id: AD_CLIENT, slot_id: AD_SLOT });
-    const { context, scriptLoads } = await adContext();
     const page = await context.newPage();
     const errors = collectErrors(page);
     for (const route of ['/login', '/signup']) {
@@ -116,12 +93,15 @@ describe.skipIf(!hasChromium)('the ad slot', () => {
     await expect.poll(() => homeSlot.locator('ins').count()).toBe(0);
     expect((await homeSlot.boundingBox())!.height).toBeGreaterThanOrEqual(90);
     expect(errors.filter((e) => /googlesyndication|adsbygoogle|doubleclick/.test(e))).toEqual([]);
-    await context.close();
   });
 
   // Issue 26, medium 4: the reset link's token must not reach the ad service's script (first-party
   // code that reads the address) nor stay in the address bar; the reset itself still works.
-  it('runs no ad code on the reset link, whose token leaves the address before the app starts', async () => {
+  test('runs no ad code on the reset link, whose token leaves the address before the app starts', async ({
+    server,
+    saveAds,
+    adContext: { context, scriptLoads },
+  }) => {
     await saveAds({ client_id: AD_CLIENT, slot_id: AD_SLOT });
     const email = uniqueEmail('ads-reset');
     await signUpVerified(server, 'Rita Reset', email);
@@ -133,7 +113,6 @@ describe.skipIf(!hasChromium)('the ad slot', () => {
     expect(forgot.status).toBeLessThan(300);
     const link = new URL(await resetLinkFor(server, email));
     const token = link.searchParams.get('token')!;
-    const { context, scriptLoads } = await adContext();
     const page = await context.newPage();
     const errors = collectErrors(page);
     const elsewhere: string[] = [];
@@ -176,6 +155,5 @@ describe.skipIf(!hasChromium)('the ad slot', () => {
     expect(elsewhere.filter((u) => u.includes(token))).toEqual([]);
     expect(await page.evaluate((t) => JSON.stringify(sessionStorage).includes(t), token)).toBe(false);
     expect(errors).toEqual([]);
-    await context.close();
   });
 });
