@@ -25,10 +25,10 @@ const remove = (user: TestUser, commentId: string) => c.once(user, 'deleteCommen
 
 describe('who may delete a comment', () => {
   it.each([
-    ['its author', () => ann],
-    ["the video's owner", () => owner],
-    ['an admin', () => admin],
-  ])('%s: the comment goes and comments_count follows', async (_who, deleter) => {
+    ['its author', () => ann, false],
+    ["the video's owner", () => owner, false],
+    ['an admin (audited)', () => admin, true],
+  ])('%s: the comment goes and comments_count follows', async (_who, deleter, audited) => {
     const videoId = await c.video(owner);
     const kept = await c.say(bob, videoId, 'stays');
     const gone = await c.say(ann, videoId, 'goes');
@@ -37,6 +37,10 @@ describe('who may delete a comment', () => {
     const state = await c.videoState(videoId);
     expect(state.comments.map((r) => r.id)).toEqual([kept]);
     expect(state.comments_count).toBe(1);
+    const audit = await c.t.deps.db.selectFrom('audit_log').select(['actor_id', 'action', 'details']).where('target', '=', gone).execute();
+    expect(audit.map((a) => ({ ...a, details: JSON.parse(a.details ?? 'null') }))).toEqual(
+      audited ? [{ actor_id: admin.id, action: 'comment.delete', details: { author_id: ann.id, video_id: videoId } }] : [],
+    );
   });
 
   it("another member is refused forbidden and nothing changes, the comment's words included", async () => {
