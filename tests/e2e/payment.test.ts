@@ -1,71 +1,51 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
+import { describe, expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
 import { lastMailTo } from '../helpers/mail-sink';
-import { PROJECT_ROOT, openServerDatabase, startServer, type ServerProcess } from '../helpers/server-process';
+import { openServerDatabase, type ServerProcess } from '../helpers/server-process';
+import { pwaTest } from './fixtures';
 import { PASSWORD, uniqueEmail } from './member-session';
 import { toastText } from './toasts';
 
-const run = promisify(execFile);
 const FEE = 99;
 
+async function signUpInBrowser(page: Page, server: ServerProcess, name: string, address: string) {
+  await page.goto(`${server.url}/signup`);
+  await page.getByText(`Entry Fee: ₹${FEE}`).waitFor();
+  await page.getByLabel('Full Name').fill(name);
+  await page.getByLabel('Email').fill(address);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Proceed to Payment' }).click();
+  await page.waitForURL('**/payment');
+}
+
+// The tests follow one visitor's page from sign-up through payment: made once per file.
+const test = pwaTest().extend('visitor', { scope: 'file' }, async ({ browser }, { onCleanup }) => {
+  const context = await browser.newContext();
+  onCleanup(() => context.close());
+  return { page: await context.newPage() };
+});
+
 describe.skipIf(!hasChromium)('sign-up with the entry fee in sandbox mode', () => {
-  let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
   const email = uniqueEmail('payer');
   const laterEmail = uniqueEmail('later');
-  let adminToken = '';
 
-  const api = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(server.url + path, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: res.status, json: (await res.json().catch(() => null)) as any };
-  };
-
-  async function signUpInBrowser(name: string, address: string) {
-    await page.goto(`${server.url}/signup`);
-    await page.getByText(`Entry Fee: ₹${FEE}`).waitFor();
-    await page.getByLabel('Full Name').fill(name);
-    await page.getByLabel('Email').fill(address);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByLabel('Confirm Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Proceed to Payment' }).click();
-    await page.waitForURL('**/payment');
-  }
-
-  beforeAll(async () => {
-    server = await startServer();
-    const adminEmail = uniqueEmail('admin');
-    await run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', '--email', adminEmail, '--password', PASSWORD], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'error' },
-    });
-    adminToken = (await api('POST', '/api/auth/login', undefined, { email: adminEmail, password: PASSWORD })).json.access_token;
-    const saved = await api('PUT', '/api/admin/settings', adminToken, {
+  test.beforeAll(async ({ api, admin }) => {
+    const saved = await api('PUT', '/api/admin/settings', admin.token, {
       entry_fee: { enabled: true, amount_rupees: FEE },
       payment: { provider: 'sandbox', razorpay_key_id: '' },
       ads: { client_id: '', slot_id: '' },
     });
     expect(saved.status).toBe(200);
-    browser = await launchChromium();
-    context = await browser.newContext();
-    page = await context.newPage();
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
-  it('sign-up goes to /payment with the order summary, the test-mode label and the perks; no password is kept', async () => {
-    await signUpInBrowser('Priya Payer', email);
+  test('sign-up goes to /payment with the order summary, the test-mode label and the perks; no password is kept', async ({
+    server,
+    api,
+    visitor: { page },
+  }) => {
+    await signUpInBrowser(page, server, 'Priya Payer', email);
     const summary = page.getByRole('region', { name: 'Order Summary' });
     await summary.getByText(`₹${FEE}`).waitFor();
     await summary.getByText('Priya Payer').waitFor();
@@ -85,7 +65,12 @@ describe.skipIf(!hasChromium)('sign-up with the entry fee in sandbox mode', () =
     await saveScreenshot(page, 'payment-sandbox');
   });
 
-  it("pays: 'Account created!', then /login; after the mailed link the member signs in", async () => {
+  test("pays: 'Account created!', then /login; after the mailed link the member signs in", async ({
+    server,
+    api,
+    admin: { token: adminToken },
+    visitor: { page },
+  }) => {
     await page.getByRole('button', { name: `Pay ₹${FEE}` }).click();
     await toastText(page, 'Account created!');
     await page.getByText('Please check your email to verify your account.').waitFor();
@@ -106,10 +91,14 @@ describe.skipIf(!hasChromium)('sign-up with the entry fee in sandbox mode', () =
     expect((await api('GET', '/api/admin/stats', adminToken)).json.revenue_rupees).toBe(0);
   });
 
-  it("an unpaid account that signs in is sent back to /payment; with the provider gone it is 'Payment not configured' and stays unpaid", async () => {
+  test("an unpaid account that signs in is sent back to /payment; with the provider gone it is 'Payment not configured' and stays unpaid", async ({
+    server,
+    api,
+    visitor: { page },
+  }) => {
     await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
     await page.waitForURL('**/login');
-    await signUpInBrowser('Later Payer', laterEmail);
+    await signUpInBrowser(page, server, 'Later Payer', laterEmail);
     await page.goto(`${server.url}/login`);
     await page.getByLabel('Email').fill(laterEmail);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
