@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { hasChromium, launchChromium, saveScreenshot } from '../helpers/browser';
-import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
+import { describe, expect } from 'vitest';
+import { hasChromium, saveScreenshot } from '../helpers/browser';
 import { startRazorpayStandIn, type RazorpayStandIn } from '../helpers/razorpay-stand-in';
+import { pwaTest } from './fixtures';
+import type { ServerApi } from './server-api';
 import { PASSWORD, uniqueEmail } from './member-session';
 import { toastText, closeToast } from './toasts';
 
-const run = promisify(execFile);
 const FEE = 150;
 
 /**
@@ -33,57 +30,40 @@ window.Razorpay = class {
   }
 };`;
 
+const test = pwaTest()
+  // The Razorpay the server talks to: a stand-in on loopback, its address in the server's env.
+  .extend('rzp', { scope: 'file' }, async ({}, { onCleanup }): Promise<RazorpayStandIn> => {
+    const rzp = await startRazorpayStandIn();
+    onCleanup(() => rzp.close());
+    return rzp;
+  })
+  .extend('serverEnv', { scope: 'file' }, async ({ rzp }) => ({ RAZORPAY_API_BASE: rzp.url }))
+  // The tests follow one visitor's page, with the Checkout stand-in, from sign-up to payment: made once per file.
+  .extend('visitor', { scope: 'file' }, async ({ browser, rzp }, { onCleanup }) => {
+    const context = await browser.newContext();
+    onCleanup(() => context.close());
+    await context.route('https://checkout.razorpay.com/v1/checkout.js', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/javascript', body: CHECKOUT_STAND_IN }),
+    );
+    await context.exposeFunction('rzpStandInPay', (orderId: string) => rzp.pay(orderId));
+    return { page: await context.newPage() };
+  });
+
 describe.skipIf(!hasChromium)('entry fee through Razorpay Checkout', () => {
-  let rzp: RazorpayStandIn;
-  let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
-  let page: Page;
-  let adminToken = '';
   const email = uniqueEmail('rzp');
 
-  const api = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(server.url + path, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: res.status, json: (await res.json().catch(() => null)) as any };
-  };
-  const accountStatus = async () => (await api('POST', '/api/auth/login', undefined, { email, password: PASSWORD })).json?.error?.code;
+  const accountStatus = async (api: ServerApi) => (await api('POST', '/api/auth/login', undefined, { email, password: PASSWORD })).json?.error?.code;
 
-  beforeAll(async () => {
-    rzp = await startRazorpayStandIn();
-    server = await startServer({ env: { RAZORPAY_API_BASE: rzp.url } });
-    const adminEmail = uniqueEmail('admin');
-    await run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', '--email', adminEmail, '--password', PASSWORD], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'error' },
-    });
-    adminToken = (await api('POST', '/api/auth/login', undefined, { email: adminEmail, password: PASSWORD })).json.access_token;
-    const saved = await api('PUT', '/api/admin/settings', adminToken, {
+  test.beforeAll(async ({ api, admin, rzp }) => {
+    const saved = await api('PUT', '/api/admin/settings', admin.token, {
       entry_fee: { enabled: true, amount_rupees: FEE },
       payment: { provider: 'razorpay', razorpay_key_id: rzp.keyId, razorpay_key_secret: rzp.keySecret },
       ads: { client_id: '', slot_id: '' },
     });
     expect(saved.status).toBe(200);
-
-    browser = await launchChromium();
-    context = await browser.newContext();
-    await context.route('https://checkout.razorpay.com/v1/checkout.js', (route) =>
-      route.fulfill({ status: 200, contentType: 'text/javascript', body: CHECKOUT_STAND_IN }),
-    );
-    await context.exposeFunction('rzpStandInPay', (orderId: string) => rzp.pay(orderId));
-    page = await context.newPage();
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-    await rzp?.close();
   });
 
-  it('shows the Razorpay order summary after sign-up', async () => {
+  test('shows the Razorpay order summary after sign-up', async ({ server, visitor: { page } }) => {
     await page.goto(`${server.url}/signup`);
     await page.getByLabel('Full Name').fill('Ravi Razorpay');
     await page.getByLabel('Email').fill(email);
@@ -97,7 +77,7 @@ describe.skipIf(!hasChromium)('entry fee through Razorpay Checkout', () => {
     await saveScreenshot(page, 'payment-razorpay');
   });
 
-  it("a failed or forged payment shows 'Payment failed' and the account stays unpaid", async () => {
+  test("a failed or forged payment shows 'Payment failed' and the account stays unpaid", async ({ api, visitor: { page } }) => {
     await page.evaluate(() => ((window as any).__checkoutMode = 'fail'));
     await page.getByRole('button', { name: `Pay ₹${FEE}` }).click();
     await toastText(page, 'Payment failed');
@@ -108,7 +88,7 @@ describe.skipIf(!hasChromium)('entry fee through Razorpay Checkout', () => {
     await page.getByRole('button', { name: `Pay ₹${FEE}` }).click();
     await toastText(page, 'Payment failed');
     await closeToast(page);
-    expect(await accountStatus()).toBe('payment_required');
+    expect(await accountStatus(api)).toBe('payment_required');
 
     // Closing Checkout is not an error: no toast, nothing changes.
     await page.evaluate(() => ((window as any).__checkoutMode = 'dismiss'));
@@ -122,7 +102,12 @@ describe.skipIf(!hasChromium)('entry fee through Razorpay Checkout', () => {
     ).toBe(0);
   });
 
-  it("pays through Checkout with the server's order: 'Account created!', the account is active and revenue counts it", async () => {
+  test("pays through Checkout with the server's order: 'Account created!', the account is active and revenue counts it", async ({
+    api,
+    rzp,
+    admin: { token: adminToken },
+    visitor: { page },
+  }) => {
     await page.evaluate(() => ((window as any).__checkoutMode = 'pay'));
     await page.getByRole('button', { name: `Pay ₹${FEE}` }).click();
     await toastText(page, 'Account created!');
@@ -140,7 +125,7 @@ describe.skipIf(!hasChromium)('entry fee through Razorpay Checkout', () => {
     expect(rzp.orders.get(opened.order_id)).toMatchObject({ amount: FEE * 100, status: 'paid' });
     expect(rzp.requests.every((r) => r.authorized)).toBe(true);
     // Paid; only the e-mail verification is left.
-    expect(await accountStatus()).toBe('email_not_verified');
+    expect(await accountStatus(api)).toBe('email_not_verified');
     expect((await api('GET', '/api/admin/stats', adminToken)).json.revenue_rupees).toBe(FEE);
   });
 });
