@@ -20,7 +20,7 @@ type Trx = Transaction<Database>;
 type Ref = { id: string; video_id: string; user_id: string };
 
 /** A change declaration needs only the comment's key, video and author. */
-const declared = (r: Ref): CommentRow => ({ ...r, content: '', created_at: 0, parent_id: null, reply_to_user_id: null, deleted: 1, pinned: 0 });
+const declared = (r: Ref): CommentRow => ({ ...r, content: '', created_at: 0, parent_id: null, reply_to_user_id: null, deleted: 1, pinned: 0, reply_count: 0 });
 
 /** The member's likes of comments go, and the liked comments' likes_count with them. */
 async function removeCommentLikes(trx: Trx, changes: Changes, userId: string): Promise<void> {

@@ -54,6 +54,7 @@ describe('writeTx', () => {
             reply_to_user_id: null,
             deleted: 0,
             pinned: 0,
+            reply_count: 0,
           })
           .profile('u1', { shown: true });
         pokedInside = pokes.length;

@@ -73,6 +73,8 @@ export interface CommentRow {
   deleted: number;
   /** 1: its video's owner pinned it. */
   pinned: number;
+  /** Its replies (a counter: a new row starts at 0). Read by a deletion: a comment with replies stays as a tombstone. */
+  reply_count: number;
 }
 
 /** A comment as the device stores it: the API item (sync/protocol/messages.ts) and its time in ms. */
@@ -87,6 +89,7 @@ function readStoredComment(c: Record<string, unknown>): CommentRow {
     reply_to_user_id: (c.reply_to_user_id as string | null | undefined) ?? null,
     deleted: c.deleted ? 1 : 0,
     pinned: c.pinned ? 1 : 0,
+    reply_count: (c.reply_count as number | undefined) ?? 0,
   };
 }
 
@@ -101,7 +104,7 @@ function patchStoredComment(p: Partial<CommentRow>): Record<string, unknown> {
 export const comments = defineEntity<CommentRow>()({
   table: 'comments',
   key: ['id'],
-  columns: ['id', 'video_id', 'user_id', 'content', 'created_at', 'parent_id', 'reply_to_user_id', 'deleted', 'pinned'],
+  columns: ['id', 'video_id', 'user_id', 'content', 'created_at', 'parent_id', 'reply_to_user_id', 'deleted', 'pinned', 'reply_count'],
   // A reply or a like moves its comment's count, shown on the comment: the row's change is declared.
   counters: ['reply_count', 'likes_count'],
   countersChange: true,
@@ -122,7 +125,6 @@ export const comments = defineEntity<CommentRow>()({
       created_at: new Date(c.created_at).toISOString(),
       created_ms: c.created_at,
       reply_to_handle: null,
-      reply_count: 0,
       likes_count: 0,
       liked_by_me: false,
       deleted: c.deleted === 1,

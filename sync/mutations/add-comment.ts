@@ -48,7 +48,7 @@ export const addComment = defineMutation({
     if (existing) return replayOrConflict(tx, existing, videoId);
     const video = await requireShownVideo(tx, videoId);
     const thread = parentId ? await threadOf(tx, parentId, videoId) : { parent_id: null, reply_to_user_id: null };
-    const row = { id: commentId, video_id: videoId, user_id: tx.userId, content, ...thread, deleted: 0, pinned: 0 };
+    const row = { id: commentId, video_id: videoId, user_id: tx.userId, content, ...thread, deleted: 0, pinned: 0, reply_count: 0 };
     // Taken meanwhile by another transaction: the counters stay, as for a replay.
     if ((await tx.comments.insert(row)) === false) {
       // The thread's count moved above for a row that was not written: it goes back.

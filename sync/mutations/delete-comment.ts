@@ -14,8 +14,9 @@ async function deleterRole(tx: MutationTx, comment: CommentRow, video: VideoRef 
 /** A tombstone whose last reply went goes too: nothing is left to keep it for. */
 async function dropEmptyTombstone(tx: MutationTx, topId: string): Promise<void> {
   await tx.comments.increment({ id: topId }, 'reply_count', -1);
+  // Read after the increment took the row: the count then includes every reply committed before.
   const top = await tx.comments.get({ id: topId });
-  if (top?.deleted === 1 && !(await tx.comments.exists({ parent_id: topId }))) await tx.comments.delete({ id: topId });
+  if (top?.deleted === 1 && top.reply_count <= 0) await tx.comments.delete({ id: topId });
 }
 
 /**
@@ -44,7 +45,9 @@ export const deleteComment = defineMutation({
       await tx.videos.increment({ id: comment.video_id }, 'comments_count', 1);
       return null;
     }
-    if (!(await tx.comments.exists({ parent_id: commentId }))) await tx.comments.delete({ id: commentId });
+    // Read after the tombstone took the row, so its count includes every reply committed before. The
+    // count, not the rows: a device holds a thread's replies only once it was opened there.
+    if (((await tx.comments.get({ id: commentId }))?.reply_count ?? 0) <= 0) await tx.comments.delete({ id: commentId });
     if (comment.parent_id) await dropEmptyTombstone(tx, comment.parent_id);
     if (comment.pinned === 1 && video) await tx.videos.update({ id: video.id }, { pinned_comment_id: null });
     return { comment, video, role };
