@@ -75,7 +75,8 @@ const notesOf = async (user: TestUser): Promise<Note[]> =>
     push_due_at: n.push_due_at === null ? null : Number(n.push_due_at),
   }));
 const handleOf = async (user: TestUser) => (await t.deps.db.selectFrom('profiles').select('handle').where('id', '=', user.id).executeTakeFirstOrThrow()).handle;
-const people = (...names: string[]) => Promise.all(names.map((name) => createUser(t.deps, { name })));
+/** One member per name, as a tuple of the same length. */
+const people = <N extends string[]>(...names: N) => Promise.all(names.map((name) => createUser(t.deps, { name }))) as Promise<{ [K in keyof N]: TestUser }>;
 
 async function subscribeDevice(user: TestUser): Promise<TestSubscription> {
   const key = await call(t.app, 'GET', '/api/push/key', undefined, user.token);

@@ -35,7 +35,8 @@ async function say(user: TestUser, videoId: string, content: string, parentId?: 
 }
 const applied = async (user: TestUser, name: string, args: Record<string, unknown>) =>
   expect(await push(user, name, args)).toMatchObject({ status: 'applied' });
-const people = (...names: string[]) => Promise.all(names.map((name) => createUser(t.deps, { name })));
+/** One member per name, as a tuple of the same length. */
+const people = <N extends string[]>(...names: N) => Promise.all(names.map((name) => createUser(t.deps, { name }))) as Promise<{ [K in keyof N]: TestUser }>;
 const points = async (user: TestUser) => {
   const r = await t.deps.db.selectFrom('scores').selectAll().where('user_id', '=', user.id).executeTakeFirst();
   return { creator: Number(r?.creator_points ?? 0), viewer: Number(r?.viewer_points ?? 0) };

@@ -22,7 +22,11 @@ describe("a mention in a video's title or description", () => {
   const handleOf = async (id: string) => (await w.t.deps.db.selectFrom('profiles').select('handle').where('id', '=', id).executeTakeFirstOrThrow()).handle;
 
   it('tells each member named once when the video is ready, never the uploader; processing it again tells nothing more', async () => {
-    const [bob, cy, dee] = await Promise.all(['Bob', 'Cy', 'Dee'].map((name) => createUser(w.t.deps, { name })));
+    const [bob, cy, dee] = [
+      await createUser(w.t.deps, { name: 'Bob' }),
+      await createUser(w.t.deps, { name: 'Cy' }),
+      await createUser(w.t.deps, { name: 'Dee' }),
+    ];
     const { videoId } = await w.addVideo(w.clip);
     const title = `Sunset with @${await handleOf(bob.id)}`;
     const description = `Thanks @${await handleOf(cy.id)}, @${await handleOf(bob.id)} and me @${await handleOf(w.alice.id)}; @nobody_${randomUUID().slice(0, 6)}`;
