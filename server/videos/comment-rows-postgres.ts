@@ -54,6 +54,9 @@ export async function readRowsByIds(db: Kysely<Database>, viewer: string, ids: s
  * `videoIds`: one statement (a LATERAL pin lookup and comments_top walk per video) instead of a
  * round trip per video.
  */
+/** How many of the viewer's own newest replies a full list carries (comment-rows.ts says why). */
+export const OWN_REPLIES_PER_VIDEO = 50;
+
 export function newestQuery(viewer: string, videoIds: string[], perVideo: number): RawBuilder<CommentRow> {
   return sql<CommentRow>`SELECT ${COMMENT_COLUMNS}
     FROM unnest(${videoIds}::text[]) WITH ORDINALITY AS o(video_id, n)
@@ -61,6 +64,9 @@ export function newestQuery(viewer: string, videoIds: string[], perVideo: number
       (SELECT c.* FROM videos v JOIN comments c ON c.id = v.pinned_comment_id AND c.parent_id IS NULL WHERE v.id = o.video_id)
       UNION ALL
       (SELECT * FROM comments c WHERE c.video_id = o.video_id AND ${TOP_UNPINNED} ${NEWEST_FIRST} LIMIT ${perVideo})
+      UNION ALL
+      (SELECT * FROM comments c WHERE c.user_id = ${viewer} AND c.video_id = o.video_id AND c.parent_id IS NOT NULL
+        ORDER BY c.created_at DESC LIMIT ${OWN_REPLIES_PER_VIDEO})
     ) c
     ${commentJoins(viewer)}
     ORDER BY o.n, c.pinned DESC, c.created_at DESC, c.id DESC`;

@@ -4,6 +4,7 @@ import type { CommentItem } from '#sync/protocol/messages';
 import { COMMENT_COLUMNS, pageOf, toCommentItem, type CommentRow, type Cursor, type Page, type ReadVia } from '../feed/items';
 import { withMentions } from '../feed/mentions';
 import * as postgres from './comment-rows-postgres';
+import { OWN_REPLIES_PER_VIDEO } from './comment-rows-postgres';
 
 // A video's comment list (docs/sync.md, "A video's comments"): its pinned comment first, found by
 // the video's key, then the other top-level comments newest first (comments_top backwards); a
@@ -36,6 +37,10 @@ function statements(sqlite: SQLite.Database) {
       `c.parent_id = @parent AND (c.created_at, c.id) > (@at, @id) ORDER BY c.created_at, c.id LIMIT @limit`,
     ),
     byIds: select<Viewer & { ids: string }>(`c.id IN (SELECT value FROM json_each(@ids))`),
+    // comments_user_video backwards; the thread's own rows are left to its page.
+    ownReplies: select<Paged & { video: string }>(
+      `c.user_id = @viewer AND c.video_id = @video AND c.parent_id IS NOT NULL ORDER BY c.created_at DESC LIMIT @limit`,
+    ),
   };
 }
 
@@ -53,6 +58,8 @@ async function topRows(via: ReadVia, viewer: string, videoId: string, limit: num
 }
 
 const key = (r: CommentRow): [number, string] => [Number(r.created_at), r.id];
+/** PostgreSQL's order of a full list after its pin (ORDER BY created_at DESC, id DESC; ids compare by code unit, as collate "C"). */
+const newestFirst = (a: CommentRow, b: CommentRow) => Number(b.created_at) - Number(a.created_at) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 async function mentioned(via: ReadVia, page: Page<CommentItem>): Promise<Page<CommentItem>> {
   return { items: await withMentions(via, page.items), next_cursor: page.next_cursor };
@@ -89,7 +96,13 @@ export async function readCommentsByIds(via: ReadVia, viewer: string, ids: strin
   return withMentions(via, rows.map(toCommentItem));
 }
 
-/** Each video's pinned comment and its newest `perVideo` other top-level ones, in the order of `videoIds` (a pull's full lists). */
+/**
+ * Each video's pinned comment, its newest `perVideo` other top-level ones and the viewer's own newest
+ * replies (OWN_REPLIES_PER_VIDEO), in the order of `videoIds` (a pull's full lists). A full list
+ * replaces the device's, and others' replies load when their thread is opened; the member's own stay
+ * shown under their threads, as they were when written (offline too: the list a reconnecting device
+ * loads whole would otherwise take them away).
+ */
 export async function readNewestComments(via: ReadVia, viewer: string, videoIds: string[], perVideo: number): Promise<CommentItem[]> {
   if (!videoIds.length) return [];
   const rows =
@@ -97,7 +110,8 @@ export async function readNewestComments(via: ReadVia, viewer: string, videoIds:
       ? await postgres.readNewestRows(via.db, viewer, videoIds, perVideo)
       : videoIds.flatMap((id) => {
           const { pinned, rows: top } = sqliteTopRows(via.sqlite, viewer, id, perVideo, null);
-          return [...pinned, ...top];
+          const own = commentStatements(via.sqlite).ownReplies.all({ viewer, video: id, limit: OWN_REPLIES_PER_VIDEO });
+          return [...pinned, ...[...top, ...own].sort(newestFirst)];
         });
   return withMentions(via, rows.map(toCommentItem));
 }

@@ -81,3 +81,17 @@ it('a device whose list is not open hears of the video, not of its comments', as
   expect(next.comments).toEqual([]);
   expect(next.videos).toEqual([expect.objectContaining({ id: videoId, comments_count: 2 })]);
 });
+
+it("a list loaded whole carries the member's own replies, not the others': a reconnecting device keeps showing what it wrote", async () => {
+  const videoId = await c.video(owner);
+  const top = await c.say(ann, videoId, 'a question');
+  const mine = await c.say(cara, videoId, 'my answer', top);
+  const theirs = await c.say(bob, videoId, 'another answer', top);
+  const loaded = await c.pull(cara, { open_videos: [videoId], load_comments: [videoId] });
+  expect(loaded.comments_loaded).toEqual([videoId]);
+  const ids = loaded.comments.map((x: { id: string }) => x.id);
+  expect(ids).toContain(top);
+  expect(ids).toContain(mine);
+  expect(ids).not.toContain(theirs);
+  expect(loaded.comments.find((x: { id: string }) => x.id === mine)).toMatchObject({ parent_id: top, reply_to_user_id: ann.id });
+});

@@ -128,11 +128,11 @@ describe('feed and comments plans on PostgreSQL', () => {
     }
   });
 
-  it('a pull’s full lists read each video’s pin by keys and walk comments_top, never scanning', async () => {
+  it('a pull’s full lists read each video’s pin by keys, walk comments_top and the viewer’s replies, never scanning', async () => {
     const ids = ['v00000001', 'v00000002', 'v00000006', 'v00000010'];
     for (const nodes of await both(() => newestQuery(viewer, ids, 20))) {
       const comments = nodes.filter((n) => n['Relation Name'] === 'comments').map((n) => n['Index Name']);
-      expect(comments.sort(), describePlan(nodes)).toEqual(['comments_pkey', 'comments_top']);
+      expect(comments.sort(), describePlan(nodes)).toEqual(['comments_pkey', 'comments_top', 'comments_user_video']);
       expect(nodes.filter((n) => n['Relation Name'] === 'videos').map((n) => n['Index Name'])).toEqual(['videos_pkey']);
       expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name'])).toEqual([]);
     }

@@ -225,7 +225,11 @@ describe('PostgreSQL reads answer what the SQLite reads answer', () => {
     for (const videoIds of [['v2', 'v1'], ['v1', 'v6', 'v2'], []])
       for (const perVideo of [1, 3])
         expect(await readNewestComments(pg(), 'u1', videoIds, perVideo)).toEqual(await readNewestComments(lite(), 'u1', videoIds, perVideo));
-    // The pin and the newest others of v1, then v2's: no reply, the pin not repeated.
-    expect((await readNewestComments(pg(), 'u2', ['v1', 'v2'], 2)).map((c) => c.id)).toEqual(['c1', 'c2', 'c4', 'c5', 'c6']);
+    // The pin and the newest others of v1, then v2's, the pin not repeated; of the replies, only the viewer's own.
+    const full = await readNewestComments(pg(), 'u2', ['v1', 'v2'], 2);
+    expect(full.filter((c) => !c.parent_id).map((c) => c.id)).toEqual(['c1', 'c2', 'c4', 'c5', 'c6']);
+    const replies = full.filter((c) => c.parent_id);
+    expect(replies.length).toBeGreaterThan(0);
+    expect(replies.every((c) => c.user_id === 'u2')).toBe(true);
   });
 });
