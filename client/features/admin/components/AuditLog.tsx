@@ -7,6 +7,7 @@ const ACTIONS: Record<string, string> = {
   'user.reactivate': 'Reactivated a user',
   'user.delete': 'Deleted a user',
   'video.delete': 'Deleted a video',
+  'comment.delete': "Deleted a member's comment",
   'rewards.update': 'Updated the rewards',
   'rewards.void': "Voided a member's points",
   'settings.update': 'Updated the settings',
