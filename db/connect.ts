@@ -19,6 +19,7 @@ import * as m0013pushSessions from './migrations/0013_push_sessions';
 import * as m0014people from './migrations/0014_people';
 import * as m0015peopleReads from './migrations/0015_people_reads';
 import * as m0016conversations from './migrations/0016_conversations';
+import * as m0017safety from './migrations/0017_safety';
 
 /** Migrations are listed here, in order, so the bundle needs no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0014_people': m0014people,
   '0015_people_reads': m0015peopleReads,
   '0016_conversations': m0016conversations,
+  '0017_safety': m0017safety,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,5 +1,15 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { ProfilesTable, CredentialsTable, RefreshTokensTable, EmailTokensTable, FollowsTable } from './tables/accounts';
+import type {
+  ProfilesTable,
+  CredentialsTable,
+  RefreshTokensTable,
+  EmailTokensTable,
+  FollowsTable,
+  BlocksTable,
+  MutesTable,
+  ReportsTable,
+  ReportTargetsTable,
+} from './tables/accounts';
 import type { VideosTable, UploadsTable, LikesTable, CommentsTable, CommentLikesTable, ViewsTable, SharesTable } from './tables/videos';
 import type {
   PrizesTable,
@@ -35,6 +45,10 @@ export type * from './tables/notifications';
 export interface Database {
   profiles: ProfilesTable;
   follows: FollowsTable;
+  blocks: BlocksTable;
+  mutes: MutesTable;
+  reports: ReportsTable;
+  report_targets: ReportTargetsTable;
   credentials: CredentialsTable;
   refresh_tokens: RefreshTokensTable;
   email_tokens: EmailTokensTable;

@@ -44,6 +44,15 @@ class LocalRows {
       .delete();
   }
 
+  /** Removes the rows whose `column` is `value` (a walk: for columns the store has no index of). */
+  async deleteMatching(store: string, column: string, value: unknown): Promise<void> {
+    for (const at of this.cache.keys()) if (at.startsWith(`${store}\n`)) this.cache.delete(at);
+    await this.db
+      .table(store)
+      .filter((r: Row) => r[column] === value)
+      .delete();
+  }
+
   /** The first row of a store that `test` accepts (a walk: for a lookup by other columns than the key). */
   async find(store: string, test: (row: Row) => boolean): Promise<Row | undefined> {
     return (await this.db.table(store).filter(test).first()) as Row | undefined;
@@ -63,12 +72,13 @@ const matches = (row: Row, where: Row) => Object.entries(where).every(([c, v]) =
  * an update's `where` picks the row by its key (the server alone checks the other values).
  */
 function storeTable(rows: LocalRows, e: AnyEntity & { client: { kind: 'store' } }, local: () => Promise<LocalContext>): Table<AnyEntity> {
-  const { store, read, write, patch, cascade = [] } = e.client;
+  const { store, read, write, patch, cascade = [], purges = [] } = e.client;
   const shown = (stored: Row) => (read ? read(stored) : pick(stored, e.columns));
   const put = async (row: Row) => {
     const l = await local();
     const full = e.stamps?.insert ? { ...row, [e.stamps.insert]: l.now } : row;
     await rows.put(store, keyString(e, full), write ? write(full, l) : full);
+    for (const p of purges) await rows.deleteMatching(p.store, p.by, full[p.from]);
   };
   return {
     get: async (key) => {

@@ -27,6 +27,22 @@ export interface FollowStoreRow {
   created_at: number;
 }
 
+/** A block as stored: keyed `blocker:blocked`. */
+export interface BlockStoreRow {
+  id: string;
+  blocker_id: string;
+  blocked_id: string;
+  created_at: number;
+}
+
+/** A mute as stored: keyed `muter:muted`. */
+export interface MuteStoreRow {
+  id: string;
+  muter_id: string;
+  muted_id: string;
+  created_at: number;
+}
+
 export interface LeaderboardsRow {
   id: 'current';
   data: unknown;
@@ -81,6 +97,11 @@ export type ClientDb = Dexie & {
   /** The member's own follows (sync/entities/registry.ts, `follows`), all of them. */
   follows: EntityTable<FollowStoreRow, 'id'>;
   server_follows: EntityTable<FollowStoreRow, 'id'>;
+  /** The member's own blocks and mutes (sync/entities/registry.ts), all of them. */
+  blocks: EntityTable<BlockStoreRow, 'id'>;
+  server_blocks: EntityTable<BlockStoreRow, 'id'>;
+  mutes: EntityTable<MuteStoreRow, 'id'>;
+  server_mutes: EntityTable<MuteStoreRow, 'id'>;
   outbox: EntityTable<OutboxEntry, 'seq'>;
   meta: EntityTable<MetaRow, 'key'>;
 };
@@ -106,6 +127,7 @@ export function openClientDb(name = DEFAULT_DB_NAME, opts: { indexedDB?: IDBFact
       await Promise.all([tx.table('comments').clear(), tx.table('server_comments').clear()]);
       await tx.table('meta').where('key').startsWith('comments:').delete();
     });
+  db.version(5).stores(entityStores(5));
   return db;
 }
 

@@ -43,6 +43,10 @@ describe('createFeedWatch', () => {
     deleted_notifications: [],
     follows: [],
     deleted_follows: [],
+    blocks: [],
+    deleted_blocks: [],
+    mutes: [],
+    deleted_mutes: [],
   };
 
   it('always shows what a full read of the feed shows, after every kind of write', async () => {

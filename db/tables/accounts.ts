@@ -26,6 +26,52 @@ export interface FollowsTable {
   created_at: number;
 }
 
+/** A member who blocked another: either way, neither sees the other (docs/decisions/0024-safety.md). */
+export interface BlocksTable {
+  blocker_id: string;
+  blocked_id: string;
+  created_at: number;
+}
+
+/** A member who muted another: the muter alone stops seeing them. */
+export interface MutesTable {
+  muter_id: string;
+  muted_id: string;
+  created_at: number;
+}
+
+/** One member's report of a video, a comment or a member. */
+export interface ReportsTable {
+  id: string;
+  reporter_id: string;
+  /** 'video' | 'comment' | 'member' */
+  target_type: string;
+  target_id: string;
+  /** A code of REPORT_REASONS (sync/protocol/report-reasons.ts). */
+  reason: string;
+  note: string | null;
+  /** 'open' | 'actioned' | 'dismissed' */
+  state: Generated<string>;
+  /** JSON: what was reported as it was (title or text, uploader, poster), kept through its deletion. */
+  snapshot: string;
+  created_at: number;
+  resolved_at: number | null;
+}
+
+/** The moderation queue: one row per reported target while open (then its outcome). */
+export interface ReportTargetsTable {
+  id: string;
+  target_type: string;
+  target_id: string;
+  state: string;
+  reports_count: Generated<number>;
+  snapshot: string;
+  first_reported_at: number;
+  last_reported_at: number;
+  resolved_at: number | null;
+  resolution_note: string | null;
+}
+
 export interface CredentialsTable {
   user_id: string;
   password_hash: string;

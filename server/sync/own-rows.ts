@@ -25,6 +25,28 @@ const followItem = (r: { follower_id: string; followee_id: string; created_at: n
   created_at: Number(r.created_at),
 });
 
+/**
+ * A member's own edges to other members (blocks, mutes), all of them: few per member, and the
+ * device filters its cached rows by them offline. Sent as `{ id: 'me:other', <me>, <other>, created_at }`.
+ */
+function edgesReader(table: 'blocks' | 'mutes', me: 'blocker_id' | 'muter_id', other: 'blocked_id' | 'muted_id'): OwnRowsReader {
+  const item = (r: Record<string, unknown>) => ({
+    id: `${String(r[me])}:${String(r[other])}`,
+    [me]: r[me],
+    [other]: r[other],
+    created_at: Number(r.created_at),
+  });
+  const base = (trx: Trx, userId: string) =>
+    (trx as unknown as Transaction<Record<string, Record<string, unknown>>>).selectFrom(table).select([me, other, 'created_at']).where(me, '=', userId);
+  return {
+    snapshot: async (trx, userId) => (await base(trx, userId).execute()).map(item),
+    byIds: async (trx, userId, ids) => {
+      const others = [...ids].filter((id) => id.startsWith(`${userId}:`)).map((id) => id.slice(userId.length + 1));
+      return others.length ? (await base(trx, userId).where(other, 'in', others).execute()).map(item) : [];
+    },
+  };
+}
+
 /** Keyed by the change log's entity (`log.entity` in the registry). */
 const readers: Record<string, OwnRowsReader> = {
   notification: {
@@ -42,6 +64,8 @@ const readers: Record<string, OwnRowsReader> = {
       return rows.map(followItem);
     },
   },
+  block: edgesReader('blocks', 'blocker_id', 'blocked_id'),
+  mute: edgesReader('mutes', 'muter_id', 'muted_id'),
 };
 
 /** The `own` entities: their change-log name and the pull's field (their client store). */

@@ -61,7 +61,10 @@ async function readLastMutationId(trx: Transaction<Database>, userId: string, cl
 
 type PullRows = Omit<PullResponse, 'cursor' | 'last_mutation_id'>;
 /** The own entities' fields (server/sync/own-rows.ts fills one pair per own entity; the schema names them). */
-export type OwnPullRows = Pick<PullResponse, 'notifications' | 'deleted_notifications' | 'follows' | 'deleted_follows'>;
+export type OwnPullRows = Pick<
+  PullResponse,
+  'notifications' | 'deleted_notifications' | 'follows' | 'deleted_follows' | 'blocks' | 'deleted_blocks' | 'mutes' | 'deleted_mutes'
+>;
 
 /** A reset: the feed window, the open comment lists, the profile and the boards, read whole. */
 async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: string, open: string[]): Promise<PullRows> {

@@ -34,6 +34,12 @@ export type ClientKeeping<R> =
       patch?: (patch: Partial<R>) => Record<string, unknown>;
       /** Rows of other stores that go with a deleted row (a video's comments). */
       cascade?: ReadonlyArray<{ store: string; by: string }>;
+      /**
+       * Rows of other stores that go when a row is written: `by` (a stored column) equal to the new
+       * row's `from` (a block takes the blocked member's cached videos, comments and notifications,
+       * in the same Dexie transaction). The server's answer then brings what is still to be shown.
+       */
+      purges?: ReadonlyArray<{ store: string; by: string; from: keyof R & string }>;
       /** A stored row from a row a pull sent (an `own` entity; default: the row as it is). */
       fromServer?: (item: Record<string, unknown>) => Record<string, unknown>;
       /** The device keeps only the newest rows by this index (an `own` entity's long list). */

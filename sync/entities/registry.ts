@@ -285,7 +285,75 @@ export const follows = defineEntity<FollowRow>()({
   rebase: { reset: 'server_follows', by: 'id' },
 });
 
+export interface BlockRow {
+  blocker_id: string;
+  blocked_id: string;
+  created_at: number;
+}
+
+/** What a block or a mute takes off the device at once: the other member's cached videos, comments and notifications. */
+const purgesOf = <R>(from: keyof R & string) =>
+  [
+    { store: 'videos', by: 'user_id', from },
+    { store: 'server_videos', by: 'user_id', from },
+    { store: 'comments', by: 'user_id', from },
+    { store: 'server_comments', by: 'user_id', from },
+    { store: 'notifications', by: 'actor_id', from },
+  ] as const;
+
+/**
+ * A member blocking another (docs/decisions/0024-safety.md). The device keeps its own member's
+ * blocks, all of them (a snapshot sends them whole), and a block takes the blocked member's cached
+ * rows at once; the server's reads leave either member out for the other, and both members' devices
+ * load a snapshot after it (`changes.resync`). The blocked member is never sent the row.
+ */
+export const blocks = defineEntity<BlockRow>()({
+  table: 'blocks',
+  key: ['blocker_id', 'blocked_id'],
+  columns: ['blocker_id', 'blocked_id', 'created_at'],
+  stamps: { insert: 'created_at' },
+  log: { entity: 'block', pull: 'own' },
+  changes: (b) => ({ entityId: `${b.blocker_id}:${b.blocked_id}`, userId: b.blocker_id, reaches: `user:${b.blocker_id}` }),
+  client: {
+    kind: 'store',
+    store: 'blocks',
+    indexes: 'id, blocked_id',
+    serverIndexes: 'id',
+    since: 5,
+    write: (b) => ({ ...b, id: `${b.blocker_id}:${b.blocked_id}` }),
+    purges: purgesOf<BlockRow>('blocked_id'),
+  },
+  rebase: { reset: 'server_blocks', by: 'id' },
+});
+
+export interface MuteRow {
+  muter_id: string;
+  muted_id: string;
+  created_at: number;
+}
+
+/** A member muting another: one-way and silent, the muter's own (like a block, but only the muter's reads change). */
+export const mutes = defineEntity<MuteRow>()({
+  table: 'mutes',
+  key: ['muter_id', 'muted_id'],
+  columns: ['muter_id', 'muted_id', 'created_at'],
+  stamps: { insert: 'created_at' },
+  log: { entity: 'mute', pull: 'own' },
+  changes: (m) => ({ entityId: `${m.muter_id}:${m.muted_id}`, userId: m.muter_id, reaches: `user:${m.muter_id}` }),
+  client: {
+    kind: 'store',
+    store: 'mutes',
+    indexes: 'id, muted_id',
+    serverIndexes: 'id',
+    since: 5,
+    write: (m) => ({ ...m, id: `${m.muter_id}:${m.muted_id}` }),
+    // Their videos leave the feeds and their notifications go; their comments stay, collapsed.
+    purges: purgesOf<MuteRow>('muted_id').filter((p) => !p.store.includes('comments')),
+  },
+  rebase: { reset: 'server_mutes', by: 'id' },
+});
+
 /** The registry: `tx.<name>` in every mutation (mutation-tx.ts), each named as its table. */
-export const entities = { videos, likes, comments, comment_likes, shares, views, profiles, notifications, follows } as const;
+export const entities = { videos, likes, comments, comment_likes, shares, views, profiles, notifications, follows, blocks, mutes } as const;
 export type Entities = typeof entities;
 export type EntityName = keyof Entities;

@@ -4,6 +4,7 @@ import { shownText } from '../rest-api/shown-text';
 import { MAX_COMMENT_LENGTH, MAX_WATCHED_MS } from './limits';
 import { MAX_READ_BATCH } from '../protocol/limits';
 import { IdSchema } from '../protocol/ids';
+import { MAX_REPORT_NOTE, REPORT_REASON_CODES, REPORT_TARGET_TYPES } from '../protocol/report-reasons';
 
 /** The pieces mutation schemas are made of; handed to each mutation's `args` when zod is loaded. */
 export const argKit = {
@@ -22,6 +23,10 @@ export const argKit = {
   notificationIds: z.array(IdSchema).min(1).max(MAX_READ_BATCH),
   // Any short string: the handle rules refuse it with their own words and code (sync/mutations/set-handle.ts).
   handle: z.string().max(100),
+  reportTarget: z.enum(REPORT_TARGET_TYPES),
+  reportReason: z.enum(REPORT_REASON_CODES),
+  // Shown to admins only, but still text a person reads: the same rule as a comment's.
+  reportNote: shownText(z.string().trim().max(MAX_REPORT_NOTE, `A note can have at most ${MAX_REPORT_NOTE} characters.`), 'A note', 'several').optional(),
 };
 
 export type ArgKit = typeof argKit;

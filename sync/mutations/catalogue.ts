@@ -1,6 +1,7 @@
 // Zod-free (only types come from zod): the client replays queued mutations before zod is loaded.
 import type * as z from 'zod';
 import { addComment } from './add-comment';
+import { block, unblock } from './block';
 import { deleteComment } from './delete-comment';
 import { deleteVideo } from './delete-video';
 import { follow, unfollow } from './follow';
@@ -9,9 +10,11 @@ import { like, unlike } from './like';
 import { likeComment, unlikeComment } from './like-comment';
 import { markNotificationsRead } from './mark-notifications-read';
 import type { MutationTx } from './mutation-tx';
+import { mute, unmute } from './mute';
 import { pinComment, unpinComment } from './pin-comment';
 import { recordShare } from './record-share';
 import { recordView } from './record-view';
+import { report } from './report';
 import { setHandle } from './set-handle';
 import { updateProfileName } from './update-profile-name';
 
@@ -33,6 +36,11 @@ export const mutations = {
   unlikeComment,
   pinComment,
   unpinComment,
+  block,
+  unblock,
+  mute,
+  unmute,
+  report,
 } as const;
 
 type Catalogue = typeof mutations;

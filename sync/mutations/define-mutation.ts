@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { MutationErrorCode } from '../protocol/error-codes';
 import type { ArgKit } from './arg-kit';
 import type { MutationTx } from './mutation-tx';
 
@@ -17,6 +18,11 @@ export interface MutationDef<N extends string, S extends z.ZodType, O> {
   readonly args: (kit: ArgKit) => S;
   /** The title of the toast when the server refuses it for good (the product's copy); null: not shown. */
   readonly refusedTitle: string | null;
+  /**
+   * Refusal codes dropped without a toast (a report of something already gone). `blocked` is always
+   * quiet, for every mutation: an action toward a member who blocked you is dropped without a word.
+   */
+  readonly quietRefusals?: readonly MutationErrorCode[];
   /** Whether a queued copy marks its video's card as pending. */
   readonly pendingOnCard: boolean;
   /** The comment a queued copy shows as pending, if it adds one. */
@@ -47,6 +53,8 @@ export interface SampleFixture {
   commentId: string;
   /** The video's owner: another member, or the actor when the owner runs the sample. */
   ownerId: string;
+  /** A member who is neither the actor nor the video's owner (a block of them leaves the video alone). */
+  strangerId: string;
   id: (label: string) => string;
   notificationIds: string[];
 }

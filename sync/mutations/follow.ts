@@ -23,10 +23,10 @@ function edgeOf(tx: MutationTx, userId: string) {
  * Both counters, in member id order: two members following each other at once would otherwise
  * lock their two profile rows crosswise (PostgreSQL would undo one push after a second).
  */
-async function moveCounts(tx: MutationTx, followeeId: string, by: 1 | -1): Promise<void> {
+async function moveCounts(tx: MutationTx, followeeId: string, by: 1 | -1, followerId = tx.userId): Promise<void> {
   const moves = [
     { id: followeeId, counter: 'followers_count' as const },
-    { id: tx.userId, counter: 'following_count' as const },
+    { id: followerId, counter: 'following_count' as const },
   ].sort((a, b) => (a.id < b.id ? -1 : 1));
   for (const m of moves) await tx.profiles.increment({ id: m.id }, m.counter, by);
 }
@@ -37,6 +37,18 @@ async function moveCounts(tx: MutationTx, followeeId: string, by: 1 | -1): Promi
  * (server/sync/mutations/people-rules.ts). The counters move only when the row really changed, so
  * a replay, a second device's follow or two at once count once.
  */
+/**
+ * Removes one follow edge and moves both counts, only if the row was really there (a block takes
+ * both directions: the device holds only its member's own edges, so the other one is the server's).
+ */
+export async function dropFollow(tx: MutationTx, followerId: string, followeeId: string): Promise<boolean> {
+  const edge = { follower_id: followerId, followee_id: followeeId };
+  if (!(await tx.follows.get(edge))) return false;
+  if ((await tx.follows.delete(edge)) === false) return false;
+  await moveCounts(tx, followeeId, -1, followerId);
+  return true;
+}
+
 export const follow = defineMutation({
   name: 'follow',
   ...aboutAMember,

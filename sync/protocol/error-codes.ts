@@ -23,6 +23,8 @@ export const MutationErrorCode = {
   limit: 'limit',
   /** The comment a reply answers was deleted meanwhile (sync/mutations/add-comment.ts): the app puts the text back. */
   parentDeleted: 'parent_deleted',
+  /** Either member blocked the other (docs/decisions/0024-safety.md): the action is dropped without a toast. */
+  blocked: 'blocked',
 } as const;
 export type MutationErrorCode = (typeof MutationErrorCode)[keyof typeof MutationErrorCode];
 

@@ -118,6 +118,11 @@ export type ProfileItem = z.infer<typeof ProfileItemSchema>;
 /** One of the caller's own follows, as the device keeps it (id `follower:followee`). */
 export const FollowItemSchema = z.object({ id: z.string(), follower_id: z.string(), followee_id: z.string(), created_at: z.number() });
 
+/** One of the caller's own blocks (id `blocker:blocked`); the blocked member is never sent it. */
+export const BlockItemSchema = z.object({ id: z.string(), blocker_id: z.string(), blocked_id: z.string(), created_at: z.number() });
+/** One of the caller's own mutes (id `muter:muted`). */
+export const MuteItemSchema = z.object({ id: z.string(), muter_id: z.string(), muted_id: z.string(), created_at: z.number() });
+
 export const PullRequestSchema = z.strictObject({
   /** The client id whose acknowledged mutations the response confirms (last_mutation_id). */
   client_id: z.uuid().optional(),
@@ -153,6 +158,11 @@ export const PullResponseSchema = z.object({
   /** The caller's follows that changed (a reset: all of them, replacing the device's). */
   follows: z.array(FollowItemSchema),
   deleted_follows: z.array(z.string()),
+  /** The caller's blocks and mutes that changed (a reset: all of them, replacing the device's). */
+  blocks: z.array(BlockItemSchema),
+  deleted_blocks: z.array(z.string()),
+  mutes: z.array(MuteItemSchema),
+  deleted_mutes: z.array(z.string()),
 });
 export type PullResponse = z.infer<typeof PullResponseSchema>;
 

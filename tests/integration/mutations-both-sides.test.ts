@@ -32,6 +32,7 @@ describe('the mutation catalogue', () => {
         videoId: randomUUID(),
         commentId: randomUUID(),
         ownerId: randomUUID(),
+        strangerId: randomUUID(),
         id: () => randomUUID(),
         notificationIds: [randomUUID()],
       });
@@ -46,6 +47,7 @@ describe('one mutation, two sides: the device shows what the server then holds',
   let t: TestApp;
   let owner: TestUser;
   let member: TestUser;
+  let stranger: TestUser;
   let factory: IDBFactory;
   let seq = 0;
 
@@ -53,6 +55,7 @@ describe('one mutation, two sides: the device shows what the server then holds',
     t = await createTestApp();
     owner = await createUser(t.deps, { name: 'Owner' });
     member = await createUser(t.deps, { name: 'Member' });
+    stranger = await createUser(t.deps, { name: 'Stranger' });
     factory = new IDBFactory();
   });
   afterAll(() => t.close());
@@ -192,7 +195,7 @@ describe('one mutation, two sides: the device shows what the server then holds',
     const { shown, truth } = await sameOnBothSides(
       (videoId) => {
         // Made once: the device and the server run the same arguments.
-        const fx: SampleFixture = { videoId, commentId, ownerId: owner.id, id: (label) => `${label}-${randomUUID()}`, notificationIds };
+        const fx: SampleFixture = { videoId, commentId, ownerId: owner.id, strangerId: stranger.id, id: (label) => `${label}-${randomUUID()}`, notificationIds };
         const made = (args ??= mutationDef(name)!.sample(fx) as Record<string, unknown>);
         return Array.from({ length: times }, () => ({ name, args: made }));
       },

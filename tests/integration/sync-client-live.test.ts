@@ -170,6 +170,10 @@ describe('applying a delta (client)', () => {
     deleted_notifications: [],
     follows: [],
     deleted_follows: [],
+    blocks: [],
+    deleted_blocks: [],
+    mutes: [],
+    deleted_mutes: [],
   };
 
   async function deviceAt(cursor: string) {

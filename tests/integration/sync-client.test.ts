@@ -185,6 +185,10 @@ describe('bounded cache', () => {
       deleted_notifications: [],
       follows: [],
       deleted_follows: [],
+      blocks: [],
+      deleted_blocks: [],
+      mutes: [],
+      deleted_mutes: [],
     };
     expect(await applyPull(device.db, 'u', 'c', null, { ...base, cursor: '5', reset: true, videos: [1, 2, 3, 4, 5].map(item) }, Date.now(), 4)).toBe(true);
     expect(await device.db.videos.count()).toBe(4);
