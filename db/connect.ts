@@ -20,6 +20,7 @@ import * as m0014people from './migrations/0014_people';
 import * as m0015peopleReads from './migrations/0015_people_reads';
 import * as m0016conversations from './migrations/0016_conversations';
 import * as m0017safety from './migrations/0017_safety';
+import * as m0018mutesMuted from './migrations/0018_mutes_muted';
 
 /** Migrations are listed here, in order, so the bundle needs no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0015_people_reads': m0015peopleReads,
   '0016_conversations': m0016conversations,
   '0017_safety': m0017safety,
+  '0018_mutes_muted': m0018mutesMuted,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

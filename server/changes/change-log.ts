@@ -2,7 +2,8 @@ import type { Transaction, Kysely } from 'kysely';
 import type { Database } from '#db/schema';
 import { lockChangeLog } from '#db/locks';
 
-export type ChangeEntity = 'video' | 'comment' | 'like' | 'profile' | 'leaderboard' | 'settings' | 'notification' | 'follow' | 'account';
+export type ChangeEntity =
+  'video' | 'comment' | 'like' | 'profile' | 'leaderboard' | 'settings' | 'notification' | 'follow' | 'block' | 'mute' | 'account' | 'resync';
 
 export interface Change {
   entity: ChangeEntity;

@@ -66,6 +66,17 @@ export class Changes {
   }
 
   /**
+   * What the member's devices hold may now show what they must not, or hide what they may see (a
+   * block or a mute, docs/decisions/0024-safety.md): their next pull is a snapshot, read with the
+   * change applied, and their live streams send a plain poke instead of a delta (the client pulls).
+   */
+  resync(userId: string): this {
+    this.add({ entity: 'resync', entityId: userId, userId });
+    this.scopes.add(`user:${userId}`);
+    return this;
+  }
+
+  /**
    * A row of a synced entity changed, as its declaration says (sync/entities/registry.ts): its
    * change-log entry and the scope of the members it reaches. The table adapters declare this way,
    * and so does every other writer of a synced row (an admin's deletion, a notification).

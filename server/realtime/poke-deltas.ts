@@ -79,7 +79,8 @@ async function readDelta(deps: AppDeps, user: AuthUser, clientId: string | null,
     const head = await changeLogHead(readVia(deps.engine, trx));
     if (head === from) return { head, delta: null };
     const shared = await sharedDeltasFor(deps).read(trx, from, head);
-    if (!shared.changes) return { head, delta: null };
+    // A member to resync (a block, a mute) gets no delta: the client pulls, and its pull is a snapshot.
+    if (!shared.changes || shared.changes.resyncs.has(user.id)) return { head, delta: null };
     return { head, delta: await personalDelta(deps, trx, user, clientId, { ...shared, changes: shared.changes }) };
   });
 }

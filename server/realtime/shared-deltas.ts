@@ -23,6 +23,7 @@ export interface SharedDelta {
     count: number;
     renamedUsers: ReadonlySet<string>;
     accounts: ReadonlySet<string>;
+    resyncs: ReadonlySet<string>;
     own: ChangeSets['own'];
     videos: PullResponse['videos'];
     deletedVideos: string[];
@@ -87,6 +88,7 @@ export class SharedDeltas {
       count: sets.count,
       renamedUsers: sets.renamedUsers,
       accounts: sets.accounts,
+      resyncs: sets.resyncs,
       own: sets.own,
       videos,
       deletedVideos,

@@ -21,6 +21,8 @@ export interface ChangeSets {
   renamedUsers: Set<string>;
   /** Members whose own profile (status, counts) changed: sent to them alone. */
   accounts: Set<string>;
+  /** Members whose devices load a snapshot (Changes.resync: a block or a mute). */
+  resyncs: Set<string>;
   /** Changed rows of `own` entities, by the change log's entity, then by their member. */
   own: Map<string, Map<string, Set<string>>>;
 }
@@ -70,7 +72,7 @@ const folds: Record<PullRule, Fold> = {
   },
 };
 
-/** Folds the change-log rows into id sets by each entity's pull rule; `account` changes are the member's own profile. */
+/** Folds the change-log rows into id sets by each entity's pull rule; `account` changes are the member's own profile, `resync` their snapshot. */
 export function classifyChanges(changes: readonly ChangeRow[], open: readonly string[], load: ReadonlySet<string>): ChangeSets {
   const sets: ChangeSets = {
     count: changes.length,
@@ -80,6 +82,7 @@ export function classifyChanges(changes: readonly ChangeRow[], open: readonly st
     deletedComments: new Set(),
     renamedUsers: new Set(),
     accounts: new Set(),
+    resyncs: new Set(),
     own: new Map(),
   };
   const openSet = new Set(open);
@@ -88,6 +91,7 @@ export function classifyChanges(changes: readonly ChangeRow[], open: readonly st
     const rule = pullRules.get(ch.entity);
     if (rule) folds[rule](sets, ch, followed);
     else if (ch.entity === 'account') sets.accounts.add(ch.entity_id);
+    else if (ch.entity === 'resync') sets.resyncs.add(ch.entity_id);
   }
   return sets;
 }

@@ -35,8 +35,10 @@ export async function processPull(deps: AppDeps, user: AuthUser, req: PullInput)
           .executeTakeFirst()
       )?.seq ?? 0,
     );
-    // A cursor from the future (another database, a restore) or too far behind: start over.
-    const sets = since === null || since > head ? null : await readChangeSets(trx, since, open, load);
+    // A cursor from the future (another database, a restore) or too far behind: start over. So
+    // too after a block or a mute of the member's (Changes.resync): the snapshot is read with it applied.
+    const changed = since === null || since > head ? null : await readChangeSets(trx, since, open, load);
+    const sets = changed?.resyncs.has(user.id) ? null : changed;
     const base = { cursor: String(head), last_mutation_id: await readLastMutationId(trx, user.id, req.client_id) };
     return sets ? { ...base, ...(await readChangedRows(deps, trx, user.id, sets, load)) } : { ...base, ...(await readSnapshot(deps, trx, user.id, open)) };
   });

@@ -7,6 +7,7 @@ import type { ScoreMemo } from '#server/rewards/score-events';
 import type { MutationResult } from '#sync/protocol/messages';
 import type { LikeNoteBuffer } from '#server/notifications/create';
 import type { PushStatements } from '../push-statements';
+import type { SafetyMemo } from './safety-rules';
 
 /**
  * PostgreSQL runs a push's mutations without a savepoint each (a savepoint and its release are two
@@ -30,6 +31,8 @@ export interface PushBatch {
   rerun?: RerunPlan;
   /** Set on PostgreSQL: like notifications written at the push's end, in video id order (server/notifications/create.ts). */
   likeNotes?: LikeNoteBuffer;
+  /** The pusher's blocks and mutes, read once (safety-rules.ts). */
+  safety?: SafetyMemo | undefined;
 }
 
 /** One mutation's server context: its transaction, its caller, its time and the changes it declares. */

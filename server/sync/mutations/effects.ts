@@ -6,7 +6,9 @@ import { notifyLike } from '#server/notifications/create';
 import { deleteNotificationsOfComment, notifyCommentAdded } from '#server/notifications/comments';
 import { notifyFollow, withdrawFollowNotification } from '#server/notifications/follow';
 import { checkFollow, handleRaceLost } from './people-rules';
+import { authorOfComment, checkBlockTarget, commentCounterparts, forgetSafety, ownerOfVideo, quietToward, refuseIfBlocked } from './safety-rules';
 import { recordViewInTx } from './record-view';
+import { recordReport } from '#server/safety/record-report';
 import type { ServerMutationContext } from './context';
 import type { ServerMutationTx } from './server-tables';
 
@@ -15,7 +17,17 @@ type Check<N extends MutationName> = (ctx: ServerMutationContext, args: Mutation
 
 /** Refusals only the server can make, before the shared logic: they need rows the device does not hold. */
 const mutationChecks: { [N in MutationName]?: Check<N> } = {
-  follow: (ctx, { userId }) => checkFollow(ctx, userId),
+  follow: async (ctx, { userId }) => {
+    await refuseIfBlocked(ctx, async () => [userId]);
+    await checkFollow(ctx, userId);
+  },
+  // New actions between two members when either blocked the other: `blocked` (safety-rules.ts).
+  like: (ctx, { videoId }) => refuseIfBlocked(ctx, () => ownerOfVideo(ctx, videoId)),
+  addComment: (ctx, args) => refuseIfBlocked(ctx, () => commentCounterparts(ctx, args)),
+  likeComment: (ctx, { commentId }) => refuseIfBlocked(ctx, async () => [await authorOfComment(ctx, commentId)]),
+  recordShare: (ctx, { videoId }) => refuseIfBlocked(ctx, () => ownerOfVideo(ctx, videoId)),
+  block: (ctx, { userId }) => checkBlockTarget(ctx, userId, 'blocks'),
+  mute: (ctx, { userId }) => checkBlockTarget(ctx, userId, 'mutes'),
 };
 
 /** A database error that is the caller's refusal, not a fault (a race the shared logic's check cannot see). */
@@ -31,8 +43,10 @@ const refusalOf: { [N in MutationName]?: (err: unknown) => unknown } = {
  * (docs/notifications.md). A mutation without server-only effects has no entry.
  */
 export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
-  like: async ({ trx, user, now, batch, changes }, _args, { video }) => {
+  like: async (ctx, _args, { video }) => {
+    const { trx, user, now, batch, changes } = ctx;
     await applyScoreEvent(trx, { kind: 'like', actorId: user.id, creatorId: video.user_id, delta: 1, occurredAt: now, at: now }, batch.scores);
+    if (await quietToward(ctx, video.user_id)) return;
     await notifyLike(trx, changes, { videoId: video.id, ownerId: video.user_id, likerId: user.id, likerName: user.name }, batch.likeNotes);
   },
   unlike: ({ trx, user, now, batch }, _args, { video, likedAt }) =>
@@ -61,29 +75,49 @@ export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
       now,
     );
   },
-  // Earns no points; its author hears of it, batched like a video's likes.
-  likeComment: ({ trx, user, batch, changes }, _args, { comment }) =>
-    notifyLike(
+  // Earns no points; its author hears of it (unless they muted the liker), batched like a video's likes.
+  likeComment: async (ctx, _args, { comment }) => {
+    const { trx, user, batch, changes } = ctx;
+    if (await quietToward(ctx, comment.user_id)) return;
+    await notifyLike(
       trx,
       changes,
       { videoId: comment.video_id, ownerId: comment.user_id, likerId: user.id, likerName: user.name, comment: { id: comment.id, content: comment.content } },
       batch.likeNotes,
-    ),
+    );
+  },
   // Another member's video goes only by an admin's hand: audited like DELETE /api/admin/videos/:id.
   deleteVideo: async ({ trx, user, now }, _args, { video }) => {
     if (video.user_id === user.id) return;
     await recordAudit(trx, { actorId: user.id, action: 'video.delete', target: video.id, details: { owner_id: video.user_id } }, now);
   },
   recordView: (ctx, { watchedMs }, { video }) => recordViewInTx(ctx, video, watchedMs),
+  // Everything of a report is the server's: the checks, the evidence, the queue (server/safety/record-report.ts).
+  report: ({ trx, user, now }, args) => recordReport(trx, user.id, args, now),
   // Both members' counts changed: each one's own devices pull their own profile.
-  follow: async ({ trx, user, changes }, _args, { followeeId }) => {
+  follow: async (ctx, _args, { followeeId }) => {
+    const { trx, user, changes } = ctx;
     changes.profile(followeeId).profile(user.id);
+    if (await quietToward(ctx, followeeId)) return;
     await notifyFollow(trx, changes, { followerId: user.id, followerName: user.name, followeeId });
   },
   unfollow: async ({ trx, user, changes }, _args, { followeeId, followedAt }) => {
     changes.profile(followeeId).profile(user.id);
     await withdrawFollowNotification(trx, changes, { followerId: user.id, followeeId, followedAt });
   },
+  // Both members' counts (the follows it took) and both members' devices load a snapshot read with
+  // the block applied (docs/decisions/0024-safety.md). No points move: those earned stand.
+  block: async (ctx, _args, { blockedId }) => {
+    forgetSafety(ctx);
+    ctx.changes.profile(blockedId).profile(ctx.user.id).resync(blockedId).resync(ctx.user.id);
+  },
+  unblock: async (ctx, _args, { blockedId }) => {
+    forgetSafety(ctx);
+    ctx.changes.resync(blockedId).resync(ctx.user.id);
+  },
+  // Only the muter's reads change.
+  mute: async ({ changes, user }) => void changes.resync(user.id),
+  unmute: async ({ changes, user }) => void changes.resync(user.id),
 };
 
 /**
