@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { hasChromium, saveScreenshot } from '../helpers/browser';
+import { acceptNextDialog } from '../helpers/browser-dialogs';
 import { signedInPage, type SignedInPage } from '../helpers/signed-in-page';
 import { mp4Faststart } from '../fixtures/videos';
 import { runUpload, videoMetadata } from '../fixtures/tus-client';
@@ -18,17 +19,6 @@ const viewerEmail = uniqueEmail('viewer');
 const title = 'Sunset over the test pattern';
 
 const expectAudited = (page: Page, what: string) => page.getByRole('region', { name: 'Audit log' }).getByText(what, { exact: true }).first().waitFor();
-/** Accepts the next confirmation dialog (instead of dismissing it) and keeps its message. */
-const acceptNextDialog = (page: Page) => {
-  const messages: string[] = [];
-  page.removeAllListeners('dialog');
-  page.once('dialog', (d) => {
-    messages.push(d.message());
-    void d.accept();
-    page.on('dialog', (next) => void next.dismiss());
-  });
-  return messages;
-};
 
 const test = pwaTest()
   .extend('steps', { scope: 'file' }, async ({ server, api }) => {

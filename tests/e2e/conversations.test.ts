@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import type { Kysely } from 'kysely';
 import type { Locator, Page } from 'playwright-core';
-import type { Database } from '#db/schema';
 import { hasChromium, saveScreenshot } from '../helpers/browser';
-import { openServerDatabase, type ServerProcess } from '../helpers/server-process';
+import type { ServerProcess } from '../helpers/server-process';
+import { onServer } from '../helpers/server-reads';
 import { axeViolations } from './axe';
 import { waitForServiceWorker } from './feed-actions';
 import { pwaTest, type Member } from './fixtures';
@@ -17,16 +16,6 @@ import { apiLogin, pushAs, seedVideo } from './notifications-steps';
 const test = pwaTest();
 const TITLE = 'Sunset at the pier';
 const CONFIRM = 'Are you sure you want to delete this comment? This action cannot be undone.';
-
-/** A read of the server's database, beside the browsers. */
-async function onServer<T>(server: ServerProcess, read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
-  const handle = openServerDatabase(server);
-  try {
-    return await read(handle.db);
-  } finally {
-    await handle.close();
-  }
-}
 
 /** The member's id, token and handle, as the server knows them. */
 async function whoIs(server: ServerProcess, m: Pick<Member, 'email'>) {
