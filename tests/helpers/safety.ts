@@ -72,6 +72,9 @@ export async function follows(c: Conversations, follower: TestUser, followee: Te
 }
 
 /** The notifications a fresh device of `user` pulls. */
-export async function pulledNotifications(c: Conversations, user: TestUser): Promise<{ kind: string; video_id: string | null; detail: string | null }[]> {
+export async function pulledNotifications(
+  c: Conversations,
+  user: TestUser,
+): Promise<{ kind: string; video_id: string | null; detail: string | null; actor_name: string | null }[]> {
   return (await c.pull(user, {})).notifications;
 }

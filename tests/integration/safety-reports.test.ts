@@ -68,6 +68,8 @@ describe('20 reports of one video by 20 members', () => {
 
     const told = await Promise.all(reporters.map(async (r) => (await pulledNotifications(c, r)).filter((n) => n.kind === 'report_resolved')));
     expect(told.map((n) => n.length)).toEqual(Array(20).fill(1));
+    // Each is told what happened, and not who decided.
+    expect(told.flat().map((n) => [n.detail, n.actor_name])).toEqual(Array(20).fill(['We removed the video you reported', null]));
     // The uploader is not told who reported, nor given a reporter's notification.
     expect((await pulledNotifications(c, owner)).filter((n) => n.kind === 'report_resolved')).toEqual([]);
   });
