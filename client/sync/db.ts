@@ -33,6 +33,9 @@ export interface BlockStoreRow {
   blocker_id: string;
   blocked_id: string;
   created_at: number;
+  /** The other member's name and handle, as the server last sent them (the device's own row has none until it pulls). */
+  name?: string;
+  handle?: string;
 }
 
 /** A mute as stored: keyed `muter:muted`. */
@@ -41,6 +44,9 @@ export interface MuteStoreRow {
   muter_id: string;
   muted_id: string;
   created_at: number;
+  /** The other member's name and handle, as the server last sent them (the device's own row has none until it pulls). */
+  name?: string;
+  handle?: string;
 }
 
 export interface LeaderboardsRow {

@@ -4,6 +4,7 @@ import { notifications } from '#sync/entities/registry';
 import type { Changes } from '../changes/changes';
 import { commentExcerpt, derivedNotificationId, dueNow } from './create';
 import { mentionedMembers } from './mentions';
+import { quietMembers } from './quiet-members';
 
 // What a new comment tells, and what its deletion takes back (docs/notifications.md, "comment",
 // "reply", "mention"). Every row names its comment (comment_id): a deleted comment's words are kept
@@ -27,7 +28,8 @@ export interface AddedComment {
 /**
  * Who hears of a comment, each member once, by the most specific reason: the one replied to
  * ("replied to your comment"), else a member it mentions ("mentioned you in a comment"), else the
- * video's owner ("commented on your video"). Never its author.
+ * video's owner ("commented on your video"). Never its author, nor a member who muted or blocked
+ * them or whom they blocked.
  */
 async function audience(trx: Trx, c: AddedComment): Promise<Map<string, WordsKind>> {
   const told = new Map<string, WordsKind>();
@@ -35,6 +37,7 @@ async function audience(trx: Trx, c: AddedComment): Promise<Map<string, WordsKin
   for (const id of await mentionedMembers(trx, c.content)) if (!told.has(id)) told.set(id, 'mention');
   if (!told.has(c.ownerId)) told.set(c.ownerId, 'comment');
   told.delete(c.authorId);
+  for (const id of await quietMembers(trx, c.authorId, [...told.keys()])) told.delete(id);
   return told;
 }
 

@@ -39,6 +39,8 @@ interface LikeNote {
   detail: string | null;
   ownerId: string;
   likerName: string;
+  /** The newest liker, named with likerName (the device purges a blocked or muted member's rows by it). */
+  likerId: string;
   /** Likes of this push on it (a like, unlike, like again counts two). */
   n: number;
 }
@@ -75,6 +77,7 @@ function likeNoteOf(like: Liked): LikeNote {
     detail: c ? commentExcerpt(c.content) : null,
     ownerId: like.ownerId,
     likerName: like.likerName,
+    likerId: like.likerId,
     n: 1,
   };
 }
@@ -93,6 +96,7 @@ export async function notifyLike(trx: Trx, changes: Changes, like: Liked, buffer
     if (pending) {
       pending.n++;
       pending.likerName = like.likerName;
+      pending.likerId = like.likerId;
     } else buffer.set(note.id, note);
     return;
   }
@@ -118,6 +122,7 @@ async function writeLikeNotes(trx: Trx, changes: Changes, notes: LikeNote[]): Pr
     detail: l.detail,
     count: l.n,
     actor_name: l.likerName,
+    actor_id: l.likerId,
     created_at: now,
     updated_at: now,
     push_due_at: now + likeBatchMs(),
@@ -130,6 +135,7 @@ async function writeLikeNotes(trx: Trx, changes: Changes, notes: LikeNote[]): Pr
         count: sql<number>`CASE WHEN notifications.read_at IS NULL THEN notifications.count + excluded.count ELSE excluded.count END`,
         created_at: sql<number>`CASE WHEN notifications.read_at IS NULL THEN notifications.created_at ELSE excluded.created_at END`,
         actor_name: sql<string>`excluded.actor_name`,
+        actor_id: sql<string>`excluded.actor_id`,
         updated_at: sql<number>`excluded.updated_at`,
         read_at: null,
         push_due_at: sql<number>`COALESCE(notifications.push_due_at, excluded.push_due_at)`,

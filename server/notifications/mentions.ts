@@ -4,6 +4,7 @@ import { notifications } from '#sync/entities/registry';
 import { mentionedHandles } from '#sync/protocol/mentions';
 import type { Changes } from '../changes/changes';
 import { derivedNotificationId, dueNow } from './create';
+import { quietMembers } from './quiet-members';
 
 // Mentions (docs/notifications.md, "mention"): the members an `@handle` names, read by the same
 // rules the comment list shows links by (sync/protocol/mentions.ts). An unknown handle names nobody.
@@ -20,15 +21,18 @@ export async function mentionedMembers(trx: Trx, text: string): Promise<string[]
 
 /**
  * A video's title or description mentions members: each is told once, when the video first
- * becomes visible to others (ready), never its uploader. The id is derived from the video and the
- * member, so a job run again writes nothing more.
+ * becomes visible to others (ready), never its uploader, nor a member who muted or blocked the
+ * uploader or whom the uploader blocked. The id is derived from the video and the member, so a job
+ * run again writes nothing more.
  */
 export async function notifyVideoMentions(
   trx: Trx,
   changes: Changes,
   v: { videoId: string; ownerId: string; title: string; description: string | null },
 ): Promise<void> {
-  const told = (await mentionedMembers(trx, `${v.title}\n${v.description ?? ''}`)).filter((id) => id !== v.ownerId);
+  const mentioned = (await mentionedMembers(trx, `${v.title}\n${v.description ?? ''}`)).filter((id) => id !== v.ownerId);
+  const quiet = await quietMembers(trx, v.ownerId, mentioned);
+  const told = mentioned.filter((id) => !quiet.has(id));
   if (!told.length) return;
   const owner = await trx.selectFrom('profiles').select('name').where('id', '=', v.ownerId).executeTakeFirst();
   const now = changes.now;

@@ -27,7 +27,8 @@ const followItem = (r: { follower_id: string; followee_id: string; created_at: n
 
 /**
  * A member's own edges to other members (blocks, mutes), all of them: few per member, and the
- * device filters its cached rows by them offline. Sent as `{ id: 'me:other', <me>, <other>, created_at }`.
+ * device filters its cached rows by them offline. Sent as `{ id: 'me:other', <me>, <other>,
+ * created_at, name, handle }`: the other member's name and handle as they are now (the lists in /profile).
  */
 function edgesReader(table: 'blocks' | 'mutes', me: 'blocker_id' | 'muter_id', other: 'blocked_id' | 'muted_id'): OwnRowsReader {
   const item = (r: Record<string, unknown>) => ({
@@ -35,14 +36,20 @@ function edgesReader(table: 'blocks' | 'mutes', me: 'blocker_id' | 'muter_id', o
     [me]: r[me],
     [other]: r[other],
     created_at: Number(r.created_at),
+    name: r.name as string,
+    handle: r.handle as string,
   });
   const base = (trx: Trx, userId: string) =>
-    (trx as unknown as Transaction<Record<string, Record<string, unknown>>>).selectFrom(table).select([me, other, 'created_at']).where(me, '=', userId);
+    (trx as unknown as Transaction<Record<string, Record<string, unknown>>>)
+      .selectFrom(`${table} as e`)
+      .innerJoin('profiles as p', 'p.id', `e.${other}`)
+      .select([`e.${me} as ${me}`, `e.${other} as ${other}`, 'e.created_at as created_at', 'p.name as name', 'p.handle as handle'])
+      .where(`e.${me}`, '=', userId);
   return {
     snapshot: async (trx, userId) => (await base(trx, userId).execute()).map(item),
     byIds: async (trx, userId, ids) => {
       const others = [...ids].filter((id) => id.startsWith(`${userId}:`)).map((id) => id.slice(userId.length + 1));
-      return others.length ? (await base(trx, userId).where(other, 'in', others).execute()).map(item) : [];
+      return others.length ? (await base(trx, userId).where(`e.${other}`, 'in', others).execute()).map(item) : [];
     },
   };
 }

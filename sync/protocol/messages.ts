@@ -118,10 +118,12 @@ export type ProfileItem = z.infer<typeof ProfileItemSchema>;
 /** One of the caller's own follows, as the device keeps it (id `follower:followee`). */
 export const FollowItemSchema = z.object({ id: z.string(), follower_id: z.string(), followee_id: z.string(), created_at: z.number() });
 
+/** The other member of a block or mute as they are now: /profile lists them by it. */
+const otherMember = { name: z.string().optional(), handle: z.string().optional() };
 /** One of the caller's own blocks (id `blocker:blocked`); the blocked member is never sent it. */
-export const BlockItemSchema = z.object({ id: z.string(), blocker_id: z.string(), blocked_id: z.string(), created_at: z.number() });
+export const BlockItemSchema = z.object({ id: z.string(), blocker_id: z.string(), blocked_id: z.string(), created_at: z.number(), ...otherMember });
 /** One of the caller's own mutes (id `muter:muted`). */
-export const MuteItemSchema = z.object({ id: z.string(), muter_id: z.string(), muted_id: z.string(), created_at: z.number() });
+export const MuteItemSchema = z.object({ id: z.string(), muter_id: z.string(), muted_id: z.string(), created_at: z.number(), ...otherMember });
 
 export const PullRequestSchema = z.strictObject({
   /** The client id whose acknowledged mutations the response confirms (last_mutation_id). */

@@ -31,6 +31,8 @@ export const NotificationItemSchema = z.object({
   /** How many people (likes on one video, or on one comment, are one notification while it is unread). */
   count: z.number().int(),
   actor_name: z.string().nullable(),
+  /** Who acted (the newest liker of a row of likes); null when nobody did (a prize, processing). The device purges a blocked or muted member's by it. */
+  actor_id: z.string().nullable().optional(),
   /** The actor's handle as it is now (a follow links to their page, /@handle); null when they are gone or there is none. */
   actor_handle: z.string().nullable().optional(),
   /** The comment's opening words (a comment, reply, mention or comment's likes), the video's title, the prize category, the failure reason. */
