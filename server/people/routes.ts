@@ -8,7 +8,9 @@ import { CreatorProfileSchema, PeoplePageSchema } from '#sync/rest-api/people';
 import { HANDLE_PATTERN, normalizeHandle } from '#sync/protocol/handles';
 import type { Kysely } from 'kysely';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../context';
+import type { AppDeps, AppEnv } from '../context';
+import { readVia } from '../feed/items';
+import { filtersVideos, readSafety } from '../feed/safety';
 import type { Database } from '#db/schema';
 import { activeMemberId, readCreator, readPeoplePage, readSuggested } from './reads';
 import { readCreatorVideos, readFollowingFeed } from './video-reads';
@@ -24,6 +26,9 @@ const HandleParam = z.object({ handle: z.string().max(64) });
 const CursorQuery = z.object({ cursor: z.string().optional() });
 
 const NO_SUCH_MEMBER = 'No member has this handle.';
+
+/** The caller's blocks and mutes probe (server/feed/safety.ts): the filtered reads only for those who have any. */
+const safetyOf = (deps: AppDeps, viewer: string) => readSafety(readVia(deps.engine, deps.db), viewer);
 
 function handleOf(typed: string): string {
   const handle = normalizeHandle(typed);
@@ -89,30 +94,35 @@ export function peopleRouter(requireUser: MiddlewareHandler<AppEnv>) {
     if (!creator) throw notFound(NO_SUCH_MEMBER);
     return creator;
   };
-  const ownerOf = async (db: Kysely<Database>, typed: string) => {
-    const id = await activeMemberId(db, handleOf(typed));
+  const ownerOf = async (db: Kysely<Database>, viewer: string, typed: string) => {
+    const id = await activeMemberId(db, viewer, handleOf(typed));
     if (!id) throw notFound(NO_SUCH_MEMBER);
     return id;
   };
   // Before /people/{handle}: "suggested" is a valid handle's shape.
-  router.openapi(route.suggested, async (c) => c.json({ items: await readSuggested(c.var.deps.db, c.var.user.id), next_cursor: null }, 200));
+  router.openapi(route.suggested, async (c) => {
+    const { deps, user } = c.var;
+    const { blocks } = await safetyOf(deps, user.id);
+    return c.json({ items: await readSuggested(deps.db, user.id, blocks), next_cursor: null }, 200);
+  });
   router.openapi(route.creator, async (c) => c.json(await creatorOf(c.var.deps.db, c.var.user.id, c.req.valid('param').handle), 200));
   router.openapi(route.creatorVideos, async (c) => {
     const after = parseCursor(c.req.valid('query').cursor);
-    const owner = await ownerOf(c.var.deps.db, c.req.valid('param').handle);
+    const owner = await ownerOf(c.var.deps.db, c.var.user.id, c.req.valid('param').handle);
     return c.json(await readCreatorVideos(c.var.deps.db, c.var.user.id, owner, after), 200);
   });
   for (const list of ['followers', 'following'] as const) {
     router.openapi(route.list(list), async (c) => {
       const after = parseCursor(c.req.valid('query').cursor);
-      const owner = await ownerOf(c.var.deps.db, c.req.valid('param').handle);
-      return c.json(await readPeoplePage(c.var.deps.db, c.var.user.id, owner, list, after), 200);
+      const { deps, user } = c.var;
+      const owner = await ownerOf(deps.db, user.id, c.req.valid('param').handle);
+      return c.json(await readPeoplePage(deps.db, user.id, owner, list, after, (await safetyOf(deps, user.id)).blocks), 200);
     });
   }
   router.openapi(route.followingFeed, async (c) => {
     const after = parseCursor(c.req.valid('query').cursor);
     const { deps, user } = c.var;
-    return c.json(await readFollowingFeed(deps.db, deps.engine.dialect, user.id, after), 200);
+    return c.json(await readFollowingFeed(deps.db, deps.engine.dialect, user.id, after, filtersVideos(await safetyOf(deps, user.id))), 200);
   });
   return router;
 }

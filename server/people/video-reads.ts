@@ -3,6 +3,7 @@ import type { Database } from '#db/schema';
 import type { Dialect } from '#db/engine';
 import type { FeedItem } from '#sync/protocol/messages';
 import { FEED_ROW_COLUMNS, pageOf, toFeedItem, type Cursor, type FeedRow, type Page } from '../feed/items';
+import { videoAuthorShown, withViewer } from '../feed/safety';
 
 // A creator's videos and the Following feed: ready videos only, in the feed's item shape, newest
 // first, keyset on (created_at, id), both read from videos_user_ready (db/migrations/0015_people_reads.ts).
@@ -38,20 +39,22 @@ export async function readCreatorVideos(db: Kysely<Database>, viewer: string, ow
  * PostgreSQL says it with LATERAL; SQLite, which has none, with a correlated IN list per creator,
  * which it runs as the same walk of videos_user_ready per followee.
  */
-export function followingPageIdsQuery(dialect: Dialect, viewer: string, limit: number, cursor: Cursor): RawBuilder<{ id: string }> {
+export function followingPageIdsQuery(dialect: Dialect, viewer: string, limit: number, cursor: Cursor, filtered: boolean): RawBuilder<{ id: string }> {
   const after = cursor ?? TOP;
   const perCreator = (alias: string, owner: RawBuilder<unknown>) => sql`FROM videos ${sql.raw(alias)}
     WHERE ${sql.raw(alias)}.user_id = ${owner} AND ${sql.raw(alias)}.media_status = 'ready'
       AND (${sql.raw(alias)}.created_at, ${sql.raw(alias)}.id) < (${after.at}, ${after.id})
     ORDER BY ${sql.raw(alias)}.created_at DESC, ${sql.raw(alias)}.id DESC LIMIT ${limit}`;
   const followee = sql`f.followee_id`;
+  // A viewer with blocks or mutes (server/feed/safety.ts) skips those followees before walking their videos.
+  const shown = filtered ? sql` AND ${withViewer(videoAuthorShown('f.followee_id'), viewer)}` : sql``;
   return dialect === 'postgres'
     ? sql<{ id: string }>`SELECT w.id FROM follows f
         CROSS JOIN LATERAL (SELECT w.created_at, w.id ${perCreator('w', followee)}) w
-        WHERE f.follower_id = ${viewer} ORDER BY w.created_at DESC, w.id DESC LIMIT ${limit}`
+        WHERE f.follower_id = ${viewer}${shown} ORDER BY w.created_at DESC, w.id DESC LIMIT ${limit}`
     : sql<{ id: string }>`SELECT t.id FROM follows f
         JOIN videos t ON t.rowid IN (SELECT w.rowid ${perCreator('w', followee)})
-        WHERE f.follower_id = ${viewer} ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit}`;
+        WHERE f.follower_id = ${viewer}${shown} ORDER BY t.created_at DESC, t.id DESC LIMIT ${limit}`;
 }
 
 /**
@@ -59,16 +62,16 @@ export function followingPageIdsQuery(dialect: Dialect, viewer: string, limit: n
  * first (over the index alone), then the rows of those ids only, with their author and the
  * viewer's like by primary key.
  */
-export function followingFeedQuery(dialect: Dialect, viewer: string, cursor: Cursor): RawBuilder<FeedRow> {
-  const ids = followingPageIdsQuery(dialect, viewer, VIDEOS_PAGE + 1, cursor);
+export function followingFeedQuery(dialect: Dialect, viewer: string, cursor: Cursor, filtered: boolean): RawBuilder<FeedRow> {
+  const ids = followingPageIdsQuery(dialect, viewer, VIDEOS_PAGE + 1, cursor, filtered);
   return sql<FeedRow>`SELECT ${COLUMNS} FROM (${ids}) page
     JOIN videos v ON v.id = page.id
     LEFT JOIN profiles p ON p.id = v.user_id
     LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = ${viewer}`;
 }
 
-export async function readFollowingFeed(db: Kysely<Database>, dialect: Dialect, viewer: string, cursor: Cursor): Promise<Page<FeedItem>> {
-  const { rows } = await followingFeedQuery(dialect, viewer, cursor).execute(db);
+export async function readFollowingFeed(db: Kysely<Database>, dialect: Dialect, viewer: string, cursor: Cursor, filtered: boolean): Promise<Page<FeedItem>> {
+  const { rows } = await followingFeedQuery(dialect, viewer, cursor, filtered).execute(db);
   // At most 21 rows: put in order here rather than ask the database for a second sort.
   return pageOf(rows.sort(NEWEST_FIRST), VIDEOS_PAGE, toFeedItem, (r) => [Number(r.created_at), r.id]);
 }

@@ -3,6 +3,7 @@ import { perConnection } from '#db/per-connection';
 import type { CommentItem } from '#sync/protocol/messages';
 import { COMMENT_COLUMNS, pageOf, toCommentItem, type CommentRow, type Cursor, type Page, type ReadVia } from '../feed/items';
 import { withMentions } from '../feed/mentions';
+import { notBlocked, PARENT_SHOWN, readSafety, sqliteSafety } from '../feed/safety';
 import * as postgres from './comment-rows-postgres';
 import { OWN_REPLIES_PER_VIDEO } from './comment-rows-postgres';
 
@@ -21,40 +22,54 @@ type Viewer = { viewer: string };
 type Paged = Viewer & { limit: number };
 type After = { at: number; id: string };
 
-function statements(sqlite: SQLite.Database) {
+// `shown` narrows every statement: nothing for a viewer who blocks nobody and whom nobody blocks
+// (most members), the author and the parent's author not blocked either way for the others.
+function statementsWhere(sqlite: SQLite.Database, author: string, parent: string) {
   const select = <P extends object>(where: string) => sqlite.prepare<P, CommentRow>(`SELECT ${COMMENT_COLUMNS} FROM comments c ${JOINS} WHERE ${where}`);
   return {
-    topFirst: select<Paged & { video: string }>(`${TOP_UNPINNED} ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`),
+    topFirst: select<Paged & { video: string }>(`${TOP_UNPINNED}${author} ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`),
     topNext: select<Paged & After & { video: string }>(
-      `${TOP_UNPINNED} AND (c.created_at, c.id) < (@at, @id) ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`,
+      `${TOP_UNPINNED}${author} AND (c.created_at, c.id) < (@at, @id) ORDER BY c.created_at DESC, c.id DESC LIMIT @limit`,
     ),
     pinned: sqlite.prepare<Viewer & { video: string }, CommentRow>(
       `SELECT ${COMMENT_COLUMNS} FROM videos v JOIN comments c ON c.id = v.pinned_comment_id AND c.parent_id IS NULL ${JOINS}
-       WHERE v.id = @video`,
+       WHERE v.id = @video${author}`,
     ),
-    threadFirst: select<Paged & { parent: string }>(`c.parent_id = @parent ORDER BY c.created_at, c.id LIMIT @limit`),
+    // The route checked the parent (a hidden one answers 404).
+    threadFirst: select<Paged & { parent: string }>(`c.parent_id = @parent${author} ORDER BY c.created_at, c.id LIMIT @limit`),
     threadNext: select<Paged & After & { parent: string }>(
-      `c.parent_id = @parent AND (c.created_at, c.id) > (@at, @id) ORDER BY c.created_at, c.id LIMIT @limit`,
+      `c.parent_id = @parent${author} AND (c.created_at, c.id) > (@at, @id) ORDER BY c.created_at, c.id LIMIT @limit`,
     ),
-    byIds: select<Viewer & { ids: string }>(`c.id IN (SELECT value FROM json_each(@ids))`),
+    byIds: select<Viewer & { ids: string }>(`c.id IN (SELECT value FROM json_each(@ids))${author}${parent}`),
     // comments_user_video backwards; the thread's own rows are left to its page.
     ownReplies: select<Paged & { video: string }>(
-      `c.user_id = @viewer AND c.video_id = @video AND c.parent_id IS NOT NULL ORDER BY c.created_at DESC LIMIT @limit`,
+      `c.user_id = @viewer AND c.video_id = @video AND c.parent_id IS NOT NULL${parent} ORDER BY c.created_at DESC LIMIT @limit`,
     ),
   };
+}
+
+function statements(sqlite: SQLite.Database) {
+  return { plain: statementsWhere(sqlite, '', ''), filtered: statementsWhere(sqlite, ` AND ${notBlocked('c.user_id')}`, ` AND ${PARENT_SHOWN}`) };
 }
 
 /** The comment statements, compiled once per connection (callers hold the Kysely connection, as for feed-rows.ts). */
 export const commentStatements = perConnection(statements);
 
-function sqliteTopRows(sqlite: SQLite.Database, viewer: string, video: string, limit: number, cursor: Cursor) {
+/** The viewer's statements: the filtered ones only for a viewer with blocks (server/feed/safety.ts). */
+function viewerStatements(sqlite: SQLite.Database, viewer: string) {
   const s = commentStatements(sqlite);
+  return sqliteSafety(sqlite, viewer).blocks ? s.filtered : s.plain;
+}
+
+function sqliteTopRows(sqlite: SQLite.Database, viewer: string, video: string, limit: number, cursor: Cursor) {
+  const s = viewerStatements(sqlite, viewer);
   if (cursor) return { pinned: [], rows: s.topNext.all({ viewer, video, limit, ...cursor }) };
   return { pinned: s.pinned.all({ viewer, video }), rows: s.topFirst.all({ viewer, video, limit }) };
 }
 
 async function topRows(via: ReadVia, viewer: string, videoId: string, limit: number, cursor: Cursor) {
-  return via.dialect === 'sqlite' ? sqliteTopRows(via.sqlite, viewer, videoId, limit, cursor) : postgres.readTopRows(via.db, viewer, videoId, limit, cursor);
+  if (via.dialect === 'sqlite') return sqliteTopRows(via.sqlite, viewer, videoId, limit, cursor);
+  return postgres.readTopRows(via.db, viewer, videoId, limit, cursor, (await readSafety(via, viewer)).blocks);
 }
 
 const key = (r: CommentRow): [number, string] => [Number(r.created_at), r.id];
@@ -79,10 +94,10 @@ export async function readCommentsPage(via: ReadVia, viewer: string, videoId: st
 export async function readThreadPage(via: ReadVia, viewer: string, parentId: string, limit: number, cursor: Cursor): Promise<Page<CommentItem>> {
   const rows =
     via.dialect === 'postgres'
-      ? await postgres.readThreadRows(via.db, viewer, parentId, limit + 1, cursor)
+      ? await postgres.readThreadRows(via.db, viewer, parentId, limit + 1, cursor, (await readSafety(via, viewer)).blocks)
       : cursor
-        ? commentStatements(via.sqlite).threadNext.all({ viewer, parent: parentId, limit: limit + 1, ...cursor })
-        : commentStatements(via.sqlite).threadFirst.all({ viewer, parent: parentId, limit: limit + 1 });
+        ? viewerStatements(via.sqlite, viewer).threadNext.all({ viewer, parent: parentId, limit: limit + 1, ...cursor })
+        : viewerStatements(via.sqlite, viewer).threadFirst.all({ viewer, parent: parentId, limit: limit + 1 });
   return mentioned(via, pageOf(rows, limit, toCommentItem, key));
 }
 
@@ -91,8 +106,8 @@ export async function readCommentsByIds(via: ReadVia, viewer: string, ids: strin
   if (!ids.length) return [];
   const rows =
     via.dialect === 'postgres'
-      ? await postgres.readRowsByIds(via.db, viewer, ids)
-      : commentStatements(via.sqlite).byIds.all({ viewer, ids: JSON.stringify(ids) });
+      ? await postgres.readRowsByIds(via.db, viewer, ids, (await readSafety(via, viewer)).blocks)
+      : viewerStatements(via.sqlite, viewer).byIds.all({ viewer, ids: JSON.stringify(ids) });
   return withMentions(via, rows.map(toCommentItem));
 }
 
@@ -107,10 +122,10 @@ export async function readNewestComments(via: ReadVia, viewer: string, videoIds:
   if (!videoIds.length) return [];
   const rows =
     via.dialect === 'postgres'
-      ? await postgres.readNewestRows(via.db, viewer, videoIds, perVideo)
+      ? await postgres.readNewestRows(via.db, viewer, videoIds, perVideo, (await readSafety(via, viewer)).blocks)
       : videoIds.flatMap((id) => {
           const { pinned, rows: top } = sqliteTopRows(via.sqlite, viewer, id, perVideo, null);
-          const own = commentStatements(via.sqlite).ownReplies.all({ viewer, video: id, limit: OWN_REPLIES_PER_VIDEO });
+          const own = viewerStatements(via.sqlite, viewer).ownReplies.all({ viewer, video: id, limit: OWN_REPLIES_PER_VIDEO });
           return [...pinned, ...[...top, ...own].sort(newestFirst)];
         });
   return withMentions(via, rows.map(toCommentItem));

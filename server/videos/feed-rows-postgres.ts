@@ -3,6 +3,7 @@ import type { Database } from '#db/schema';
 import type { FeedItem } from '#sync/protocol/messages';
 import { encodeFeedCursor } from '#sync/protocol/feed-cursor';
 import { pageOf, UNKNOWN_USER, type Cursor, type Page } from '../feed/items';
+import { videoAuthorShown, withViewer } from '../feed/safety';
 
 // The PostgreSQL twins of the SQLite statements in feed-rows.ts. Every text below is fixed (only
 // parameters vary), so db/postgres.ts runs each as a named prepared statement: parsed and planned
@@ -32,36 +33,39 @@ interface JsonRow {
 }
 
 // The author's name and the viewer's like come from LEFT JOINs (primary-key probes, no N+1); only
-// its uploader sees a video before its renditions exist (docs/media.md, "What members see").
-const feedFrom = (viewer: string) => sql`FROM videos v
+// its uploader sees a video before its renditions exist (docs/media.md, "What members see"). The
+// filtered text (a viewer with blocks or mutes, server/feed/safety.ts) also leaves out the authors
+// blocked either way or muted.
+const feedFrom = (viewer: string, filtered: boolean) => sql`FROM videos v
   LEFT JOIN profiles p ON p.id = v.user_id
   LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = ${viewer}
-  WHERE (v.media_status = 'ready' OR v.user_id = ${viewer})`;
+  WHERE (v.media_status = 'ready' OR v.user_id = ${viewer})${filtered ? sql` AND ${withViewer(videoAuthorShown('v.user_id'), viewer)}` : sql``}`;
 
 const NEWEST_FIRST = sql.raw('ORDER BY v.created_at DESC, v.id DESC');
 
 /** One feed page (limit rows, the caller asks one more); the row-value cursor walks videos_feed backwards. */
-export function feedPageQuery(viewer: string, limit: number, cursor: Cursor): RawBuilder<JsonRow> {
+export function feedPageQuery(viewer: string, limit: number, cursor: Cursor, filtered: boolean): RawBuilder<JsonRow> {
+  const from = feedFrom(viewer, filtered);
   return cursor
-    ? sql<JsonRow>`SELECT ${FEED_JSON} ${feedFrom(viewer)} AND (v.created_at, v.id) < (${cursor.at}, ${cursor.id}) ${NEWEST_FIRST} LIMIT ${limit}`
-    : sql<JsonRow>`SELECT ${FEED_JSON} ${feedFrom(viewer)} ${NEWEST_FIRST} LIMIT ${limit}`;
+    ? sql<JsonRow>`SELECT ${FEED_JSON} ${from} AND (v.created_at, v.id) < (${cursor.at}, ${cursor.id}) ${NEWEST_FIRST} LIMIT ${limit}`
+    : sql<JsonRow>`SELECT ${FEED_JSON} ${from} ${NEWEST_FIRST} LIMIT ${limit}`;
 }
 
-async function feedRows(db: Kysely<Database>, viewer: string, limit: number, cursor: Cursor): Promise<JsonRow[]> {
-  return (await feedPageQuery(viewer, limit + 1, cursor).execute(db)).rows;
+async function feedRows(db: Kysely<Database>, viewer: string, limit: number, cursor: Cursor, filtered: boolean): Promise<JsonRow[]> {
+  return (await feedPageQuery(viewer, limit + 1, cursor, filtered).execute(db)).rows;
 }
 
-export async function readFeedPageJson(db: Kysely<Database>, viewer: string, limit: number, cursor: Cursor): Promise<string> {
-  const rows = await feedRows(db, viewer, limit, cursor);
+export async function readFeedPageJson(db: Kysely<Database>, viewer: string, limit: number, cursor: Cursor, filtered: boolean): Promise<string> {
+  const rows = await feedRows(db, viewer, limit, cursor, filtered);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const next = rows.length > limit && last ? JSON.stringify(encodeFeedCursor(last.at, last.id)) : 'null';
   return `{"items":[${page.map((r) => r.j).join(',')}],"next_cursor":${next}}`;
 }
 
-export async function readFeedPage(db: Kysely<Database>, viewer: string, limit: number, cursor: Cursor): Promise<Page<FeedItem>> {
+export async function readFeedPage(db: Kysely<Database>, viewer: string, limit: number, cursor: Cursor, filtered: boolean): Promise<Page<FeedItem>> {
   return pageOf(
-    await feedRows(db, viewer, limit, cursor),
+    await feedRows(db, viewer, limit, cursor, filtered),
     limit,
     (r) => JSON.parse(r.j) as FeedItem,
     (r) => [r.at, r.id],
@@ -69,7 +73,7 @@ export async function readFeedPage(db: Kysely<Database>, viewer: string, limit: 
 }
 
 /** The visible videos among `ids` (one array parameter: one statement text for any number of ids). */
-export async function readVideosByIds(db: Kysely<Database>, viewer: string, ids: string[]): Promise<FeedItem[]> {
-  const { rows } = await sql<JsonRow>`SELECT ${FEED_JSON} ${feedFrom(viewer)} AND v.id = ANY(${ids}::text[])`.execute(db);
+export async function readVideosByIds(db: Kysely<Database>, viewer: string, ids: string[], filtered: boolean): Promise<FeedItem[]> {
+  const { rows } = await sql<JsonRow>`SELECT ${FEED_JSON} ${feedFrom(viewer, filtered)} AND v.id = ANY(${ids}::text[])`.execute(db);
   return rows.map((r) => JSON.parse(r.j) as FeedItem);
 }

@@ -3,6 +3,7 @@ import { perConnection } from '#db/per-connection';
 import type { FeedItem } from '#sync/protocol/messages';
 import { encodeFeedCursor as encodeCursor } from '#sync/protocol/feed-cursor';
 import { FEED_ROW_COLUMNS, pageOf, toFeedItem, UNKNOWN_USER, type Cursor, type FeedRow, type Page, type ReadVia } from '../feed/items';
+import { filtersVideos, readSafety, sqliteSafety, videoAuthorShown } from '../feed/safety';
 import * as postgres from './feed-rows-postgres';
 
 export { readVia, toFeedItem, UNKNOWN_USER, type FeedRow, type Page, type ReadVia } from '../feed/items';
@@ -34,28 +35,34 @@ const FEED_JSON = `json_object(
   'liked_by_me', json(CASE WHEN l.user_id IS NULL THEN 'false' ELSE 'true' END)
 ) AS j, v.created_at AS at, v.id AS id`;
 
-function statements(sqlite: SQLite.Database) {
+function statementsWhere(sqlite: SQLite.Database, visible: string) {
   return {
     firstPage: sqlite.prepare<{ viewer: string; limit: number }, FeedRow>(
-      `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+      `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${visible} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
     ),
     nextPage: sqlite.prepare<{ viewer: string; limit: number; at: number; id: string }, FeedRow>(
-      `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} AND (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+      `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${visible} AND (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
     ),
     firstPageJson: sqlite
       .prepare<{ viewer: string; limit: number }, [string, number, string]>(
-        `SELECT ${FEED_JSON} ${FEED_FROM} WHERE ${VISIBLE} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+        `SELECT ${FEED_JSON} ${FEED_FROM} WHERE ${visible} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
       )
       .raw(),
     nextPageJson: sqlite
       .prepare<{ viewer: string; limit: number; at: number; id: string }, [string, number, string]>(
-        `SELECT ${FEED_JSON} ${FEED_FROM} WHERE ${VISIBLE} AND (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
+        `SELECT ${FEED_JSON} ${FEED_FROM} WHERE ${visible} AND (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
       )
       .raw(),
     byIds: sqlite.prepare<{ viewer: string; ids: string }, FeedRow>(
-      `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${VISIBLE} AND v.id IN (SELECT value FROM json_each(@ids))`,
+      `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${visible} AND v.id IN (SELECT value FROM json_each(@ids))`,
     ),
   };
+}
+
+// `plain` for a viewer who blocks and mutes nobody and whom nobody blocks (most members), `filtered`
+// for the others (server/feed/safety.ts).
+function statements(sqlite: SQLite.Database) {
+  return { plain: statementsWhere(sqlite, VISIBLE), filtered: statementsWhere(sqlite, `${VISIBLE} AND ${videoAuthorShown('v.user_id')}`) };
 }
 
 /**
@@ -68,15 +75,21 @@ export const feedStatements = perConnection(statements);
 // The reads below take the SQLite path exactly as it was tuned (synchronous prepared statements,
 // run while the caller holds the connection) or the PostgreSQL one (feed-rows-postgres.ts).
 
-function sqliteFeedPage(sqlite: SQLite.Database, viewer: string, limit: number, cursor: Cursor): Page<FeedItem> {
+/** The viewer's statements: the filtered ones only for a viewer with blocks or mutes. */
+function viewerStatements(sqlite: SQLite.Database, viewer: string) {
   const s = feedStatements(sqlite);
+  return filtersVideos(sqliteSafety(sqlite, viewer)) ? s.filtered : s.plain;
+}
+
+function sqliteFeedPage(sqlite: SQLite.Database, viewer: string, limit: number, cursor: Cursor): Page<FeedItem> {
+  const s = viewerStatements(sqlite, viewer);
   const rows = cursor ? s.nextPage.all({ viewer, limit: limit + 1, at: cursor.at, id: cursor.id }) : s.firstPage.all({ viewer, limit: limit + 1 });
   return pageOf(rows, limit, toFeedItem, (r) => [r.created_at, r.id]);
 }
 
 /** The feed page as the JSON text of {items, next_cursor}, for the feed route. */
 export function sqliteFeedPageJson(sqlite: SQLite.Database, viewer: string, limit: number, cursor: Cursor): string {
-  const s = feedStatements(sqlite);
+  const s = viewerStatements(sqlite, viewer);
   const rows = cursor ? s.nextPageJson.all({ viewer, limit: limit + 1, at: cursor.at, id: cursor.id }) : s.firstPageJson.all({ viewer, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
@@ -85,17 +98,19 @@ export function sqliteFeedPageJson(sqlite: SQLite.Database, viewer: string, limi
 }
 
 export async function readFeedPage(via: ReadVia, viewer: string, limit: number, cursor: Cursor): Promise<Page<FeedItem>> {
-  return via.dialect === 'sqlite' ? sqliteFeedPage(via.sqlite, viewer, limit, cursor) : postgres.readFeedPage(via.db, viewer, limit, cursor);
+  if (via.dialect === 'sqlite') return sqliteFeedPage(via.sqlite, viewer, limit, cursor);
+  return postgres.readFeedPage(via.db, viewer, limit, cursor, filtersVideos(await readSafety(via, viewer)));
 }
 
 export async function readFeedPageJson(via: ReadVia, viewer: string, limit: number, cursor: Cursor): Promise<string> {
-  return via.dialect === 'sqlite' ? sqliteFeedPageJson(via.sqlite, viewer, limit, cursor) : postgres.readFeedPageJson(via.db, viewer, limit, cursor);
+  if (via.dialect === 'sqlite') return sqliteFeedPageJson(via.sqlite, viewer, limit, cursor);
+  return postgres.readFeedPageJson(via.db, viewer, limit, cursor, filtersVideos(await readSafety(via, viewer)));
 }
 
 export async function readVideosByIds(via: ReadVia, viewer: string, ids: string[]): Promise<FeedItem[]> {
   if (!ids.length) return [];
-  if (via.dialect === 'postgres') return postgres.readVideosByIds(via.db, viewer, ids);
-  return feedStatements(via.sqlite)
+  if (via.dialect === 'postgres') return postgres.readVideosByIds(via.db, viewer, ids, filtersVideos(await readSafety(via, viewer)));
+  return viewerStatements(via.sqlite, viewer)
     .byIds.all({ viewer, ids: JSON.stringify(ids) })
     .map(toFeedItem);
 }

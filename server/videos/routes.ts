@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '#db/schema';
 import { readFeedPageJson, readVia, sqliteFeedPageJson } from './feed-rows';
 import { readCommentsPage, readThreadPage } from './comment-rows';
+import { blockedBetween } from '../feed/safety';
 
 const json = <T extends z.ZodType>(schema: T) => ({ 'application/json': { schema } });
 
@@ -69,7 +70,7 @@ export function videosRouter() {
     const after = parseCursor(cursor);
     const { deps, user } = c.var;
     const page = await deps.db.connection().execute(async (conn) => {
-      await requireList(conn, id, parent);
+      await requireList(conn, user.id, id, parent);
       const via = readVia(deps.engine, conn);
       return parent ? readThreadPage(via, user.id, parent, limit, after) : readCommentsPage(via, user.id, id, limit, after);
     });
@@ -78,13 +79,17 @@ export function videosRouter() {
   return router;
 }
 
-/** 404 unless the video exists and, when a thread is asked for, `parent` is one of its top-level comments (tombstones too). */
-async function requireList(db: Kysely<Database>, videoId: string, parent: string | undefined): Promise<void> {
+/**
+ * 404 unless the video exists and, when a thread is asked for, `parent` is one of its top-level
+ * comments (tombstones too) by a member not blocked either way by the viewer: a hidden comment's
+ * thread goes with it (server/feed/safety.ts).
+ */
+async function requireList(db: Kysely<Database>, viewer: string, videoId: string, parent: string | undefined): Promise<void> {
   const video = await db.selectFrom('videos').select('id').where('id', '=', videoId).executeTakeFirst();
   if (!video) throw notFound('This video no longer exists.');
   if (parent === undefined) return;
-  const comment = await db.selectFrom('comments').select(['video_id', 'parent_id']).where('id', '=', parent).executeTakeFirst();
-  if (!comment) throw notFound('This comment no longer exists.');
+  const comment = await db.selectFrom('comments').select(['video_id', 'parent_id', 'user_id']).where('id', '=', parent).executeTakeFirst();
+  if (!comment || (await blockedBetween(db, viewer, comment.user_id))) throw notFound('This comment no longer exists.');
   if (comment.video_id !== videoId) throw notFound('This comment is not on this video.');
   if (comment.parent_id !== null) throw notFound('A reply has no replies of its own: its thread is listed under its top-level comment.');
 }

@@ -13,7 +13,8 @@ export const CreatorProfileSchema = z.object({
   following_count: z.number(),
   /** Their ready videos. */
   videos_count: z.number(),
-  viewer: z.object({ following: z.boolean(), followed_by: z.boolean() }),
+  /** blocked: the caller blocked them; muted: the caller muted them (docs/data-model.md, "Safety"). */
+  viewer: z.object({ following: z.boolean(), followed_by: z.boolean(), blocked: z.boolean(), muted: z.boolean() }),
 });
 export type CreatorProfile = z.infer<typeof CreatorProfileSchema>;
 

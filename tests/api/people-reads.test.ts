@@ -236,7 +236,7 @@ describe('GET /api/people/suggested', () => {
 });
 
 describe('plans', () => {
-  const idsQuery = () => followingPageIdsQuery(testDialect, viewer.id, 21, { at: T0, id: 'v' }).compile(t.deps.db);
+  const idsQuery = () => followingPageIdsQuery(testDialect, viewer.id, 21, { at: T0, id: 'v' }, false).compile(t.deps.db);
 
   it('reads the Following feed by videos_user_ready once per followed creator, never scanning videos', async () => {
     const plan = await queryPlan(t.deps.db, idsQuery());

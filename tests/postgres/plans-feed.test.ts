@@ -89,18 +89,18 @@ describe('feed and comments plans on PostgreSQL', () => {
   const viewer = 'u00000007';
   const cursor = { at: 1700000000000 + 15_000 * 1000, id: 'v00015000' };
   const walks = {
-    'feed first page': [() => feedPageQuery(viewer, 21, null), 'videos', 'videos_feed', 'Backward'],
-    'feed next page': [() => feedPageQuery(viewer, 21, cursor), 'videos', 'videos_feed', 'Backward'],
-    'top-level comments first page': [() => topPageQuery(viewer, HOT_VIDEO, 51, null), 'comments', 'comments_top', 'Backward'],
+    'feed first page': [() => feedPageQuery(viewer, 21, null, false), 'videos', 'videos_feed', 'Backward'],
+    'feed next page': [() => feedPageQuery(viewer, 21, cursor, false), 'videos', 'videos_feed', 'Backward'],
+    'top-level comments first page': [() => topPageQuery(viewer, HOT_VIDEO, 51, null, false), 'comments', 'comments_top', 'Backward'],
     'top-level comments next page': [
-      () => topPageQuery(viewer, HOT_VIDEO, 51, { at: 1700000000000 + 20_000, id: comment(20_000) }),
+      () => topPageQuery(viewer, HOT_VIDEO, 51, { at: 1700000000000 + 20_000, id: comment(20_000) }, false),
       'comments',
       'comments_top',
       'Backward',
     ],
-    'thread first page': [() => threadPageQuery(viewer, HOT_THREAD, 51, null), 'comments', 'comments_thread', 'Forward'],
+    'thread first page': [() => threadPageQuery(viewer, HOT_THREAD, 51, null, false), 'comments', 'comments_thread', 'Forward'],
     'thread next page': [
-      () => threadPageQuery(viewer, HOT_THREAD, 51, { at: 1800000000000 + 10_000, id: 'r00010000' }),
+      () => threadPageQuery(viewer, HOT_THREAD, 51, { at: 1800000000000 + 10_000, id: 'r00010000' }, false),
       'comments',
       'comments_thread',
       'Forward',
@@ -113,7 +113,7 @@ describe('feed and comments plans on PostgreSQL', () => {
   });
 
   it('finds the pinned comment by keys only: the video, then the comment it names', async () => {
-    for (const nodes of await both(() => pinnedQuery(viewer, HOT_VIDEO))) {
+    for (const nodes of await both(() => pinnedQuery(viewer, HOT_VIDEO, false))) {
       const scans = nodes.filter((n) => n['Relation Name'] === 'videos' || n['Relation Name'] === 'comments');
       expect(
         scans.map((n) => [n['Relation Name'], n['Node Type'].replace('Index Only Scan', 'Index Scan'), n['Index Name']]),
@@ -130,7 +130,7 @@ describe('feed and comments plans on PostgreSQL', () => {
 
   it('a pull’s full lists read each video’s pin by keys, walk comments_top and the viewer’s replies, never scanning', async () => {
     const ids = ['v00000001', 'v00000002', 'v00000006', 'v00000010'];
-    for (const nodes of await both(() => newestQuery(viewer, ids, 20))) {
+    for (const nodes of await both(() => newestQuery(viewer, ids, 20, false))) {
       const comments = nodes.filter((n) => n['Relation Name'] === 'comments').map((n) => n['Index Name']);
       expect(comments.sort(), describePlan(nodes)).toEqual(['comments_pkey', 'comments_top', 'comments_user_video']);
       expect(nodes.filter((n) => n['Relation Name'] === 'videos').map((n) => n['Index Name'])).toEqual(['videos_pkey']);

@@ -79,7 +79,7 @@ describe('people plans on PostgreSQL', () => {
     ['first page', null],
     ['next page', cursor],
   ] as const)('the Following feed (%s) reads videos_user_ready per followed creator and sorts only their tops', async (_, after) => {
-    for (const nodes of await both(() => followingFeedQuery('postgres', VIEWER, after))) {
+    for (const nodes of await both(() => followingFeedQuery('postgres', VIEWER, after, false))) {
       const plan = describePlan(nodes);
       // Per creator its index, and the page's 21 videos by primary key: nothing else of videos.
       const videoScans = scansOf(nodes, 'videos');
@@ -105,7 +105,7 @@ describe('people plans on PostgreSQL', () => {
   });
 
   it('sorts at most a page per followed creator, fewer rows than their ready videos', async () => {
-    const nodes = await customPlan(followingFeedQuery('postgres', VIEWER, null));
+    const nodes = await customPlan(followingFeedQuery('postgres', VIEWER, null, false));
     const input = noSort(nodes)[0]!.Plans![0]!['Actual Rows']!;
     const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM videos v JOIN follows f ON f.followee_id = v.user_id
       WHERE f.follower_id = ${VIEWER} AND v.media_status = 'ready'`.execute(handle.db);
@@ -115,10 +115,10 @@ describe('people plans on PostgreSQL', () => {
 
   it('pages followers by follows_followee and following by follows_follower, backwards, without sorting', async () => {
     const cases = [
-      [() => peoplePageQuery(VIEWER, STAR, 'followers', null), 'follows_followee'],
-      [() => peoplePageQuery(VIEWER, STAR, 'followers', { at: 1800000000000 + 1500, id: id(1500) }), 'follows_followee'],
-      [() => peoplePageQuery(STAR, VIEWER, 'following', null), 'follows_follower'],
-      [() => peoplePageQuery(STAR, VIEWER, 'following', { at: 1700000000000 + 100, id: id(1303) }), 'follows_follower'],
+      [() => peoplePageQuery(VIEWER, STAR, 'followers', null, false), 'follows_followee'],
+      [() => peoplePageQuery(VIEWER, STAR, 'followers', { at: 1800000000000 + 1500, id: id(1500) }, false), 'follows_followee'],
+      [() => peoplePageQuery(STAR, VIEWER, 'following', null, false), 'follows_follower'],
+      [() => peoplePageQuery(STAR, VIEWER, 'following', { at: 1700000000000 + 100, id: id(1303) }, false), 'follows_follower'],
     ] as const;
     for (const [query, index] of cases) {
       for (const nodes of await both(query)) {
@@ -157,7 +157,7 @@ describe('people plans on PostgreSQL', () => {
   });
 
   it('finds who to follow by walking profiles_followers from the top', async () => {
-    for (const nodes of await both(() => suggestedQuery(VIEWER))) {
+    for (const nodes of await both(() => suggestedQuery(VIEWER, false))) {
       const plan = describePlan(nodes);
       expect(scansOf(nodes, 'profiles'), plan).toEqual([['Index Scan', 'profiles_followers']]);
       expect(

@@ -10,7 +10,7 @@ const page = (followers: number, following: boolean): CreatorProfile => ({
   followers_count: followers,
   following_count: 4,
   videos_count: 2,
-  viewer: { following, followed_by: false },
+  viewer: { following, followed_by: false, blocked: false, muted: false },
 });
 
 describe("a creator page's counts", () => {
