@@ -4,12 +4,13 @@ import type { Rejection } from '../sync/outbox';
 import { mutationDef } from '#sync/mutations/catalogue';
 import { announceUploadsWith } from '../sync/uploads/upload-events';
 import { forgetPeoplePages } from '../lib/people-cache';
+import { isQuietRefusal } from './quiet-refusals';
 import { CAPTIONS_REFUSED, UPLOADED, UPLOAD_FAILED_FALLBACK, UPLOAD_FAILED_TITLE } from '../features/upload/upload-copy';
 
 /** A change the server refused for good (it was rolled back): the mutation says how it is announced. */
 function announceRejection(r: Rejection): void {
   const def = mutationDef(r.name);
-  if (def?.refusedTitle === null) return;
+  if (def?.refusedTitle === null || isQuietRefusal(r)) return;
   // An empty message: the server gave no reason (the engine has no words of its own).
   toast.error(def?.refusedTitle ?? 'Change not saved', { description: r.error.message || 'Refused by the server.' });
 }

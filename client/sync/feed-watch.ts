@@ -1,6 +1,6 @@
 import { cmp, Dexie, type IntervalTree, type ObservabilitySet } from 'dexie';
 import { CURSOR_KEY, FEED_END_KEY, getMeta, type ClientDb, type OutboxEntry, type VideoRow } from './db';
-import { feedItems, type FeedSnapshot } from './queries';
+import { feedItems, NO_HIDDEN, readHiddenMembers, type FeedSnapshot, type HiddenMembers } from './queries';
 import { trace } from './trace';
 
 /** More changed rows than this in one event: reading the whole table is as cheap. */
@@ -37,11 +37,14 @@ export function createFeedWatch(db: ClientDb, userId: string | null) {
   let queued: OutboxEntry[] = [];
   let cursor: unknown;
   let feedEnd: unknown;
+  let hidden: HiddenMembers = NO_HIDDEN;
   let snapshot: FeedSnapshot | undefined;
   // What the events since the last refresh changed; one refresh runs at a time.
   let full = true;
   let outbox = false;
   let meta = false;
+  // The member's blocks or mutes changed: the members left out are read again.
+  let safety = false;
   const keys = new Set<string>();
   let running = false;
 
@@ -54,6 +57,7 @@ export function createFeedWatch(db: ClientDb, userId: string | null) {
       else for (const k of ks) keys.add(k);
     }
     if (parts[`${prefix}outbox/`]) outbox = true;
+    if (parts[`${prefix}blocks/`] || parts[`${prefix}mutes/`]) safety = true;
     const m = parts[`${prefix}meta/`];
     if (m) {
       const ks = keysOf(m);
@@ -63,7 +67,7 @@ export function createFeedWatch(db: ClientDb, userId: string | null) {
   };
 
   function kick(): void {
-    if (running || !listeners.size || !(full || outbox || meta || keys.size)) return;
+    if (running || !listeners.size || !(full || outbox || meta || safety || keys.size)) return;
     running = true;
     refresh()
       .catch(() => {
@@ -81,13 +85,15 @@ export function createFeedWatch(db: ClientDb, userId: string | null) {
     const patch = [...keys];
     const readQueue = whole || outbox;
     const readMeta = whole || meta;
-    full = outbox = meta = false;
+    const readHidden = whole || safety;
+    full = outbox = meta = safety = false;
     keys.clear();
-    const [fresh, q, c, e] = await Promise.all([
+    const [fresh, q, c, e, h] = await Promise.all([
       whole ? db.videos.toArray() : patch.length ? db.videos.bulkGet(patch) : null,
       readQueue ? (userId ? db.outbox.where('user_id').equals(userId).toArray() : []) : null,
       readMeta ? getMeta(db, CURSOR_KEY) : cursor,
       readMeta ? getMeta<boolean>(db, FEED_END_KEY) : feedEnd,
+      readHidden ? readHiddenMembers(db, userId) : hidden,
     ]);
     if (whole) rows.clear();
     if (fresh) {
@@ -99,7 +105,8 @@ export function createFeedWatch(db: ClientDb, userId: string | null) {
     if (q) queued = q;
     cursor = c;
     feedEnd = e;
-    snapshot = feedItems([...rows.values()].sort(byNewest), queued, cursor, feedEnd);
+    hidden = h;
+    snapshot = feedItems([...rows.values()].sort(byNewest), queued, cursor, feedEnd, hidden);
     trace('feed:rows');
     for (const l of listeners) l();
   }

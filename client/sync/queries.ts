@@ -6,7 +6,8 @@ import { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, getMeta, LAST_SYNCED_KEY, 
 // in useLiveQuery), so they are tested without a browser.
 
 export type LocalFeedItem = FeedItem & { pending: boolean };
-export type LocalComment = CommentItem & { pending: boolean };
+/** `muted`: its author is muted by the member (shown collapsed, with a way to show it). */
+export type LocalComment = CommentItem & { pending: boolean; muted?: boolean };
 export type LocalProfile = ProfileItem & { pending: boolean };
 
 export interface FeedSnapshot {
@@ -17,20 +18,46 @@ export interface FeedSnapshot {
   end: boolean;
 }
 
+/** The members the signed-in member blocked and muted, as the device knows them (queued ones applied). */
+export interface HiddenMembers {
+  blocked: ReadonlySet<string>;
+  muted: ReadonlySet<string>;
+}
+
+export const NO_HIDDEN: HiddenMembers = { blocked: new Set(), muted: new Set() };
+
+/**
+ * Read from the blocks and mutes stores: a block or mute purges the member's cached rows at once
+ * (sync/entities/registry.ts, `purges`), and these keep out what a later page or pull brings before
+ * the server has seen the change.
+ */
+export async function readHiddenMembers(db: ClientDb, userId: string | null): Promise<HiddenMembers> {
+  if (!userId) return NO_HIDDEN;
+  const [blocks, mutes] = await Promise.all([
+    db.blocks.where('id').startsWith(`${userId}:`).toArray(),
+    db.mutes.where('id').startsWith(`${userId}:`).toArray(),
+  ]);
+  return { blocked: new Set(blocks.map((b) => b.blocked_id)), muted: new Set(mutes.map((m) => m.muted_id)) };
+}
+
+/** Whether a video of `ownerId` stays out of the member's feeds (a blocked or a muted member's). */
+export const hiddenFromFeeds = (hidden: HiddenMembers, ownerId: string): boolean => hidden.blocked.has(ownerId) || hidden.muted.has(ownerId);
+
 export async function readFeed(db: ClientDb, userId: string | null): Promise<FeedSnapshot> {
-  const [rows, queued, cursor, feedEnd] = await Promise.all([
+  const [rows, queued, cursor, feedEnd, hidden] = await Promise.all([
     db.videos.orderBy('[created_ms+id]').reverse().toArray(),
     userId ? db.outbox.where('user_id').equals(userId).toArray() : [],
     getMeta(db, CURSOR_KEY),
     getMeta<boolean>(db, FEED_END_KEY),
+    readHiddenMembers(db, userId),
   ]);
-  return feedItems(rows, queued, cursor, feedEnd);
+  return feedItems(rows, queued, cursor, feedEnd, hidden);
 }
 
-/** The feed from its parts: `rows` newest first, `queued` the user's outbox, two meta values. */
-export function feedItems(rows: VideoRow[], queued: OutboxEntry[], cursor: unknown, feedEnd: unknown): FeedSnapshot {
+/** The feed from its parts: `rows` newest first, `queued` the user's outbox, two meta values, the members left out. */
+export function feedItems(rows: VideoRow[], queued: OutboxEntry[], cursor: unknown, feedEnd: unknown, hidden: HiddenMembers = NO_HIDDEN): FeedSnapshot {
   const pending = new Set(queued.filter((e) => e.video_id && mutationDef(e.name)?.pendingOnCard).map((e) => e.video_id));
-  const items = rows.map(({ created_ms: _ms, ...v }) => ({ ...v, pending: pending.has(v.id) }));
+  const items = rows.filter((v) => !hiddenFromFeeds(hidden, v.user_id)).map(({ created_ms: _ms, ...v }) => ({ ...v, pending: pending.has(v.id) }));
   return { items, synced: cursor != null, end: feedEnd === true };
 }
 
@@ -47,12 +74,13 @@ export interface CommentsSnapshot {
 }
 
 export async function readComments(db: ClientDb, userId: string | null, videoId: string): Promise<CommentsSnapshot> {
-  const [rows, queued, loadedAt] = await Promise.all([
+  const [rows, queued, loadedAt, hidden] = await Promise.all([
     db.comments.where('[video_id+created_ms]').between([videoId, -Infinity], [videoId, Infinity]).toArray(),
     userId ? db.outbox.where('user_id').equals(userId).toArray() : [],
     getMeta<number>(db, commentsLoadedKey(videoId)),
+    readHiddenMembers(db, userId),
   ]);
-  return { ...commentThreads(rows, queued), loaded: loadedAt !== undefined, loadedAt: loadedAt ?? null };
+  return { ...commentThreads(rows, queued, hidden), loaded: loadedAt !== undefined, loadedAt: loadedAt ?? null };
 }
 
 type Queued = Pick<OutboxEntry, 'name' | 'args'> & { seq?: number };
@@ -63,9 +91,10 @@ const newestFirst = (a: CommentRow, b: CommentRow) => b.created_ms - a.created_m
  * The threads from the stored rows and the member's queue: pending comments marked, the queued pins
  * applied over the stored flags (the device's copy of a video does not know its pin, so a queued pin
  * leaves the old one flagged: sync/entities/registry.ts, VideoRef), a queued reply's @handle taken
- * from the comment it answers. A reply whose top-level comment the device does not hold is left out.
+ * from the comment it answers. A reply whose top-level comment the device does not hold is left out,
+ * so are a blocked member's comments (and the replies under them); a muted member's are marked `muted`.
  */
-export function commentThreads(rows: CommentRow[], queued: Queued[]): Pick<CommentsSnapshot, 'comments' | 'replies'> {
+export function commentThreads(rows: CommentRow[], queued: Queued[], hidden: HiddenMembers = NO_HIDDEN): Pick<CommentsSnapshot, 'comments' | 'replies'> {
   const inOrder = [...queued].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
   const pending = new Set(inOrder.map((e) => mutationDef(e.name)?.pendingComment?.(e.args)).filter((id) => id !== undefined));
   const answers = queuedReplyTargets(inOrder);
@@ -75,9 +104,10 @@ export function commentThreads(rows: CommentRow[], queued: Queued[]): Pick<Comme
     const { created_ms: _ms, ...c } = row;
     const pinned = pinnedIds.has(c.id);
     const target = c.reply_to_handle === null && c.parent_id !== null ? byId.get(answers.get(c.id) ?? '') : undefined;
-    return { ...c, pinned, reply_to_handle: target ? target.handle : c.reply_to_handle, pending: pending.has(c.id) };
+    const shown = { ...c, pinned, reply_to_handle: target ? target.handle : c.reply_to_handle, pending: pending.has(c.id) };
+    return hidden.muted.has(c.user_id) ? { ...shown, muted: true } : shown;
   };
-  const sorted = [...rows].sort(newestFirst);
+  const sorted = rows.filter((r) => !hidden.blocked.has(r.user_id)).sort(newestFirst);
   const tops = sorted.filter((r) => r.parent_id === null).map(local);
   const shownTops = new Set(tops.map((c) => c.id));
   const replies: Record<string, LocalComment[]> = {};

@@ -123,3 +123,4 @@ export const BellIcon = icon(
     <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
   </>,
 );
+export const FlagIcon = icon(<path d="M4 22V15M4 15V3s3-1 6 0 5 2 8 1v11c-3 1-5 0-8-1s-6 0-6 0Z" />);

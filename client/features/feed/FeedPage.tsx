@@ -12,6 +12,7 @@ import type { FeedActions } from './components/types';
 import { downloadAhead } from '#client/lib/offline-media';
 import { Tabs, type TabDef } from '#client/ui/Tabs';
 import { useCommentsDialog } from './components/useCommentsDialog';
+import { useReportDialog } from '#client/ui/safety/useReportDialog';
 import { FollowingTab } from './components/FollowingTab';
 
 type FeedTab = 'forYou' | 'following';
@@ -26,7 +27,8 @@ export function FeedPage() {
   const user = session.status === 'signedIn' ? session.user : null;
   const name = useProfileName(user?.name ?? '');
   const comments = useCommentsDialog();
-  const actions = useFeedActions(comments.open);
+  const report = useReportDialog();
+  const actions = useFeedActions(comments.open, report.open);
   const [tab, setTab] = useState<FeedTab>('forYou');
 
   return (
@@ -40,6 +42,7 @@ export function FeedPage() {
         {tab === 'forYou' ? <ForYou userId={user?.id ?? ''} actions={actions} /> : <FollowingTab userId={user?.id ?? ''} actions={actions} />}
       </Tabs>
       {comments.dialog}
+      {report.dialog}
     </div>
   );
 }

@@ -30,7 +30,7 @@ export function CreatorPage({ handle: typed, VideoDialog }: Props) {
   const { profile, counts } = creator;
   return (
     <section className="creator-page" aria-labelledby="creator-title">
-      <CreatorHeader profile={profile} counts={counts} own={creator.own} onShare={share} />
+      <CreatorHeader profile={profile} counts={counts} own={creator.own} signedIn={meId !== null} onShare={share} />
       <CreatorLists handle={profile.handle} name={profile.name} meId={meId} VideoDialog={VideoDialog} />
     </section>
   );

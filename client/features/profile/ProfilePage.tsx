@@ -8,6 +8,7 @@ import { ChangePasswordForm, SignOutEverywhere } from './AccountSecurity';
 import { HandleSettings } from './HandleSettings';
 import { MediaSettings } from './MediaSettings';
 import { NotificationSettings } from './NotificationSettings';
+import { SafetySettings } from './SafetySettings';
 import { useProfileData, useSaveProfileName } from './useProfileData';
 import { SubmitButton } from '#client/ui/SubmitButton';
 import { MAX_PROFILE_NAME_LENGTH } from '#sync/mutations/limits';
@@ -70,6 +71,7 @@ export function ProfilePage() {
       <HandleSettings />
       <NotificationSettings />
       <MediaSettings />
+      <SafetySettings />
       <ChangePasswordForm />
       <SignOutEverywhere />
     </section>

@@ -1,8 +1,9 @@
+import { useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { ClockIcon, HeartIcon } from '#client/ui/icons';
 import { formatDate, isoDate } from '#client/lib/format';
 import { MentionText } from './MentionText';
-import { canDelete, canPin, type CommentView, type CommentViewer } from './types';
+import { canDelete, canPin, canModerateAuthor, type CommentView, type CommentViewer } from './types';
 
 export const DELETE_COMMENT_CONFIRM = 'Are you sure you want to delete this comment? This action cannot be undone.';
 
@@ -11,13 +12,19 @@ export interface CommentHandlers {
   reply(c: CommentView): void;
   remove(c: CommentView): void;
   setPinned(c: CommentView, pinned: boolean): void;
+  report(c: CommentView): void;
+  /** Blocks the author once the member confirms. */
+  block(c: CommentView): void;
+  setMuted(c: CommentView, muted: boolean): void;
 }
 
 const authorName = (c: CommentView) => c.name.trim() || 'Unknown User';
 
 /** One comment: its author, time and text, and what the viewer may do with it. A tombstone only says so. */
 export function CommentItem({ comment: c, viewer, on }: { comment: CommentView; viewer: CommentViewer; on: CommentHandlers }) {
+  const [revealed, setRevealed] = useState(false);
   if (c.deleted) return <p className="comment-text comment-deleted">Comment deleted</p>;
+  if (c.muted && !revealed) return <MutedComment onShow={() => setRevealed(true)} />;
   return (
     <>
       <div className="comment-head">
@@ -47,6 +54,39 @@ export function CommentItem({ comment: c, viewer, on }: { comment: CommentView; 
         <MentionText text={c.content} mentions={c.mentions} />
       </p>
       <CommentActions comment={c} viewer={viewer} on={on} />
+    </>
+  );
+}
+
+/** A muted member's comment, collapsed until the member asks to see it (docs/decisions/0024-safety.md). */
+function MutedComment({ onShow }: { onShow(): void }) {
+  return (
+    <p className="comment-text muted-comment">
+      Comment from a muted account{' '}
+      <button type="button" className="comment-action" onClick={onShow}>
+        Show
+      </button>
+    </p>
+  );
+}
+
+/** Report, mute and block the author: for another member's comment, signed in. */
+function AuthorActions({ comment: c, on }: { comment: CommentView; on: CommentHandlers }) {
+  return (
+    <>
+      <button type="button" className="comment-action" aria-haspopup="dialog" aria-label="Report comment" onClick={() => on.report(c)}>
+        Report
+      </button>
+      {c.handle ? (
+        <>
+          <button type="button" className="comment-action" aria-label={c.muted ? 'Unmute' : `Mute @${c.handle}`} onClick={() => on.setMuted(c, !c.muted)}>
+            {c.muted ? 'Unmute' : 'Mute'}
+          </button>
+          <button type="button" className="comment-action danger" aria-label={`Block @${c.handle}`} onClick={() => on.block(c)}>
+            Block
+          </button>
+        </>
+      ) : null}
     </>
   );
 }
@@ -83,6 +123,7 @@ function CommentActions({ comment: c, viewer, on }: { comment: CommentView; view
           {c.pinned ? 'Unpin' : 'Pin'}
         </button>
       ) : null}
+      {canModerateAuthor(c, viewer) ? <AuthorActions comment={c} on={on} /> : null}
       {canDelete(c, viewer) ? (
         <button type="button" className="comment-action danger" aria-label="Delete comment" onClick={() => on.remove(c)}>
           Delete

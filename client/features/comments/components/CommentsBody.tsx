@@ -4,6 +4,8 @@ import { toast } from '#client/ui/toast';
 import { Spinner } from '#client/ui/Spinner';
 import { useSession } from '#client/lib/session';
 import { getClientDb } from '#client/sync/active-engine';
+import { useSafetyActions } from '#client/ui/safety/useSafety';
+import { useReportDialog } from '#client/ui/safety/useReportDialog';
 import { useCommentActions } from '../api';
 import { useRefusedComments } from '../api/useRefusedComments';
 import { useCommentsData, useSendComment } from '../useCommentsData';
@@ -27,6 +29,8 @@ export function CommentsBody({ videoId, ownerId }: { videoId: string; ownerId: s
   const send = useSendComment();
   const actions = useCommentActions();
   const viewer = useViewer(videoId, ownerId);
+  const { open: openReport, dialog: reportDialog } = useReportDialog();
+  const safety = useSafetyActions();
   const [text, setText] = useState('');
   const [replyTo, setReplyTo] = useState<CommentView | null>(null);
   const input = useRef<HTMLInputElement | null>(null);
@@ -51,8 +55,14 @@ export function CommentsBody({ videoId, ownerId }: { videoId: string; ownerId: s
         actions.remove(c.id).catch(failed('Delete Failed'));
       },
       setPinned: (c, pinned) => void actions.setPinned(c.id, pinned).catch(failed('Pin not saved')),
+      report: (c) => openReport({ type: 'comment', id: c.id, userId: c.user_id, handle: c.handle }),
+      block: (c) => {
+        // Their comments leave the list with the block: focus stays in the dialog, on the box.
+        if (safety.block(c.user_id, c.handle)) input.current?.focus();
+      },
+      setMuted: (c, muted) => (muted ? safety.mute(c.user_id) : safety.unmute(c.user_id)),
     }),
-    [actions],
+    [actions, openReport, safety],
   );
 
   const onSubmit = (e: FormEvent) => {
@@ -85,6 +95,7 @@ export function CommentsBody({ videoId, ownerId }: { videoId: string; ownerId: s
         )}
       </div>
       <CommentComposer text={text} setText={setText} replyTo={replyTo} cancelReply={() => setReplyTo(null)} onSubmit={onSubmit} input={input} />
+      {reportDialog}
     </>
   );
 }

@@ -18,6 +18,11 @@ export function canDelete(c: CommentView, v: CommentViewer): boolean {
   return c.user_id === v.userId || v.videoOwnerId === v.userId || v.isAdmin;
 }
 
+/** A signed-in member may report another member's comment, and mute or block its author. */
+export function canModerateAuthor(c: CommentView, v: CommentViewer): boolean {
+  return !c.deleted && !c.pending && v.userId !== null && c.user_id !== v.userId;
+}
+
 /** Only the video's owner pins, and only a top-level comment. */
 export function canPin(c: CommentView, v: CommentViewer): boolean {
   return !c.deleted && c.parent_id === null && v.userId !== null && v.videoOwnerId === v.userId;

@@ -4,6 +4,7 @@ import type { ShareOutcome } from '#client/lib/share-link';
 import { newId } from '#client/sync/ids';
 import { useSyncEngine } from '#client/sync/useSyncEngine';
 import { removeUpload, retryUpload } from '#client/sync/uploads';
+import type { ReportTarget } from '#client/ui/safety/ReportDialog';
 import type { MutationArgs, MutationName } from '#sync/mutations/catalogue';
 import { QUALIFYING_WATCH_MS } from '#sync/protocol/limits';
 import type { FeedActions, FeedCard } from '../components/types';
@@ -42,9 +43,9 @@ function useShare(mutate: Mutate): (video: FeedCard) => Promise<void> {
 
 /**
  * What a feed card does (docs/pwa.md, "Feed"): likes, views, shares and deletions are mutations,
- * queued and shown at once; `openComments` is the screen's. Signed out, the mutations do nothing.
+ * queued and shown at once; `openComments` and `openReport` are the screen's. Signed out, the mutations do nothing.
  */
-export function useFeedActions(openComments: (video: FeedCard) => void): FeedActions {
+export function useFeedActions(openComments: (video: FeedCard) => void, openReport: (target: ReportTarget) => void): FeedActions {
   const engine = useSyncEngine();
   const mutate = useMemo<Mutate>(() => (engine ? (name, args) => engine.mutate(name, args) : async () => undefined), [engine]);
   const share = useShare(mutate);
@@ -69,6 +70,7 @@ export function useFeedActions(openComments: (video: FeedCard) => void): FeedAct
         })().catch(() => undefined);
       },
       openComments,
+      report: (video) => openReport({ type: 'video', id: video.id, userId: video.user_id, handle: video.user_handle }),
       share: (video) => void share(video),
       remove: (video) => {
         if (!window.confirm(DELETE_CONFIRM)) return;
@@ -80,6 +82,6 @@ export function useFeedActions(openComments: (video: FeedCard) => void): FeedAct
       retryUpload: (videoId) => void retryUpload(videoId).catch((e: unknown) => console.warn('retry failed', e)),
       removeUpload: (videoId) => void removeUpload(videoId).catch((e: unknown) => console.warn('remove failed', e)),
     }),
-    [engine, mutate, share, openComments],
+    [engine, mutate, share, openComments, openReport],
   );
 }

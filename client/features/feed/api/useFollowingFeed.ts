@@ -2,6 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { FeedItem } from '#sync/protocol/messages';
 import { usePagedRead } from '#client/lib/usePagedRead';
 import { getClientDb } from '#client/sync/active-engine';
+import { hiddenFromFeeds, readHiddenMembers } from '#client/sync/queries';
 import { useSyncEngine } from '#client/sync/useSyncEngine';
 import type { FeedCard } from '../components/types';
 import { useLocalOverlay } from './useLocalOverlay';
@@ -19,7 +20,8 @@ export interface FollowingFeed {
 
 /**
  * GET /api/feed/following page by page (the service worker keeps the pages for offline), read
- * again when the follows the server confirmed change, so a new follow's videos come in.
+ * again when the follows the server confirmed change, so a new follow's videos come in. A blocked
+ * or muted member's videos are left out at once, offline too.
  */
 export function useFollowingFeed(): FollowingFeed {
   const engine = useSyncEngine();
@@ -34,7 +36,9 @@ export function useFollowingFeed(): FollowingFeed {
     return { mine, confirmed: confirmed.join(' ') };
   }, [me]);
   const read = usePagedRead<FeedItem>(follows?.mine ? '/api/feed/following' : null, follows?.confirmed);
-  const items = useLocalOverlay(read.items);
+  // A page the service worker kept (or fetched before a block reached the server) may still hold them.
+  const hidden = useLiveQuery(() => readHiddenMembers(getClientDb(), me), [me]);
+  const items = useLocalOverlay(read.items).filter((v) => !hidden || !hiddenFromFeeds(hidden, v.user_id));
   return {
     followed: follows?.mine,
     items,

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Link } from '@tanstack/react-router';
-import { ClockIcon, CommentIcon, EyeIcon, HeartIcon, RetryIcon, ShareIcon, TrashIcon } from '#client/ui/icons';
+import { ClockIcon, CommentIcon, EyeIcon, FlagIcon, HeartIcon, RetryIcon, ShareIcon, TrashIcon } from '#client/ui/icons';
 import { formatDate, initialOf, isoDate, plural } from '#client/lib/format';
 import type { FeedActions, FeedCard } from './types';
 import { VideoPlayer } from './VideoPlayer';
@@ -118,6 +118,18 @@ export const VideoCard = memo(function VideoCard({ video, index, mode, own, acti
         {own && !video.upload ? (
           <button type="button" className="icon-button danger" onClick={() => actions.remove(video)} aria-label={`Delete video ${video.title}`}>
             <TrashIcon />
+          </button>
+        ) : null}
+        {!own && !video.upload ? (
+          <button
+            type="button"
+            className="icon-button"
+            aria-haspopup="dialog"
+            onClick={() => actions.report(video)}
+            aria-label="Report video"
+            title="Report video"
+          >
+            <FlagIcon />
           </button>
         ) : null}
       </header>

@@ -5,6 +5,7 @@ import { useSession } from '#client/lib/session';
 import { CloseIcon } from '#client/ui/icons';
 import { useFeedActions } from '../api/useFeedActions';
 import { useLocalOverlay } from '../api/useLocalOverlay';
+import { useReportDialog } from '#client/ui/safety/useReportDialog';
 import { useCommentsDialog } from './useCommentsDialog';
 import { VideoCard } from './VideoCard';
 
@@ -21,7 +22,8 @@ export function VideoDialog({ video, onClose }: Props) {
   const session = useSession();
   const userId = session.status === 'signedIn' ? session.user.id : '';
   const comments = useCommentsDialog();
-  const actions = useFeedActions(comments.open);
+  const report = useReportDialog();
+  const actions = useFeedActions(comments.open, report.open);
   const items = useMemo(() => (video ? [video] : []), [video]);
   const [card] = useLocalOverlay(items);
   return (
@@ -41,6 +43,7 @@ export function VideoDialog({ video, onClose }: Props) {
         </Dialog.Portal>
       </Dialog.Root>
       {comments.dialog}
+      {report.dialog}
     </>
   );
 }

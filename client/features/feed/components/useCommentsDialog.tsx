@@ -1,4 +1,5 @@
-import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { useDialogTarget } from '#client/ui/useDialogTarget';
 import type { FeedCard } from './types';
 
 // The cards do not need the dialog (and Radix) to show: it is fetched once they are on screen
@@ -8,19 +9,13 @@ const CommentsDialog = lazy(loadCommentsDialog);
 
 /** The comments dialog of a screen with cards: `open` for the cards' actions, `dialog` to render. */
 export function useCommentsDialog(): { open(video: FeedCard): void; dialog: ReactNode } {
-  const [commentsFor, setCommentsFor] = useState<FeedCard | null>(null);
-  // Mounted from the first opening on, so closing runs Radix's close (focus back to the opener).
-  const [used, setUsed] = useState(false);
-  const open = useCallback((v: FeedCard) => {
-    setUsed(true);
-    setCommentsFor(v);
-  }, []);
+  const { target, used, open, close } = useDialogTarget<FeedCard>();
   useEffect(() => {
     void loadCommentsDialog().catch(() => undefined);
   }, []);
   const dialog = used ? (
     <Suspense fallback={null}>
-      <CommentsDialog video={commentsFor} onClose={() => setCommentsFor(null)} />
+      <CommentsDialog video={target} onClose={close} />
     </Suspense>
   ) : null;
   return { open, dialog };

@@ -4,16 +4,19 @@ import type { CreatorProfile } from '#client/lib/people';
 import { FollowButton } from '#client/ui/people/FollowButton';
 import { ShareIcon } from '#client/ui/icons';
 import type { CreatorCounts } from '../api/counts';
+import { CreatorSafety } from './CreatorSafety';
 
 interface Props {
   profile: CreatorProfile;
   counts: CreatorCounts;
   own: boolean;
+  /** Signed in: another member's page offers report, mute and block. */
+  signedIn: boolean;
   onShare(): void;
 }
 
-/** Name, @handle, the three counts, Follow (or Edit profile on one's own page) and the share link. */
-export function CreatorHeader({ profile, counts, own, onShare }: Props) {
+/** Name, @handle, the three counts, Follow (or Edit profile on one's own page), the share link, and report, mute and block. */
+export function CreatorHeader({ profile, counts, own, signedIn, onShare }: Props) {
   return (
     <header className="creator-head">
       <span className="avatar creator-avatar" aria-hidden="true">
@@ -53,6 +56,7 @@ export function CreatorHeader({ profile, counts, own, onShare }: Props) {
           <ShareIcon size={18} /> Share
         </button>
       </div>
+      {signedIn && !own ? <CreatorSafety profile={profile} /> : null}
     </header>
   );
 }

@@ -1,0 +1,34 @@
+// The rows of "Blocked accounts" and "Muted accounts" on /profile, from the device's blocks and
+// mutes stores. The synced rows may carry the other member's name and handle (under the plain
+// names or prefixed with the row's side); without them a row says only that it is a member.
+
+/** A row as the list shows it. */
+export interface SafetyListRow {
+  userId: string;
+  /** The member's name, or the neutral placeholder. */
+  label: string;
+  /** '@handle', or null when the row does not carry it. */
+  handle: string | null;
+  createdAt: number;
+}
+
+export const UNKNOWN_MEMBER = 'A Vidi member';
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+/** `side` is 'blocked' or 'muted': the column prefix of the other member's id in the row. */
+export function safetyListRow(row: Record<string, unknown>, side: 'blocked' | 'muted'): SafetyListRow {
+  const handle = text(row[`${side}_handle`]) ?? text(row.handle);
+  const name = text(row[`${side}_name`]) ?? text(row.name);
+  return {
+    userId: String(row[`${side}_id`]),
+    label: name ?? (handle ? `@${handle}` : UNKNOWN_MEMBER),
+    handle: handle ? `@${handle}` : null,
+    createdAt: typeof row.created_at === 'number' ? row.created_at : 0,
+  };
+}
+
+/** Newest first. */
+export function safetyList(rows: ReadonlyArray<Record<string, unknown>>, side: 'blocked' | 'muted'): SafetyListRow[] {
+  return rows.map((r) => safetyListRow(r, side)).sort((a, b) => b.createdAt - a.createdAt || a.userId.localeCompare(b.userId));
+}
