@@ -26,6 +26,8 @@ import { authRouter } from './auth/auth-router';
 import { profileRouter } from './auth/profile-router';
 import { settingsRouter } from './settings/routes';
 import { adminRouter } from './admin/routes';
+import { safetyRouter } from './safety/routes';
+import { runMutationInTx } from './sync/mutation-in-tx';
 import { adminRewardsRouter, rewardsRouter } from './rewards/routes';
 import { paymentsRouter } from './payments/routes';
 import { notificationsRouter, pushRouter } from './notifications/routes';
@@ -83,7 +85,8 @@ export function createApp(deps: AppDeps) {
   app.route('/api/settings', settingsRouter());
   app.route('/api/rewards', rewardsRouter());
   app.route('/api/admin/rewards', adminRewardsRouter());
-  app.route('/api/admin', adminRouter());
+  app.route('/api/admin', adminRouter(runMutationInTx));
+  app.route('/api', safetyRouter());
   app.route('/api/payments', paymentsRouter());
   app.route('/api/sync', syncRouter());
   app.route('/api/sync', eventStreamRouter());

@@ -44,6 +44,7 @@ const KINDS: Record<NotificationKind, true> = {
   reply: true,
   mention: true,
   comment_likes: true,
+  report_resolved: true,
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;

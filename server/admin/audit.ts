@@ -3,7 +3,15 @@ import type { Database } from '#db/schema';
 import type { AuditPage } from '#sync/rest-api/admin';
 
 export type AuditAction =
-  'user.suspend' | 'user.reactivate' | 'user.delete' | 'video.delete' | 'comment.delete' | 'rewards.update' | 'rewards.void' | 'settings.update';
+  | 'user.suspend'
+  | 'user.reactivate'
+  | 'user.delete'
+  | 'video.delete'
+  | 'comment.delete'
+  | 'rewards.update'
+  | 'rewards.void'
+  | 'settings.update'
+  | 'report.resolve';
 
 /** Written in the same transaction as the action, so the log never claims something that rolled back. */
 export async function recordAudit(

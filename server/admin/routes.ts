@@ -11,6 +11,8 @@ import { adminUsersRouter } from './users-routes';
 import { adminVideosRouter } from './videos-routes';
 import { adminSettingsRouter } from './settings-routes';
 import { adminRewardsAuditRouter } from './rewards-audit-routes';
+import { adminReportsRouter } from './reports-routes';
+import type { RunMutation } from './resolve-report';
 
 const stats = createRoute({
   ...adminOnly,
@@ -29,8 +31,11 @@ const audit = createRoute({
   responses: { 200: { description: 'A page of entries.', content: { 'application/json': { schema: AuditPage } } }, ...errorResponses(400, 401, 403) },
 });
 
-/** Everything under /api/admin/: signed-in administrators only, enforced on every operation. */
-export function adminRouter() {
+/**
+ * Everything under /api/admin/: signed-in administrators only, enforced on every operation.
+ * `runMutation` (server/sync/mutation-in-tx.ts) removes a reported comment as deleteComment does.
+ */
+export function adminRouter(runMutation: RunMutation) {
   return createRouter()
     .openapi(stats, async (c) => c.json(await readStats(c.var.deps.db), 200))
     .openapi(audit, async (c) => {
@@ -40,5 +45,6 @@ export function adminRouter() {
     .route('/', adminUsersRouter())
     .route('/', adminVideosRouter())
     .route('/', adminSettingsRouter())
-    .route('/', adminRewardsAuditRouter());
+    .route('/', adminRewardsAuditRouter())
+    .route('/', adminReportsRouter(runMutation));
 }

@@ -3,7 +3,7 @@ import type { Database } from '#db/schema';
 import type { AdminStats } from '#sync/rest-api/admin';
 
 export async function readStats(db: Kysely<Database>): Promise<AdminStats> {
-  const [users, videos, active, revenue] = await Promise.all([
+  const [users, videos, active, revenue, reports] = await Promise.all([
     db
       .selectFrom('profiles')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -25,6 +25,12 @@ export async function readStats(db: Kysely<Database>): Promise<AdminStats> {
       // Sandbox payments are test mode: they complete without money, so they are not revenue.
       .where('provider', '!=', 'sandbox')
       .executeTakeFirstOrThrow(),
+    // On report_targets_queue: one entry per reported target, however many reports it has.
+    db
+      .selectFrom('report_targets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('state', '=', 'open')
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     total_users: Number(users.n),
@@ -32,5 +38,6 @@ export async function readStats(db: Kysely<Database>): Promise<AdminStats> {
     active_users: Number(active.n),
     // Amounts are whole rupees (the fee is an integer), so this division is exact.
     revenue_rupees: Math.round(Number(revenue.paise) / 100),
+    open_reports: Number(reports.n),
   };
 }

@@ -22,6 +22,8 @@ const TITLES: Record<Describable['kind'], (n: Describable, someone: string) => s
   // A mention without a comment is one in a video's title or description.
   mention: (n, someone) => `${someone} mentioned you in ${n.comment_id ? 'a comment' : 'a video'}`,
   comment_likes: (n, someone) => liked(n, someone, 'comment'),
+  // The outcome as the server wrote it (server/notifications/report-resolved.ts): never who decided.
+  report_resolved: (n) => n.detail ?? 'We reviewed your report',
   prize: (n) => `You won ${formatRupees(n.amount_paise ?? 0)} as #${n.rank ?? 0} ${n.detail ?? ''}`.trimEnd(),
 };
 
@@ -33,12 +35,13 @@ export function notificationTitle(n: Describable): string {
 /** The second line: the video's title, the comment (replied, mentioned in or liked), the reason, a follower's @handle; empty when the title says it all. */
 export function notificationBody(n: Describable): string {
   if (n.kind === 'follow') return n.actor_handle ? `@${n.actor_handle}` : '';
-  return n.kind === 'prize' ? '' : (n.detail ?? '');
+  return n.kind === 'prize' || n.kind === 'report_resolved' ? '' : (n.detail ?? '');
 }
 
 /** Where tapping it goes: the video's card in the feed, the follower's page, or the rewards page for a prize. */
 export function notificationUrl(n: Describable): string {
   if (n.kind === 'follow') return n.actor_handle ? `/@${encodeURIComponent(n.actor_handle)}` : '/home';
+  if (n.kind === 'report_resolved') return '/home';
   if (n.kind === 'prize' || !n.video_id) return '/rewards';
   return `/home#video-${encodeURIComponent(n.video_id)}`;
 }

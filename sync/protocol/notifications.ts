@@ -1,7 +1,18 @@
 import * as z from 'zod';
 
 /** What a member can be told about; each kind maps to one choice in /profile (NOTIFICATION_PREF_OF). */
-export const NOTIFICATION_KINDS = ['likes', 'comment', 'processed', 'processing_failed', 'prize', 'follow', 'reply', 'mention', 'comment_likes'] as const;
+export const NOTIFICATION_KINDS = [
+  'likes',
+  'comment',
+  'processed',
+  'processing_failed',
+  'prize',
+  'follow',
+  'reply',
+  'mention',
+  'comment_likes',
+  'report_resolved',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** The choices a member makes in /profile: which kinds are pushed to their devices. */
@@ -21,6 +32,8 @@ export const NOTIFICATION_PREF_OF: Record<NotificationKind, NotificationPref> = 
   mention: 'comments',
   // The likes of one comment, batched like a video's.
   comment_likes: 'likes',
+  // The outcome of the member's report: an answer to their own words, as a reply is.
+  report_resolved: 'comments',
 };
 
 /** A notification as pull, the live stream and the push payload carry it. */

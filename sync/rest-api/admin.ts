@@ -15,6 +15,8 @@ export const AdminStats = z
     active_users: z.number().int(),
     /** docs/decisions/0007-entry-fee-razorpay-and-sandbox.md: the sum of captured payments (real ones, not sandbox), not users x fee. */
     revenue_rupees: z.number().int(),
+    /** Reported targets waiting in the moderation queue (GET /api/admin/reports). */
+    open_reports: z.number().int(),
   })
   .meta({ id: 'AdminStats' });
 export type AdminStats = z.infer<typeof AdminStats>;

@@ -9,6 +9,7 @@ import { checkFollow, handleRaceLost } from './people-rules';
 import { authorOfComment, checkBlockTarget, commentCounterparts, forgetSafety, ownerOfVideo, quietToward, refuseIfBlocked } from './safety-rules';
 import { recordViewInTx } from './record-view';
 import { recordReport } from '#server/safety/record-report';
+import { recordReport } from '#server/safety/record-report';
 import type { ServerMutationContext } from './context';
 import type { ServerMutationTx } from './server-tables';
 
@@ -92,6 +93,8 @@ export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
     await recordAudit(trx, { actorId: user.id, action: 'video.delete', target: video.id, details: { owner_id: video.user_id } }, now);
   },
   recordView: (ctx, { watchedMs }, { video }) => recordViewInTx(ctx, video, watchedMs),
+  // Everything of a report is the server's: the checks, the evidence, the queue (server/safety/record-report.ts).
+  report: ({ trx, user, now }, args) => recordReport(trx, user.id, args, now),
   // Everything of a report is the server's: the checks, the evidence, the queue (server/safety/record-report.ts).
   report: ({ trx, user, now }, args) => recordReport(trx, user.id, args, now),
   // Both members' counts changed: each one's own devices pull their own profile.
