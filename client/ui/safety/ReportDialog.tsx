@@ -24,7 +24,7 @@ const TITLES: Record<ReportTargetType, (handle: string) => string> = {
 };
 
 /**
- * The report dialog (docs/moderation.md): a reason, an optional note, Send. The report is queued
+ * The report dialog (docs/decisions/0024-safety.md): a reason, an optional note, Send. The report is queued
  * (offline too: `report` does nothing on the device), then the dialog thanks the member and offers
  * to block whom it is about.
  */
