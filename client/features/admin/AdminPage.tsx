@@ -11,18 +11,27 @@ import { UsersTab } from './components/UsersTab';
 import { VideosTab } from './components/VideosTab';
 import { RewardsTab } from './components/RewardsTab';
 import { SettingsTab } from './components/SettingsTab';
+import { ReportsTab } from './components/ReportsTab';
+import { reportsTabLabel } from './components/report-text';
+import { useAdminStats } from './api';
 import type { ReactNode } from 'react';
 import { AppHeader } from '#client/ui/AppHeader';
 import { AuditLog } from './components/AuditLog';
 import './admin.css';
 
-type TabKey = 'users' | 'videos' | 'rewards' | 'settings';
-const TABS: Array<TabDef<TabKey>> = [
-  { key: 'users', label: 'Users' },
-  { key: 'videos', label: 'Videos' },
-  { key: 'rewards', label: 'Rewards' },
-  { key: 'settings', label: 'Settings' },
-];
+type TabKey = 'users' | 'videos' | 'reports' | 'rewards' | 'settings';
+
+/** The Reports tab's label counts the open entries ("Reports (3)"), from the stats (reloaded after every admin action). */
+function useTabs(): Array<TabDef<TabKey>> {
+  const open = useAdminStats().data?.open_reports;
+  return [
+    { key: 'users', label: 'Users' },
+    { key: 'videos', label: 'Videos' },
+    { key: 'reports', label: reportsTabLabel(open) },
+    { key: 'rewards', label: 'Rewards' },
+    { key: 'settings', label: 'Settings' },
+  ];
+}
 
 /** /admin (docs/pwa.md, "Routes"; docs/admin-payments.md): no profile -> /admin/login, not an admin -> /home. */
 export function AdminPage({ rewardsActions }: { rewardsActions?: ReactNode }) {
@@ -35,6 +44,7 @@ export function AdminPage({ rewardsActions }: { rewardsActions?: ReactNode }) {
 
 function Dashboard({ selfId, offline, rewardsActions }: { selfId: string; offline: boolean; rewardsActions: ReactNode }) {
   const [tab, setTab] = useState<TabKey>('users');
+  const tabs = useTabs();
   const navigate = useNavigate();
   const { busy, run: logout } = useSubmitOnce(async () => {
     try {
@@ -63,9 +73,10 @@ function Dashboard({ selfId, offline, rewardsActions }: { selfId: string; offlin
           </p>
         ) : null}
         <StatCards />
-        <Tabs<TabKey> className="admin-tabs" tabs={TABS} selected={tab} onSelect={setTab} label="Admin sections">
+        <Tabs<TabKey> className="admin-tabs" tabs={tabs} selected={tab} onSelect={setTab} label="Admin sections">
           {tab === 'users' ? <UsersTab selfId={selfId} /> : null}
           {tab === 'videos' ? <VideosTab /> : null}
+          {tab === 'reports' ? <ReportsTab /> : null}
           {tab === 'rewards' ? <RewardsTab>{rewardsActions}</RewardsTab> : null}
           {tab === 'settings' ? <SettingsTab /> : null}
         </Tabs>

@@ -10,6 +10,7 @@ import type {
   RewardsSettings,
   VoidResult,
 } from '#sync/rest-api/admin';
+import type { ReportQueuePage, ReportState, ResolveReportsAnswer, ResolveReportsBody } from '#sync/rest-api/moderation';
 
 // Admin screens are online-only: every call goes straight to the server with the member's token.
 // A failure throws an ApiError whose message is the server's sentence, ready for a toast.
@@ -36,5 +37,7 @@ export const adminApi = {
   settings: () => request<AdminSettings>('GET', '/api/admin/settings'),
   saveSettings: (body: AdminSettingsUpdate) => request<AdminSettings>('PUT', '/api/admin/settings', body),
   rewardsBreakdown: () => request<RewardsBreakdown>('GET', '/api/admin/rewards/breakdown'),
+  reports: (opts: { state: ReportState; limit: number; cursor: string | null }) => request<ReportQueuePage>('GET', `/api/admin/reports${qs(opts)}`),
+  resolveReports: (body: ResolveReportsBody) => request<ResolveReportsAnswer>('POST', '/api/admin/reports/resolve', body),
   voidPoints: (userId: string) => request<VoidResult>('POST', '/api/admin/rewards/voids', { user_id: userId }),
 };

@@ -13,6 +13,7 @@ import type {
   RewardsBreakdown,
   RewardsSettings,
 } from '#sync/rest-api/admin';
+import type { ReportQueueItem, ReportState, ResolveReportsBody } from '#sync/rest-api/moderation';
 
 export interface Resource<T> {
   data: T | null;
@@ -90,6 +91,11 @@ export function useAdminAudit(): PagedList<AuditEntry> {
   return usePagedList((cursor) => adminApi.audit({ limit: ADMIN_PAGE_SIZE, cursor }), 'audit');
 }
 
+/** The moderation queue in one state: open entries oldest first, resolved ones newest first. */
+export function useAdminReports(state: ReportState): PagedList<ReportQueueItem> {
+  return usePagedList((cursor) => adminApi.reports({ state, limit: ADMIN_PAGE_SIZE, cursor }), `reports|${state}`);
+}
+
 export function useRewardsSettings(): Resource<RewardsSettings> {
   return useResource(() => adminApi.rewards(), 'rewards');
 }
@@ -118,5 +124,6 @@ export function useAdminActions() {
     saveRewards: (body: RewardsSettings) => after(adminApi.saveRewards(body)),
     saveSettings: (body: AdminSettingsUpdate) => after(adminApi.saveSettings(body)),
     voidPoints: (userId: string) => after(adminApi.voidPoints(userId)),
+    resolveReports: (body: ResolveReportsBody) => after(adminApi.resolveReports(body)),
   };
 }

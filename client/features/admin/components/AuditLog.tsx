@@ -12,6 +12,7 @@ const ACTIONS: Record<string, string> = {
   'rewards.void': "Voided a member's points",
   'settings.update': 'Updated the settings',
   'rewards.distribute': 'Recorded a distribution',
+  'report.resolve': 'Resolved the reports of a target',
 };
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });

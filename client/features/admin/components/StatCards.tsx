@@ -9,6 +9,7 @@ export function StatCards() {
     { label: 'Total Videos', value: data ? number.format(data.total_videos) : '…' },
     { label: 'Active Users', value: data ? number.format(data.active_users) : '…' },
     { label: 'Revenue (₹)', value: data ? `₹${number.format(data.revenue_rupees)}` : '…' },
+    { label: 'Open Reports', value: data ? number.format(data.open_reports) : '…' },
   ];
   return (
     <section aria-label="Statistics" className="stat-cards">
