@@ -74,13 +74,21 @@ function ReportForm({ target, onSent }: { target: ReportTarget; onSent(): void }
           </label>
         ))}
       </fieldset>
-      <label className="field">
-        <span>Add a note (optional)</span>
-        <textarea name="note" rows={3} maxLength={MAX_REPORT_NOTE} value={note} onChange={(e) => setNote(e.target.value)} />
-        <span className="muted field-hint">
-          {note.length}/{MAX_REPORT_NOTE}
+      <div className="field">
+        <label htmlFor="report-note">Add a note (optional)</label>
+        <textarea
+          id="report-note"
+          name="note"
+          rows={3}
+          maxLength={MAX_REPORT_NOTE}
+          aria-describedby="report-note-count"
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+        />
+        <span id="report-note-count" className="muted field-hint">
+          {note.length}/{MAX_REPORT_NOTE} characters
         </span>
-      </label>
+      </div>
       <button type="submit" className="button primary" disabled={!reason || !engine}>
         Send report
       </button>
