@@ -7,7 +7,7 @@ import { useAdminActions, useAdminReports } from '../api';
 import { Pager } from './Pager';
 import { ListStatus } from './admin-parts';
 import { ReportEvidence } from './ReportEvidence';
-import { ACTION_LABEL, RESOLVED_TEXT, actionsFor, confirmText } from './report-text';
+import { ACTION_LABEL, RESOLVED_TEXT, actionsFor, confirmText, entryName } from './report-text';
 
 const STATES: Array<{ state: ReportState; label: string }> = [
   { state: 'open', label: 'Open' },
@@ -81,11 +81,13 @@ export function ReportsTab() {
       >
         <ul className="admin-reports">
           {items.map((item) => (
-            <li key={keyOf(item)} className="admin-report" data-target-id={item.target_id}>
-              <ReportEvidence item={item} />
-              {item.state === 'open' ? (
-                <ResolveForm item={item} busy={working === keyOf(item)} onResolve={(action, note) => void resolve(item, action, note)} />
-              ) : null}
+            <li key={keyOf(item)}>
+              <article className="admin-report" aria-label={entryName(item)} data-target-id={item.target_id}>
+                <ReportEvidence item={item} />
+                {item.state === 'open' ? (
+                  <ResolveForm item={item} busy={working === keyOf(item)} onResolve={(action, note) => void resolve(item, action, note)} />
+                ) : null}
+              </article>
             </li>
           ))}
         </ul>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { ReportQueueItem } from '#sync/rest-api/moderation';
 import { ReportEvidence } from './ReportEvidence';
-import { actionsFor, confirmText, reasonLabel, reportsTabLabel, targetStateText } from './report-text';
+import { actionsFor, confirmText, entryName, reasonLabel, reportsTabLabel, targetStateText } from './report-text';
 
 // The Reports tab's words and choices (docs/moderation.md), and the evidence an entry shows.
 
@@ -46,6 +46,7 @@ describe('the Reports tab', () => {
     expect(targetStateText(entry({ target_state: 'removed' }))).toBe('This video was deleted: the evidence below is what was reported.');
     expect(reasonLabel('spam')).toBe('Spam or scam');
     expect(reasonLabel('unknown_code')).toBe('unknown_code');
+    expect(entryName(entry())).toBe('Free money');
   });
 
   it('shows the evidence: the snapshot, the reasons with counts, the notes (escaped), the target state', () => {
@@ -66,9 +67,11 @@ describe('the Reports tab', () => {
       snapshot: { text: 'you are awful', author: { id: 'a', name: 'Asha', handle: null }, video_id: 'v', video_title: 'Dance' },
     });
     expect(renderToStaticMarkup(<ReportEvidence item={comment} />)).toContain('Comment by Asha on “Dance”');
+    expect(entryName(comment)).toBe('Comment by Asha');
     const member = entry({ target_type: 'member', target_state: 'suspended', snapshot: { id: 'm', name: 'Troll', handle: 'troll' } });
     const html = renderToStaticMarkup(<ReportEvidence item={member} />);
     expect(html).toContain('Troll (@troll)');
     expect(html).toContain('This member is suspended.');
+    expect(entryName(member)).toBe('Troll');
   });
 });

@@ -45,3 +45,11 @@ export const RESOLVED_TEXT: Record<ReportAction, string> = {
   remove: 'Removed, and the reports closed',
   suspend: 'Member suspended, and the reports closed',
 };
+
+/** An entry's accessible name: the video's title, whose comment, or the member's name. */
+export function entryName(item: Pick<ReportQueueItem, 'target_type' | 'snapshot'>): string {
+  const s = item.snapshot;
+  if ('uploader' in s) return s.title;
+  if ('author' in s) return `Comment by ${s.author.name}`;
+  return s.name;
+}
