@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_REASONS } from '#sync/protocol/report-reasons';
 import { startConversations, type Conversations } from '../helpers/conversations';
 import { call } from '../helpers/test-app';
+import { planText, queryPlan } from '../helpers/query-plan';
+import { pageQuery } from '#server/safety/queue';
 import { createUser, type TestUser } from '../helpers/users';
 
 // Reports and the moderation queue (docs/moderation.md) through the real push and the admin API, on
@@ -246,5 +248,22 @@ describe('resolving', () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
     const stats = await admin$('GET', '/api/admin/stats');
     expect(stats.json.open_reports).toBe(after.length);
+  });
+});
+
+describe('the queue pages on report_targets_queue', () => {
+  it('walks the index in both directions, from a cursor, without a sort or a whole-table scan', async () => {
+    for (const state of ['open', 'actioned'] as const) {
+      const q = pageQuery(c.t.deps.db, { state, limit: 20, cursor: { createdAt: Date.now(), id: 'ffffffff' } }).compile();
+      const p = await queryPlan(c.t.deps.db, q);
+      expect(
+        p.some((step) => step.index === 'report_targets_queue'),
+        planText(p),
+      ).toBe(true);
+      expect(
+        p.filter((step) => step.kind === 'sort' || step.kind === 'scan'),
+        planText(p),
+      ).toEqual([]);
+    }
   });
 });
