@@ -55,8 +55,8 @@ export function CreatorHeader({ profile, counts, own, signedIn, onShare }: Props
         <button type="button" className="button secondary" onClick={onShare} aria-label={`Share ${profile.name}'s page`}>
           <ShareIcon size={18} /> Share
         </button>
+        {signedIn && !own ? <CreatorSafety profile={profile} /> : null}
       </div>
-      {signedIn && !own ? <CreatorSafety profile={profile} /> : null}
     </header>
   );
 }

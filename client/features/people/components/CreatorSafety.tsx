@@ -3,7 +3,7 @@ import { useReportDialog } from '#client/ui/safety/useReportDialog';
 import { useSafetyActions, useSafetyState } from '#client/ui/safety/useSafety';
 
 /**
- * Report, mute and block on another member's creator page. Whether they are blocked or muted is
+ * Report, mute and block on another member's creator page (beside Follow and Share). Whether they are blocked or muted is
  * the device's blocks and mutes stores' (queued changes applied, offline too), else the page's flags.
  */
 export function CreatorSafety({ profile }: { profile: CreatorProfile }) {
@@ -13,7 +13,7 @@ export function CreatorSafety({ profile }: { profile: CreatorProfile }) {
   const report = useReportDialog();
   const at = `@${profile.handle}`;
   return (
-    <div className="creator-actions safety-actions">
+    <>
       <button
         type="button"
         className="button secondary"
@@ -42,6 +42,6 @@ export function CreatorSafety({ profile }: { profile: CreatorProfile }) {
         </button>
       )}
       {report.dialog}
-    </div>
+    </>
   );
 }
