@@ -40,3 +40,20 @@ describe('the words of a reply, a mention and a comment like', () => {
     }
   });
 });
+
+describe("the words of a report's outcome", () => {
+  it('says what the server wrote, with no second line and no actor, and a tap opens the feed', () => {
+    const told = item({
+      kind: 'report_resolved',
+      detail: 'We removed the video you reported',
+      actor_name: null,
+      actor_handle: null,
+      video_id: null,
+      comment_id: null,
+    });
+    expect(notificationTitle(told)).toBe('We removed the video you reported');
+    expect(notificationBody(told)).toBe('');
+    expect(notificationUrl(told)).toBe('/home');
+    expect(notificationTitle({ ...told, detail: null })).toBe('We reviewed your report');
+  });
+});
