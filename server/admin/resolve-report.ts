@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '#db/schema';
-import { lockScoringShared } from '#db/locks';
+import { lockScoringExclusive, lockScoringShared } from '#db/locks';
 import type { AnyMutation } from '#sync/mutations/catalogue';
 import type { ReportTargetType } from '#sync/protocol/report-reasons';
 import type { ReportAction, ResolveReportsAnswer, ResolveReportsBody } from '#sync/rest-api/moderation';
@@ -32,8 +32,6 @@ export interface ResolveContext {
 /** `remove` deletes a video by the admin path (as DELETE /api/admin/videos/{id}) or a comment as deleteComment by an admin does. */
 async function removeTarget(r: ResolveContext, entry: OpenEntry): Promise<void> {
   if (entry.targetType === 'video') {
-    // Points move (the video's likes, comments and views): the period and eligibility hold until commit.
-    await lockScoringShared(r.trx);
     const gone = await deleteVideoInTx(r.trx, r.changes, entry.targetId);
     // Already deleted (by its owner, or an admin from the Videos tab): the reports still close as actioned.
     if (!gone) return;
@@ -42,7 +40,6 @@ async function removeTarget(r: ResolveContext, entry: OpenEntry): Promise<void> 
     return;
   }
   // deleteComment audits an admin's deletion of another's comment itself (server/sync/mutations/effects.ts); a deleted one is a no-op.
-  await lockScoringShared(r.trx);
   await r.runMutation(r.deps, r.trx, r.changes, r.admin, { name: 'deleteComment', args: { commentId: entry.targetId } } as AnyMutation);
 }
 
@@ -66,6 +63,10 @@ const removable = (type: ReportTargetType) => type !== 'member';
 export async function resolveReports(r: ResolveContext, body: ResolveReportsBody): Promise<{ answer: ResolveReportsAnswer; suspended: string | null }> {
   const action: ReportAction = body.action;
   if (action === 'remove' && !removable(body.targetType)) throw badRequest('A member cannot be removed from here: suspend them instead.', 'invalid_action');
+  // Points move (a removal) or eligibility changes (a suspension): the scoring lock comes first, as
+  // in a push, so a report pushed at the same moment never holds it while waiting for the entry's row.
+  if (action === 'remove') await lockScoringShared(r.trx);
+  if (action === 'suspend') await lockScoringExclusive(r.trx);
   const entry = await closeOpenEntry(r.trx, { ...body, action }, r.changes.now);
   let suspended: string | null = null;
   if (action === 'remove') await removeTarget(r, entry);
