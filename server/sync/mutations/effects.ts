@@ -9,7 +9,6 @@ import { checkFollow, handleRaceLost } from './people-rules';
 import { authorOfComment, checkBlockTarget, commentCounterparts, forgetSafety, ownerOfVideo, quietToward, refuseIfBlocked } from './safety-rules';
 import { recordViewInTx } from './record-view';
 import { recordReport } from '#server/safety/record-report';
-import { recordReport } from '#server/safety/record-report';
 import type { ServerMutationContext } from './context';
 import type { ServerMutationTx } from './server-tables';
 
@@ -41,7 +40,8 @@ const refusalOf: { [N in MutationName]?: (err: unknown) => unknown } = {
  * null and has no effect), in the same transaction: leaderboard points (docs/decisions/0009-scoring-rules.md),
  * the view rule, the audit of an admin's deletion, the notifications of a like, a comment, a reply,
  * a mention or a comment's like and their removal with a deleted comment, the followee's of a follow
- * (docs/notifications.md). A mutation without server-only effects has no entry.
+ * (docs/notifications.md; none to a member who muted or blocked the actor), the snapshots a block or
+ * a mute makes the members concerned load. A mutation without server-only effects has no entry.
  */
 export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
   like: async (ctx, _args, { video }) => {
@@ -93,8 +93,6 @@ export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
     await recordAudit(trx, { actorId: user.id, action: 'video.delete', target: video.id, details: { owner_id: video.user_id } }, now);
   },
   recordView: (ctx, { watchedMs }, { video }) => recordViewInTx(ctx, video, watchedMs),
-  // Everything of a report is the server's: the checks, the evidence, the queue (server/safety/record-report.ts).
-  report: ({ trx, user, now }, args) => recordReport(trx, user.id, args, now),
   // Everything of a report is the server's: the checks, the evidence, the queue (server/safety/record-report.ts).
   report: ({ trx, user, now }, args) => recordReport(trx, user.id, args, now),
   // Both members' counts changed: each one's own devices pull their own profile.
