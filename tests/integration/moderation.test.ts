@@ -216,6 +216,17 @@ describe('resolving', () => {
     expect(await queueEntry(target)).toMatchObject({ state: 'open' });
   });
 
+  it('two admins resolving one entry at once: one wins, the other gets 404, each reporter is told once', async () => {
+    const [owner, reporters, second] = await Promise.all([c.member('Owner'), c.members(3, 'Twice'), createUser(c.t.deps, { name: 'Admin 2', isAdmin: true })]);
+    const target: Target = { targetType: 'video', targetId: await c.video(owner) };
+    for (const r of reporters) expect(await report(r, target)).toMatchObject({ status: 'applied' });
+    const answers = await Promise.all([resolve(target, 'dismiss'), admin$('POST', '/api/admin/reports/resolve', { ...target, action: 'remove' }, second)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
+    const told = await Promise.all(reporters.map(toldOf));
+    expect(told.map((t) => t.length)).toEqual([1, 1, 1]);
+    expect(await auditOf('report.resolve', target.targetId)).toHaveLength(1);
+  });
+
   it('is for admins only: a member gets 403 on the queue and the resolve', async () => {
     const member = await c.member('Curious');
     expect((await admin$('GET', '/api/admin/reports', undefined, member)).status).toBe(403);
