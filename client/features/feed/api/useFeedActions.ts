@@ -70,7 +70,7 @@ export function useFeedActions(openComments: (video: FeedCard) => void, openRepo
         })().catch(() => undefined);
       },
       openComments,
-      report: (video) => openReport({ type: 'video', id: video.id, userId: video.user_id, handle: video.user_handle }),
+      report: engine ? (video) => openReport({ type: 'video', id: video.id, userId: video.user_id, handle: video.user_handle }) : null,
       share: (video) => void share(video),
       remove: (video) => {
         if (!window.confirm(DELETE_CONFIRM)) return;

@@ -83,6 +83,14 @@ function VideoActions({ video, actions }: { video: FeedCard; actions: FeedAction
   );
 }
 
+function ReportButton({ video, onClick }: { video: FeedCard; onClick(video: FeedCard): void }) {
+  return (
+    <button type="button" className="icon-button" aria-haspopup="dialog" onClick={() => onClick(video)} aria-label="Report video" title="Report video">
+      <FlagIcon />
+    </button>
+  );
+}
+
 /** The server's processing of the video, shown under the player until it is ready (docs/media.md). */
 function MediaState({ video }: { video: FeedCard }) {
   if (video.media_status === 'processing') return <ProcessingState progress={video.media_progress} />;
@@ -120,18 +128,7 @@ export const VideoCard = memo(function VideoCard({ video, index, mode, own, acti
             <TrashIcon />
           </button>
         ) : null}
-        {!own && !video.upload ? (
-          <button
-            type="button"
-            className="icon-button"
-            aria-haspopup="dialog"
-            onClick={() => actions.report(video)}
-            aria-label="Report video"
-            title="Report video"
-          >
-            <FlagIcon />
-          </button>
-        ) : null}
+        {!own && !video.upload && actions.report ? <ReportButton onClick={actions.report} video={video} /> : null}
       </header>
       <VideoPlayer video={video} mode={mode} own={own} onWatched={actions.recordView} />
       {video.upload ? <UploadState upload={video.upload} /> : <MediaState video={video} />}

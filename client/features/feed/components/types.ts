@@ -18,8 +18,8 @@ export interface FeedActions {
   /** Reports watch time; repeated reports of one video are sent only while they can still count. */
   recordView(videoId: string, watchedMs: number): void;
   openComments(video: FeedCard): void;
-  /** Opens the report dialog for another member's video. */
-  report(video: FeedCard): void;
+  /** Opens the report dialog for another member's video; null signed out (nothing to send it with). */
+  report: ((video: FeedCard) => void) | null;
   /** The share sheet or a copied link, then the share is recorded. */
   share(video: FeedCard): void;
   /** Deletes the member's own video, once they confirm. */
