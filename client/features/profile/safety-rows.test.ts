@@ -3,7 +3,7 @@ import { safetyList, safetyListRow, UNKNOWN_MEMBER } from './safety-rows';
 
 describe('the rows of Blocked accounts and Muted accounts', () => {
   it("shows the other member's name and @handle when the row carries them, else a neutral placeholder", () => {
-    expect(safetyListRow({ blocker_id: 'me', blocked_id: 'b1', created_at: 1, blocked_name: 'Asha', blocked_handle: 'asha' }, 'blocked')).toEqual({
+    expect(safetyListRow({ blocker_id: 'me', blocked_id: 'b1', created_at: 1, name: 'Asha', handle: 'asha' }, 'blocked')).toEqual({
       userId: 'b1',
       label: 'Asha',
       handle: '@asha',

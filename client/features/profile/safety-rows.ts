@@ -1,6 +1,6 @@
 // The rows of "Blocked accounts" and "Muted accounts" on /profile, from the device's blocks and
-// mutes stores. The synced rows may carry the other member's name and handle (under the plain
-// names or prefixed with the row's side); without them a row says only that it is a member.
+// mutes stores. A synced row carries the other member's name and handle (server/sync/own-rows.ts);
+// a row written on the device before the server answered has neither, and says only that it is a member.
 
 /** A row as the list shows it. */
 export interface SafetyListRow {
@@ -18,8 +18,8 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() ?
 
 /** `side` is 'blocked' or 'muted': the column prefix of the other member's id in the row. */
 export function safetyListRow(row: Record<string, unknown>, side: 'blocked' | 'muted'): SafetyListRow {
-  const handle = text(row[`${side}_handle`]) ?? text(row.handle);
-  const name = text(row[`${side}_name`]) ?? text(row.name);
+  const handle = text(row.handle);
+  const name = text(row.name);
   return {
     userId: String(row[`${side}_id`]),
     label: name ?? (handle ? `@${handle}` : UNKNOWN_MEMBER),
