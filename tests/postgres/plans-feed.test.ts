@@ -6,8 +6,9 @@ import { sql, type RawBuilder } from 'kysely';
 import { openDatabase, type DbHandle } from '#db/connect';
 import { feedPageQuery } from '#server/videos/feed-rows-postgres';
 import { newestQuery, pinnedQuery, threadPageQuery, topPageQuery } from '#server/videos/comment-rows-postgres';
+import { safetyProbeQuery } from '#server/feed/safety';
 import { testDatabaseEnv } from '../helpers/test-database';
-import { customPlan as runPlan, genericPlan as keptPlan, type PlanNode } from './pg-plans';
+import { customPlan as runPlan, genericPlan as keptPlan, nodesOf, type PlanNode } from './pg-plans';
 
 // The feed and comment lists on PostgreSQL (server/videos/feed-rows-postgres.ts,
 // comment-rows-postgres.ts) walk their index and stop after the page: no scan of videos or
@@ -62,6 +63,14 @@ describe('feed and comments plans on PostgreSQL', () => {
       SELECT 'c' || lpad((i * 2)::text, 8, '0'), 'u' || lpad(u::text, 8, '0'), ${HOT_VIDEO}, i FROM generate_series(1, 5000) i, generate_series(1, 5) u`.execute(
       db,
     );
+    // Blocks and mutes (server/feed/safety.ts): every member blocks five others and mutes three, so
+    // the filtered statements' probes have real indexes to choose against a scan.
+    await sql`INSERT INTO blocks (blocker_id, blocked_id, created_at)
+      SELECT 'u' || lpad(i::text, 8, '0'), 'u' || lpad(((i * 7 + k * 13) % ${MEMBERS} + 1)::text, 8, '0'), i
+      FROM generate_series(1, ${MEMBERS}) i, generate_series(1, 5) k ON CONFLICT DO NOTHING`.execute(db);
+    await sql`INSERT INTO mutes (muter_id, muted_id, created_at)
+      SELECT 'u' || lpad(i::text, 8, '0'), 'u' || lpad(((i * 11 + k * 17) % ${MEMBERS} + 1)::text, 8, '0'), i
+      FROM generate_series(1, ${MEMBERS}) i, generate_series(1, 3) k ON CONFLICT DO NOTHING`.execute(db);
     await sql`VACUUM ANALYZE`.execute(db);
   }, 300_000);
 
@@ -82,7 +91,10 @@ describe('feed and comments plans on PostgreSQL', () => {
       describePlan(nodes),
     ).toEqual([['Index Scan', index, direction]]);
     expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name'])).toEqual([]);
-    expect(nodes.map((n) => n['Node Type'])).not.toContain('Sort');
+    expect(
+      nodes.map((n) => n['Node Type']),
+      describePlan(nodes),
+    ).not.toContain('Sort');
     expect(nodes.map((n) => n['Node Type'])).not.toContain('Incremental Sort');
   }
 
@@ -106,10 +118,83 @@ describe('feed and comments plans on PostgreSQL', () => {
       'Forward',
     ],
   } as const;
+  // The same walks for a viewer with blocks or mutes: the filter adds key probes per row, nothing else.
+  const filteredWalks = {
+    'feed first page (filtered)': [() => feedPageQuery(viewer, 21, null, true), 'videos', 'videos_feed', 'Backward'],
+    'feed next page (filtered)': [() => feedPageQuery(viewer, 21, cursor, true), 'videos', 'videos_feed', 'Backward'],
+    'top-level comments first page (filtered)': [() => topPageQuery(viewer, HOT_VIDEO, 51, null, true), 'comments', 'comments_top', 'Backward'],
+    'top-level comments next page (filtered)': [
+      () => topPageQuery(viewer, HOT_VIDEO, 51, { at: 1700000000000 + 20_000, id: comment(20_000) }, true),
+      'comments',
+      'comments_top',
+      'Backward',
+    ],
+    'thread first page (filtered)': [() => threadPageQuery(viewer, HOT_THREAD, 51, null, true), 'comments', 'comments_thread', 'Forward'],
+    'thread next page (filtered)': [
+      () => threadPageQuery(viewer, HOT_THREAD, 51, { at: 1800000000000 + 10_000, id: 'r00010000' }, true),
+      'comments',
+      'comments_thread',
+      'Forward',
+    ],
+  } as const;
 
   it.each(Object.keys(walks) as Array<keyof typeof walks>)('%s walks its index without sorting (custom and generic plans)', async (name) => {
     const [query, table, index, direction] = walks[name];
     for (const nodes of await both(query)) expectIndexWalk(nodes, table, index, direction);
+  });
+
+  /** Every read of blocks and mutes is by an index: no scan of either, whatever the plan's join. */
+  const expectSafetyProbes = (nodes: PlanNode[], tables: string[]) => {
+    const reads = nodes.filter((n) => n['Relation Name'] === 'blocks' || n['Relation Name'] === 'mutes');
+    expect([...new Set(reads.map((n) => n['Relation Name']))].sort(), describePlan(nodes)).toEqual(tables);
+    for (const n of reads) expect(n['Node Type'], describePlan(nodes)).toMatch(/^Index (Only )?Scan$/);
+  };
+
+  /** As expectIndexWalk, but a sort of the page alone (above the walk's Limit) is allowed: a few rows, never the table's. */
+  function expectPageWalk(nodes: PlanNode[], table: string, index: string, direction: 'Backward' | 'Forward'): void {
+    const scans = nodes.filter((n) => n['Relation Name'] === table);
+    expect(
+      scans.map((n) => [n['Node Type'], n['Index Name'], n['Scan Direction']]),
+      describePlan(nodes),
+    ).toEqual([['Index Scan', index, direction]]);
+    expect(nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name'])).toEqual([]);
+    for (const sort of nodes.filter((n) => /Sort/.test(n['Node Type'])))
+      expect(
+        nodesOf(sort).some((n) => n['Node Type'] === 'Limit'),
+        describePlan(nodes),
+      ).toBe(true);
+  }
+
+  it.each(Object.keys(filteredWalks) as Array<keyof typeof filteredWalks>)(
+    '%s walks its index, sorting at most its page, and probes blocks by key',
+    async (name) => {
+      const [query, table, index, direction] = filteredWalks[name];
+      for (const nodes of await both(query)) {
+        expectPageWalk(nodes, table, index, direction);
+        expectSafetyProbes(nodes, name.startsWith('feed') ? ['blocks', 'mutes'] : ['blocks']);
+      }
+    },
+  );
+
+  it('a filtered pull’s full lists, pin and changed rows read blocks by key, never scanning', async () => {
+    const ids = ['v00000001', 'v00000002', 'v00000006', 'v00000010'];
+    for (const nodes of [...(await both(() => newestQuery(viewer, ids, 20, true))), ...(await both(() => pinnedQuery(viewer, HOT_VIDEO, true)))]) {
+      expect(
+        nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']),
+        describePlan(nodes),
+      ).toEqual([]);
+      expectSafetyProbes(nodes, ['blocks']);
+    }
+  });
+
+  it('the probe reads three index ranges', async () => {
+    for (const nodes of await both(() => safetyProbeQuery(viewer))) {
+      expect(
+        nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']),
+        describePlan(nodes),
+      ).toEqual([]);
+      expectSafetyProbes(nodes, ['blocks', 'mutes']);
+    }
   });
 
   it('finds the pinned comment by keys only: the video, then the comment it names', async () => {

@@ -56,6 +56,13 @@ describe('people plans on PostgreSQL', () => {
       SELECT ${VIEWER}, 'u' || lpad((k * 13 + 3)::text, 8, '0'), 1700000000000 + k FROM generate_series(1, ${FOLLOWED}) k`.execute(db);
     await sql`INSERT INTO likes (video_id, user_id, created_at)
       SELECT 'v' || lpad(v::text, 8, '0'), ${VIEWER}, v FROM generate_series(1, ${VIDEOS}, 3) v`.execute(db);
+    // Every member blocks five others and mutes three (server/feed/safety.ts: the filtered statements).
+    await sql`INSERT INTO blocks (blocker_id, blocked_id, created_at)
+      SELECT 'u' || lpad(i::text, 8, '0'), 'u' || lpad(((i * 7 + k * 13) % ${MEMBERS} + 1)::text, 8, '0'), i
+      FROM generate_series(1, ${MEMBERS}) i, generate_series(1, 5) k ON CONFLICT DO NOTHING`.execute(db);
+    await sql`INSERT INTO mutes (muter_id, muted_id, created_at)
+      SELECT 'u' || lpad(i::text, 8, '0'), 'u' || lpad(((i * 11 + k * 17) % ${MEMBERS} + 1)::text, 8, '0'), i
+      FROM generate_series(1, ${MEMBERS}) i, generate_series(1, 3) k ON CONFLICT DO NOTHING`.execute(db);
     // As autovacuum keeps a live table: the visibility map set for index-only counts.
     await sql`VACUUM ANALYZE`.execute(db);
   }, 240_000);
@@ -75,12 +82,23 @@ describe('people plans on PostgreSQL', () => {
 
   const cursor = { at: 1700000000000 + 200_000 * 1000, id: 'v00200000' };
 
+  /** Blocks and mutes, when a filtered statement reads them, only by an index. */
+  const expectSafetyByIndex = (nodes: PlanNode[], filtered: boolean) => {
+    const reads = nodes.filter((n) => n['Relation Name'] === 'blocks' || n['Relation Name'] === 'mutes');
+    if (!filtered) return expect(reads, describePlan(nodes)).toEqual([]);
+    expect(reads.length, describePlan(nodes)).toBeGreaterThan(0);
+    for (const n of reads) expect(n['Node Type'], describePlan(nodes)).toMatch(/^Index (Only )?Scan$/);
+  };
+
   it.each([
-    ['first page', null],
-    ['next page', cursor],
-  ] as const)('the Following feed (%s) reads videos_user_ready per followed creator and sorts only their tops', async (_, after) => {
-    for (const nodes of await both(() => followingFeedQuery('postgres', VIEWER, after, false))) {
+    ['first page', null, false],
+    ['next page', cursor, false],
+    ['first page, filtered', null, true],
+    ['next page, filtered', cursor, true],
+  ] as const)('the Following feed (%s) reads videos_user_ready per followed creator and sorts only their tops', async (_, after, filtered) => {
+    for (const nodes of await both(() => followingFeedQuery('postgres', VIEWER, after, filtered))) {
       const plan = describePlan(nodes);
+      expectSafetyByIndex(nodes, filtered);
       // Per creator its index, and the page's 21 videos by primary key: nothing else of videos.
       const videoScans = scansOf(nodes, 'videos');
       expect(
@@ -113,29 +131,33 @@ describe('people plans on PostgreSQL', () => {
     expect(input).toBeLessThan(Number(rows[0]!.n) / 3);
   });
 
-  it('pages followers by follows_followee and following by follows_follower, backwards, without sorting', async () => {
-    const cases = [
-      [() => peoplePageQuery(VIEWER, STAR, 'followers', null, false), 'follows_followee'],
-      [() => peoplePageQuery(VIEWER, STAR, 'followers', { at: 1800000000000 + 1500, id: id(1500) }, false), 'follows_followee'],
-      [() => peoplePageQuery(STAR, VIEWER, 'following', null, false), 'follows_follower'],
-      [() => peoplePageQuery(STAR, VIEWER, 'following', { at: 1700000000000 + 100, id: id(1303) }, false), 'follows_follower'],
-    ] as const;
-    for (const [query, index] of cases) {
-      for (const nodes of await both(query)) {
-        const plan = describePlan(nodes);
-        const walk = nodes.filter((n) => n['Relation Name'] === 'follows' && n['Index Name'] === index);
-        expect(
-          walk.map((n) => n['Scan Direction']),
-          plan,
-        ).toContain('Backward');
-        expect(
-          nodes.filter((n) => n['Node Type'] === 'Seq Scan'),
-          plan,
-        ).toEqual([]);
-        expect(noSort(nodes), plan).toEqual([]);
+  it.each([false, true])(
+    'pages followers by follows_followee and following by follows_follower, backwards, without sorting (filtered: %s)',
+    async (filtered) => {
+      const cases = [
+        [() => peoplePageQuery(VIEWER, STAR, 'followers', null, filtered), 'follows_followee'],
+        [() => peoplePageQuery(VIEWER, STAR, 'followers', { at: 1800000000000 + 1500, id: id(1500) }, filtered), 'follows_followee'],
+        [() => peoplePageQuery(STAR, VIEWER, 'following', null, filtered), 'follows_follower'],
+        [() => peoplePageQuery(STAR, VIEWER, 'following', { at: 1700000000000 + 100, id: id(1303) }, filtered), 'follows_follower'],
+      ] as const;
+      for (const [query, index] of cases) {
+        for (const nodes of await both(query)) {
+          const plan = describePlan(nodes);
+          expectSafetyByIndex(nodes, filtered);
+          const walk = nodes.filter((n) => n['Relation Name'] === 'follows' && n['Index Name'] === index);
+          expect(
+            walk.map((n) => n['Scan Direction']),
+            plan,
+          ).toContain('Backward');
+          expect(
+            nodes.filter((n) => n['Node Type'] === 'Seq Scan'),
+            plan,
+          ).toEqual([]);
+          expect(noSort(nodes), plan).toEqual([]);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('reads a creator’s videos by walking videos_user_ready backwards, and counts them on it alone', async () => {
     for (const nodes of await both(() => creatorVideosQuery(VIEWER, id(3), cursor))) {
@@ -156,9 +178,10 @@ describe('people plans on PostgreSQL', () => {
     }
   });
 
-  it('finds who to follow by walking profiles_followers from the top', async () => {
-    for (const nodes of await both(() => suggestedQuery(VIEWER, false))) {
+  it.each([false, true])('finds who to follow by walking profiles_followers from the top (filtered: %s)', async (filtered) => {
+    for (const nodes of await both(() => suggestedQuery(VIEWER, filtered))) {
       const plan = describePlan(nodes);
+      expectSafetyByIndex(nodes, filtered);
       expect(scansOf(nodes, 'profiles'), plan).toEqual([['Index Scan', 'profiles_followers']]);
       expect(
         nodes.filter((n) => n['Node Type'] === 'Seq Scan'),
