@@ -69,17 +69,17 @@ describe('GET /api/people/{handle}', () => {
       followers_count: 1,
       following_count: 0,
       videos_count: 2,
-      viewer: { following: true, followed_by: false },
+      viewer: { following: true, followed_by: false, blocked: false, muted: false },
     });
     await follow(asha.id, viewer.id, T0 + 1);
-    expect((await get(`/api/people/${handleOf(asha)}`)).json.viewer).toEqual({ following: true, followed_by: true });
+    expect((await get(`/api/people/${handleOf(asha)}`)).json.viewer).toEqual({ following: true, followed_by: true, blocked: false, muted: false });
     // Seen from Asha's side, and her own page.
     expect((await get(`/api/people/${handleOf(viewer)}`, asha)).json).toMatchObject({
       followers_count: 1,
       following_count: 1,
-      viewer: { following: true, followed_by: true },
+      viewer: { following: true, followed_by: true, blocked: false, muted: false },
     });
-    expect((await get(`/api/people/${handleOf(asha)}`, asha)).json.viewer).toEqual({ following: false, followed_by: false });
+    expect((await get(`/api/people/${handleOf(asha)}`, asha)).json.viewer).toEqual({ following: false, followed_by: false, blocked: false, muted: false });
   });
 
   it('is 404 not_found for an unknown, suspended or unpaid member and 400 for what is no handle', async () => {
