@@ -232,4 +232,57 @@ describe('PostgreSQL reads answer what the SQLite reads answer', () => {
     expect(replies.length).toBeGreaterThan(0);
     expect(replies.every((c) => c.user_id === 'u2')).toBe(true);
   });
+  // Last: the rows below would change what the reads above answer.
+  it('leaves out alike, on both engines, the members a viewer blocked or who blocked them, and the videos of those they muted', async () => {
+    for (const { db } of [pgHandle, liteHandle]) {
+      await db
+        .insertInto('profiles')
+        .values({
+          id: 'u3',
+          name: 'Mia',
+          handle: 'member_u3',
+          email: 'u3@example.test',
+          is_admin: 0,
+          is_active: 1,
+          account_status: 'active',
+          created_at: 1,
+          updated_at: 1,
+        })
+        .execute();
+      await db.insertInto('blocks').values({ blocker_id: 'u1', blocked_id: 'u2', created_at: 1 }).execute();
+      await db.insertInto('mutes').values({ muter_id: 'u3', muted_id: 'u2', created_at: 1 }).execute();
+    }
+    const feed = async (viewer: string) => {
+      const fromPg = JSON.parse(await readFeedPageJson(pg(), viewer, 50, null)) as { items: Array<{ id: string }> };
+      expect(fromPg).toEqual(JSON.parse(sqliteFeedPageJson(liteHandle.engine.sqlite, viewer, 50, null)));
+      expect(await readFeedPage(pg(), viewer, 50, null)).toEqual(fromPg);
+      expect(await readFeedPage(lite(), viewer, 50, null)).toEqual(fromPg);
+      return fromPg.items.map((v) => v.id);
+    };
+    // u1 blocked u2: each loses the other's videos; u3 muted u2: u3 loses u2's videos, u2 loses nothing of u3's.
+    expect(await feed('u1')).toEqual(['v1', 'v5']);
+    expect(await feed('u2')).toEqual(['v3', 'v2', 'v4', 'v6']);
+    expect(await feed('u3')).toEqual(['v1']);
+    const byId = <T extends { id: string }>(items: T[]) => [...items].sort((a, b) => a.id.localeCompare(b.id));
+    for (const viewer of ['u1', 'u2', 'u3']) {
+      const ids = ['v1', 'v2', 'v3'];
+      expect(byId(await readVideosByIds(pg(), viewer, ids))).toEqual(byId(await readVideosByIds(lite(), viewer, ids)));
+    }
+    expect((await readVideosByIds(pg(), 'u1', ['v1', 'v2', 'v3'])).map((v) => v.id)).toEqual(['v1']);
+
+    // Comments: a block hides the other's comments and the replies under them; a mute hides none.
+    const top = async (viewer: string) => (await walk((cursor, engine) => readCommentsPage(via(engine), viewer, 'v1', 2, cursor))).map((c) => c.id);
+    expect(await top('u1')).toEqual(['c1', 'c3']);
+    expect(await top('u2')).toEqual(['c2', 'c4', 'c0']);
+    expect(await top('u3')).toEqual(['c1', 'c2', 'c4', 'c3', 'c0']);
+    expect((await walk((cursor, engine) => readThreadPage(via(engine), 'u2', 'c0', 1, cursor))).map((c) => c.id)).toEqual(['r2', 'r0']);
+    const ids = ['c0', 'c3', 'c6', 'r1', 'r2', 'r3'];
+    for (const viewer of ['u1', 'u2', 'u3']) {
+      expect(byId(await readCommentsByIds(pg(), viewer, ids))).toEqual(byId(await readCommentsByIds(lite(), viewer, ids)));
+      expect(await readNewestComments(pg(), viewer, ['v1', 'v2'], 3)).toEqual(await readNewestComments(lite(), viewer, ['v1', 'v2'], 3));
+    }
+    // u1's own replies r1 and r3 answer u2's c0 and c2: they go with them.
+    expect((await readCommentsByIds(pg(), 'u1', ids)).map((c) => c.id)).toEqual(['c3']);
+    expect((await readNewestComments(pg(), 'u1', ['v1'], 50)).map((c) => c.id)).toEqual(['c1', 'c3']);
+  });
 });
