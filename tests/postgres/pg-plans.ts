@@ -48,3 +48,17 @@ export async function genericPlan(db: Kysely<Database>, query: RawBuilder<unknow
     }
   });
 }
+
+/**
+ * Blocks and mutes for the filtered statements' plans (server/feed/safety.ts): each of the members
+ * `u00000001`… blocks five others and mutes three, so their probes have real indexes to choose
+ * against a scan.
+ */
+export async function seedSafety(db: Kysely<Database>, members: number): Promise<void> {
+  await sql`INSERT INTO blocks (blocker_id, blocked_id, created_at)
+    SELECT 'u' || lpad(i::text, 8, '0'), 'u' || lpad(((i * 7 + k * 13) % ${members} + 1)::text, 8, '0'), i
+    FROM generate_series(1, ${members}) i, generate_series(1, 5) k ON CONFLICT DO NOTHING`.execute(db);
+  await sql`INSERT INTO mutes (muter_id, muted_id, created_at)
+    SELECT 'u' || lpad(i::text, 8, '0'), 'u' || lpad(((i * 11 + k * 17) % ${members} + 1)::text, 8, '0'), i
+    FROM generate_series(1, ${members}) i, generate_series(1, 3) k ON CONFLICT DO NOTHING`.execute(db);
+}

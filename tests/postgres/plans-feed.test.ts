@@ -8,7 +8,7 @@ import { feedPageQuery } from '#server/videos/feed-rows-postgres';
 import { newestQuery, pinnedQuery, threadPageQuery, topPageQuery } from '#server/videos/comment-rows-postgres';
 import { safetyProbeQuery } from '#server/feed/safety';
 import { testDatabaseEnv } from '../helpers/test-database';
-import { customPlan as runPlan, genericPlan as keptPlan, nodesOf, type PlanNode } from './pg-plans';
+import { customPlan as runPlan, genericPlan as keptPlan, nodesOf, seedSafety, type PlanNode } from './pg-plans';
 
 // The feed and comment lists on PostgreSQL (server/videos/feed-rows-postgres.ts,
 // comment-rows-postgres.ts) walk their index and stop after the page: no scan of videos or
@@ -65,12 +65,7 @@ describe('feed and comments plans on PostgreSQL', () => {
     );
     // Blocks and mutes (server/feed/safety.ts): every member blocks five others and mutes three, so
     // the filtered statements' probes have real indexes to choose against a scan.
-    await sql`INSERT INTO blocks (blocker_id, blocked_id, created_at)
-      SELECT 'u' || lpad(i::text, 8, '0'), 'u' || lpad(((i * 7 + k * 13) % ${MEMBERS} + 1)::text, 8, '0'), i
-      FROM generate_series(1, ${MEMBERS}) i, generate_series(1, 5) k ON CONFLICT DO NOTHING`.execute(db);
-    await sql`INSERT INTO mutes (muter_id, muted_id, created_at)
-      SELECT 'u' || lpad(i::text, 8, '0'), 'u' || lpad(((i * 11 + k * 17) % ${MEMBERS} + 1)::text, 8, '0'), i
-      FROM generate_series(1, ${MEMBERS}) i, generate_series(1, 3) k ON CONFLICT DO NOTHING`.execute(db);
+    await seedSafety(db, MEMBERS);
     await sql`VACUUM ANALYZE`.execute(db);
   }, 300_000);
 
@@ -100,38 +95,20 @@ describe('feed and comments plans on PostgreSQL', () => {
 
   const viewer = 'u00000007';
   const cursor = { at: 1700000000000 + 15_000 * 1000, id: 'v00015000' };
+  // Each walk as most members read it (filtered false) and as a viewer with blocks or mutes does.
   const walks = {
-    'feed first page': [() => feedPageQuery(viewer, 21, null, false), 'videos', 'videos_feed', 'Backward'],
-    'feed next page': [() => feedPageQuery(viewer, 21, cursor, false), 'videos', 'videos_feed', 'Backward'],
-    'top-level comments first page': [() => topPageQuery(viewer, HOT_VIDEO, 51, null, false), 'comments', 'comments_top', 'Backward'],
+    'feed first page': [(filtered: boolean) => feedPageQuery(viewer, 21, null, filtered), 'videos', 'videos_feed', 'Backward'],
+    'feed next page': [(filtered: boolean) => feedPageQuery(viewer, 21, cursor, filtered), 'videos', 'videos_feed', 'Backward'],
+    'top-level comments first page': [(filtered: boolean) => topPageQuery(viewer, HOT_VIDEO, 51, null, filtered), 'comments', 'comments_top', 'Backward'],
     'top-level comments next page': [
-      () => topPageQuery(viewer, HOT_VIDEO, 51, { at: 1700000000000 + 20_000, id: comment(20_000) }, false),
+      (filtered: boolean) => topPageQuery(viewer, HOT_VIDEO, 51, { at: 1700000000000 + 20_000, id: comment(20_000) }, filtered),
       'comments',
       'comments_top',
       'Backward',
     ],
-    'thread first page': [() => threadPageQuery(viewer, HOT_THREAD, 51, null, false), 'comments', 'comments_thread', 'Forward'],
+    'thread first page': [(filtered: boolean) => threadPageQuery(viewer, HOT_THREAD, 51, null, filtered), 'comments', 'comments_thread', 'Forward'],
     'thread next page': [
-      () => threadPageQuery(viewer, HOT_THREAD, 51, { at: 1800000000000 + 10_000, id: 'r00010000' }, false),
-      'comments',
-      'comments_thread',
-      'Forward',
-    ],
-  } as const;
-  // The same walks for a viewer with blocks or mutes: the filter adds key probes per row, nothing else.
-  const filteredWalks = {
-    'feed first page (filtered)': [() => feedPageQuery(viewer, 21, null, true), 'videos', 'videos_feed', 'Backward'],
-    'feed next page (filtered)': [() => feedPageQuery(viewer, 21, cursor, true), 'videos', 'videos_feed', 'Backward'],
-    'top-level comments first page (filtered)': [() => topPageQuery(viewer, HOT_VIDEO, 51, null, true), 'comments', 'comments_top', 'Backward'],
-    'top-level comments next page (filtered)': [
-      () => topPageQuery(viewer, HOT_VIDEO, 51, { at: 1700000000000 + 20_000, id: comment(20_000) }, true),
-      'comments',
-      'comments_top',
-      'Backward',
-    ],
-    'thread first page (filtered)': [() => threadPageQuery(viewer, HOT_THREAD, 51, null, true), 'comments', 'comments_thread', 'Forward'],
-    'thread next page (filtered)': [
-      () => threadPageQuery(viewer, HOT_THREAD, 51, { at: 1800000000000 + 10_000, id: 'r00010000' }, true),
+      (filtered: boolean) => threadPageQuery(viewer, HOT_THREAD, 51, { at: 1800000000000 + 10_000, id: 'r00010000' }, filtered),
       'comments',
       'comments_thread',
       'Forward',
@@ -140,7 +117,7 @@ describe('feed and comments plans on PostgreSQL', () => {
 
   it.each(Object.keys(walks) as Array<keyof typeof walks>)('%s walks its index without sorting (custom and generic plans)', async (name) => {
     const [query, table, index, direction] = walks[name];
-    for (const nodes of await both(query)) expectIndexWalk(nodes, table, index, direction);
+    for (const nodes of await both(() => query(false))) expectIndexWalk(nodes, table, index, direction);
   });
 
   /** Every read of blocks and mutes is by an index: no scan of either, whatever the plan's join. */
@@ -165,11 +142,11 @@ describe('feed and comments plans on PostgreSQL', () => {
       ).toBe(true);
   }
 
-  it.each(Object.keys(filteredWalks) as Array<keyof typeof filteredWalks>)(
-    '%s walks its index, sorting at most its page, and probes blocks by key',
+  it.each(Object.keys(walks) as Array<keyof typeof walks>)(
+    '%s, filtered, walks its index, sorting at most its page, and probes blocks by key',
     async (name) => {
-      const [query, table, index, direction] = filteredWalks[name];
-      for (const nodes of await both(query)) {
+      const [query, table, index, direction] = walks[name];
+      for (const nodes of await both(() => query(true))) {
         expectPageWalk(nodes, table, index, direction);
         expectSafetyProbes(nodes, name.startsWith('feed') ? ['blocks', 'mutes'] : ['blocks']);
       }
@@ -224,7 +201,7 @@ describe('feed and comments plans on PostgreSQL', () => {
   });
 
   it('joins the author and the viewer’s like by primary key, never scanning likes or profiles', async () => {
-    for (const nodes of [await customPlan(walks['feed first page'][0]()), await genericPlan(walks['feed next page'][0]())]) {
+    for (const nodes of [await customPlan(walks['feed first page'][0](false)), await genericPlan(walks['feed next page'][0](false))]) {
       const seq = nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']);
       expect(seq).toEqual([]);
     }

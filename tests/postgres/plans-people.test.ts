@@ -7,7 +7,7 @@ import { openDatabase, type DbHandle } from '#db/connect';
 import { creatorQuery, peoplePageQuery, suggestedQuery } from '#server/people/reads';
 import { creatorVideosQuery, followingFeedQuery } from '#server/people/video-reads';
 import { testDatabaseEnv } from '../helpers/test-database';
-import { customPlan as runPlan, genericPlan as keptPlan, nodesOf, type PlanNode } from './pg-plans';
+import { customPlan as runPlan, genericPlan as keptPlan, nodesOf, seedSafety, type PlanNode } from './pg-plans';
 
 // The people reads on PostgreSQL (server/people/reads.ts, video-reads.ts) on a seeded, analysed
 // database: the Following feed reads videos_user_ready once per followed creator (a LATERAL top-N)
@@ -57,12 +57,7 @@ describe('people plans on PostgreSQL', () => {
     await sql`INSERT INTO likes (video_id, user_id, created_at)
       SELECT 'v' || lpad(v::text, 8, '0'), ${VIEWER}, v FROM generate_series(1, ${VIDEOS}, 3) v`.execute(db);
     // Every member blocks five others and mutes three (server/feed/safety.ts: the filtered statements).
-    await sql`INSERT INTO blocks (blocker_id, blocked_id, created_at)
-      SELECT 'u' || lpad(i::text, 8, '0'), 'u' || lpad(((i * 7 + k * 13) % ${MEMBERS} + 1)::text, 8, '0'), i
-      FROM generate_series(1, ${MEMBERS}) i, generate_series(1, 5) k ON CONFLICT DO NOTHING`.execute(db);
-    await sql`INSERT INTO mutes (muter_id, muted_id, created_at)
-      SELECT 'u' || lpad(i::text, 8, '0'), 'u' || lpad(((i * 11 + k * 17) % ${MEMBERS} + 1)::text, 8, '0'), i
-      FROM generate_series(1, ${MEMBERS}) i, generate_series(1, 3) k ON CONFLICT DO NOTHING`.execute(db);
+    await seedSafety(db, MEMBERS);
     // As autovacuum keeps a live table: the visibility map set for index-only counts.
     await sql`VACUUM ANALYZE`.execute(db);
   }, 240_000);

@@ -28,22 +28,25 @@ const videos = [
   { id: 'v6', user_id: 'u2', created_at: 1000, poster_key: 'p/6.jpg', media_key: null, captions_key: null, media_status: 'ready' },
 ] as const;
 
+async function insertProfile(db: DbHandle['db'], p: { id: string; name: string }): Promise<void> {
+  await db
+    .insertInto('profiles')
+    .values({
+      ...p,
+      handle: `member_${p.id}`,
+      email: `${p.id}@example.test`,
+      is_admin: 0,
+      is_active: 1,
+      account_status: 'active',
+      created_at: 1,
+      updated_at: 1,
+    })
+    .execute();
+}
+
 async function seed(handle: DbHandle): Promise<void> {
   const { db } = handle;
-  for (const p of profiles)
-    await db
-      .insertInto('profiles')
-      .values({
-        ...p,
-        handle: `member_${p.id}`,
-        email: `${p.id}@example.test`,
-        is_admin: 0,
-        is_active: 1,
-        account_status: 'active',
-        created_at: 1,
-        updated_at: 1,
-      })
-      .execute();
+  for (const p of profiles) await insertProfile(db, p);
   for (const [i, v] of videos.entries())
     await db
       .insertInto('videos')
@@ -235,20 +238,7 @@ describe('PostgreSQL reads answer what the SQLite reads answer', () => {
   // Last: the rows below would change what the reads above answer.
   it('leaves out alike, on both engines, the members a viewer blocked or who blocked them, and the videos of those they muted', async () => {
     for (const { db } of [pgHandle, liteHandle]) {
-      await db
-        .insertInto('profiles')
-        .values({
-          id: 'u3',
-          name: 'Mia',
-          handle: 'member_u3',
-          email: 'u3@example.test',
-          is_admin: 0,
-          is_active: 1,
-          account_status: 'active',
-          created_at: 1,
-          updated_at: 1,
-        })
-        .execute();
+      await insertProfile(db, { id: 'u3', name: 'Mia' });
       await db.insertInto('blocks').values({ blocker_id: 'u1', blocked_id: 'u2', created_at: 1 }).execute();
       await db.insertInto('mutes').values({ muter_id: 'u3', muted_id: 'u2', created_at: 1 }).execute();
     }
