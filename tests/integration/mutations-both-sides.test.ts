@@ -195,7 +195,14 @@ describe('one mutation, two sides: the device shows what the server then holds',
     const { shown, truth } = await sameOnBothSides(
       (videoId) => {
         // Made once: the device and the server run the same arguments.
-        const fx: SampleFixture = { videoId, commentId, ownerId: owner.id, strangerId: stranger.id, id: (label) => `${label}-${randomUUID()}`, notificationIds };
+        const fx: SampleFixture = {
+          videoId,
+          commentId,
+          ownerId: owner.id,
+          strangerId: stranger.id,
+          id: (label) => `${label}-${randomUUID()}`,
+          notificationIds,
+        };
         const made = (args ??= mutationDef(name)!.sample(fx) as Record<string, unknown>);
         return Array.from({ length: times }, () => ({ name, args: made }));
       },

@@ -96,7 +96,14 @@ describe('a new entity through both table adapters, untouched', () => {
   }
 
   it('the server stores it, stamps its time and declares its change to its member alone; a replay changes nothing', async () => {
-    const args = bookmarkVideo.sample({ videoId, commentId: 'no-comment', ownerId: member.id, strangerId: 'no-stranger', id: (label) => `${label}-${randomUUID()}`, notificationIds: [] });
+    const args = bookmarkVideo.sample({
+      videoId,
+      commentId: 'no-comment',
+      ownerId: member.id,
+      strangerId: 'no-stranger',
+      id: (label) => `${label}-${randomUUID()}`,
+      notificationIds: [],
+    });
     const before = t.deps.now();
     const first = await onServer(args);
     expect(first).toEqual({ outcome: { bookmarkId: args.bookmarkId }, scopes: [`user:${member.id}`] });
