@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPushSender, type PushSender } from '#server/notifications/sender';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { startPushService, type PushService, type TestSubscription } from '../helpers/push-service';
+import { startPushService, type PushService, subscribeDevice } from '../helpers/push-service';
 
 // The follow notification (docs/notifications.md) through the HTTP API on both engines: in the
 // followee's pull and pushed to their device through a local push service; an unfollow while it
@@ -46,18 +46,10 @@ const followNotes = (user: TestUser) =>
   t.deps.db.selectFrom('notifications').selectAll().where('user_id', '=', user.id).where('kind', '=', 'follow').orderBy('created_at').execute();
 const handleOf = async (user: TestUser) => (await t.deps.db.selectFrom('profiles').select('handle').where('id', '=', user.id).executeTakeFirstOrThrow()).handle;
 
-async function subscribeDevice(user: TestUser): Promise<TestSubscription> {
-  const key = await call(t.app, 'GET', '/api/push/key', undefined, user.token);
-  const sub = await svc.subscribe(key.json.public_key);
-  const reg = await call(t.app, 'POST', '/api/push/subscriptions', { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }, user.token);
-  expect(reg.status).toBe(201);
-  return sub;
-}
-
 describe('the follow notification', () => {
   it('"Asha started following you": in the pull with the follower\'s handle, and pushed to the device with a link to their page', async () => {
     const [asha, bob] = await Promise.all([createUser(t.deps, { name: 'Asha' }), createUser(t.deps, { name: 'Bob' })]);
-    const device = await subscribeDevice(bob);
+    const device = await subscribeDevice(t, svc, bob);
     const before = await pull(bob, null);
     await follow(asha, bob);
     const handle = await handleOf(asha);
@@ -89,7 +81,7 @@ describe('the follow notification', () => {
 
   it('an unfollow before it is read takes it back: the pull says it is gone and nothing is pushed', async () => {
     const [ann, cy] = await Promise.all([createUser(t.deps, { name: 'Ann' }), createUser(t.deps, { name: 'Cy' })]);
-    const device = await subscribeDevice(cy);
+    const device = await subscribeDevice(t, svc, cy);
     const before = await pull(cy, null);
     await follow(ann, cy);
     const [note] = await followNotes(cy);
@@ -145,7 +137,7 @@ describe('the follow notification', () => {
 
   it('is pushed under the likes choice: with it off the device gets nothing, and the bell still lists it', async () => {
     const [hal, ivy] = await Promise.all([createUser(t.deps, { name: 'Hal' }), createUser(t.deps, { name: 'Ivy' })]);
-    const device = await subscribeDevice(ivy);
+    const device = await subscribeDevice(t, svc, ivy);
     const off = await call(t.app, 'PUT', '/api/notifications/preferences', { likes: false }, ivy.token);
     expect(off.status).toBe(200);
     await follow(hal, ivy);

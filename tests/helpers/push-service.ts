@@ -118,3 +118,13 @@ export async function commentAs(t: TestApp, author: { token: string }, videoId: 
   const res = await call(t.app, 'POST', '/api/sync/push', { client_id: randomUUID(), mutations: [mutation] }, author.token);
   if (res.status !== 200 || res.json.results?.[0]?.error) throw new Error(`the comment was refused: ${res.text}`);
 }
+
+/** A device of `member` subscribed to pushes through the API, as the app does (GET /api/push/key, POST /api/push/subscriptions). */
+export async function subscribeDevice(t: TestApp, svc: PushService, member: { token: string }): Promise<TestSubscription> {
+  const key = await call(t.app, 'GET', '/api/push/key', undefined, member.token);
+  if (key.status !== 200) throw new Error(`no push key: ${key.text}`);
+  const sub = await svc.subscribe(key.json.public_key);
+  const reg = await call(t.app, 'POST', '/api/push/subscriptions', { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }, member.token);
+  if (reg.status !== 201) throw new Error(`the subscription was refused: ${reg.text}`);
+  return sub;
+}

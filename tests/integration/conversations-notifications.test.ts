@@ -4,7 +4,7 @@ import { startPushSender, type PushSender } from '#server/notifications/sender';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { insertVideo } from '../helpers/videos';
-import { startPushService, type PushService, type TestSubscription } from '../helpers/push-service';
+import { startPushService, type PushService, subscribeDevice } from '../helpers/push-service';
 
 // Issue 29's notifications through the real push on both engines (docs/notifications.md): a reply
 // tells the author of the comment replied to, an @mention each member it names once per comment
@@ -78,14 +78,6 @@ const handleOf = async (user: TestUser) => (await t.deps.db.selectFrom('profiles
 /** One member per name, as a tuple of the same length. */
 const people = <N extends string[]>(...names: N) => Promise.all(names.map((name) => createUser(t.deps, { name }))) as Promise<{ [K in keyof N]: TestUser }>;
 
-async function subscribeDevice(user: TestUser): Promise<TestSubscription> {
-  const key = await call(t.app, 'GET', '/api/push/key', undefined, user.token);
-  const sub = await svc.subscribe(key.json.public_key);
-  const reg = await call(t.app, 'POST', '/api/push/subscriptions', { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }, user.token);
-  expect(reg.status).toBe(201);
-  return sub;
-}
-
 describe('a reply', () => {
   it('"Ravi replied to your comment": told to the author of the comment replied to, with the reply\'s words and id; never to oneself', async () => {
     const [owner, ann, ravi] = await people('Owner', 'Ann', 'Ravi');
@@ -120,7 +112,7 @@ describe('a reply', () => {
 
   it('pushed at once to the device, under the comments choice', async () => {
     const [owner, ann, ravi] = await people('Owner', 'Ann', 'Ravi');
-    const device = await subscribeDevice(ann);
+    const device = await subscribeDevice(t, svc, ann);
     const videoId = await insertVideo(t.deps, owner.id);
     const top = await say(ann, videoId, 'what a view');
     await say(ravi, videoId, 'agreed', top);
@@ -180,7 +172,7 @@ describe('a mention', () => {
 describe("a comment's likes", () => {
   it('are one row per comment while unread, counted and pushed once after the batching window; an unlike tells nothing', async () => {
     const [owner, ann, ...likers] = await people('Owner', 'Ann', 'L1', 'L2', 'L3');
-    const device = await subscribeDevice(ann);
+    const device = await subscribeDevice(t, svc, ann);
     const videoId = await insertVideo(t.deps, owner.id);
     const comment = await say(ann, videoId, 'like me');
     await sender.runOnce();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPushSender, type PushSender } from '#server/notifications/sender';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { startPushService, type PushService, type TestSubscription } from '../helpers/push-service';
+import { startPushService, type PushService, subscribeDevice } from '../helpers/push-service';
 
 // Issue 30 and Web Push, on both engines against a local push service (tests/helpers/push-service.ts):
 // a follow waits the likes' batching window before its push; a block or mute of its actor within
@@ -33,18 +33,10 @@ async function once(user: TestUser, name: string, args: Record<string, unknown>)
   expect(res.json.results[0]).toMatchObject({ status: 'applied' });
 }
 
-async function subscribeDevice(user: TestUser): Promise<TestSubscription> {
-  const key = await call(t.app, 'GET', '/api/push/key', undefined, user.token);
-  const sub = await svc.subscribe(key.json.public_key);
-  const reg = await call(t.app, 'POST', '/api/push/subscriptions', { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }, user.token);
-  expect(reg.status).toBe(201);
-  return sub;
-}
-
 describe('a pending push whose actor was blocked or muted meanwhile', () => {
   it('is not sent, and the badge of the one that is counts only what is shown', async () => {
     const [dan, eve, fay, gus] = await Promise.all(['Dan', 'Eve', 'Fay', 'Gus'].map((name) => createUser(t.deps, { name })));
-    const device = await subscribeDevice(dan!);
+    const device = await subscribeDevice(t, svc, dan!);
     // Three follows, each pushed after the window: Dan mutes Eve and blocks Fay before it ends.
     for (const who of [eve!, fay!, gus!]) await once(who, 'follow', { userId: dan!.id });
     await once(dan!, 'mute', { userId: eve!.id });

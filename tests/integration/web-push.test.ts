@@ -5,7 +5,7 @@ import { notifyProcessing } from '#server/notifications/create';
 import { startPushSender, type PushSender } from '#server/notifications/sender';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { startPushService, type PushService, type TestSubscription } from '../helpers/push-service';
+import { startPushService, type PushService, type TestSubscription, subscribeDevice } from '../helpers/push-service';
 import { insertVideo } from './sync-harness';
 
 // Web Push end to end against a local push service (tests/helpers/push-service.ts): a member's
@@ -40,21 +40,13 @@ afterAll(async () => {
 const push = (user: TestUser, mutations: unknown[]) => call(t.app, 'POST', '/api/sync/push', { client_id: randomUUID(), mutations }, user.token);
 
 /** A device of `user` subscribes the way the client does: the server's key, the browser's subscription, registered. */
-async function subscribeDevice(user: TestUser): Promise<TestSubscription> {
-  const key = await call(t.app, 'GET', '/api/push/key', undefined, user.token);
-  expect(key.status).toBe(200);
-  const sub = await svc.subscribe(key.json.public_key);
-  const reg = await call(t.app, 'POST', '/api/push/subscriptions', { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }, user.token);
-  expect(reg.status).toBe(201);
-  return sub;
-}
 
 describe('Web Push delivery', () => {
   let bobsDevice: TestSubscription;
   let videoId: string;
 
   beforeAll(async () => {
-    bobsDevice = await subscribeDevice(bob);
+    bobsDevice = await subscribeDevice(t, svc, bob);
     videoId = await insertVideo(t.deps, bob.id, { title: 'Sunset run' });
   });
 
@@ -125,7 +117,7 @@ describe('Web Push delivery', () => {
   });
 
   it('removes a subscription the push service answers 410 for', async () => {
-    const device = await subscribeDevice(carol);
+    const device = await subscribeDevice(t, svc, carol);
     await svc.expire(device);
     await push(likers[1]!, [{ id: 1, name: 'addComment', args: { commentId: randomUUID(), videoId: await insertVideo(t.deps, carol.id), content: 'Hi' } }]);
     await sender.runOnce();
