@@ -76,10 +76,12 @@ describe('a block', () => {
     await applied(ann, 'block', { userId: bob.id });
   });
 
-  it('writes no new notification between them: a mention of the other in a comment elsewhere tells nobody', async () => {
+  it('refuses a mention of the other in a comment elsewhere with `blocked`, either way, and tells nobody', async () => {
     const before = await stored(ann, bob);
-    await c.say(bob, otherVideo, `Still here @${testHandle(ann.id)}`);
-    await c.say(ann, otherVideo, `And @${testHandle(bob.id)}`);
+    const mention = (who: TestUser, handle: string) =>
+      c.once(who, 'addComment', { commentId: randomUUID(), videoId: otherVideo, content: `Still here @${handle}` });
+    expect(await mention(bob, testHandle(ann.id))).toMatchObject({ status: 'rejected', error: { code: 'blocked' } });
+    expect(await mention(ann, testHandle(bob.id))).toMatchObject({ status: 'rejected', error: { code: 'blocked' } });
     expect(await stored(ann, bob)).toEqual(before);
     expect(await stored(bob, ann)).toEqual(['likes']);
   });

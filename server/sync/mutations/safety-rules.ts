@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { MutationError } from '#sync/protocol/error-codes';
+import { mentionedHandles } from '#sync/protocol/mentions';
 import type { ServerMutationContext } from './context';
 
 // The rules of block and mute that only the server can apply (docs/decisions/0024-safety.md): the
@@ -81,13 +82,24 @@ export async function authorOfComment(ctx: ServerMutationContext, commentId: str
   return row?.user_id;
 }
 
+/** The members a text's @handles name (profiles_handle). */
+async function mentionedMembers(ctx: ServerMutationContext, text: string): Promise<string[]> {
+  const handles = mentionedHandles(text);
+  if (!handles.length) return [];
+  return (await ctx.trx.selectFrom('profiles').select('id').where('handle', 'in', handles).execute()).map((r) => r.id);
+}
+
 /**
- * A new comment's counterparts: the video's owner and, for a reply, the author replied to. A comment
- * id already taken is the shared logic's to answer (a replay is no refusal).
+ * A new comment's counterparts: the video's owner, for a reply the author replied to, and the members
+ * it mentions. A comment id already taken is the shared logic's to answer (a replay is no refusal).
  */
-export async function commentCounterparts(ctx: ServerMutationContext, a: { commentId: string; videoId: string; parentId?: string | undefined }) {
+export async function commentCounterparts(
+  ctx: ServerMutationContext,
+  a: { commentId: string; videoId: string; content: string; parentId?: string | undefined },
+) {
   if (await authorOfComment(ctx, a.commentId)) return [];
-  return [...(await ownerOfVideo(ctx, a.videoId)), a.parentId ? await authorOfComment(ctx, a.parentId) : undefined];
+  const replyTo = a.parentId ? await authorOfComment(ctx, a.parentId) : undefined;
+  return [...(await ownerOfVideo(ctx, a.videoId)), replyTo, ...(await mentionedMembers(ctx, a.content))];
 }
 
 /**
