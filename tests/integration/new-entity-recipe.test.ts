@@ -21,7 +21,7 @@ import { insertVideo } from './sync-harness';
 // are not touched: the entity goes through both as declared (the catalogue line is what
 // mutations-both-sides.test.ts then runs on both sides; this file cannot add it to the real catalogue).
 
-// 1. The declaration (in sync/entities/registry.ts, added to `entities`).
+// 1. The declaration (in sync/entities/member-entities.ts, added to registry.ts's `entities`).
 interface BookmarkRow {
   id: string;
   video_id: string;
