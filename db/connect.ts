@@ -21,6 +21,7 @@ import * as m0015peopleReads from './migrations/0015_people_reads';
 import * as m0016conversations from './migrations/0016_conversations';
 import * as m0017safety from './migrations/0017_safety';
 import * as m0018mutesMuted from './migrations/0018_mutes_muted';
+import * as m0019discovery from './migrations/0019_discovery';
 
 /** Migrations are listed here, in order, so the bundle needs no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0016_conversations': m0016conversations,
   '0017_safety': m0017safety,
   '0018_mutes_muted': m0018mutesMuted,
+  '0019_discovery': m0019discovery,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -10,7 +10,17 @@ import type {
   ReportsTable,
   ReportTargetsTable,
 } from './tables/accounts';
-import type { VideosTable, UploadsTable, LikesTable, CommentsTable, CommentLikesTable, ViewsTable, SharesTable } from './tables/videos';
+import type {
+  VideosTable,
+  UploadsTable,
+  LikesTable,
+  CommentsTable,
+  CommentLikesTable,
+  ViewsTable,
+  SharesTable,
+  HashtagsTable,
+  VideoHashtagsTable,
+} from './tables/videos';
 import type {
   PrizesTable,
   ScoresTable,
@@ -59,6 +69,8 @@ export interface Database {
   comment_likes: CommentLikesTable;
   views: ViewsTable;
   shares: SharesTable;
+  hashtags: HashtagsTable;
+  video_hashtags: VideoHashtagsTable;
   settings: SettingsTable;
   prizes: PrizesTable;
   scores: ScoresTable;

@@ -97,3 +97,21 @@ export interface SharesTable {
   user_id: string;
   created_at: number;
 }
+
+/** A tag and how many ready videos carry it (db/migrations/0019_discovery.ts). */
+export interface HashtagsTable {
+  /** NFKC, lower case (sync/protocol/hashtags.ts). */
+  tag: string;
+  videos_count: Generated<number>;
+  /** 1 when an admin hid it from search and its page. */
+  hidden: Generated<number>;
+  created_at: number;
+}
+
+/** A ready video filed under one of its tags; created_at and likes_count are the video's, for the tag page's orders. */
+export interface VideoHashtagsTable {
+  tag: string;
+  video_id: string;
+  created_at: number;
+  likes_count: Generated<number>;
+}

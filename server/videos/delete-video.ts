@@ -6,6 +6,7 @@ import { applyScoreEvent } from '../rewards/score-events';
 import { onVideoDeleted } from '../rewards/member-status';
 import { endJobsOfVideo } from '../media/jobs/queue';
 import { videoMediaDeleted } from '../media/jobs/registry';
+import { unfileVideo } from '../discovery/video-hashtags';
 
 /**
  * Deletes a video and everything that hangs off it inside the caller's transaction: its likes,
@@ -41,6 +42,8 @@ export async function deleteVideoInTx(
   }
 
   await deleteNotificationsOfVideo(trx, changes, videoId);
+  // Its tags' counts go down by the rows it had (the rows themselves would go with the cascade).
+  await unfileVideo(trx, videoId);
   // Likes, comments, views and shares go with the video (ON DELETE CASCADE).
   await trx.deleteFrom('videos').where('id', '=', videoId).execute();
   await endJobsOfVideo(trx, videoId, now);

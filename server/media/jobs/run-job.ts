@@ -7,6 +7,7 @@ import { videoFolderKey } from './registry';
 import { sweepVideoFolder, tempFolderName } from './sweep';
 import { progressWriter } from './progress';
 import type { ProcessedVideo, RunnerDeps, RunnerOptions, StopReason } from './types';
+import { fileVideo } from '../../discovery/video-hashtags';
 
 interface JobVideo {
   id: string;
@@ -126,6 +127,8 @@ async function install(deps: RunnerDeps, o: RunnerOptions, job: ClaimedJob, vide
       })
       .where('id', '=', video.id)
       .execute();
+    // Ready: filed under its hashtags (a re-processing finds them filed and changes nothing).
+    await fileVideo(trx, video.id, now);
     // Not ready before: it now enters everyone's feed. Ready before (re-processing): its card changes.
     // Only the first processing of an upload tells its owner (a re-processing of a ready video is silent).
     if (current.media_status === 'ready') changes.video(video.id);
