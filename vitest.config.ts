@@ -152,12 +152,12 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/setup/build-client.ts'],
-          // One browser at a time, and after the other projects' files (vitest runs a project with
-          // fileParallelism: false in a group of its own, last). Beside them (the lock the cluster
-          // project uses) was faster, but browser tests then timed out now and then behind their
-          // neighbours' load: a service worker not yet in control, a form pressed before React had
-          // adopted it (docs/benchmarks.md, "CI time").
-          fileParallelism: false,
+          // After the other projects' files, in a group of their own (groupOrder 1), two browsers at a
+          // time. Beside the other files (the lock the cluster project uses) browser tests timed out now
+          // and then behind their neighbours' load: a service worker not yet in control, a form pressed
+          // before React had adopted it (docs/benchmarks.md, "CI time").
+          sequence: { groupOrder: 1 },
+          maxWorkers: 2,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -8,6 +8,7 @@ import type { Logger } from './logger';
 import type { Pokes } from './changes/pokes';
 import type { LiveStreams } from './realtime/live-streams';
 import type { SecretBox } from './settings/secret-box';
+import type { ScryptParams } from './auth/password';
 import type { MediaStore } from './storage/media-store';
 
 /** Everything a router needs, built once at start-up and passed down (no module-level singletons). */
@@ -29,6 +30,11 @@ export interface AppDeps {
   media: MediaStore;
   /** Milliseconds since the epoch; replaceable in tests that need to move time. */
   now: () => number;
+  /**
+   * The scrypt cost of the hashes the app makes: PASSWORD_PARAMS (decision 0005). Only an in-process
+   * test app (tests/helpers/test-app.ts) passes a cheaper one, for suites that are not about the hash.
+   */
+  passwordParams: ScryptParams;
 }
 
 /** The signed-in caller, set by requireUser. */

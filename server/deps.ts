@@ -12,6 +12,7 @@ import { LiveStreams } from './realtime/live-streams';
 import { loadSecretBox } from './settings/secret-box';
 import { sealStoredSecrets } from './settings/payment-secrets';
 import { openMediaStore } from './storage/open-media-store';
+import { PASSWORD_PARAMS } from './auth/password';
 
 /** Opens the database (migrated), loads the signing key and builds everything the routers share. */
 /**
@@ -20,7 +21,7 @@ import { openMediaStore } from './storage/open-media-store';
  */
 export async function createDeps(
   config: Config,
-  overrides: Partial<Pick<AppDeps, 'now'>> & { servesStreams?: boolean } = {},
+  overrides: Partial<Pick<AppDeps, 'now' | 'passwordParams'>> & { servesStreams?: boolean } = {},
 ): Promise<AppDeps & { close(): Promise<void> }> {
   // Created owner-only (0700): the database, keys and mail (live links) live here. An existing
   // DATA_DIR is the operator's to set; the mail folder of an older version is tightened. umask is
@@ -47,6 +48,7 @@ export async function createDeps(
     engine,
     log,
     now,
+    passwordParams: overrides.passwordParams ?? PASSWORD_PARAMS,
     pokes,
     liveStreams: new LiveStreams(),
     secrets,

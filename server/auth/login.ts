@@ -3,7 +3,7 @@ import type { Profile } from '#db/schema';
 import type { AppDeps } from '../context';
 import { ApiError, forbidden, unauthorized } from '../http/errors';
 import { reservePasswordAttempt, type AuthLimits } from '../security/auth-limits';
-import { DUMMY_PASSWORD_HASH, verifyPassword } from './password';
+import { dummyPasswordHash, verifyPassword } from './password';
 import { liveSessionOfToken } from './refresh-tokens';
 
 export type LoginOutcome = { ok: true; profile: Profile } | { ok: false; paymentRequired: { userId: string } };
@@ -38,7 +38,9 @@ export async function checkLogin(deps: AppDeps, limits: AuthLimits, body: LoginB
   const deviceKey = session && session.userId === row?.id ? session.familyId : undefined;
   // Counted before the hash: concurrent guesses cannot all pass.
   const attempt = await reservePasswordAttempt(limits, { account: body.email, ip, deviceKey }, deps.now());
-  const passwordOk = await checkedUnder(attempt, deps.now, () => verifyPassword(body.password, row?.password_hash ?? DUMMY_PASSWORD_HASH));
+  const passwordOk = await checkedUnder(attempt, deps.now, async () =>
+    verifyPassword(body.password, row?.password_hash ?? (await dummyPasswordHash(deps.passwordParams))),
+  );
   if (!row || !row.password_hash || !passwordOk) throw invalidCredentials();
   await attempt.succeeded(deps.now());
 

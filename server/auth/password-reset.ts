@@ -72,7 +72,7 @@ export async function setPassword(trx: Transaction<Database>, userId: string, pa
 export async function resetPassword(deps: AppDeps, token: string, password: string): Promise<{ userId: string; email: string }> {
   const tokenHash = hashSecretToken(token);
   if (!(await openResetToken(deps.db, tokenHash, deps.now()))) throw invalidResetToken();
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, deps.passwordParams);
   return deps.db.transaction().execute(async (trx) => {
     const now = deps.now();
     const row = await spendToken(trx, tokenHash, RESET_PASSWORD_PURPOSE, now);

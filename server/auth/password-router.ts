@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors';
 import { reservePasswordAttempt, takeOrRefuse, type AuthLimits } from '../security/auth-limits';
 import { clientIp } from '../security/client-ip';
 import { checkedUnder } from './login';
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from './password';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import { mailResetLink, resetPassword, setPassword } from './password-reset';
 import { changePasswordRoute, forgotPasswordRoute, logoutAllRoute, resetPasswordRoute } from './password-routes';
 import { revokeAllRefreshTokens } from './refresh-tokens';
@@ -49,10 +49,12 @@ export function addPasswordRoutes(app: OpenAPIHono<AppEnv>, limitsOf: (deps: App
     // A signed-in caller guesses against their session's own budget, like a known device at login.
     const deviceKey = user.sessionId ?? `user:${user.id}`;
     const attempt = await reservePasswordAttempt(limitsOf(deps), { account: user.email, ip: clientIp(c), deviceKey }, deps.now());
-    const ok = await checkedUnder(attempt, deps.now, () => verifyPassword(body.current_password, row?.password_hash ?? DUMMY_PASSWORD_HASH));
+    const ok = await checkedUnder(attempt, deps.now, async () =>
+      verifyPassword(body.current_password, row?.password_hash ?? (await dummyPasswordHash(deps.passwordParams))),
+    );
     if (!row || !ok) throw new ApiError(400, 'wrong_password', 'Your current password is incorrect.');
     await attempt.succeeded(deps.now());
-    const passwordHash = await hashPassword(body.new_password);
+    const passwordHash = await hashPassword(body.new_password, deps.passwordParams);
     await deps.db.transaction().execute((trx) => setPassword(trx, user.id, passwordHash, deps.now(), user.sessionId));
     deps.liveStreams.endUser(user.id, user.sessionId);
     return c.json(PASSWORD_UPDATED, 200);

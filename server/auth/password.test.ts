@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DUMMY_PASSWORD_HASH, PASSWORD_PARAMS, hashPassword, parsePasswordHash, verifyPassword } from './password';
+import { DUMMY_PASSWORD_HASH, PASSWORD_PARAMS, dummyPasswordHash, hashPassword, parsePasswordHash, verifyPassword } from './password';
 
 describe('password hashing (scrypt N=2^17, r=8, p=1)', () => {
   it('hashes with a random salt into a self-describing string and verifies only the right password', async () => {
@@ -19,6 +19,15 @@ describe('password hashing (scrypt N=2^17, r=8, p=1)', () => {
   it('uses the production parameters by default, also for the dummy hash of unknown e-mails', () => {
     expect(PASSWORD_PARAMS).toEqual({ log2N: 17, r: 8, p: 1, keyLength: 32 });
     expect(parsePasswordHash(DUMMY_PASSWORD_HASH)?.params).toEqual(PASSWORD_PARAMS);
+  });
+
+  it("checks an unknown e-mail against a dummy at the cost of the app's own hashes", async () => {
+    expect(await dummyPasswordHash(PASSWORD_PARAMS)).toBe(DUMMY_PASSWORD_HASH);
+    const cheap = { ...PASSWORD_PARAMS, log2N: 12 };
+    const dummy = await dummyPasswordHash(cheap);
+    expect(parsePasswordHash(dummy)?.params).toEqual(cheap);
+    expect(await dummyPasswordHash(cheap)).toBe(dummy);
+    expect(await verifyPassword('', dummy)).toBe(false);
   });
 
   it('rejects malformed or absurdly expensive stored hashes instead of running them', async () => {

@@ -87,6 +87,21 @@ export async function verifyPassword(password: string, encoded: string): Promise
   return candidate.length === parsed.key.length && timingSafeEqual(candidate, parsed.key);
 }
 
+const dummies = new Map<string, Promise<string>>();
+
+/**
+ * What a login checks a password against when the address has no hash: one made at `params`, the
+ * cost of the app's own hashes, so an unknown address takes as long as a wrong password. At the
+ * production cost it is DUMMY_PASSWORD_HASH; at another (an in-process test app's) it is made once.
+ */
+export function dummyPasswordHash(params: ScryptParams): Promise<string> {
+  const key = `${params.log2N}$${params.r}$${params.p}$${params.keyLength}`;
+  if (key === `${PASSWORD_PARAMS.log2N}$${PASSWORD_PARAMS.r}$${PASSWORD_PARAMS.p}$${PASSWORD_PARAMS.keyLength}`) return Promise.resolve(DUMMY_PASSWORD_HASH);
+  let made = dummies.get(key);
+  if (!made) dummies.set(key, (made = hashPassword(randomBytes(24).toString('base64'), params)));
+  return made;
+}
+
 /**
  * A real hash at the production cost that matches no password anyone can type: login verifies
  * against it when the e-mail is unknown, so an unknown address costs the same time as a wrong password.

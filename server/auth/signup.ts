@@ -38,7 +38,7 @@ async function answerTaken(deps: AppDeps, body: SignupBody, status: AccountStatu
  */
 export async function signUp(deps: AppDeps, body: SignupBody): Promise<SignupResponse> {
   // Hashed first, for taken addresses too (same work, same time); ~300 ms on the thread pool must not hold the database.
-  const passwordHash = await hashPassword(body.password);
+  const passwordHash = await hashPassword(body.password, deps.passwordParams);
   const id = randomUUID();
   let created: { token: string; status: AccountStatus } | { taken: AccountStatus } | undefined;
   // A handle is picked from the name; two sign-ups with the same name can race for it: try again.

@@ -18,7 +18,8 @@ async function familyRows(t: TestApp, userId: string) {
 describe('sign-up -> verify -> login -> refresh -> rotate -> reuse detection -> logout', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    // The production cost: this flow checks the hash a sign-up stores (decision 0005).
+    t = await createTestApp({}, { passwordCost: 'production' });
   });
   afterAll(() => t.close());
 
