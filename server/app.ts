@@ -21,6 +21,7 @@ import { syncRouter } from './sync/routes';
 import { eventStreamRouter } from './realtime/routes';
 import { videosRouter } from './videos/routes';
 import { peopleRouter } from './people/routes';
+import { hashtagRouter } from './discovery/hashtag-routes';
 import { requireUser } from './auth/middleware';
 import { authRouter } from './auth/auth-router';
 import { profileRouter } from './auth/profile-router';
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api/sync', eventStreamRouter());
   app.route('/api/videos', videosRouter());
   app.route('/api', peopleRouter(requireUser));
+  app.route('/api', hashtagRouter(requireUser));
   app.route('/api/push', pushRouter());
   app.route('/api/notifications', notificationsRouter());
 
