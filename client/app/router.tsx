@@ -4,6 +4,7 @@ import { GuestOnly } from './routes/guards';
 import { RootLayout } from './routes/RootLayout';
 import { NotFound, RouteError } from './routes/fallbacks';
 import { Spinner } from '../ui/Spinner';
+import type { SearchType } from '#sync/rest-api/discovery';
 
 // Code-based routes (no generated tree). Screens load lazily so the first route stays small.
 const rootRoute = createRootRoute({ component: RootLayout });
@@ -39,7 +40,7 @@ const resetPasswordRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/auth/ResetPasswordPage'), 'ResetPasswordPage'),
 });
 
-/** /home, /rewards, /profile, /@handle: signed-in members only, inside the member layout. */
+/** /home, /rewards, /profile, /@handle, /search, /tag/{tag}: signed-in members only, inside the member layout. */
 // The member layout brings the local database and the sync engine: loaded with the first member screen.
 const memberRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -69,6 +70,25 @@ const creatorRoute = createRoute({
   component: lazyRouteComponent(() => import('./routes/CreatorRoute'), 'CreatorRoute'),
 });
 
+// People is the first tab, so the address names only the others. Not SEARCH_TYPES: its module brings zod into the first chunk.
+const SEARCH_TABS: readonly SearchType[] = ['videos', 'hashtags'];
+/** Search (docs/pwa.md, "Discovery"): the query and tab stand in the address, so Back returns to the results. */
+const searchRoute = createRoute({
+  getParentRoute: () => memberRoute,
+  path: '/search',
+  validateSearch: (search: Record<string, unknown>): { q?: string; type?: SearchType } => ({
+    ...(typeof search.q === 'string' && search.q ? { q: search.q } : {}),
+    ...((SEARCH_TABS as readonly unknown[]).includes(search.type) ? { type: search.type as SearchType } : {}),
+  }),
+  component: lazyRouteComponent(() => import('./routes/SearchRoute'), 'SearchRoute'),
+});
+/** A hashtag's page, /tag/{tag} (docs/pwa.md, "Discovery"): members only, like the cards that link to it. */
+const tagRoute = createRoute({
+  getParentRoute: () => memberRoute,
+  path: '/tag/$tag',
+  component: lazyRouteComponent(() => import('./routes/TagRoute'), 'TagRoute'),
+});
+
 /** Entry-fee payment after sign-up (public; the page itself belongs to the payments feature). */
 const paymentRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -94,7 +114,7 @@ const routeTree = rootRoute.addChildren([
   adminLoginRoute,
   adminRoute,
   guestRoute.addChildren([loginRoute, signupRoute, forgotPasswordRoute]),
-  memberRoute.addChildren([homeRoute, rewardsRoute, profileRoute, creatorRoute]),
+  memberRoute.addChildren([homeRoute, rewardsRoute, profileRoute, creatorRoute, searchRoute, tagRoute]),
 ]);
 
 /** The browser's router (no history given), or one over a memory history for prerendering a page at build time. */

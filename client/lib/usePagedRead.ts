@@ -2,8 +2,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ApiError } from './http/api-error';
 import { getPeopleRead, readError, type ReadPage } from './people';
 
-export interface PagedRead<T> {
+export interface PagedRead<T, P = ReadPage<T>> {
   items: T[];
+  /** The first page's answer as it came (a hashtag page's count beside its items), or null. */
+  first: P | null;
   /** The first page is on its way. */
   loading: boolean;
   /** Why the last page failed (status 0: no answer and none kept on this device), or null. */
@@ -12,8 +14,9 @@ export interface PagedRead<T> {
   loadMore(): void;
 }
 
-interface State<T> {
+interface State<T, P> {
   items: T[];
+  first: P | null;
   next: string | null;
   loading: boolean;
   error: ApiError | null;
@@ -25,8 +28,8 @@ const withCursor = (path: string, cursor: string | null) => (cursor ? `${path}${
  * A keyset list read page by page ({ items, next_cursor }): the first page when `path` or `refresh`
  * changes, the next on loadMore. A row already shown is not shown twice.
  */
-export function usePagedRead<T extends { id: string }>(path: string | null, refresh: unknown = null): PagedRead<T> {
-  const [state, setState] = useState<State<T>>({ items: [], next: null, loading: true, error: null });
+export function usePagedRead<T extends { id: string }, P extends ReadPage<T> = ReadPage<T>>(path: string | null, refresh: unknown = null): PagedRead<T, P> {
+  const [state, setState] = useState<State<T, P>>({ items: [], first: null, next: null, loading: true, error: null });
   // Answers of an earlier path (or refresh) are dropped; one page at a time.
   const generation = useRef(0);
   const busy = useRef(false);
@@ -37,7 +40,7 @@ export function usePagedRead<T extends { id: string }>(path: string | null, refr
       if (!path) return;
       const gen = generation.current;
       busy.current = true;
-      getPeopleRead<ReadPage<T> | T[]>(withCursor(path, cursor))
+      getPeopleRead<P | T[]>(withCursor(path, cursor))
         .then(
           (answer) => {
             if (gen !== generation.current) return;
@@ -46,7 +49,8 @@ export function usePagedRead<T extends { id: string }>(path: string | null, refr
             setState((s) => {
               const before = cursor ? s.items : [];
               const seen = new Set(before.map((i) => i.id));
-              return { items: [...before, ...page.items.filter((i) => !seen.has(i.id))], next: page.next_cursor ?? null, loading: false, error: null };
+              const first = cursor ? s.first : Array.isArray(answer) ? null : answer;
+              return { items: [...before, ...page.items.filter((i) => !seen.has(i.id))], first, next: page.next_cursor ?? null, loading: false, error: null };
             });
           },
           (e: unknown) => {
@@ -66,7 +70,7 @@ export function usePagedRead<T extends { id: string }>(path: string | null, refr
     // A refresh keeps what is shown until the new first page replaces it; another list does not.
     const other = shownPath.current !== path;
     shownPath.current = path;
-    setState((s) => (other ? { items: [], next: null, loading: true, error: null } : { ...s, loading: s.items.length === 0, error: null }));
+    setState((s) => (other ? { items: [], first: null, next: null, loading: true, error: null } : { ...s, loading: s.items.length === 0, error: null }));
     fetchPage(null);
   }, [fetchPage, path, refresh]);
 
@@ -75,5 +79,5 @@ export function usePagedRead<T extends { id: string }>(path: string | null, refr
     if (!busy.current && next) fetchPage(next);
   }, [fetchPage, next]);
 
-  return { items: state.items, loading: state.loading, error: state.error, hasMore: next !== null, loadMore };
+  return { items: state.items, first: state.first, loading: state.loading, error: state.error, hasMore: next !== null, loadMore };
 }

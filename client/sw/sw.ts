@@ -69,7 +69,11 @@ registerRoute(
 // shows a follow undone. Kept per address: an offline page has no token, and the server may vary
 // its answer on it, hence ignoreVary. The page empties this cache at sign-out.
 const PEOPLE_READ_MAX_ENTRIES = 200;
-const isPeopleRead = (url: URL) => url.origin === self.location.origin && (url.pathname.startsWith('/api/people/') || url.pathname === '/api/feed/following');
+// Hashtag pages (docs/pwa.md, "Discovery") are kept the same way, in the same cache: read-only
+// pages, and what a member saw there is theirs (blocks and mutes applied), emptied with the rest.
+const isPeopleRead = (url: URL) =>
+  url.origin === self.location.origin &&
+  (url.pathname.startsWith('/api/people/') || url.pathname === '/api/feed/following' || url.pathname.startsWith('/api/hashtags/'));
 registerRoute(
   ({ url, request }: RouteArgs) => request.method === 'GET' && isPeopleRead(url),
   new NetworkFirst({

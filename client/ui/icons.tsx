@@ -124,3 +124,10 @@ export const BellIcon = icon(
   </>,
 );
 export const FlagIcon = icon(<path d="M4 22V15M4 15V3s3-1 6 0 5 2 8 1v11c-3 1-5 0-8-1s-6 0-6 0Z" />);
+export const SearchIcon = icon(
+  <>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-4-4" />
+  </>,
+);
+export const HashIcon = icon(<path d="M4 9h16M4 15h16M10 3 8 21M16 3l-2 18" />);

@@ -3,7 +3,7 @@ import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { toast } from '#client/ui/toast';
 import { signOut, useSession } from '#client/lib/session';
 import { MemberGateFallback, useMemberGate } from '../routes/guards';
-import { HomeIcon, LogOutIcon, ShieldIcon, TrophyIcon, UploadIcon, UserIcon } from '#client/ui/icons';
+import { HomeIcon, LogOutIcon, SearchIcon, ShieldIcon, TrophyIcon, UploadIcon, UserIcon } from '#client/ui/icons';
 import { StatusBanner } from './StatusBanner';
 import { useSharedVideo } from './useSharedVideo';
 import { AppHeader } from '#client/ui/AppHeader';
@@ -64,6 +64,9 @@ export function MemberLayout() {
   return (
     <UploadDialogContext.Provider value={uploadCtx}>
       <AppHeader navLabel="Main" below={<StatusBanner />}>
+        <Link to="/search" className="nav-link wide-only" activeProps={{ 'aria-current': 'page' }}>
+          <SearchIcon /> <span>Search</span>
+        </Link>
         <Link to="/rewards" className="nav-link wide-only" activeProps={{ 'aria-current': 'page' }}>
           <TrophyIcon /> <span>Rewards</span>
         </Link>
@@ -89,6 +92,9 @@ export function MemberLayout() {
       <nav aria-label="Bottom" className="bottom-nav">
         <Link to="/home" activeProps={{ 'aria-current': 'page' }}>
           <HomeIcon /> <span>Home</span>
+        </Link>
+        <Link to="/search" activeProps={{ 'aria-current': 'page' }}>
+          <SearchIcon /> <span>Search</span>
         </Link>
         <Link to="/rewards" activeProps={{ 'aria-current': 'page' }}>
           <TrophyIcon /> <span>Rewards</span>

@@ -21,6 +21,7 @@ const PAGES: Record<string, PageMeta> = {
   '/home': { title: 'Home · Vidi', description: DEFAULT_DESCRIPTION },
   '/rewards': { title: 'Rewards · Vidi', description: 'The Vidi reward leaderboards and prizes.' },
   '/profile': { title: 'Profile · Vidi', description: DEFAULT_DESCRIPTION },
+  '/search': { title: 'Search · Vidi', description: 'Find people, videos and hashtags on Vidi.' },
   '/payment': { title: 'Entry Fee · Vidi', description: 'Pay the Vidi entry fee to finish signing up.' },
 };
 
@@ -32,7 +33,7 @@ const NOT_FOUND: PageMeta = { title: 'Page not found · Vidi', description: DEFA
 /** A trailing slash names the same page (the server answers `/login/` as `/login`). */
 export function pageMetaFor(pathname: string): PageMeta {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return PAGES[path] ?? creatorMeta(path) ?? NOT_FOUND;
+  return PAGES[path] ?? creatorMeta(path) ?? tagMeta(path) ?? NOT_FOUND;
 }
 
 /** A creator's page, /@handle: named by the handle (the page has the name once it has read it). */
@@ -46,4 +47,17 @@ function creatorMeta(path: string): PageMeta | null {
     // A stray % in a typed address: the handle as typed.
   }
   return { title: `@${handle} · Vidi`, description: `@${handle}'s short videos on Vidi.` };
+}
+
+/** A hashtag's page, /tag/{tag}. */
+function tagMeta(path: string): PageMeta | null {
+  const m = /^\/tag\/([^/]+)$/.exec(path);
+  if (!m) return null;
+  let tag = m[1]!;
+  try {
+    tag = decodeURIComponent(tag);
+  } catch {
+    // A stray % in a typed address: the tag as typed.
+  }
+  return { title: `#${tag} · Vidi`, description: `Short videos tagged #${tag} on Vidi.` };
 }

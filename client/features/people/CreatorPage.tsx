@@ -6,7 +6,8 @@ import { useSession } from '#client/lib/session';
 import { normalizeHandle } from '#sync/protocol/handles';
 import { useCreator } from './api/useCreator';
 import { CreatorHeader } from './components/CreatorHeader';
-import { CreatorLists, type VideoDialogComponent } from './components/CreatorLists';
+import type { VideoDialogComponent } from '#client/ui/video-dialog';
+import { CreatorLists } from './components/CreatorLists';
 import './people.css';
 
 interface Props {

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { Link } from '@tanstack/react-router';
 import { ClockIcon, CommentIcon, EyeIcon, FlagIcon, HeartIcon, RetryIcon, ShareIcon, TrashIcon } from '#client/ui/icons';
 import { formatDate, initialOf, isoDate, plural } from '#client/lib/format';
+import { HashtagText } from '#client/ui/HashtagText';
 import type { FeedActions, FeedCard } from './types';
 import { VideoPlayer } from './VideoPlayer';
 import type { LoadMode } from './load-mode';
@@ -134,9 +135,13 @@ export const VideoCard = memo(function VideoCard({ video, index, mode, own, acti
       {video.upload ? <UploadState upload={video.upload} /> : <MediaState video={video} />}
       <div className="card-body">
         <h2 id={titleId} className="card-title">
-          {video.title}
+          <HashtagText text={video.title} />
         </h2>
-        {video.description ? <p className="card-description">{video.description}</p> : null}
+        {video.description ? (
+          <p className="card-description">
+            <HashtagText text={video.description} />
+          </p>
+        ) : null}
       </div>
       {video.upload ? <UploadActions video={video} upload={video.upload} actions={actions} /> : <VideoActions video={video} actions={actions} />}
     </article>

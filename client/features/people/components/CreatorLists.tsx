@@ -1,14 +1,12 @@
-import { useState, type ComponentType } from 'react';
+import { useState } from 'react';
 import type { FeedItem } from '#sync/protocol/messages';
 import { peoplePath, type PersonItem } from '#client/lib/people';
 import { usePagedRead } from '#client/lib/usePagedRead';
 import { Tabs, type TabDef } from '#client/ui/Tabs';
 import { PersonList } from '#client/ui/people/PersonList';
-import { ListState } from './ListState';
-import { VideoGrid } from './VideoGrid';
-
-/** The player the app hands in (the feed's card in a dialog): the people feature has none of its own. */
-export type VideoDialogComponent = ComponentType<{ video: FeedItem | null; onClose(): void }>;
+import { ListState } from '#client/ui/ListState';
+import { VideoGrid } from '#client/ui/VideoGrid';
+import type { VideoDialogComponent } from '#client/ui/video-dialog';
 
 type TabKey = 'videos' | 'followers' | 'following';
 const TABS: Array<TabDef<TabKey>> = [

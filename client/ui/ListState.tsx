@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { PagedRead } from '#client/lib/usePagedRead';
-import { Spinner } from '#client/ui/Spinner';
+import { Spinner } from './Spinner';
+import './video-grid.css';
 
 interface Props<T> {
   read: PagedRead<T>;

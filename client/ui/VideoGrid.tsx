@@ -1,12 +1,16 @@
 import type { FeedItem } from '#sync/protocol/messages';
-import { PlayIcon } from '#client/ui/icons';
+import { PlayIcon } from './icons';
+import './video-grid.css';
 
 interface Props {
   videos: FeedItem[];
   onOpen(video: FeedItem): void;
 }
 
-/** A creator's videos as tiles of their posters; a tile opens the player. */
+/**
+ * Videos as tiles of their posters (a creator's, a hashtag's); a tile opens the player. The title is
+ * plain text: a tile is one button, and a link inside a button is no link.
+ */
 export function VideoGrid({ videos, onOpen }: Props) {
   return (
     <ul className="video-grid" aria-label="Videos">

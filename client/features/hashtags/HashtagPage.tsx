@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { HASHTAG_SORTS, type HashtagPage as HashtagAnswer, type HashtagSort } from '#sync/rest-api/discovery';
+import type { FeedItem } from '#sync/protocol/messages';
+import { isHashtag, normalizeHashtag } from '#sync/protocol/hashtags';
+import { plural } from '#client/lib/format';
+import { usePagedRead } from '#client/lib/usePagedRead';
+import { ListState } from '#client/ui/ListState';
+import { Spinner } from '#client/ui/Spinner';
+import { Tabs, type TabDef } from '#client/ui/Tabs';
+import { VideoGrid } from '#client/ui/VideoGrid';
+import type { VideoDialogComponent } from '#client/ui/video-dialog';
+import { hashtagPath } from './api/hashtag-path';
+import './hashtags.css';
+
+const SORT_LABELS: Record<HashtagSort, string> = { recent: 'Recent', top: 'Top' };
+const TABS: Array<TabDef<HashtagSort>> = HASHTAG_SORTS.map((key) => ({ key, label: SORT_LABELS[key] }));
+
+interface Props {
+  /** As it stands in the address: filed tags are NFKC and lower case, so /tag/Cats is #cats. */
+  tag: string;
+  VideoDialog: VideoDialogComponent;
+}
+
+/** A hashtag's page at /tag/{tag} (docs/pwa.md, "Discovery"): its count and its videos, recent or top. */
+export function HashtagPage({ tag: typed, VideoDialog }: Props) {
+  const tag = normalizeHashtag(typed);
+  if (!isHashtag(tag)) return <HashtagProblem status={404} retry={() => undefined} />;
+  return <HashtagVideos key={tag} tag={tag} VideoDialog={VideoDialog} />;
+}
+
+type Head = Pick<HashtagAnswer, 'tag' | 'videos_count'>;
+
+function HashtagVideos({ tag, VideoDialog }: { tag: string; VideoDialog: VideoDialogComponent }) {
+  const [sort, setSort] = useState<HashtagSort>('recent');
+  const [attempt, setAttempt] = useState(0);
+  const read = usePagedRead<FeedItem, HashtagAnswer>(hashtagPath(tag, sort), attempt);
+  const [open, setOpen] = useState<FeedItem | null>(null);
+  // The head stays while the other order's first page comes.
+  const [head, setHead] = useState<Head | null>(null);
+  const first = read.first;
+  if (first && (first.tag !== head?.tag || first.videos_count !== head.videos_count)) setHead({ tag: first.tag, videos_count: first.videos_count });
+
+  // A hidden or unknown tag is a 404: the page is there only while the server has it to show.
+  if (!head && read.error) return <HashtagProblem status={read.error.status} retry={() => setAttempt((n) => n + 1)} />;
+  if (!head) return <Spinner label="Loading hashtag" />;
+  return (
+    <section className="hashtag-page" aria-labelledby="hashtag-title">
+      <header className="hashtag-head">
+        <h1 id="hashtag-title">#{head.tag}</h1>
+        <p className="muted">{plural(head.videos_count, 'video', 'videos')}</p>
+      </header>
+      <Tabs<HashtagSort> className="hashtag-tabs" tabs={TABS} selected={sort} onSelect={setSort} label={`#${tag} videos by`}>
+        <ListState read={read} what="videos" empty={`No videos with #${tag} yet.`}>
+          <VideoGrid videos={read.items} onOpen={setOpen} />
+        </ListState>
+      </Tabs>
+      <VideoDialog video={open} onClose={() => setOpen(null)} />
+    </section>
+  );
+}
+
+function HashtagProblem({ status, retry }: { status: number; retry(): void }) {
+  const gone = status === 404 || status === 400;
+  const [title, text] = gone
+    ? ['Hashtag not available', 'This hashtag is not available.']
+    : status === 0
+      ? ["You're offline", 'This hashtag was not saved on this device. It will load when you are back online.']
+      : ['Error', 'Could not load this hashtag.'];
+  return (
+    <section className="empty-state" aria-labelledby="hashtag-problem">
+      <h1 id="hashtag-problem">{title}</h1>
+      <p className="muted">{text}</p>
+      {gone ? null : (
+        <button type="button" className="button primary" onClick={retry}>
+          Try again
+        </button>
+      )}
+    </section>
+  );
+}
