@@ -11,7 +11,9 @@ export type AuditAction =
   | 'rewards.update'
   | 'rewards.void'
   | 'settings.update'
-  | 'report.resolve';
+  | 'report.resolve'
+  | 'hashtag.hide'
+  | 'hashtag.unhide';
 
 /** Written in the same transaction as the action, so the log never claims something that rolled back. */
 export async function recordAudit(

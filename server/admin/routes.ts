@@ -12,6 +12,7 @@ import { adminVideosRouter } from './videos-routes';
 import { adminSettingsRouter } from './settings-routes';
 import { adminRewardsAuditRouter } from './rewards-audit-routes';
 import { adminReportsRouter } from './reports-routes';
+import { adminHashtagsRouter } from './hashtags-routes';
 import type { RunMutation } from './resolve-report';
 
 const stats = createRoute({
@@ -46,5 +47,6 @@ export function adminRouter(runMutation: RunMutation) {
     .route('/', adminVideosRouter())
     .route('/', adminSettingsRouter())
     .route('/', adminRewardsAuditRouter())
-    .route('/', adminReportsRouter(runMutation));
+    .route('/', adminReportsRouter(runMutation))
+    .route('/', adminHashtagsRouter());
 }

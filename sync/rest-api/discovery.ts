@@ -42,3 +42,9 @@ export const HashtagPageSchema = z.object({
   next_cursor: z.string().nullable(),
 });
 export type HashtagPage = z.infer<typeof HashtagPageSchema>;
+
+/** A tag as the admin screen lists it (GET /api/admin/hashtags), and the answer of its hide and unhide. */
+export const AdminHashtagSchema = z.object({ tag: z.string(), videos_count: z.number(), hidden: z.boolean() });
+export type AdminHashtag = z.infer<typeof AdminHashtagSchema>;
+export const AdminHashtagPageSchema = pageOf(AdminHashtagSchema);
+export type AdminHashtagPage = z.infer<typeof AdminHashtagPageSchema>;
