@@ -12,6 +12,7 @@ import { VideosTab } from './components/VideosTab';
 import { RewardsTab } from './components/RewardsTab';
 import { SettingsTab } from './components/SettingsTab';
 import { ReportsTab } from './components/ReportsTab';
+import { HashtagsTab } from './components/HashtagsTab';
 import { reportsTabLabel } from './components/report-text';
 import { useAdminStats } from './api';
 import type { ReactNode } from 'react';
@@ -19,7 +20,7 @@ import { AppHeader } from '#client/ui/AppHeader';
 import { AuditLog } from './components/AuditLog';
 import './admin.css';
 
-type TabKey = 'users' | 'videos' | 'reports' | 'rewards' | 'settings';
+type TabKey = 'users' | 'videos' | 'reports' | 'hashtags' | 'rewards' | 'settings';
 
 /** The Reports tab's label counts the open entries ("Reports (3)"), from the stats (reloaded after every admin action). */
 function useTabs(): Array<TabDef<TabKey>> {
@@ -28,6 +29,7 @@ function useTabs(): Array<TabDef<TabKey>> {
     { key: 'users', label: 'Users' },
     { key: 'videos', label: 'Videos' },
     { key: 'reports', label: reportsTabLabel(open) },
+    { key: 'hashtags', label: 'Hashtags' },
     { key: 'rewards', label: 'Rewards' },
     { key: 'settings', label: 'Settings' },
   ];
@@ -77,6 +79,7 @@ function Dashboard({ selfId, offline, rewardsActions }: { selfId: string; offlin
           {tab === 'users' ? <UsersTab selfId={selfId} /> : null}
           {tab === 'videos' ? <VideosTab /> : null}
           {tab === 'reports' ? <ReportsTab /> : null}
+          {tab === 'hashtags' ? <HashtagsTab /> : null}
           {tab === 'rewards' ? <RewardsTab>{rewardsActions}</RewardsTab> : null}
           {tab === 'settings' ? <SettingsTab /> : null}
         </Tabs>

@@ -11,6 +11,7 @@ import type {
   VoidResult,
 } from '#sync/rest-api/admin';
 import type { ReportQueuePage, ReportState, ResolveReportsAnswer, ResolveReportsBody } from '#sync/rest-api/moderation';
+import type { AdminHashtag, AdminHashtagPage } from '#sync/rest-api/discovery';
 
 // Admin screens are online-only: every call goes straight to the server with the member's token.
 // A failure throws an ApiError whose message is the server's sentence, ready for a toast.
@@ -40,4 +41,7 @@ export const adminApi = {
   reports: (opts: { state: ReportState; limit: number; cursor: string | null }) => request<ReportQueuePage>('GET', `/api/admin/reports${qs(opts)}`),
   resolveReports: (body: ResolveReportsBody) => request<ResolveReportsAnswer>('POST', '/api/admin/reports/resolve', body),
   voidPoints: (userId: string) => request<VoidResult>('POST', '/api/admin/rewards/voids', { user_id: userId }),
+  hashtags: (opts: { limit: number; cursor: string | null; q: string }) => request<AdminHashtagPage>('GET', `/api/admin/hashtags${qs(opts)}`),
+  setHashtagHidden: (tag: string, hidden: boolean) =>
+    request<AdminHashtag>('POST', `/api/admin/hashtags/${encodeURIComponent(tag)}/${hidden ? 'hide' : 'unhide'}`),
 };

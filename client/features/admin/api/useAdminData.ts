@@ -14,6 +14,7 @@ import type {
   RewardsSettings,
 } from '#sync/rest-api/admin';
 import type { ReportQueueItem, ReportState, ResolveReportsBody } from '#sync/rest-api/moderation';
+import type { AdminHashtag } from '#sync/rest-api/discovery';
 
 export interface Resource<T> {
   data: T | null;
@@ -96,6 +97,11 @@ export function useAdminReports(state: ReportState): PagedList<ReportQueueItem> 
   return usePagedList((cursor) => adminApi.reports({ state, limit: ADMIN_PAGE_SIZE, cursor }), `reports|${state}`);
 }
 
+/** Hashtags starting with `search`, or the most used first when it is empty. */
+export function useAdminHashtags(search: string): PagedList<AdminHashtag> {
+  return usePagedList((cursor) => adminApi.hashtags({ limit: ADMIN_PAGE_SIZE, cursor, q: search }), `hashtags|${search}`);
+}
+
 export function useRewardsSettings(): Resource<RewardsSettings> {
   return useResource(() => adminApi.rewards(), 'rewards');
 }
@@ -125,5 +131,6 @@ export function useAdminActions() {
     saveSettings: (body: AdminSettingsUpdate) => after(adminApi.saveSettings(body)),
     voidPoints: (userId: string) => after(adminApi.voidPoints(userId)),
     resolveReports: (body: ResolveReportsBody) => after(adminApi.resolveReports(body)),
+    setHashtagHidden: (tag: string, hidden: boolean) => after(adminApi.setHashtagHidden(tag, hidden)),
   };
 }

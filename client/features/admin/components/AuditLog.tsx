@@ -13,6 +13,8 @@ const ACTIONS: Record<string, string> = {
   'settings.update': 'Updated the settings',
   'rewards.distribute': 'Recorded a distribution',
   'report.resolve': 'Resolved the reports of a target',
+  'hashtag.hide': 'Hid a hashtag',
+  'hashtag.unhide': 'Showed a hidden hashtag again',
 };
 
 const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,20 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { useAdminActions, useAdminUsers, type AdminUser } from '../api';
 import { CONFIRM_DELETE_USER, formatDate } from '../format';
 import { Pager } from './Pager';
 import { AdminTable, DeleteButton, ListStatus } from './admin-parts';
 import { messageOf } from '#client/lib/http/api-error';
-
-/** Waits until typing pauses before searching, so 100 000 users are not queried per keystroke. */
-function useDebounced(value: string, ms: number): string {
-  const [out, setOut] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setOut(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return out;
-}
+import { useDebounced } from './useDebounced';
 
 function statusOf(u: AdminUser): string {
   if (!u.is_active) return 'Suspended';
