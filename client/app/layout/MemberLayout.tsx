@@ -15,6 +15,9 @@ import { NotificationBell } from '#client/features/notifications';
 // The upload dialog pulls in tus-js-client: load it only when someone opens it.
 const UploadDialog = lazy(() => import('./upload-dialog-entry'));
 
+// Search is the current page whatever is searched (/search?q=…).
+const SEARCH_ACTIVE = { includeSearch: false };
+
 /** The signed-in layout (docs/pwa.md, "Routes"): sticky header, content, bottom navigation on small screens. */
 export function MemberLayout() {
   const gate = useMemberGate();
@@ -64,7 +67,7 @@ export function MemberLayout() {
   return (
     <UploadDialogContext.Provider value={uploadCtx}>
       <AppHeader navLabel="Main" below={<StatusBanner />}>
-        <Link to="/search" className="nav-link wide-only" activeProps={{ 'aria-current': 'page' }}>
+        <Link to="/search" className="nav-link wide-only" activeOptions={SEARCH_ACTIVE} activeProps={{ 'aria-current': 'page' }}>
           <SearchIcon /> <span>Search</span>
         </Link>
         <Link to="/rewards" className="nav-link wide-only" activeProps={{ 'aria-current': 'page' }}>
@@ -93,7 +96,7 @@ export function MemberLayout() {
         <Link to="/home" activeProps={{ 'aria-current': 'page' }}>
           <HomeIcon /> <span>Home</span>
         </Link>
-        <Link to="/search" activeProps={{ 'aria-current': 'page' }}>
+        <Link to="/search" activeOptions={SEARCH_ACTIVE} activeProps={{ 'aria-current': 'page' }}>
           <SearchIcon /> <span>Search</span>
         </Link>
         <Link to="/rewards" activeProps={{ 'aria-current': 'page' }}>

@@ -94,14 +94,26 @@ describe('search as the member types (SearchRunner)', () => {
   it('pages with next_cursor, showing a row once, and stops when there is no next page', async () => {
     seen.length = 0;
     const { r, settled } = runner();
-    r.search('#cats', 'hashtags');
+    r.search('cats', 'hashtags');
     await settled((s) => !s.loading && s.items.length === 2);
     r.loadMore();
     const done = await settled((s) => !s.loading && s.items.length === 3);
-    expect(ids(done)).toEqual(['#cats-1', '#cats-2', '#cats-3']);
+    expect(ids(done)).toEqual(['cats-1', 'cats-2', 'cats-3']);
     expect(done.next).toBeNull();
     r.loadMore();
     expect(seen.map((s) => s.cursor)).toEqual([null, 'c2']);
+  });
+
+  it('sends a handle without its @ and a tag without its #, as the results name them', async () => {
+    seen.length = 0;
+    const { r, settled } = runner();
+    r.search(' @ben ', 'people');
+    await settled((s) => !s.loading && s.query === 'ben');
+    r.search('#cats', 'hashtags');
+    await settled((s) => !s.loading && s.query === 'cats');
+    r.search('#cats', 'videos');
+    await settled((s) => !s.loading && s.query === '#cats');
+    expect(seen.map((s) => s.q)).toEqual(['ben', 'cats', '#cats']);
   });
 
   it('clears at once for an empty query, sends nothing, and cancels the search still waiting', async () => {

@@ -24,9 +24,15 @@ export interface SearchState {
   error: ApiError | null;
 }
 
-/** The query as it is sent: trimmed, and '' when it is nothing a search can be. */
-export function searchable(raw: string): string {
-  const q = raw.trim();
+// What a member types before a handle or a tag out of habit: the results are handles and tags without it.
+const MARK: Partial<Record<SearchType, RegExp>> = { people: /^@+/, hashtags: /^#+/ };
+
+/** The query as it is sent: trimmed, without a leading @ (people) or # (hashtags), and '' when it is nothing a search can be. */
+export function searchable(raw: string, type: SearchType): string {
+  const q = raw
+    .trim()
+    .replace(MARK[type] ?? /^$/, '')
+    .trim();
   return [...q].length > SEARCH_QUERY_MAX ? '' : q;
 }
 
@@ -63,7 +69,7 @@ export class SearchRunner {
 
   /** Searches `raw` in `type` after the pause; an empty query clears the results at once. */
   search(raw: string, type: SearchType): void {
-    const q = searchable(raw);
+    const q = searchable(raw, type);
     this.cancel();
     if (!q) {
       this.set({ query: '', type, items: [], next: null, loading: false, error: null });
