@@ -52,7 +52,7 @@ export function SearchPage({ initialQuery, initialType, onChange, VideoDialog }:
       <Tabs<SearchType> className="search-tabs" tabs={TABS} selected={type} onSelect={(t) => change(query, t)} label="What to search">
         {!online ? (
           <p className="search-offline" role="status">
-            Search needs a connection. You&apos;re offline: your recent searches are below.
+            Search needs a connection. You&apos;re offline.
           </p>
         ) : null}
         {online && !empty ? (

@@ -27,7 +27,7 @@ export function SearchField({ value, onChange, onSubmit }: Props) {
         type="search"
         className="search-input"
         aria-label="Search people, videos and hashtags"
-        placeholder="Search people, videos and hashtags"
+        placeholder="People, videos, hashtags"
         value={value}
         maxLength={SEARCH_QUERY_MAX}
         autoComplete="off"
