@@ -6,6 +6,7 @@ import { plural } from '#client/lib/format';
 import { usePagedRead } from '#client/lib/usePagedRead';
 import { ListState } from '#client/ui/ListState';
 import { Spinner } from '#client/ui/Spinner';
+import { ReadProblem } from '#client/ui/ReadProblem';
 import { Tabs, type TabDef } from '#client/ui/Tabs';
 import { VideoGrid } from '#client/ui/VideoGrid';
 import type { VideoDialogComponent } from '#client/ui/video-dialog';
@@ -59,22 +60,16 @@ function HashtagVideos({ tag, VideoDialog }: { tag: string; VideoDialog: VideoDi
   );
 }
 
+const NOT_AVAILABLE: [string, string] = ['Hashtag not available', 'This hashtag is not available.'];
+
 function HashtagProblem({ status, retry }: { status: number; retry(): void }) {
-  const gone = status === 404 || status === 400;
-  const [title, text] = gone
-    ? ['Hashtag not available', 'This hashtag is not available.']
-    : status === 0
-      ? ["You're offline", 'This hashtag was not saved on this device. It will load when you are back online.']
-      : ['Error', 'Could not load this hashtag.'];
   return (
-    <section className="empty-state" aria-labelledby="hashtag-problem">
-      <h1 id="hashtag-problem">{title}</h1>
-      <p className="muted">{text}</p>
-      {gone ? null : (
-        <button type="button" className="button primary" onClick={retry}>
-          Try again
-        </button>
-      )}
-    </section>
+    <ReadProblem
+      status={status}
+      gone={NOT_AVAILABLE}
+      notKept="This hashtag was not saved on this device."
+      failed="Could not load this hashtag."
+      retry={retry}
+    />
   );
 }

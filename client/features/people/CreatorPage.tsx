@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { toast } from '#client/ui/toast';
 import { Spinner } from '#client/ui/Spinner';
+import { ReadProblem } from '#client/ui/ReadProblem';
 import { creatorPath } from '#client/lib/people';
 import { useSession } from '#client/lib/session';
 import { normalizeHandle } from '#sync/protocol/handles';
@@ -26,33 +27,21 @@ export function CreatorPage({ handle: typed, VideoDialog }: Props) {
 
   if (!creator.profile || !creator.counts) {
     if (!creator.error) return <Spinner label="Loading profile" />;
-    return <CreatorProblem status={creator.error.status} retry={creator.retry} />;
+    return (
+      <ReadProblem
+        status={creator.error.status}
+        gone={['Not found', 'Nobody on Vidi has this handle.']}
+        notKept="This page was not saved on this device."
+        failed="Could not load this page."
+        retry={creator.retry}
+      />
+    );
   }
   const { profile, counts } = creator;
   return (
     <section className="creator-page" aria-labelledby="creator-title">
       <CreatorHeader profile={profile} counts={counts} own={creator.own} signedIn={meId !== null} onShare={share} />
       <CreatorLists handle={profile.handle} name={profile.name} meId={meId} VideoDialog={VideoDialog} />
-    </section>
-  );
-}
-
-function CreatorProblem({ status, retry }: { status: number; retry(): void }) {
-  const [title, text] =
-    status === 404 || status === 400
-      ? ['Not found', 'Nobody on Vidi has this handle.']
-      : status === 0
-        ? ["You're offline", 'This page was not saved on this device. It will load when you are back online.']
-        : ['Error', 'Could not load this page.'];
-  return (
-    <section className="empty-state" aria-labelledby="creator-problem">
-      <h1 id="creator-problem">{title}</h1>
-      <p className="muted">{text}</p>
-      {status === 404 || status === 400 ? null : (
-        <button type="button" className="button primary" onClick={retry}>
-          Try again
-        </button>
-      )}
     </section>
   );
 }
