@@ -64,7 +64,8 @@ export function HashtagsTab() {
                 <button
                   type="button"
                   className="button small"
-                  disabled={working === h.tag}
+                  // Not disabled: a disabled button drops the keyboard's focus, and the answer keeps the row.
+                  aria-disabled={working === h.tag}
                   onClick={() => void onToggle(h)}
                   aria-label={`${h.hidden ? 'Unhide' : 'Hide'} #${h.tag}`}
                 >
