@@ -22,6 +22,7 @@ import { eventStreamRouter } from './realtime/routes';
 import { videosRouter } from './videos/routes';
 import { peopleRouter } from './people/routes';
 import { hashtagRouter } from './discovery/hashtag-routes';
+import { searchRouter } from './discovery/search-routes';
 import { requireUser } from './auth/middleware';
 import { authRouter } from './auth/auth-router';
 import { profileRouter } from './auth/profile-router';
@@ -94,6 +95,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api/videos', videosRouter());
   app.route('/api', peopleRouter(requireUser));
   app.route('/api', hashtagRouter(requireUser));
+  app.route('/api', searchRouter(requireUser));
   app.route('/api/push', pushRouter());
   app.route('/api/notifications', notificationsRouter());
 

@@ -1,0 +1,122 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from '#db/schema';
+import type { Dialect } from '#db/engine';
+import type { PersonResult } from '#sync/rest-api/discovery';
+import { normalizeHandle } from '#sync/protocol/handles';
+import type { Page } from '../feed/items';
+import { videoAuthorShown, withViewer } from '../feed/safety';
+import { encodePeopleCursor, INT_MAX, type PeopleCursor } from './search-cursor';
+import { SEARCH_PAGE } from './search-hashtags';
+import { matchesNames, searchWords } from './search-words';
+
+// GET /api/search?type=people (docs/decisions/0025-discovery.md, "Search"), in three tiers, each
+// its own statement on its own index, read in turn until a page is full: 0 the exact handle
+// (profiles_handle), 1 the handles that start with what was typed (a range of profiles_handle, in
+// handle order), 2 the members whose name has a word starting with each word typed (people_fts on
+// SQLite, the trigram index on the folded name on PostgreSQL), most followed first among the newest
+// NAME_CANDIDATES matches. Only active members, never one blocked either way or muted by the viewer.
+
+export const NAME_CANDIDATES = 1000;
+
+// Handles are a-z 0-9 _ . (sync/protocol/handles.ts): '~' sorts above all of them in byte order.
+const HANDLE_END = '~';
+const HANDLE_PREFIX = /^[a-z0-9_.]{1,30}$/;
+
+type Row = { id: string; handle: string; name: string; followers_count: number; following: number };
+
+// A search leaves out those muted as well as those blocked: a mute hides the member's videos
+// everywhere, and search is where they would be met again.
+const SHOWN = (viewer: string, filtered: boolean) => (filtered ? sql` AND ${withViewer(videoAuthorShown('p.id'), viewer)}` : sql``);
+
+const select = (viewer: string) => sql`SELECT p.id, p.handle, p.name, p.followers_count,
+    CASE WHEN EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${viewer} AND f.followee_id = p.id) THEN 1 ELSE 0 END AS following
+  FROM profiles p`;
+
+const ACTIVE = sql.raw(`p.is_active = 1 AND p.account_status = 'active'`);
+
+/** The member whose handle is `handle`. */
+export function exactHandleQuery(viewer: string, handle: string, filtered: boolean): RawBuilder<Row> {
+  return sql<Row>`${select(viewer)} WHERE p.handle = ${handle} AND ${ACTIVE}${SHOWN(viewer, filtered)}`;
+}
+
+/** Handles that start with `prefix` (not `prefix` itself), after `afterHandle`, in handle order. */
+export function handlePrefixQuery(viewer: string, prefix: string, afterHandle: string, limit: number, filtered: boolean): RawBuilder<Row> {
+  return sql<Row>`${select(viewer)} WHERE p.handle > ${afterHandle > prefix ? afterHandle : prefix} AND p.handle < ${prefix + HANDLE_END}
+    AND ${ACTIVE}${SHOWN(viewer, filtered)} ORDER BY p.handle LIMIT ${limit}`;
+}
+
+/** The profiles whose name matches every word, a word start each (the last as a prefix): the newest NAME_CANDIDATES. */
+function nameMatches(dialect: Dialect, words: readonly string[]) {
+  if (dialect === 'sqlite') {
+    const match = words.map((w) => `"${w}"*`).join(' ');
+    return sql`p.rowid IN (SELECT rowid FROM people_fts WHERE people_fts MATCH ${match} ORDER BY rowid DESC LIMIT ${NAME_CANDIDATES})`;
+  }
+  // The LIKE '%word%' of the long words is what the trigram index answers; the word start is then
+  // checked on the folded name with every separator made a space, as FTS5's tokenizer splits it.
+  const spaced = sql`' ' || regexp_replace(vidi_fold(n.name), '[[:space:][:punct:]]+', ' ', 'g')`;
+  const each = words.map((w) =>
+    [...w].length >= 3
+      ? sql`vidi_fold(n.name) LIKE '%' || vidi_fold(${w}) || '%' AND ${spaced} LIKE '% ' || vidi_fold(${w}) || '%'`
+      : sql`${spaced} LIKE '% ' || vidi_fold(${w}) || '%'`,
+  );
+  return sql`p.id IN (SELECT n.id FROM profiles n WHERE ${sql.join(each, sql` AND `)} ORDER BY n.created_at DESC, n.id DESC LIMIT ${NAME_CANDIDATES})`;
+}
+
+/** Members whose name matches, most followed first, then by handle; those a handle tier showed are left out. */
+export function nameQuery(
+  dialect: Dialect,
+  viewer: string,
+  words: readonly string[],
+  prefix: string | null,
+  after: PeopleCursor | null,
+  limit: number,
+  filtered: boolean,
+): RawBuilder<Row> {
+  const from = after?.tier === 2 ? after : { followers: INT_MAX, handle: '' };
+  const notShownAbove = prefix ? sql` AND NOT (p.handle >= ${prefix} AND p.handle < ${prefix + HANDLE_END})` : sql``;
+  return sql<Row>`${select(viewer)} WHERE ${nameMatches(dialect, words)} AND ${ACTIVE}${notShownAbove}${SHOWN(viewer, filtered)}
+    AND (p.followers_count < ${from.followers} OR (p.followers_count = ${from.followers} AND p.handle > ${from.handle}))
+    ORDER BY p.followers_count DESC, p.handle LIMIT ${limit}`;
+}
+
+type Tiered = Row & { tier: PeopleCursor['tier'] };
+
+async function tiersFrom(db: Kysely<Database>, dialect: Dialect, viewer: string, q: string, cursor: PeopleCursor | null, filtered: boolean): Promise<Tiered[]> {
+  const typed = normalizeHandle(q);
+  const prefix = HANDLE_PREFIX.test(typed) ? typed : null;
+  const want = SEARCH_PAGE + 1;
+  const out: Tiered[] = [];
+  const tier = cursor?.tier ?? -1;
+  const add = (rows: Row[], t: Tiered['tier']) => out.push(...rows.map((r) => ({ ...r, tier: t })));
+  if (prefix && tier < 0) add((await exactHandleQuery(viewer, prefix, filtered).execute(db)).rows, 0);
+  if (prefix && tier < 2) add((await handlePrefixQuery(viewer, prefix, tier === 1 ? cursor!.handle : '', want - out.length, filtered).execute(db)).rows, 1);
+  const words = searchWords(q);
+  if (out.length < want && matchesNames(words)) add((await nameQuery(dialect, viewer, words, prefix, cursor, want - out.length, filtered).execute(db)).rows, 2);
+  return out;
+}
+
+export async function searchPeople(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  viewer: string,
+  q: string,
+  cursor: PeopleCursor | null,
+  filtered: boolean,
+): Promise<Page<PersonResult>> {
+  const rows = await tiersFrom(db, dialect, viewer, q, cursor, filtered);
+  const page = rows.slice(0, SEARCH_PAGE);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => ({
+      id: r.id,
+      handle: r.handle,
+      name: r.name,
+      followers_count: Number(r.followers_count),
+      viewer: { following: Number(r.following) === 1 },
+    })),
+    next_cursor:
+      rows.length > SEARCH_PAGE && last
+        ? encodePeopleCursor({ tier: last.tier, followers: last.tier === 2 ? Number(last.followers_count) : 0, handle: last.handle })
+        : null,
+  };
+}
