@@ -16,6 +16,9 @@ export interface VideoRef {
   media_status?: 'processing' | 'ready' | 'failed';
   /** The comment its owner pinned. The server always knows; the client's copy leaves it out (rebase then resets the list). */
   pinned_comment_id?: string | null;
+  /** Written by an edit (sync/mutations/edit-video.ts), never read by a mutation: not among `columns`. */
+  title?: string;
+  description?: string;
 }
 
 export const videos = defineEntity<VideoRef>()({

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { NameSchema } from '../rest-api/auth';
 import { shownText } from '../rest-api/shown-text';
 import { MAX_COMMENT_LENGTH, MAX_WATCHED_MS } from './limits';
-import { MAX_READ_BATCH } from '../protocol/limits';
+import { MAX_READ_BATCH, VIDEO_DESCRIPTION_MAX } from '../protocol/limits';
 import { IdSchema } from '../protocol/ids';
 import { MAX_REPORT_NOTE, REPORT_REASON_CODES, REPORT_TARGET_TYPES } from '../protocol/report-reasons';
 
@@ -23,6 +23,9 @@ export const argKit = {
   notificationIds: z.array(IdSchema).min(1).max(MAX_READ_BATCH),
   // Any short string: the handle rules refuse it with their own words and code (sync/mutations/set-handle.ts).
   handle: z.string().max(100),
+  // A video's title or description: any string a form could send; the upload's rules refuse the rest
+  // with `invalid` and their own sentence (sync/mutations/edit-video.ts).
+  videoText: z.string().max(4 * VIDEO_DESCRIPTION_MAX),
   reportTarget: z.enum(REPORT_TARGET_TYPES),
   reportReason: z.enum(REPORT_REASON_CODES),
   // Shown to admins only, but still text a person reads: the same rule as a comment's.

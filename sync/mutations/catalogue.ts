@@ -4,6 +4,7 @@ import { addComment } from './add-comment';
 import { block, unblock } from './block';
 import { deleteComment } from './delete-comment';
 import { deleteVideo } from './delete-video';
+import { editVideo } from './edit-video';
 import { follow, unfollow } from './follow';
 import type { MutationDef } from './define-mutation';
 import { like, unlike } from './like';
@@ -25,6 +26,7 @@ export const mutations = {
   addComment,
   updateProfileName,
   deleteVideo,
+  editVideo,
   recordShare,
   recordView,
   markNotificationsRead,

@@ -9,6 +9,8 @@ import { checkFollow, handleRaceLost } from './people-rules';
 import { authorOfComment, checkBlockTarget, commentCounterparts, forgetSafety, ownerOfVideo, quietToward, refuseIfBlocked } from './safety-rules';
 import { recordViewInTx } from './record-view';
 import { recordReport } from '#server/safety/record-report';
+import { fileVideo } from '#server/discovery/video-hashtags';
+import { notifyVideoMentions } from '#server/notifications/mentions';
 import type { ServerMutationContext } from './context';
 import type { ServerMutationTx } from './server-tables';
 
@@ -91,6 +93,13 @@ export const mutationEffects: { [N in MutationName]?: Effect<N> } = {
   deleteVideo: async ({ trx, user, now }, _args, { video }) => {
     if (video.user_id === user.id) return;
     await recordAudit(trx, { actorId: user.id, action: 'video.delete', target: video.id, details: { owner_id: video.user_id } }, now);
+  },
+  // Its tags follow the new texts (a video still processing is filed once ready: run-job.ts), and a
+  // member newly mentioned in a shown video is told, once ever per video (the notification's id says so).
+  editVideo: async ({ trx, now, changes }, _args, { video, title, description }) => {
+    await fileVideo(trx, video.id, now);
+    if (video.media_status !== 'ready') return;
+    await notifyVideoMentions(trx, changes, { videoId: video.id, ownerId: video.user_id, title, description });
   },
   recordView: (ctx, { watchedMs }, { video }) => recordViewInTx(ctx, video, watchedMs),
   // Everything of a report is the server's: the checks, the evidence, the queue (server/safety/record-report.ts).
