@@ -90,6 +90,7 @@ describe.skipIf(!hasChromium)('discovery: search, hashtag pages and hashtag link
       .getByRole('list', { name: 'Videos matching sunset' })
       .getByRole('button', { name: /Sunset at the beach/ })
       .waitFor();
+    await saveScreenshot(asha.page, 'discovery-search-videos');
     await searchBox(asha.page).fill(`#${tag.slice(0, 12)}`);
     await asha.page.getByRole('tab', { name: 'Hashtags' }).click();
     await asha.page.getByRole('link', { name: `#${tag} · 2 videos` }).waitFor();
