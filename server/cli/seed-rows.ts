@@ -1,6 +1,8 @@
 import type { SeedOptions } from './seed-options';
 import { pickDistinct, sortedIds, spread } from './seed-random';
 import { followGraph, type FollowGraph } from './seed-follows';
+import { seedFiling } from './seed-hashtags';
+import { memberName, videoTexts } from './seed-words';
 
 // The seed's rows, the same on both engines: each table's rows are generated straight into the
 // engine's loader (seed-sqlite.ts, seed-postgres.ts). The loads run one after the other in the
@@ -19,7 +21,7 @@ export interface RowSink {
 }
 
 export interface TableLoad {
-  table: 'profiles' | 'credentials' | 'videos' | 'likes' | 'views' | 'comments' | 'follows';
+  table: 'profiles' | 'credentials' | 'videos' | 'likes' | 'views' | 'comments' | 'follows' | 'hashtags' | 'video_hashtags';
   columns: readonly string[];
   /** Writes the rows in primary-key order (appending to the B-tree). */
   write(out: RowSink): Promise<void>;
@@ -46,27 +48,13 @@ export interface SeedContext {
   tag: string;
   media: SeedMedia;
   passwordHash: string | null;
+  /**
+   * Tags already in the database, each with 0: the seed adds the videos it files under them here
+   * (the caller moves their counts), and writes a hashtags row only for the new tags.
+   */
+  existingTags: Map<string, number>;
 }
 
-const FIRST = ['Asha', 'Ravi', 'Meera', 'Arjun', 'Priya', 'Kiran', 'Neha', 'Vikram', 'Anita', 'Rahul', 'Divya', 'Sanjay', 'Lena', 'Omar', 'Mia', 'Noah'];
-const WORDS = [
-  'sunset',
-  'street',
-  'dance',
-  'recipe',
-  'rain',
-  'train',
-  'market',
-  'beach',
-  'cat',
-  'skate',
-  'guitar',
-  'festival',
-  'garden',
-  'city',
-  'mountain',
-  'coffee',
-];
 const DAY = 24 * 60 * 60 * 1000;
 
 /**
@@ -75,7 +63,7 @@ const DAY = 24 * 60 * 60 * 1000;
  */
 export function seedSteps(o: SeedOptions, c: SeedContext): SeedStep[] {
   const { rand, now, media } = c;
-  const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+  const texts = videoTexts(rand);
   const userIds = sortedIds(o.users, rand);
   const videoIds = sortedIds(o.videos, rand);
   const likesPer = spread(o.likes, o.videos, o.users, rand);
@@ -87,6 +75,8 @@ export function seedSteps(o: SeedOptions, c: SeedContext): SeedStep[] {
   const joined = now - 120 * DAY;
   const perm = new Uint32Array(o.users).map((_, i) => i);
   const afterVideo = (j: number) => videoAt[j]! + Math.floor(rand() * (now - videoAt[j]!));
+  // Every seeded video is ready: filed under its tags as a video that becomes ready is.
+  const filing = seedFiling({ ids: videoIds, at: videoAt, likes: likesPer }, now, c.existingTags);
 
   let graph: FollowGraph | undefined;
   const profiles: TableLoad = {
@@ -110,10 +100,10 @@ export function seedSteps(o: SeedOptions, c: SeedContext): SeedStep[] {
       const g = (graph = followGraph(o.users, o.followsPerMember ?? 0, rand));
       for (let i = 0; i < o.users; i++) {
         const at = (userAt[i] = joined + Math.floor(rand() * DAY));
-        const first = FIRST[i % FIRST.length]!;
+        const { name, stem } = memberName(i, rand);
         // A valid handle (sync/protocol/handles.ts), unique across seed runs by the run's tag.
-        const handle = `${first.toLowerCase()}_${c.tag}_${i}`;
-        const row = out.row(userIds[i], `seed-${c.tag}-${i}@seed.vidi.test`, `${first} ${i}`, handle, 0, 1, 'active', at, at, at, g.followers[i], g.perMember);
+        const handle = `${stem}_${c.tag}_${i}`;
+        const row = out.row(userIds[i], `seed-${c.tag}-${i}@seed.vidi.test`, name, handle, 0, 1, 'active', at, at, at, g.followers[i], g.perMember);
         if (row === true) await out.drain();
       }
     },
@@ -148,12 +138,13 @@ export function seedSteps(o: SeedOptions, c: SeedContext): SeedStep[] {
       for (let j = 0; j < o.videos; j++) {
         videoOwner[j] = Math.floor(rand() * o.users);
         videoAt[j] = now - 90 * DAY + Math.floor(rand() * 90 * DAY);
-        const [w1, w2] = [word(), word()];
+        const { title, description } = texts();
+        filing.note(j, title, description);
         const full = out.row(
           videoIds[j],
           userIds[videoOwner[j]!],
-          `${w1} ${w2} #${j}`,
-          `A ${w1} clip with some ${w2}.`,
+          title,
+          description,
           media.fileKey,
           'video/mp4',
           media.size,
@@ -191,7 +182,7 @@ export function seedSteps(o: SeedOptions, c: SeedContext): SeedStep[] {
       let k = 0;
       for (let j = 0; j < o.videos; j++) {
         for (let n = 0; n < commentsPer[j]!; n++) {
-          const w = word();
+          const w = texts().title.toLowerCase();
           if (out.row(ids[k++], videoIds[j], userIds[Math.floor(rand() * o.users)], `Love the ${w}!`, afterVideo(j)) === true) await out.drain();
         }
       }
@@ -215,6 +206,7 @@ export function seedSteps(o: SeedOptions, c: SeedContext): SeedStep[] {
     { name: 'users', loads: [profiles, credentials] },
     ...(o.followsPerMember ? [{ name: 'follows', loads: [follows] }] : []),
     { name: 'videos', loads: [videos] },
+    { name: 'hashtags', loads: [filing.hashtags, filing.videoHashtags] },
     { name: 'likes', loads: [pairs('likes', likesPer)] },
     { name: 'views', loads: [pairs('views', viewsPer)] },
     { name: 'comments', loads: [comments] },

@@ -60,7 +60,8 @@ export async function seedDatabase(handle: DbHandle, media: SeedMediaTarget, o: 
     .toString(36)
     .padStart(6, '0');
   const passwordHash = o.password ? await hashPassword(o.password) : null;
-  const steps = seedSteps(o, { rand, now: Date.now(), tag, media: sample, passwordHash });
+  const existingTags = new Map((await db.selectFrom('hashtags').select('tag').execute()).map((r) => [r.tag, 0]));
+  const steps = seedSteps(o, { rand, now: Date.now(), tag, media: sample, passwordHash, existingTags });
 
   const loader = loaderFor(handle);
   let scores = 0;
@@ -70,6 +71,15 @@ export async function seedDatabase(handle: DbHandle, media: SeedMediaTarget, o: 
       await timed(step.name, async () => {
         for (const load of step.loads) await loader.load(load);
       });
+    }
+    // The tags an earlier run filed gain this run's videos (new tags were written with their counts).
+    for (const [tag, added] of existingTags) {
+      if (added)
+        await db
+          .updateTable('hashtags')
+          .set((eb) => ({ videos_count: eb('videos_count', '+', added) }))
+          .where('tag', '=', tag)
+          .execute();
     }
     await timed('scores', async () => {
       scores = await db.transaction().execute((trx) => rebuildScores(trx));
@@ -115,6 +125,10 @@ export async function checkCounters(db: DbHandle['db']): Promise<string[]> {
     const found = Number(rows[0]?.rows);
     if (counters !== found) problems.push(`profiles.${col} sums to ${counters} but follows has ${found} rows`);
   }
+  const { rows } = await sql<{ counters: number; rows: number }>`
+    SELECT (SELECT coalesce(sum(videos_count), 0) FROM hashtags) AS counters, (SELECT count(*) FROM video_hashtags) AS rows`.execute(db);
+  if (Number(rows[0]?.counters) !== Number(rows[0]?.rows))
+    problems.push(`hashtags.videos_count sums to ${rows[0]?.counters} but video_hashtags has ${rows[0]?.rows} rows`);
   return problems;
 }
 
