@@ -1,5 +1,5 @@
 /**
- * The service worker's cache of people pages, their lists and the Following feed (client/sw/sw.ts,
+ * The service worker's cache of people pages, their lists, the Following feed and hashtag pages (client/sw/sw.ts,
  * NetworkFirst): what a member saw there, their own view of it, so it is emptied at sign-out.
  */
 export const PEOPLE_CACHE = 'vidi-people';
