@@ -8,6 +8,7 @@ import { videoAuthorShown, withViewer } from '../feed/safety';
 import { encodePeopleCursor, INT_MAX, type PeopleCursor } from './search-cursor';
 import { SEARCH_PAGE } from './search-hashtags';
 import { matchesNames, searchWords } from './search-words';
+import { plannedForItsWords } from './search-videos';
 
 // GET /api/search?type=people (docs/decisions/0025-discovery.md, "Search"), in three tiers, each
 // its own statement on its own index, read in turn until a page is full: 0 the exact handle
@@ -91,7 +92,8 @@ async function tiersFrom(db: Kysely<Database>, dialect: Dialect, viewer: string,
   if (prefix && tier < 0) add((await exactHandleQuery(viewer, prefix, filtered).execute(db)).rows, 0);
   if (prefix && tier < 2) add((await handlePrefixQuery(viewer, prefix, tier === 1 ? cursor!.handle : '', want - out.length, filtered).execute(db)).rows, 1);
   const words = searchWords(q);
-  if (out.length < want && matchesNames(words)) add((await nameQuery(dialect, viewer, words, prefix, cursor, want - out.length, filtered).execute(db)).rows, 2);
+  if (out.length < want && matchesNames(words))
+    add(await plannedForItsWords(db, dialect, nameQuery(dialect, viewer, words, prefix, cursor, want - out.length, filtered)), 2);
   return out;
 }
 

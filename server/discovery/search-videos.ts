@@ -70,6 +70,21 @@ export function videoSearchQuery(
     WHERE ${after(cursor)} ORDER BY tier, v.created_at DESC, v.id DESC LIMIT ${SEARCH_PAGE + 1}`;
 }
 
+/**
+ * Runs a search statement planned for its own words. db/postgres.ts prepares every text, and after
+ * a few runs PostgreSQL may keep one generic plan for any words; but the right plan depends on the
+ * word: walk videos_feed from the newest and stop after CANDIDATES matches for a common word, or
+ * read the GIN index for a rare one (a walk would then read every video). So on PostgreSQL the
+ * statement runs in a transaction that asks for a custom plan each time.
+ */
+export async function plannedForItsWords<R>(db: Kysely<Database>, dialect: Dialect, query: RawBuilder<R>): Promise<R[]> {
+  if (dialect === 'sqlite') return (await query.execute(db)).rows;
+  return db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL plan_cache_mode = force_custom_plan`.execute(trx);
+    return (await query.execute(trx)).rows;
+  });
+}
+
 export async function searchVideos(
   db: Kysely<Database>,
   dialect: Dialect,
@@ -80,7 +95,7 @@ export async function searchVideos(
 ): Promise<Page<FeedItem>> {
   const words = searchWords(q);
   if (words.length === 0) return { items: [], next_cursor: null };
-  const { rows } = await videoSearchQuery(dialect, viewer, words, cursor, filtered).execute(db);
+  const rows = await plannedForItsWords(db, dialect, videoSearchQuery(dialect, viewer, words, cursor, filtered));
   const page = rows.slice(0, SEARCH_PAGE);
   const last = page.at(-1);
   return {
