@@ -5,8 +5,10 @@ import { formatDate, initialOf, isoDate, plural } from '#client/lib/format';
 import { HashtagText } from '#client/ui/HashtagText';
 import type { FeedActions, FeedCard } from './types';
 import { VideoPlayer } from './VideoPlayer';
+import { EditVideoAction } from './EditVideoDialog';
 import type { LoadMode } from './load-mode';
 import { FailedState, ProcessingState } from './processing-state';
+import { WatchLink } from '../viewer/WatchLink';
 
 interface Props {
   video: FeedCard;
@@ -15,6 +17,8 @@ interface Props {
   mode: LoadMode;
   own: boolean;
   actions: FeedActions;
+  /** The list the full-screen viewer walks from this card (client/features/feed/viewer/watch-list.ts); no Watch without it. */
+  watchList?: string;
 }
 
 function UploadState({ upload }: { upload: NonNullable<FeedCard['upload']> }) {
@@ -52,7 +56,7 @@ function UploadActions({ video, upload, actions }: { video: FeedCard; upload: No
   );
 }
 
-function VideoActions({ video, actions }: { video: FeedCard; actions: FeedActions }) {
+function VideoActions({ video, actions, watchList }: { video: FeedCard; actions: FeedActions; watchList?: string | undefined }) {
   return (
     <div className="card-actions">
       <button
@@ -76,6 +80,7 @@ function VideoActions({ video, actions }: { video: FeedCard; actions: FeedAction
       <button type="button" className="action" aria-label={`Share, ${plural(video.shares_count, 'share', 'shares')}`} onClick={() => actions.share(video)}>
         <ShareIcon /> <span>{video.shares_count}</span>
       </button>
+      {watchList && video.media_status !== 'failed' ? <WatchLink video={video} list={watchList} /> : null}
       <span className="views">
         <EyeIcon size={16} /> {video.views_count}
         <span className="sr-only"> {video.views_count === 1 ? 'view' : 'views'}</span>
@@ -100,7 +105,7 @@ function MediaState({ video }: { video: FeedCard }) {
 }
 
 /** A feed card (docs/pwa.md, "Feed"): author, date, player, title, description, like / comment / share, views. */
-export const VideoCard = memo(function VideoCard({ video, index, mode, own, actions }: Props) {
+export const VideoCard = memo(function VideoCard({ video, index, mode, own, actions, watchList }: Props) {
   const author = video.user_name?.trim() || 'Unknown User';
   const titleId = `video-title-${video.id}`;
   return (
@@ -125,9 +130,12 @@ export const VideoCard = memo(function VideoCard({ video, index, mode, own, acti
           </span>
         ) : null}
         {own && !video.upload ? (
-          <button type="button" className="icon-button danger" onClick={() => actions.remove(video)} aria-label={`Delete video ${video.title}`}>
-            <TrashIcon />
-          </button>
+          <>
+            <EditVideoAction video={video} />
+            <button type="button" className="icon-button danger" onClick={() => actions.remove(video)} aria-label={`Delete video ${video.title}`}>
+              <TrashIcon />
+            </button>
+          </>
         ) : null}
         {!own && !video.upload && actions.report ? <ReportButton onClick={actions.report} video={video} /> : null}
       </header>
@@ -143,7 +151,11 @@ export const VideoCard = memo(function VideoCard({ video, index, mode, own, acti
           </p>
         ) : null}
       </div>
-      {video.upload ? <UploadActions video={video} upload={video.upload} actions={actions} /> : <VideoActions video={video} actions={actions} />}
+      {video.upload ? (
+        <UploadActions video={video} upload={video.upload} actions={actions} />
+      ) : (
+        <VideoActions video={video} actions={actions} watchList={watchList} />
+      )}
     </article>
   );
 });
