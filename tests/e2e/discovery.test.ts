@@ -44,6 +44,7 @@ describe.skipIf(!hasChromium)('discovery: search, hashtag pages and hashtag link
   test("Asha finds Ben by his handle, opens his page and follows him; a hashtag on his card opens the tag's page, which reads offline too", async ({
     server,
     member,
+    admin,
   }) => {
     const tag = freshTag('goldenhour');
     const ben = await member('Ben');
@@ -134,8 +135,12 @@ describe.skipIf(!hasChromium)('discovery: search, hashtag pages and hashtag link
     expect(await axeViolations(asha.page)).toEqual([]);
     await saveScreenshot(asha.page, 'discovery-search-offline-390');
 
-    // An address that is no hashtag (all digits is a rank, not a topic) says so, as a hidden tag's 404 does.
+    // Hidden by an admin, the tag's page says so (the server's 404), and so does an address that is
+    // no hashtag at all (all digits is a rank, not a topic).
     await asha.context.setOffline(false);
+    expect((await api(server, admin.token, 'POST', `/api/admin/hashtags/${tag}/hide`)).status).toBe(200);
+    await asha.page.goto(`${server.url}/tag/${tag}`);
+    await asha.page.getByText('This hashtag is not available.').waitFor();
     await asha.page.goto(`${server.url}/tag/2024`);
     await asha.page.getByText('This hashtag is not available.').waitFor();
   });
