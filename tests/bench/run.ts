@@ -11,6 +11,7 @@ import { freePort } from './lib/processes';
 import { apiFloor } from './api-floor';
 import { feed } from './feed';
 import { followingFeed } from './following-feed';
+import { search } from './search';
 import { push } from './push';
 import { upload } from './upload';
 import { leaderboards } from './leaderboards';
@@ -33,6 +34,7 @@ const ALL: Benchmark[] = [
   apiFloor,
   feed,
   followingFeed,
+  search,
   push,
   syncCost,
   upload,
@@ -79,6 +81,9 @@ if (values.help) {
   --only following  the Following feed on PostgreSQL (with --db postgres): its own database seeded with a follow
                 graph (full: 1,000,000 videos, 100,000 members following 200 each; --quick 20,000 / 2,000 / 50),
                 p99 of a page with 10 connections against node:http + pg running the same statement
+  --only search GET /api/search (people, videos, hashtags) on the --db engine: its own database seeded with
+                searchable texts (full: 1,000,000 videos, 100,000 members; --quick 20,000 / 2,000), p99 with
+                10 connections over a mix of queries against node:http running the same statements
   --only shrink a 1080p 60 s clip uploaded from the app in Chromium over a 1.6 Mbit/s uplink, shrunk to 720p
                 first vs as it is: bytes and time to the server's acceptance (minutes; VIDI_CLIENT_DIST for a private build)`);
   process.exit(0);

@@ -6,9 +6,10 @@ import pg from 'pg';
 import { Hono } from 'hono';
 import { getRequestListener } from '@hono/node-server';
 import { toFeedItem, type FeedRow } from '#server/videos/feed-rows';
+import { postgresRun, searchHandler, sqliteRun } from './search';
 
 // Baselines for the benchmarks: the least a plain node:http server needs to answer the same thing.
-// Run as a child process: `node --import tsx tests/bench/baselines/raw-server.ts <health|feed|feed-pg|following-pg|put>`.
+// Run as a child process: `node --import tsx tests/bench/baselines/raw-server.ts <health|feed|feed-pg|following-pg|put|search-sqlite|search-pg>`.
 
 const mode = process.argv[2];
 type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -151,6 +152,8 @@ const handlers: Record<string, () => Handler> = {
   'feed-pg': feedPostgresHandler,
   'following-pg': followingPostgresHandler,
   put: putHandler,
+  'search-sqlite': () => searchHandler('sqlite', sqliteRun(process.env.BENCH_DB ?? '')),
+  'search-pg': () => searchHandler('postgres', postgresRun(benchPool())),
   'hono-health': honoHealthHandler(false),
   'hono-middleware-health': honoHealthHandler(true),
 };
