@@ -7,7 +7,7 @@ import type { Page } from '../feed/items';
 import { videoAuthorShown, withViewer } from '../feed/safety';
 import { encodePeopleCursor, INT_MAX, type PeopleCursor } from './search-cursor';
 import { SEARCH_PAGE } from './search-hashtags';
-import { matchesNames, searchWords } from './search-words';
+import { matchesNames, NAME_WORD_MIN, searchWords } from './search-words';
 import { plannedForItsWords } from './search-videos';
 
 // GET /api/search?type=people (docs/decisions/0025-discovery.md, "Search"), in three tiers, each
@@ -29,9 +29,9 @@ type Row = { id: string; handle: string; name: string; followers_count: number; 
 // everywhere, and search is where they would be met again.
 const SHOWN = (viewer: string, filtered: boolean) => (filtered ? sql` AND ${withViewer(videoAuthorShown('p.id'), viewer)}` : sql``);
 
-const select = (viewer: string) => sql`SELECT p.id, p.handle, p.name, p.followers_count,
+const select = (viewer: string, from = sql`profiles p`) => sql`SELECT p.id, p.handle, p.name, p.followers_count,
     CASE WHEN EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = ${viewer} AND f.followee_id = p.id) THEN 1 ELSE 0 END AS following
-  FROM profiles p`;
+  FROM ${from}`;
 
 const ACTIVE = sql.raw(`p.is_active = 1 AND p.account_status = 'active'`);
 
@@ -46,21 +46,33 @@ export function handlePrefixQuery(viewer: string, prefix: string, afterHandle: s
     AND ${ACTIVE}${SHOWN(viewer, filtered)} ORDER BY p.handle LIMIT ${limit}`;
 }
 
-/** The profiles whose name matches every word, a word start each (the last as a prefix): the newest NAME_CANDIDATES. */
+/**
+ * The profiles whose name matches every word, a word start each (the last as a prefix): the newest
+ * NAME_CANDIDATES, as `p` with a condition to AND. On PostgreSQL the candidates are the rows
+ * themselves (a derived table), so that the planner cannot trade the match for a walk of
+ * profiles_followers in the page's order, which would read every member for a rare name.
+ */
 function nameMatches(dialect: Dialect, words: readonly string[]) {
   if (dialect === 'sqlite') {
     const match = words.map((w) => `"${w}"*`).join(' ');
-    return sql`p.rowid IN (SELECT rowid FROM people_fts WHERE people_fts MATCH ${match} ORDER BY rowid DESC LIMIT ${NAME_CANDIDATES})`;
+    return {
+      from: sql`profiles p`,
+      where: sql`p.rowid IN (SELECT rowid FROM people_fts WHERE people_fts MATCH ${match} ORDER BY rowid DESC LIMIT ${NAME_CANDIDATES})`,
+    };
   }
   // The LIKE '%word%' of the long words is what the trigram index answers; the word start is then
   // checked on the folded name with every separator made a space, as FTS5's tokenizer splits it.
   const spaced = sql`' ' || regexp_replace(vidi_fold(n.name), '[[:space:][:punct:]]+', ' ', 'g')`;
   const each = words.map((w) =>
-    [...w].length >= 3
+    [...w].length >= NAME_WORD_MIN
       ? sql`vidi_fold(n.name) LIKE '%' || vidi_fold(${w}) || '%' AND ${spaced} LIKE '% ' || vidi_fold(${w}) || '%'`
       : sql`${spaced} LIKE '% ' || vidi_fold(${w}) || '%'`,
   );
-  return sql`p.id IN (SELECT n.id FROM profiles n WHERE ${sql.join(each, sql` AND `)} ORDER BY n.created_at DESC, n.id DESC LIMIT ${NAME_CANDIDATES})`;
+  return {
+    from: sql`(SELECT n.id, n.handle, n.name, n.followers_count, n.is_active, n.account_status FROM profiles n
+      WHERE ${sql.join(each, sql` AND `)} ORDER BY n.created_at DESC, n.id DESC LIMIT ${NAME_CANDIDATES}) p`,
+    where: sql`TRUE`,
+  };
 }
 
 /** Members whose name matches, most followed first, then by handle; those a handle tier showed are left out. */
@@ -75,7 +87,8 @@ export function nameQuery(
 ): RawBuilder<Row> {
   const from = after?.tier === 2 ? after : { followers: INT_MAX, handle: '' };
   const notShownAbove = prefix ? sql` AND NOT (p.handle >= ${prefix} AND p.handle < ${prefix + HANDLE_END})` : sql``;
-  return sql<Row>`${select(viewer)} WHERE ${nameMatches(dialect, words)} AND ${ACTIVE}${notShownAbove}${SHOWN(viewer, filtered)}
+  const { from: candidates, where } = nameMatches(dialect, words);
+  return sql<Row>`${select(viewer, candidates)} WHERE ${where} AND ${ACTIVE}${notShownAbove}${SHOWN(viewer, filtered)}
     AND (p.followers_count < ${from.followers} OR (p.followers_count = ${from.followers} AND p.handle > ${from.handle}))
     ORDER BY p.followers_count DESC, p.handle LIMIT ${limit}`;
 }
