@@ -7,7 +7,8 @@ import { AdminHashtagPageSchema } from '#sync/rest-api/discovery';
 import { hashtagListQuery } from '#server/admin/hashtags';
 
 // Hiding hashtags (server/admin/hashtags-routes.ts; docs/moderation.md, "Hidden hashtags"): admins
-// only, audited once per real change, idempotent, and a hidden tag has no page and no search result.
+// only, audited once per real change, idempotent, and a hidden tag has no page and no search result
+// (GET /api/search?type=hashtags, server/discovery/search-hashtags.ts).
 
 let t: TestApp;
 let admin: TestUser;
@@ -25,6 +26,8 @@ afterAll(async () => {
 const post = (tag: string, action: 'hide' | 'unhide', user: TestUser = admin) =>
   call(t.app, 'POST', `/api/admin/hashtags/${encodeURIComponent(tag)}/${action}`, undefined, user.token);
 const page = (tag: string) => call(t.app, 'GET', `/api/hashtags/${encodeURIComponent(tag)}`, undefined, member.token);
+const searched = async (q: string) =>
+  (await call(t.app, 'GET', `/api/search?type=hashtags&q=${encodeURIComponent(q)}`, undefined, member.token)).json.items.map((i: { tag: string }) => i.tag);
 const auditOf = (tag: string) => t.deps.db.selectFrom('audit_log').select(['actor_id', 'action', 'target']).where('target', '=', tag).orderBy('id').execute();
 
 describe('hiding a hashtag', () => {
@@ -32,12 +35,15 @@ describe('hiding a hashtag', () => {
     const tag = freshTag('spam');
     for (let i = 0; i < 3; i++) await insertTaggedVideo(t.deps, member.id, { title: `buy now #${tag}` });
     expect((await page(tag)).json.items).toHaveLength(3);
+    expect(await searched(tag)).toEqual([tag]);
 
     const hid = await post(tag.toUpperCase(), 'hide');
     expect(hid.status, hid.text).toBe(200);
     expect(hid.json).toEqual({ tag, hidden: true, videos_count: 3 });
     const gone = await page(tag);
     expect([gone.status, gone.json.error.code]).toEqual([404, 'not_found']);
+    expect(await searched(tag)).toEqual([]);
+    expect(await searched(tag.slice(0, 6))).not.toContain(tag);
     expect((await post(tag, 'hide')).json).toEqual(hid.json);
     expect(await auditOf(tag)).toEqual([{ actor_id: admin.id, action: 'hashtag.hide', target: tag }]);
 
@@ -45,6 +51,7 @@ describe('hiding a hashtag', () => {
     expect(shown.json).toEqual({ tag, hidden: false, videos_count: 3 });
     expect((await post(tag, 'unhide')).json).toEqual(shown.json);
     expect((await page(tag)).json.items).toHaveLength(3);
+    expect(await searched(tag)).toEqual([tag]);
     expect((await auditOf(tag)).map((a) => a.action)).toEqual(['hashtag.hide', 'hashtag.unhide']);
   });
 
