@@ -40,7 +40,7 @@ const resetPasswordRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/auth/ResetPasswordPage'), 'ResetPasswordPage'),
 });
 
-/** /home, /rewards, /profile, /@handle, /search, /tag/{tag}: signed-in members only, inside the member layout. */
+/** /home, /rewards, /profile, /@handle, /search, /tag/{tag}, /watch/{id}: signed-in members only, inside the member layout. */
 // The member layout brings the local database and the sync engine: loaded with the first member screen.
 const memberRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -68,6 +68,17 @@ const creatorRoute = createRoute({
   getParentRoute: () => memberRoute,
   path: '/@{$handle}',
   component: lazyRouteComponent(() => import('./routes/CreatorRoute'), 'CreatorRoute'),
+});
+
+/**
+ * The full-screen viewer (docs/pwa.md, "Viewer"): the feed's player over a list, `?list=` naming it
+ * (feed, following, creator:{handle}, tag:{tag}:{recent|top}, search:{q}; the feed when absent).
+ */
+const watchRoute = createRoute({
+  getParentRoute: () => memberRoute,
+  path: '/watch/$videoId',
+  validateSearch: (search: Record<string, unknown>): { list?: string } => (typeof search.list === 'string' && search.list ? { list: search.list } : {}),
+  component: lazyRouteComponent(() => import('../features/feed/viewer/ViewerPage'), 'ViewerPage'),
 });
 
 // People is the first tab, so the address names only the others. Not SEARCH_TYPES: its module brings zod into the first chunk.
@@ -114,7 +125,7 @@ const routeTree = rootRoute.addChildren([
   adminLoginRoute,
   adminRoute,
   guestRoute.addChildren([loginRoute, signupRoute, forgotPasswordRoute]),
-  memberRoute.addChildren([homeRoute, rewardsRoute, profileRoute, creatorRoute, searchRoute, tagRoute]),
+  memberRoute.addChildren([homeRoute, rewardsRoute, profileRoute, creatorRoute, searchRoute, tagRoute, watchRoute]),
 ]);
 
 /** The browser's router (no history given), or one over a memory history for prerendering a page at build time. */

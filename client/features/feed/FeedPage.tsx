@@ -87,5 +87,5 @@ function ForYou({ userId, actions }: { userId: string; actions: FeedActions }) {
       </section>
     );
   }
-  return <FeedList items={feed.items} hasMore={feed.hasMore} loadMore={feed.loadMore} userId={userId} actions={actions} />;
+  return <FeedList items={feed.items} hasMore={feed.hasMore} loadMore={feed.loadMore} userId={userId} actions={actions} watchList="feed" />;
 }

@@ -16,13 +16,15 @@ interface Props {
   loadMore(): void;
   userId: string;
   actions: FeedActions;
+  /** The list a card's Watch opens the viewer over (client/features/feed/viewer/watch-list.ts). */
+  watchList: string;
 }
 
 /**
  * The card list with infinite scroll: a sentinel near the end shows the next cards of the local copy,
  * and once all are shown asks the server for an older page (loadMore).
  */
-export function FeedList({ items, hasMore, loadMore, userId, actions }: Props) {
+export function FeedList({ items, hasMore, loadMore, userId, actions, watchList }: Props) {
   const listRef = useRef<HTMLDivElement>(null);
   const sentinelRef = useRef<HTMLDivElement>(null);
   // The card in view; the next one preloads its first segment (load-mode.ts).
@@ -71,7 +73,15 @@ export function FeedList({ items, hasMore, loadMore, userId, actions }: Props) {
   return (
     <div className="feed" ref={listRef} aria-label="Videos" role="feed" aria-busy={false}>
       {visibleItems.map((v, i) => (
-        <VideoCard key={v.id} video={v} index={i} mode={loadModeFor(i, current, dataSaver)} own={v.user_id === userId} actions={actions} />
+        <VideoCard
+          key={v.id}
+          video={v}
+          index={i}
+          mode={loadModeFor(i, current, dataSaver)}
+          own={v.user_id === userId}
+          actions={actions}
+          watchList={watchList}
+        />
       ))}
       {moreLocal || hasMore ? <div ref={sentinelRef} className="feed-sentinel" aria-hidden="true" /> : null}
     </div>

@@ -32,7 +32,7 @@ export function FollowingTab({ userId, actions }: Props) {
       </section>
     );
   }
-  return <FeedList items={feed.items} hasMore={feed.hasMore} loadMore={feed.loadMore} userId={userId} actions={actions} />;
+  return <FeedList items={feed.items} hasMore={feed.hasMore} loadMore={feed.loadMore} userId={userId} actions={actions} watchList="following" />;
 }
 
 /** GET /api/people/suggested: the most-followed creators, each with a Follow button. */

@@ -18,7 +18,7 @@ interface Props {
 }
 
 /** Counts time actually played (a seek jumps and is not watching) and reports a view once. */
-function useWatchTime(videoId: string, onWatched: Props['onWatched']) {
+export function useWatchTime(videoId: string, onWatched: Props['onWatched']) {
   const watch = useRef({ ms: 0, last: -1, reported: false });
   const report = () => {
     const w = watch.current;

@@ -1,0 +1,94 @@
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useMediaPreferences } from '#client/lib/media-preferences';
+import { CloseIcon } from '#client/ui/icons';
+import { loadModeFor } from '../components/load-mode';
+import type { FeedActions, FeedCard } from '../components/types';
+import { ViewerSlide } from './ViewerSlide';
+import { useSlideInView } from './useSlideInView';
+
+interface Props {
+  items: FeedCard[];
+  hasMore: boolean;
+  loadMore(): void;
+  start: number;
+  userId: string;
+  actions: FeedActions;
+  onClose(): void;
+}
+
+/** Slides this far from the one in view hold their video and overlay; farther ones are empty screens. */
+const RENDERED_AROUND = 2;
+/** Asks for the list's next page this many videos before its end. */
+const MORE_BEFORE_END = 3;
+
+const NEXT_KEYS = new Set(['ArrowDown', 'PageDown', 'j']);
+const PREVIOUS_KEYS = new Set(['ArrowUp', 'PageUp', 'k']);
+
+/** Swipe, wheel, ArrowUp / ArrowDown, PageUp / PageDown and j / k move one video; keys in a field type. */
+function onKeys(go: (delta: number) => void) {
+  return (e: KeyboardEvent) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || (e.target as Element).closest('input, textarea, select, [role="dialog"]')) return;
+    const delta = NEXT_KEYS.has(e.key) ? 1 : PREVIOUS_KEYS.has(e.key) ? -1 : 0;
+    if (!delta) return;
+    e.preventDefault();
+    go(delta);
+  };
+}
+
+/** The full-screen vertical viewer (docs/pwa.md, "Viewer"): one video a screen, snapped. */
+export function Viewer({ items, hasMore, loadMore, start, userId, actions, onClose }: Props) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const { dataSaver } = useMediaPreferences();
+  const [muted, setMuted] = useState(false);
+  const soundRefused = useCallback(() => setMuted(true), []);
+  const ids = items.map((v) => v.id);
+  const { current, go } = useSlideInView(scroller, ids, start);
+  const shown = items[current];
+  const navigate = useNavigate();
+
+  useEffect(() => scroller.current?.focus({ preventScroll: true }), []);
+  useEffect(() => {
+    if (hasMore && current >= items.length - MORE_BEFORE_END) loadMore();
+  }, [current, items.length, hasMore, loadMore]);
+  // The address names the video in view, so a link copied from it opens that one; Back still leaves the viewer.
+  const shownId = shown?.id;
+  useEffect(() => {
+    if (shownId) void navigate({ to: '/watch/$videoId', params: { videoId: shownId }, search: (s) => s, replace: true, resetScroll: false });
+  }, [shownId, navigate]);
+
+  return (
+    <div className="viewer" role="region" aria-label="Video viewer" onKeyDown={onKeys(go)}>
+      <div className="viewer-scroller" ref={scroller} tabIndex={-1} aria-label="Videos">
+        {items.map((v, i) =>
+          Math.abs(i - current) <= RENDERED_AROUND ? (
+            <ViewerSlide
+              key={v.id}
+              video={v}
+              index={i}
+              active={i === current}
+              mode={loadModeFor(i, current, dataSaver)}
+              own={v.user_id === userId}
+              muted={muted}
+              onSoundRefused={soundRefused}
+              actions={actions}
+            />
+          ) : (
+            <div key={v.id} className="viewer-slide" aria-hidden="true" />
+          ),
+        )}
+      </div>
+      <div className="viewer-top">
+        <button type="button" className="viewer-round" aria-label="Close viewer" onClick={onClose}>
+          <CloseIcon size={24} />
+        </button>
+        <button type="button" className="viewer-round viewer-sound" onClick={() => setMuted((m) => !m)}>
+          {muted ? 'Unmute' : 'Mute'}
+        </button>
+      </div>
+      <p className="sr-only" aria-live="polite" aria-atomic="true">
+        {shown ? `Video ${current + 1} of ${items.length}: ${shown.title} by ${shown.user_name?.trim() || 'Unknown User'}` : ''}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+
+const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+export interface SlideInView {
+  /** The slide that fills the scroller now. */
+  current: number;
+  /** Moves by whole slides (keys, buttons), with a snap; at once under prefers-reduced-motion. */
+  go(delta: number): void;
+}
+
+/**
+ * Which slide of the scroll-snap scroller is in view, kept on the same video when the list changes
+ * around it (a new video synced in at the top of the feed), starting at `start`.
+ */
+export function useSlideInView(scroller: RefObject<HTMLElement | null>, ids: readonly string[], start: number): SlideInView {
+  const [current, setCurrent] = useState(start);
+  const currentId = useRef(ids[start]);
+  currentId.current = ids[current] ?? currentId.current;
+
+  // The tapped video is where the viewer opens (once: later the list may move it, and the member scrolls).
+  const first = useRef(start);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = first.current * el.clientHeight;
+  }, [scroller]);
+
+  const key = ids.join(',');
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const at = ids.indexOf(currentId.current ?? '');
+    if (!el || at < 0 || at === current) return;
+    el.scrollTop = at * el.clientHeight;
+    setCurrent(at);
+    // Only a change of the list moves the scroller here; scrolling moves `current`.
+  }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    let frame = 0;
+    const onScroll = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => {
+        const h = el.clientHeight;
+        if (h > 0) setCurrent(Math.min(Math.round(el.scrollTop / h), Math.max(0, el.childElementCount - 1)));
+      });
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      el.removeEventListener('scroll', onScroll);
+    };
+  }, [scroller]);
+
+  const go = useCallback(
+    (delta: number) => {
+      const el = scroller.current;
+      if (!el) return;
+      const target = Math.max(0, Math.min(ids.length - 1, Math.round(el.scrollTop / el.clientHeight) + delta));
+      el.scrollTo({ top: target * el.clientHeight, behavior: reducedMotion() ? 'auto' : 'smooth' });
+    },
+    [scroller, ids.length],
+  );
+  return { current, go };
+}
