@@ -26,6 +26,12 @@ function PencilIcon() {
   );
 }
 
+/** The dialog opens on its Title field, where the member starts typing (not on its Close button). */
+function focusTitle(e: Event) {
+  e.preventDefault();
+  (e.currentTarget as HTMLElement | null)?.querySelector('input')?.focus();
+}
+
 /**
  * The owner's Edit on their card: a dialog with the upload dialog's Title and Description fields
  * and limits. The edit is queued (editVideo) and the card shows it at once, offline too; a text the
@@ -42,7 +48,7 @@ export function EditVideoAction({ video }: { video: FeedCard }) {
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog-content edit-video-dialog" aria-describedby={undefined}>
+        <Dialog.Content className="dialog-content edit-video-dialog" aria-describedby={undefined} onOpenAutoFocus={focusTitle}>
           <div className="dialog-head">
             <Dialog.Title>Edit Video</Dialog.Title>
             <Dialog.Close className="icon-button" aria-label="Close">
@@ -98,7 +104,10 @@ function EditVideoForm({ video, onDone }: { video: FeedCard; onDone(): void }) {
           placeholder="Enter video title"
           aria-invalid={error && !onDescription ? true : undefined}
           aria-describedby={describedBy(!onDescription)}
-          onChange={(e) => setTitle(e.target.value)}
+          onChange={(e) => {
+            setTitle(e.target.value);
+            setError(null);
+          }}
         />
       </div>
       <div className="field">
@@ -112,7 +121,10 @@ function EditVideoForm({ video, onDone }: { video: FeedCard; onDone(): void }) {
           placeholder="Describe your video"
           aria-invalid={error && onDescription ? true : undefined}
           aria-describedby={describedBy(onDescription)}
-          onChange={(e) => setDescription(e.target.value)}
+          onChange={(e) => {
+            setDescription(e.target.value);
+            setError(null);
+          }}
         />
       </div>
       {error ? (
