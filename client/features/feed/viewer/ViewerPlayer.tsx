@@ -26,7 +26,7 @@ interface Props {
 }
 
 /** Plays the video on screen and pauses it when it leaves or the member pauses it; only one plays at a time (playback.ts). */
-function useActivePlayback(el: RefObject<HTMLVideoElement | null>, run: boolean, p: Pick<Props, 'muted' | 'onSoundRefused'>): void {
+function useActivePlayback(el: RefObject<HTMLVideoElement | null>, run: boolean, attachedUrl: string | null, p: Pick<Props, 'muted' | 'onSoundRefused'>): void {
   const onSoundRefused = useRef(p.onSoundRefused);
   onSoundRefused.current = p.onSoundRefused;
   useEffect(() => {
@@ -42,7 +42,8 @@ function useActivePlayback(el: RefObject<HTMLVideoElement | null>, run: boolean,
       // Without a gesture on this page (a shared link opened) only muted video may start.
       if (e instanceof DOMException && e.name === 'NotAllowedError' && !video.muted) onSoundRefused.current();
     });
-  }, [el, run, p.muted]);
+    // A new source on the element (the saved copy once offline) starts again.
+  }, [el, run, attachedUrl, p.muted]);
   useEffect(() => {
     const video = el.current;
     return () => {
@@ -53,7 +54,8 @@ function useActivePlayback(el: RefObject<HTMLVideoElement | null>, run: boolean,
 
 /** One viewer slide's video, filling the screen: plays while on screen, preloads as `mode` says. */
 export function ViewerPlayer({ video, active, mode, own, paused, muted, onSoundRefused, onPlayingChange, onWatched, videoRef }: Props) {
-  const [attached, setAttached] = useState(false);
+  // Which source is on the element: a source swapped for another must be played again.
+  const [attachedUrl, setAttachedUrl] = useState<string | null>(null);
   const watch = useWatchTime(video.id, onWatched);
   const { source, dataSaver, hlsFailed } = usePlayerSource(video, own);
   // Data saver loads nothing ahead; the video on screen was asked for by opening it.
@@ -62,11 +64,11 @@ export function ViewerPlayer({ video, active, mode, own, paused, muted, onSoundR
     attach,
     preloading: !active,
     dataSaver,
-    onAttached: () => setAttached(true),
-    onDetached: () => setAttached(false),
+    onAttached: () => setAttachedUrl(source?.url ?? null),
+    onDetached: () => setAttachedUrl(null),
     onFatal: hlsFailed,
   });
-  useActivePlayback(videoRef, active && attached && !paused, { muted, onSoundRefused });
+  useActivePlayback(videoRef, active && attachedUrl !== null && !paused, attachedUrl, { muted, onSoundRefused });
 
   const poster = mode !== 'none' || active ? (video.poster_url ?? undefined) : undefined;
   if (!source) {
