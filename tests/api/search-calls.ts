@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { call, type TestApp } from '../helpers/test-app';
 import type { TestUser } from '../helpers/users';
@@ -39,3 +40,9 @@ export async function searchAll(t: TestApp, user: TestUser, type: SearchType, q:
   expect(new Set(keys).size, 'no result twice').toBe(keys.length);
   return items;
 }
+
+/** `s` and letters a-f no other test of the run uses: a word, a handle or a tag of its own. */
+export const stem = (s: string) =>
+  `${s}${randomUUID()
+    .replace(/[^a-f]/g, '')
+    .slice(0, 6)}`;

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { insertTaggedVideo } from '../helpers/hashtag-videos';
-import { searchAll, searchPage, searchPath } from './search-calls';
+import { searchAll, searchPage, searchPath, stem } from './search-calls';
 
 // GET /api/search?type=hashtags (server/discovery/search-hashtags.ts) on both engines: tags by
 // prefix in tag order, the exact tag first, unused and hidden tags left out; and what every type
@@ -22,10 +21,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-const stem = (s: string) =>
-  `${s}${randomUUID()
-    .replace(/[^a-f]/g, '')
-    .slice(0, 6)}`;
 const get = (path: string) => call(t.app, 'GET', path, undefined, viewer.token);
 
 describe('hashtag search', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { searchAll, searchPage } from './search-calls';
+import { searchAll, searchPage, stem } from './search-calls';
 
 // GET /api/search?type=people (server/discovery/search-people.ts; docs/decisions/0025-discovery.md,
 // "Search"), on both engines, which must find the same people: the exact handle, then handles
@@ -21,12 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-/** A stem of letters no other test uses. */
-const stem = (s: string) =>
-  `${s}${randomUUID()
-    .replace(/[^a-f]/g, '')
-    .slice(0, 6)}`;
 
 async function member(name: string, handle: string, followers = 0): Promise<TestUser> {
   const user = await createUser(t.deps, { name });

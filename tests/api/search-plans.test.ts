@@ -32,18 +32,25 @@ async function sqlitePlan(query: RawBuilder<unknown>): Promise<string[]> {
 const scansOfRows = (lines: string[]) => lines.filter((l) => /^SCAN (v|p|n|w|videos|profiles|hashtags)\b/.test(l));
 const sortsIn = (lines: string[]) => lines.filter((l) => l.startsWith('USE TEMP B-TREE'));
 
+/** SQLite reads `fts` (a full-text table), then each row of `alias` by rowid, and scans no table; returns the plan's lines. */
+async function expectFullText(query: RawBuilder<unknown>, fts: string, alias: string): Promise<string[]> {
+  const lines = await sqlitePlan(query);
+  const text = lines.join(' | ');
+  expect(
+    lines.some((l) => l.startsWith(`SCAN ${fts} VIRTUAL TABLE`)),
+    text,
+  ).toBe(true);
+  expect(lines, text).toContain(`SEARCH ${alias} USING INTEGER PRIMARY KEY (rowid=?)`);
+  expect(scansOfRows(lines), text).toEqual([]);
+  return lines;
+}
+
 describe.each([false, true])('search plans (filtered for blocks and mutes: %s)', (filtered) => {
   it('videos: the full-text index, then each candidate by key', async () => {
     const query = videoSearchQuery(testDialect, 'viewer', ['sunset', 'be'], { tier: 1, at: 1_760_000_000_000, id: 'abc' }, filtered);
     if (testDialect === 'sqlite') {
-      const lines = await sqlitePlan(query);
+      const lines = await expectFullText(query, 'videos_fts', 'v');
       const text = lines.join(' | ');
-      expect(
-        lines.some((l) => l.startsWith('SCAN videos_fts VIRTUAL TABLE')),
-        text,
-      ).toBe(true);
-      expect(lines, text).toContain('SEARCH v USING INTEGER PRIMARY KEY (rowid=?)');
-      expect(scansOfRows(lines), text).toEqual([]);
       // The candidates come from FTS5 newest first without a sort; only the ranked page is sorted.
       expect(sortsIn(lines).length, text).toBe(1);
       return;
@@ -63,14 +70,7 @@ describe.each([false, true])('search plans (filtered for blocks and mutes: %s)',
   it('names: the full-text or trigram index, then each member by key', async () => {
     const query = nameQuery(testDialect, 'viewer', ['jose', 'ga'], 'jose', { tier: 2, followers: 3, handle: 'abc' }, 21, filtered);
     if (testDialect === 'sqlite') {
-      const lines = await sqlitePlan(query);
-      const text = lines.join(' | ');
-      expect(
-        lines.some((l) => l.startsWith('SCAN people_fts VIRTUAL TABLE')),
-        text,
-      ).toBe(true);
-      expect(lines, text).toContain('SEARCH p USING INTEGER PRIMARY KEY (rowid=?)');
-      expect(scansOfRows(lines), text).toEqual([]);
+      await expectFullText(query, 'people_fts', 'p');
       return;
     }
     const plan = await queryPlan(t.deps.db, query.compile(t.deps.db));

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
 import { insertVideo } from '../helpers/videos';
-import { searchAll, searchPage, searchPath } from './search-calls';
+import { searchAll, searchPage, searchPath, stem } from './search-calls';
 
 // GET /api/search?type=videos (server/discovery/search-videos.ts; docs/decisions/0025-discovery.md,
 // "Search"), on both engines: words of the title and description, any script, accents and case
@@ -25,10 +25,7 @@ afterAll(async () => {
 });
 
 /** A word no other test uses, of letters only (digits in a word are fine too, but keep it plain). */
-const word = (stem: string) =>
-  `${stem}${randomUUID()
-    .replace(/[^a-f]/g, '')
-    .slice(0, 8)}`;
+const word = stem;
 const ready = (owner: string, title: string, description = '', at = T0, overrides = {}) =>
   insertVideo(t.deps, owner, { title, description, created_at: at, media_status: 'ready', ...overrides });
 const ids = (items: Array<{ id: string }>) => items.map((i) => i.id);
