@@ -44,10 +44,11 @@ function candidates(dialect: Dialect, words: readonly string[]) {
       tier: sql`c.tier`,
     };
   return {
-    from: sql`(SELECT w.id FROM videos w
+    // The candidates are the rows themselves: their walk has read them already, so the page needs
+    // no second read of videos (nor leaves the planner a choice of how to join it back).
+    from: sql`(SELECT w.* FROM videos w
         WHERE w.search_vector @@ to_tsquery('simple', vidi_fold(${tsQueryText(words)})) AND w.media_status = 'ready'
-        ORDER BY w.created_at DESC, w.id DESC LIMIT ${CANDIDATES}) c
-        JOIN videos v ON v.id = c.id`,
+        ORDER BY w.created_at DESC, w.id DESC LIMIT ${CANDIDATES}) v`,
     // On the candidates only, in the outer query: never on every match.
     tier: sql`CASE WHEN v.search_vector @@ to_tsquery('simple', vidi_fold(${tsQueryText(words, 'A')})) THEN 0 ELSE 1 END`,
   };
