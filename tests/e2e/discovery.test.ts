@@ -89,7 +89,7 @@ describe.skipIf(!hasChromium)('discovery: search, hashtag pages and hashtag link
     await asha.page.getByRole('tab', { name: 'Videos' }).click();
     await asha.page
       .getByRole('list', { name: 'Videos matching sunset' })
-      .getByRole('button', { name: /Sunset at the beach/ })
+      .getByRole('link', { name: /Sunset at the beach/ })
       .waitFor();
     await saveScreenshot(asha.page, 'discovery-search-videos');
     await searchBox(asha.page).fill(`#${tag.slice(0, 12)}`);
@@ -106,28 +106,30 @@ describe.skipIf(!hasChromium)('discovery: search, hashtag pages and hashtag link
     await asha.page.getByRole('heading', { level: 1, name: `#${tag}` }).waitFor();
     await asha.page.getByText('2 videos', { exact: true }).waitFor();
     const grid = asha.page.getByRole('list', { name: 'Videos' });
-    await grid.getByRole('button', { name: /Sunset at the beach/ }).waitFor();
-    expect(await grid.getByRole('button').allTextContents()).toEqual([`Morning run #${tag} #Fitness`, `Sunset at the beach #${tag}`]);
+    await grid.getByRole('link', { name: /Sunset at the beach/ }).waitFor();
+    expect(await grid.getByRole('link').allTextContents()).toEqual([`Morning run #${tag} #Fitness`, `Sunset at the beach #${tag}`]);
     await asha.page.getByRole('tab', { name: 'Top' }).click();
-    await grid.getByRole('button', { name: /Morning run/ }).waitFor();
+    await grid.getByRole('link', { name: /Morning run/ }).waitFor();
     expect(await axeViolations(asha.page)).toEqual([]);
     await saveScreenshot(asha.page, 'discovery-hashtag-page');
     await asha.page.setViewportSize({ width: 390, height: 844 });
     await saveScreenshot(asha.page, 'discovery-hashtag-page-390');
 
-    // A tile opens the video in the feed's card; its other tag is a link too (filed in lower case).
-    await grid.getByRole('button', { name: /Morning run/ }).click();
-    const dialog = asha.page.getByRole('dialog');
-    await dialog.getByRole('link', { name: '#Fitness' }).waitFor();
-    expect(await dialog.getByRole('link', { name: '#Fitness' }).getAttribute('href')).toBe('/tag/fitness');
+    // A tile opens the video in the full-screen viewer over the tag's list; its other tag is a link too (filed in lower case).
+    await grid.getByRole('link', { name: /Morning run/ }).click();
+    await asha.page.waitForURL((u) => u.pathname.startsWith('/watch/') && u.searchParams.get('list') === `tag:${tag}:top`);
+    const shown = asha.page.locator('article.viewer-slide[data-active="true"]');
+    await shown.getByRole('link', { name: '#Fitness' }).waitFor();
+    expect(await shown.getByRole('link', { name: '#Fitness' }).getAttribute('href')).toBe('/tag/fitness');
     await asha.page.keyboard.press('Escape');
+    await asha.page.waitForURL(`**/tag/${tag}`);
 
     // Offline: the tag's page seen once reads from the service worker's copy; search says it needs
     // a connection and offers her recent searches (the one she opened a result from).
     await asha.context.setOffline(true);
     await asha.page.reload();
     await asha.page.getByRole('heading', { level: 1, name: `#${tag}` }).waitFor();
-    await grid.getByRole('button', { name: /Sunset at the beach/ }).waitFor();
+    await grid.getByRole('link', { name: /Sunset at the beach/ }).waitFor();
     await asha.page.getByRole('navigation', { name: 'Bottom' }).getByRole('link', { name: 'Search' }).click();
     await asha.page.getByText('Search needs a connection.', { exact: false }).waitFor();
     const recent = asha.page.getByRole('list', { name: 'Recent searches' });

@@ -52,7 +52,7 @@ function HashtagVideos({ tag, VideoDialog }: { tag: string; VideoDialog: VideoDi
       </header>
       <Tabs<HashtagSort> className="hashtag-tabs" tabs={TABS} selected={sort} onSelect={setSort} label={`#${tag} videos by`}>
         <ListState read={read} what="videos" empty={`No videos with #${tag} yet.`}>
-          <VideoGrid videos={read.items} onOpen={setOpen} />
+          <VideoGrid videos={read.items} onOpen={setOpen} watchList={`tag:${tag}:${sort}`} />
         </ListState>
       </Tabs>
       <VideoDialog video={open} onClose={() => setOpen(null)} />

@@ -25,10 +25,14 @@ const MORE_BEFORE_END = 3;
 const NEXT_KEYS = new Set(['ArrowDown', 'PageDown', 'j']);
 const PREVIOUS_KEYS = new Set(['ArrowUp', 'PageUp', 'k']);
 
-/** Swipe, wheel, ArrowUp / ArrowDown, PageUp / PageDown and j / k move one video; keys in a field type. */
-function onKeys(go: (delta: number) => void) {
+/**
+ * ArrowUp / ArrowDown, PageUp / PageDown and j / k move one video (swipe and wheel scroll natively);
+ * Escape closes the viewer (the open menu closes first). Keys in a field or a dialog are theirs.
+ */
+function onKeys(go: (delta: number) => void, close: () => void) {
   return (e: KeyboardEvent) => {
     if (e.altKey || e.ctrlKey || e.metaKey || (e.target as Element).closest('input, textarea, select, [role="dialog"]')) return;
+    if (e.key === 'Escape' && !(e.target as Element).closest('.viewer-menu')) return close();
     const delta = NEXT_KEYS.has(e.key) ? 1 : PREVIOUS_KEYS.has(e.key) ? -1 : 0;
     if (!delta) return;
     e.preventDefault();
@@ -58,7 +62,7 @@ export function Viewer({ items, hasMore, loadMore, start, userId, actions, onClo
   }, [shownId, navigate]);
 
   return (
-    <div className="viewer" role="region" aria-label="Video viewer" onKeyDown={onKeys(go)}>
+    <div className="viewer" role="region" aria-label="Video viewer" onKeyDown={onKeys(go, onClose)}>
       <div className="viewer-scroller" ref={scroller} tabIndex={-1} aria-label="Videos">
         {items.map((v, i) =>
           Math.abs(i - current) <= RENDERED_AROUND ? (

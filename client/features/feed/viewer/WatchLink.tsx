@@ -3,8 +3,9 @@ import { PlayIcon } from '#client/ui/icons';
 import type { FeedCard } from '../components/types';
 
 /**
- * A card's "Watch": opens the full-screen viewer at this video over `list`. The feed's entry is first
- * marked with the card (/home#video-ID), so Back lands on it again however far the member swiped.
+ * A card's "Watch" (the card, an article named by its title, says which video): opens the full-screen
+ * viewer at this video over `list`. The feed's entry is first marked with the card (/home#video-ID),
+ * so Back lands on it again however far the member swiped.
  */
 export function WatchLink({ video, list }: { video: FeedCard; list: string }) {
   return (
@@ -14,7 +15,6 @@ export function WatchLink({ video, list }: { video: FeedCard; list: string }) {
       search={{ list }}
       className="action"
       style={{ textDecoration: 'none' }}
-      aria-label={`Watch ${video.title} full screen`}
       onClick={() => window.history.replaceState(window.history.state, '', `#video-${encodeURIComponent(video.id)}`)}
     >
       <PlayIcon size={18} /> <span>Watch</span>

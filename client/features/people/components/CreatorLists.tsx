@@ -38,7 +38,7 @@ function Videos({ handle, name, VideoDialog }: { handle: string; name: string; V
   return (
     <>
       <ListState read={read} what="videos" empty={`${name} has not posted any videos yet.`}>
-        <VideoGrid videos={read.items} onOpen={setOpen} />
+        <VideoGrid videos={read.items} onOpen={setOpen} watchList={`creator:${handle}`} />
       </ListState>
       <VideoDialog video={open} onClose={() => setOpen(null)} />
     </>

@@ -33,7 +33,9 @@ export function SearchResults({ search, meId, onOpen, VideoDialog }: Props) {
   return (
     <div className="search-results" onClickCapture={onClickCapture} aria-busy={loading}>
       {search.type === 'people' ? <PersonList people={items as PersonResult[]} meId={meId} label={`People matching ${query}`} /> : null}
-      {search.type === 'videos' ? <VideoResults videos={items as FeedItem[]} onOpen={setOpen} label={`Videos matching ${query}`} /> : null}
+      {search.type === 'videos' ? (
+        <VideoResults videos={items as FeedItem[]} onOpen={setOpen} label={`Videos matching ${query}`} watchList={`search:${query}`} />
+      ) : null}
       {search.type === 'hashtags' ? <HashtagResults tags={items as HashtagResult[]} label={`Hashtags matching ${query}`} /> : null}
       {search.next ? (
         <button type="button" className="button secondary show-more" onClick={search.loadMore} disabled={loading}>
