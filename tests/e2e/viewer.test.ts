@@ -201,6 +201,11 @@ describe.skipIf(!hasChromium)('the full-screen viewer', () => {
       await page.goto(`${server.url}/watch/viewer-video-3`);
       await expectPlaying(page, 3);
       expect(await page.getByRole('heading', { name: title(3) }).count()).toBe(1);
+      // Tab goes round the viewer's controls, never to the layout hidden under it.
+      for (let n = 0; n < 15; n++) {
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => !!document.activeElement?.closest('.viewer'))).toBe(true);
+      }
       await page.getByRole('button', { name: 'Close viewer' }).click();
       await page.waitForURL((u) => u.pathname === '/home');
     } finally {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useMediaPreferences } from '#client/lib/media-preferences';
 import { CloseIcon } from '#client/ui/icons';
@@ -40,6 +40,23 @@ function onKeys(go: (delta: number) => void, close: () => void) {
   };
 }
 
+/**
+ * Tab stays in the viewer: the member layout's header and navigation lie hidden under it. Focus may
+ * still go to a dialog (comments, report) or a toast, which sit over it.
+ */
+function useKeepFocusIn(scroller: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    const onFocus = (e: FocusEvent) => {
+      const to = e.target as Element | null;
+      const viewer = scroller.current?.parentElement;
+      if (!viewer || !to || viewer.contains(to) || to.closest('[role="dialog"], [role="alertdialog"], [data-sonner-toaster]')) return;
+      scroller.current?.focus({ preventScroll: true });
+    };
+    document.addEventListener('focusin', onFocus);
+    return () => document.removeEventListener('focusin', onFocus);
+  }, [scroller]);
+}
+
 /** The full-screen vertical viewer (docs/pwa.md, "Viewer"): one video a screen, snapped. */
 export function Viewer({ items, hasMore, loadMore, start, userId, actions, onClose }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -52,6 +69,7 @@ export function Viewer({ items, hasMore, loadMore, start, userId, actions, onClo
   const navigate = useNavigate();
 
   useEffect(() => scroller.current?.focus({ preventScroll: true }), []);
+  useKeepFocusIn(scroller);
   useEffect(() => {
     if (hasMore && current >= items.length - MORE_BEFORE_END) loadMore();
   }, [current, items.length, hasMore, loadMore]);
