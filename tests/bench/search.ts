@@ -95,6 +95,28 @@ async function checkSamePages(serverUrl: string, baseUrl: string, members: strin
   }
 }
 
+/**
+ * Each query of the mix alone, the median of 3 (ours, then the baseline's): which query a p99 comes
+ * from, printed with the run (docs/benchmarks.md, "Search").
+ */
+async function timeEachQuery(ctx: BenchContext, serverUrl: string, baseUrl: string, member: string, auth: Record<string, string>): Promise<void> {
+  const time = async (url: string, init: RequestInit) => {
+    const ms: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      await probe(url, init);
+      ms.push(performance.now() - t0);
+    }
+    return median(ms).toFixed(1);
+  };
+  for (const type of Object.keys(SEARCH_MIX) as SearchType[]) {
+    const each = [];
+    for (const q of SEARCH_MIX[type])
+      each.push(`"${q}" ${await time(`${serverUrl}${query(type, q)}`, { headers: auth })}/${await time(`${baseUrl}${query(type, q)}&viewer=${member}`, {})}`);
+    ctx.log(`${type}, ms alone (ours/baseline): ${each.join(', ')}`);
+  }
+}
+
 /** The requests of one type: reader k % READERS asks query k % the mix's length, so each connection cycles through all pairs. */
 function requests(type: SearchType, members: string[], auth: Array<Record<string, string>> | null) {
   const mix = SEARCH_MIX[type];
@@ -123,6 +145,7 @@ export const search: Benchmark = {
       const mint = await tokenMinter(dataDir, server.url);
       const auth = await Promise.all(members.map(async (m) => ({ authorization: `Bearer ${await mint(m)}` })));
       await checkSamePages(server.url, base.url, members, auth);
+      await timeEachQuery(ctx, server.url, base.url, members[0]!, auth[0]!);
       const run = (target: string, reqs: ReturnType<typeof requests>) => async (): Promise<LoadResult> => {
         const r = await load({ url: target, seconds: ctx.seconds, connections: 10, requests: reqs });
         assertClean(target, r);
