@@ -8,6 +8,7 @@ import type { BenchContext } from './lib/context';
 import { installMedia, ladderOf, sourceClip, type MediaTools } from './media-fixtures';
 import { PLAYING_BUFFER_SECONDS } from '#client/features/feed/components/hls-levels';
 import { hlsJsSource, LINK, masterLevels, playOnce, type PlaybackSample } from './media-player-page';
+import { swipeOnce, viewerRows, VIEWER_ROWS } from './media-viewer-swipe';
 
 export const ROWS = {
   tap: { name: 'Media: first frame after tapping a preloaded card, HLS vs original', unit: 'ms', target: '<= 0.5x and < 1000 ms' },
@@ -17,7 +18,7 @@ export const ROWS = {
 } as const;
 
 export function playbackUnavailable(why: string): BenchRow[] {
-  return Object.values(ROWS).map((r) => unavailable(r.name, r.unit, r.target, why));
+  return [...Object.values(ROWS), ...Object.values(VIEWER_ROWS)].map((r) => unavailable(r.name, r.unit, r.target, why));
 }
 
 const SOURCE_SECONDS = 25;
@@ -74,7 +75,15 @@ export async function playbackRows(ctx: BenchContext, tools: MediaTools): Promis
     const tap = await interleaved(ctx.rounds, play('hls', true), play('progressive', true), true);
     // Each cold play is ~25 s: the quick run keeps its two rounds and skips the warm-up.
     const cold = await interleaved(ctx.rounds, play('hls', false), play('progressive', false), !ctx.quick);
-    return [tapRow(tap.ours, tap.base), ...rows(cold.ours, cold.base, media.mbps)];
+    // The viewer: one video watched 5 s while the next preloads, then a swipe to it (the same media twice).
+    const swipe = (mode: 'hls' | 'progressive') => async () => {
+      const url = `${ctx.server.url}${mode === 'hls' ? media.hls : media.original}`;
+      const s = await swipeOnce(browser, { origin: ctx.server.url, mode, urls: [url, url], hlsSource, levels: media.levels });
+      ctx.log(`media swipe ${mode === 'hls' ? 'hls ' : 'orig'}: next frame ${Math.round(s.swipeMs)} ms after the swipe, ${kb(s.bytes)} KB by then`);
+      return s;
+    };
+    const viewer = await interleaved(ctx.rounds, swipe('hls'), swipe('progressive'), false);
+    return [tapRow(tap.ours, tap.base), ...rows(cold.ours, cold.base, media.mbps), ...viewerRows(viewer.ours, viewer.base)];
   } finally {
     await browser.close();
   }

@@ -90,7 +90,7 @@ export function masterLevels(master: string): LevelInfo[] {
 }
 
 /** Bytes of media responses on the wire, per request: the final count when finished, else the chunks so far. */
-function byteCounter(cdp: CDPSession): { total(): number } {
+export function byteCounter(cdp: CDPSession): { total(): number } {
   const media = new Set<string>();
   const chunks = new Map<string, number>();
   const finished = new Map<string, number>();
@@ -106,7 +106,7 @@ function byteCounter(cdp: CDPSession): { total(): number } {
   return { total: () => [...media].reduce((sum, id) => sum + Math.max(finished.get(id) ?? 0, chunks.get(id) ?? 0), 0) };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface PlayOptions {
   origin: string;
@@ -123,27 +123,38 @@ export interface PlayOptions {
   preloaded?: boolean;
 }
 
-async function preparePage(browser: Browser, o: PlayOptions): Promise<{ page: Page; cdp: CDPSession }> {
+/** A fresh phone-sized context on the app's origin, its cache off and the slow link on. */
+export async function slowLinkPage(browser: Browser, origin: string): Promise<{ page: Page; cdp: CDPSession }> {
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: DPR, bypassCSP: true });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  await page.goto(`${o.origin}/manifest.webmanifest`);
+  await page.goto(`${origin}/manifest.webmanifest`);
   await cdp.send('Network.emulateNetworkConditions', {
     offline: false,
     latency: LINK.latencyMs,
     downloadThroughput: LINK.downBitsPerSecond / 8,
     uploadThroughput: LINK.upBitsPerSecond / 8,
   });
+  return { page, cdp };
+}
+
+/** The hls.js settings of the feed's player for this page: start level for the player's size, the link's estimate. */
+export async function hlsSetup(page: Page, levels: LevelInfo[], playerHeight: number) {
+  const downlink = (await page.evaluate('navigator.connection ? navigator.connection.downlink : 0')) as number;
+  const bandwidth = downlink > 0 ? downlink * 1_000_000 : undefined;
+  const startLevel = chooseStartLevel(levels, { bandwidth, playerWidth: VIEWPORT.width * DPR, playerHeight: playerHeight * DPR, cap: -1 });
+  const hlsConfig = bandwidth ? { abrEwmaDefaultEstimate: bandwidth } : {};
+  return { startLevel, hlsConfig, preloadLimits: feedBufferLimits(true), playingLimits: feedBufferLimits(false) };
+}
+
+async function preparePage(browser: Browser, o: PlayOptions): Promise<{ page: Page; cdp: CDPSession }> {
+  const { page, cdp } = await slowLinkPage(browser, o.origin);
   await page.setContent(PAGE);
   if (o.mode === 'hls') await page.addScriptTag({ content: o.hlsSource });
   await page.addScriptTag({ content: HARNESS });
-  const downlink = (await page.evaluate('navigator.connection ? navigator.connection.downlink : 0')) as number;
-  const bandwidth = downlink > 0 ? downlink * 1_000_000 : undefined;
-  const startLevel = chooseStartLevel(o.levels, { bandwidth, playerWidth: VIEWPORT.width * DPR, playerHeight: (VIEWPORT.height - 40) * DPR, cap: -1 });
-  const hlsConfig = bandwidth ? { abrEwmaDefaultEstimate: bandwidth } : {};
-  const setup = { mode: o.mode, url: o.url, startLevel, hlsConfig, preloadLimits: feedBufferLimits(true), playingLimits: feedBufferLimits(false) };
+  const setup = { mode: o.mode, url: o.url, ...(await hlsSetup(page, o.levels, VIEWPORT.height - 40)) };
   await page.evaluate(`Object.assign(window.__bench, ${JSON.stringify(setup)})`);
   return { page, cdp };
 }
