@@ -135,9 +135,13 @@ export function seedSteps(o: SeedOptions, c: SeedContext): SeedStep[] {
       'views_count',
     ],
     async write(out) {
+      // Oldest first, as a server writes them: the rows' physical order (PostgreSQL's heap, SQLite's
+      // rowids) follows created_at, so a read that walks the newest videos (the feed, a search's
+      // candidates) touches neighbouring pages as it would in production, not one page per row.
+      for (let j = 0; j < o.videos; j++) videoAt[j] = now - 90 * DAY + Math.floor(rand() * 90 * DAY);
+      videoAt.sort();
       for (let j = 0; j < o.videos; j++) {
         videoOwner[j] = Math.floor(rand() * o.users);
-        videoAt[j] = now - 90 * DAY + Math.floor(rand() * 90 * DAY);
         const { title, description } = texts();
         filing.note(j, title, description);
         const full = out.row(
