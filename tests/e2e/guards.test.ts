@@ -4,6 +4,7 @@ import { hasChromium } from '../helpers/browser';
 import { readMailSink } from '../helpers/mail-sink';
 import { pwaTest } from './fixtures';
 import { logInThroughUi, PASSWORD, signUpVerified, uniqueEmail } from './member-session';
+import { waitForServiceWorker } from './feed-actions';
 
 const test = pwaTest();
 
@@ -90,6 +91,8 @@ describe.skipIf(!hasChromium)('route guards', () => {
     await page.getByRole('button', { name: 'Save Changes' }).waitFor();
     // The first sync has brought the profile into the local database.
     await expect.poll(() => page.evaluate(() => localProfileCount()), { timeout: 30_000 }).toBe(1);
+    // The offline reload below is answered by the service worker: it must control the page first.
+    await waitForServiceWorker(page);
 
     // A rename made offline waits in the outbox, also over an offline reload.
     await context.setOffline(true);

@@ -57,7 +57,7 @@ describe.skipIf(!hasChromium)("a creator's page, Follow and the Following tab", 
     await asha.page.goto(`${server.url}/@${benIs.handle}`);
     await asha.page.getByRole('heading', { level: 1, name: 'Ben' }).waitFor();
     await asha.page.getByText(`@${benIs.handle}`, { exact: true }).waitFor();
-    await asha.page.getByRole('button', { name: 'Ben on the beach' }).waitFor();
+    await asha.page.getByRole('link', { name: 'Ben on the beach' }).waitFor();
     expect(await count(asha.page, 'videos')).toBe('1');
     expect(await axeViolations(asha.page)).toEqual([]);
 
@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)("a creator's page, Follow and the Following tab", 
     await asha.page.getByRole('heading', { level: 1, name: 'Ben' }).waitFor();
     await unfollow.waitFor();
     expect(await count(asha.page, 'followers')).toBe('1');
-    await asha.page.getByRole('button', { name: 'Ben on the beach' }).waitFor();
+    await asha.page.getByRole('link', { name: 'Ben on the beach' }).waitFor();
 
     // Back online: the follow goes out once; Ben's open page counts it and his bell says so, live.
     await asha.context.setOffline(false);

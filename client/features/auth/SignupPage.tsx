@@ -9,6 +9,7 @@ import { PasswordField } from '#client/ui/PasswordField';
 import { TextField } from '#client/ui/TextField';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { SwitchLink } from '#client/ui/CardPage';
+import { SubmitButton } from '#client/ui/SubmitButton';
 
 export function SignupPage() {
   const navigate = useNavigate();
@@ -52,9 +53,9 @@ export function SignupPage() {
         <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={setEmail} />
         <PasswordField label="Password" name="password" autoComplete="new-password" value={password} onChange={setPassword} />
         <PasswordField label="Confirm Password" name="confirm" autoComplete="new-password" value={confirm} onChange={setConfirm} />
-        <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
-          {busy ? 'Creating account...' : fee !== null ? 'Proceed to Payment' : 'Create Account'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Creating account...">
+          {fee !== null ? 'Proceed to Payment' : 'Create Account'}
+        </SubmitButton>
       </form>
       <SwitchLink prompt="Already have an account?" to="/login">
         Sign in

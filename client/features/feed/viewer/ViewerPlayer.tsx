@@ -38,10 +38,19 @@ function useActivePlayback(el: RefObject<HTMLVideoElement | null>, run: boolean,
       return;
     }
     claimPlayback(video);
-    video.play().catch((e: unknown) => {
-      // Without a gesture on this page (a shared link opened) only muted video may start.
-      if (e instanceof DOMException && e.name === 'NotAllowedError' && !video.muted) onSoundRefused.current();
-    });
+    let stopped = false;
+    const start = () =>
+      video.play().catch((e: unknown) => {
+        if (stopped || !(e instanceof DOMException)) return;
+        // Without a gesture on this page (a shared link opened) only muted video may start.
+        if (e.name === 'NotAllowedError' && !video.muted) onSoundRefused.current();
+        // Interrupted by a load (hls.js switching what the element plays): again once it can play.
+        if (e.name === 'AbortError') video.addEventListener('canplay', () => void (stopped || start()), { once: true });
+      });
+    void start();
+    return () => {
+      stopped = true;
+    };
     // A new source on the element (the saved copy once offline) starts again.
   }, [el, run, attachedUrl, p.muted]);
   useEffect(() => {
