@@ -49,7 +49,7 @@ async function sqliteSearch(db: Kysely<unknown>): Promise<void> {
   const statements = [
     `CREATE TRIGGER videos_likes_to_tags AFTER UPDATE OF likes_count ON videos WHEN new.likes_count <> old.likes_count
       BEGIN UPDATE video_hashtags SET likes_count = new.likes_count WHERE video_id = new.id; END`,
-    `CREATE VIRTUAL TABLE videos_fts USING fts5(title, description, content = 'videos', content_rowid = 'rowid', ${FTS_TOKENIZER}, prefix = '2 3')`,
+    `CREATE VIRTUAL TABLE videos_fts USING fts5(title, description, content = 'videos', content_rowid = 'rowid', ${FTS_TOKENIZER}, prefix = '2 3 4 5 6')`,
     `CREATE TRIGGER videos_fts_insert AFTER INSERT ON videos
       BEGIN INSERT INTO videos_fts(rowid, title, description) VALUES (new.rowid, new.title, new.description); END`,
     `CREATE TRIGGER videos_fts_delete AFTER DELETE ON videos

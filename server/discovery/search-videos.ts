@@ -26,9 +26,9 @@ const COLUMNS = sql.raw(FEED_ROW_COLUMNS);
 // The first page starts above every real row, so both pages are one statement text (one plan).
 const TOP: VideoCursor = { tier: 0, at: Number.MAX_SAFE_INTEGER, id: '' };
 
-function after(cursor: VideoCursor | null) {
+function after(tier: RawBuilder<unknown>, cursor: VideoCursor | null) {
   const c = cursor ?? TOP;
-  return sql`(tier > ${c.tier} OR (tier = ${c.tier} AND (v.created_at, v.id) < (${c.at}, ${c.id})))`;
+  return sql`(${tier} > ${c.tier} OR (${tier} = ${c.tier} AND (v.created_at, v.id) < (${c.at}, ${c.id})))`;
 }
 
 /**
@@ -64,11 +64,15 @@ export function videoSearchQuery(
 ): RawBuilder<VideoRow> {
   const { from, tier } = candidates(dialect, words);
   const shown = filtered ? sql` AND ${withViewer(videoAuthorShown('v.user_id'), viewer)}` : sql``;
-  return sql<VideoRow>`SELECT * FROM (SELECT ${COLUMNS}, ${tier} AS tier FROM ${from}
-      JOIN profiles p ON p.id = v.user_id
-      LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = ${viewer}
-      WHERE v.media_status = 'ready' AND p.is_active = 1 AND p.account_status = 'active'${shown}) v
-    WHERE ${after(cursor)} ORDER BY tier, v.created_at DESC, v.id DESC LIMIT ${SEARCH_PAGE + 1}`;
+  // The tier and the order come before the joins: the candidates are sorted on their own columns,
+  // and the join to profiles and likes then stops after the page instead of joining every candidate.
+  return sql<VideoRow>`SELECT ${COLUMNS}, v.tier FROM (SELECT v.*, ${tier} AS tier FROM ${from}
+      WHERE v.media_status = 'ready' AND ${after(tier, cursor)}
+      ORDER BY tier, v.created_at DESC, v.id DESC) v
+    JOIN profiles p ON p.id = v.user_id
+    LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = ${viewer}
+    WHERE p.is_active = 1 AND p.account_status = 'active'${shown}
+    ORDER BY v.tier, v.created_at DESC, v.id DESC LIMIT ${SEARCH_PAGE + 1}`;
 }
 
 /**
