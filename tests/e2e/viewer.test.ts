@@ -18,7 +18,7 @@ import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 // pipeline would have made (one 360p rendition of 2 s segments, small.mp4 and poster.jpg, by ffmpeg).
 
 const run = promisify(execFile);
-const VIDEOS = 8;
+const VIDEOS = 10;
 const CREATOR = 'creator-viewer';
 const mediaKey = (i: number) => `${CREATOR}/viewer-video-${i}/job1`;
 const title = (i: number) => `Viewer clip ${i}`;
@@ -139,7 +139,16 @@ describe.skipIf(!hasChromium)('the full-screen viewer', () => {
       await expectPlaying(page, 1);
       await page.getByText(`Video 2 of ${VIDEOS}: ${title(1)} by Vic Creator`).waitFor({ state: 'attached' });
 
-      for (let i = 2; i <= 6; i++) {
+      // The keyboard moves one video, and so does a notch of the mouse wheel (one video a gesture).
+      await page.keyboard.press('ArrowDown');
+      await expect.poll(() => slide(page, 2).getAttribute('data-active')).toBe('true');
+      await expectPlaying(page, 2);
+      await page.mouse.move(195, 400);
+      await page.mouse.wheel(0, 120);
+      await expect.poll(() => slide(page, 3).getAttribute('data-active')).toBe('true');
+      await expectPlaying(page, 3);
+
+      for (let i = 4; i <= 8; i++) {
         await swipeUp(page);
         await expect.poll(() => slide(page, i).getAttribute('data-active')).toBe('true');
         await expectPlaying(page, i);
@@ -147,39 +156,34 @@ describe.skipIf(!hasChromium)('the full-screen viewer', () => {
         await page.waitForURL((u) => u.pathname === `/watch/viewer-video-${i}`);
       }
       // The next video has its source on (its first segment), the one after only its poster.
-      expect(await slide(page, 7).locator('video').getAttribute('preload')).toBe('metadata');
-
-      // The keyboard moves one video too.
-      await page.keyboard.press('ArrowUp');
-      await expect.poll(() => slide(page, 5).getAttribute('data-active')).toBe('true');
-      await expectPlaying(page, 5);
+      expect(await slide(page, 9).locator('video').getAttribute('preload')).toBe('metadata');
 
       // Double tap: liked at once, and on the server.
-      const like = slide(page, 5).getByRole('button', { name: /^Like/ });
+      const like = slide(page, 8).getByRole('button', { name: /^Like/ });
       expect(await like.getAttribute('aria-pressed')).toBe('false');
       await page.touchscreen.tap(195, 400);
       await page.touchscreen.tap(195, 400);
       await expect.poll(() => like.getAttribute('aria-pressed')).toBe('true');
       expect(await like.getAttribute('aria-label')).toBe('Like, 1 like');
-      await expect.poll(async () => (await serverState(server, email, 'viewer-video-5')).likes, { timeout: 15_000 }).toBe(1);
+      await expect.poll(async () => (await serverState(server, email, 'viewer-video-8')).likes, { timeout: 15_000 }).toBe(1);
       // Still playing: the two taps were one double tap, not two pauses.
       await expect
         .poll(() =>
-          slide(page, 5)
+          slide(page, 8)
             .locator('video')
             .evaluate((v: HTMLVideoElement) => v.paused),
         )
         .toBe(false);
 
       // The comments sheet over the video: post one; axe finds nothing with it open.
-      await slide(page, 5)
+      await slide(page, 8)
         .getByRole('button', { name: /^Comments/ })
         .click();
       const dialog = page.getByRole('dialog', { name: 'Comments' });
       await dialog.getByRole('textbox', { name: 'Add a comment' }).fill('Watched it full screen');
       await dialog.getByRole('textbox', { name: 'Add a comment' }).press('Enter');
       await dialog.getByText('Watched it full screen').waitFor();
-      await expect.poll(async () => (await serverState(server, email, 'viewer-video-5')).comments, { timeout: 15_000 }).toEqual(['Watched it full screen']);
+      await expect.poll(async () => (await serverState(server, email, 'viewer-video-8')).comments, { timeout: 15_000 }).toEqual(['Watched it full screen']);
       expect(await axeViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });

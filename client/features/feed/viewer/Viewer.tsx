@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useMediaPreferences } from '#client/lib/media-preferences';
 import { CloseIcon } from '#client/ui/icons';
@@ -6,6 +6,7 @@ import { loadModeFor } from '../components/load-mode';
 import type { FeedActions, FeedCard } from '../components/types';
 import { ViewerSlide } from './ViewerSlide';
 import { useSlideInView } from './useSlideInView';
+import { useWheelSteps } from './useWheelSteps';
 
 interface Props {
   items: FeedCard[];
@@ -26,11 +27,13 @@ const NEXT_KEYS = new Set(['ArrowDown', 'PageDown', 'j']);
 const PREVIOUS_KEYS = new Set(['ArrowUp', 'PageUp', 'k']);
 
 /**
- * ArrowUp / ArrowDown, PageUp / PageDown and j / k move one video (swipe and wheel scroll natively);
+ * ArrowUp / ArrowDown, PageUp / PageDown and j / k move one video (a swipe scrolls natively, the wheel
+ * moves one video a gesture: useWheelSteps.ts);
  * Escape closes the viewer (the open menu closes first). Keys in a field or a dialog are theirs.
  */
 function onKeys(go: (delta: number) => void, close: () => void) {
   return (e: KeyboardEvent) => {
+    if (e.defaultPrevented) return;
     if (e.altKey || e.ctrlKey || e.metaKey || (e.target as Element).closest('input, textarea, select, [role="dialog"]')) return;
     if (e.key === 'Escape' && !(e.target as Element).closest('.viewer-menu')) return close();
     const delta = NEXT_KEYS.has(e.key) ? 1 : PREVIOUS_KEYS.has(e.key) ? -1 : 0;
@@ -70,6 +73,14 @@ export function Viewer({ items, hasMore, loadMore, start, userId, actions, onClo
 
   useEffect(() => scroller.current?.focus({ preventScroll: true }), []);
   useKeepFocusIn(scroller);
+  useWheelSteps(scroller, go);
+  // On the document, not the viewer's element: a slide that scrolls out is emptied, and the focus
+  // it held falls back to the page's body, where the keys must still move the viewer.
+  useEffect(() => {
+    const keys = onKeys(go, onClose);
+    document.addEventListener('keydown', keys);
+    return () => document.removeEventListener('keydown', keys);
+  }, [go, onClose]);
   useEffect(() => {
     if (hasMore && current >= items.length - MORE_BEFORE_END) loadMore();
   }, [current, items.length, hasMore, loadMore]);
@@ -80,7 +91,7 @@ export function Viewer({ items, hasMore, loadMore, start, userId, actions, onClo
   }, [shownId, navigate]);
 
   return (
-    <div className="viewer" role="region" aria-label="Video viewer" onKeyDown={onKeys(go, onClose)}>
+    <div className="viewer" role="region" aria-label="Video viewer">
       <div className="viewer-scroller" ref={scroller} tabIndex={-1} aria-label="Videos">
         {items.map((v, i) =>
           Math.abs(i - current) <= RENDERED_AROUND ? (

@@ -45,7 +45,9 @@ function useActivePlayback(el: RefObject<HTMLVideoElement | null>, run: boolean,
         // Without a gesture on this page (a shared link opened) only muted video may start.
         if (e.name === 'NotAllowedError' && !video.muted) onSoundRefused.current();
         // Interrupted by a load (hls.js switching what the element plays): again once it can play.
-        if (e.name === 'AbortError') video.addEventListener('canplay', () => void (stopped || start()), { once: true });
+        if (e.name !== 'AbortError') return;
+        if (video.readyState >= HTMLMediaElement.HAVE_FUTURE_DATA) void start();
+        else video.addEventListener('canplay', () => void (stopped || start()), { once: true });
       });
     void start();
     return () => {

@@ -53,12 +53,27 @@ export function useSlideInView(scroller: RefObject<HTMLElement | null>, ids: rea
     };
   }, [scroller]);
 
+  // Where the last move is headed while its smooth scroll runs: a second key or wheel step meanwhile
+  // goes on from there, instead of from a position half way (which a snap would then fight).
+  const aim = useRef<number | null>(null);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const arrived = () => {
+      aim.current = null;
+    };
+    el.addEventListener('scrollend', arrived);
+    return () => el.removeEventListener('scrollend', arrived);
+  }, [scroller]);
   const go = useCallback(
     (delta: number) => {
       const el = scroller.current;
       if (!el) return;
-      const target = Math.max(0, Math.min(ids.length - 1, Math.round(el.scrollTop / el.clientHeight) + delta));
-      el.scrollTo({ top: target * el.clientHeight, behavior: reducedMotion() ? 'auto' : 'smooth' });
+      const from = aim.current ?? Math.round(el.scrollTop / el.clientHeight);
+      const target = Math.max(0, Math.min(ids.length - 1, from + delta));
+      const smooth = !reducedMotion() && target !== from;
+      aim.current = smooth ? target : null;
+      el.scrollTo({ top: target * el.clientHeight, behavior: smooth ? 'smooth' : 'auto' });
     },
     [scroller, ids.length],
   );
