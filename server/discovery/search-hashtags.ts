@@ -33,7 +33,11 @@ export function hashtagSearchQuery(prefix: string, cursor: HashtagSearchCursor |
 export async function searchHashtags(db: Kysely<Database>, q: string, cursor: HashtagSearchCursor | null): Promise<Page<HashtagResult>> {
   const prefix = tagPrefixOf(q);
   if (prefix === null) return { items: [], next_cursor: null };
-  const { rows } = await hashtagSearchQuery(prefix, cursor).execute(db);
+  return hashtagPage((await hashtagSearchQuery(prefix, cursor).execute(db)).rows);
+}
+
+/** The API page of a hashtag search from its rows (one more than a page tells a next one exists). */
+export function hashtagPage(rows: Array<{ tag: string; videos_count: number }>): Page<HashtagResult> {
   const page = rows.slice(0, SEARCH_PAGE);
   const last = page.at(-1);
   return {

@@ -93,11 +93,16 @@ export function nameQuery(
     ORDER BY p.followers_count DESC, p.handle LIMIT ${limit}`;
 }
 
-type Tiered = Row & { tier: PeopleCursor['tier'] };
+export type Tiered = Row & { tier: PeopleCursor['tier'] };
+
+/** What was typed as a handle's start (lower case, @ dropped), or null when it cannot begin a handle. */
+export function typedHandlePrefix(q: string): string | null {
+  const typed = normalizeHandle(q);
+  return HANDLE_PREFIX.test(typed) ? typed : null;
+}
 
 async function tiersFrom(db: Kysely<Database>, dialect: Dialect, viewer: string, q: string, cursor: PeopleCursor | null, filtered: boolean): Promise<Tiered[]> {
-  const typed = normalizeHandle(q);
-  const prefix = HANDLE_PREFIX.test(typed) ? typed : null;
+  const prefix = typedHandlePrefix(q);
   const want = SEARCH_PAGE + 1;
   const out: Tiered[] = [];
   const tier = cursor?.tier ?? -1;
@@ -118,7 +123,11 @@ export async function searchPeople(
   cursor: PeopleCursor | null,
   filtered: boolean,
 ): Promise<Page<PersonResult>> {
-  const rows = await tiersFrom(db, dialect, viewer, q, cursor, filtered);
+  return peoplePage(await tiersFrom(db, dialect, viewer, q, cursor, filtered));
+}
+
+/** The API page of a people search from its tiers' rows (one more than a page tells a next one exists). */
+export function peoplePage(rows: Tiered[]): Page<PersonResult> {
   const page = rows.slice(0, SEARCH_PAGE);
   const last = page.at(-1);
   return {

@@ -19,7 +19,7 @@ import { ftsMatch, searchWords, tsQueryText } from './search-words';
 
 export const CANDIDATES = 1000;
 
-type VideoRow = FeedRow & { tier: number };
+export type VideoRow = FeedRow & { tier: number };
 
 const COLUMNS = sql.raw(FEED_ROW_COLUMNS);
 
@@ -100,7 +100,11 @@ export async function searchVideos(
 ): Promise<Page<FeedItem>> {
   const words = searchWords(q);
   if (words.length === 0) return { items: [], next_cursor: null };
-  const rows = await plannedForItsWords(db, dialect, videoSearchQuery(dialect, viewer, words, cursor, filtered));
+  return videoPage(await plannedForItsWords(db, dialect, videoSearchQuery(dialect, viewer, words, cursor, filtered)));
+}
+
+/** The API page of a video search from its rows (one more than a page tells a next one exists). */
+export function videoPage(rows: VideoRow[]): Page<FeedItem> {
   const page = rows.slice(0, SEARCH_PAGE);
   const last = page.at(-1);
   return {

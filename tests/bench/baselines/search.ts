@@ -14,12 +14,9 @@ import {
 } from 'kysely';
 import type { Database as Schema } from '#db/schema';
 import type { Dialect } from '#db/engine';
-import { normalizeHandle } from '#sync/protocol/handles';
-import { toFeedItem, type FeedRow } from '#server/feed/items';
-import { encodeHashtagSearchCursor, encodePeopleCursor, encodeVideoCursor, type VideoCursor } from '#server/discovery/search-cursor';
-import { hashtagSearchQuery, SEARCH_PAGE, tagPrefixOf } from '#server/discovery/search-hashtags';
-import { exactHandleQuery, handlePrefixQuery, nameQuery } from '#server/discovery/search-people';
-import { videoSearchQuery } from '#server/discovery/search-videos';
+import { hashtagPage, hashtagSearchQuery, SEARCH_PAGE, tagPrefixOf } from '#server/discovery/search-hashtags';
+import { exactHandleQuery, handlePrefixQuery, nameQuery, peoplePage, typedHandlePrefix, type Tiered } from '#server/discovery/search-people';
+import { videoPage, videoSearchQuery, type VideoRow } from '#server/discovery/search-videos';
 import { matchesNames, searchWords } from '#server/discovery/search-words';
 
 // The search benchmark's baseline (tests/bench/search.ts): GET /api/search?q=&type=&viewer= answered
@@ -46,13 +43,11 @@ function compilerFor(dialect: Dialect): Kysely<Schema> {
   });
 }
 
-const HANDLE_PREFIX = /^[a-z0-9_.]{1,30}$/;
 const want = SEARCH_PAGE + 1;
 
 /** The route's people tiers in its order (server/discovery/search-people.ts), each run while the page is short. */
 function peopleSteps(dialect: Dialect, viewer: string, q: string): Array<(have: number) => RawBuilder<unknown> | null> {
-  const typed = normalizeHandle(q);
-  const prefix = HANDLE_PREFIX.test(typed) ? typed : null;
+  const prefix = typedHandlePrefix(q);
   const words = searchWords(q);
   return [
     () => (prefix ? exactHandleQuery(viewer, prefix, false) : null),
@@ -61,56 +56,25 @@ function peopleSteps(dialect: Dialect, viewer: string, q: string): Array<(have: 
   ];
 }
 
-type PersonRow = { id: string; handle: string; name: string; followers_count: number; following: number; tier: number };
-
 async function people(kysely: Kysely<Schema>, run: Run, dialect: Dialect, viewer: string, q: string): Promise<unknown> {
-  const rows: PersonRow[] = [];
+  const rows: Tiered[] = [];
   for (const [tier, step] of peopleSteps(dialect, viewer, q).entries()) {
     const query = step(rows.length);
-    if (query) rows.push(...((await run(query.compile(kysely))) as PersonRow[]).map((r) => ({ ...r, tier })));
+    if (query) rows.push(...((await run(query.compile(kysely))) as Tiered[]).map((r) => ({ ...r, tier: tier as Tiered['tier'] })));
   }
-  const page = rows.slice(0, SEARCH_PAGE);
-  const last = page.at(-1);
-  return {
-    items: page.map((r) => ({
-      id: r.id,
-      handle: r.handle,
-      name: r.name,
-      followers_count: Number(r.followers_count),
-      viewer: { following: Number(r.following) === 1 },
-    })),
-    next_cursor:
-      rows.length > SEARCH_PAGE && last
-        ? encodePeopleCursor({ tier: last.tier as 0 | 1 | 2, followers: last.tier === 2 ? Number(last.followers_count) : 0, handle: last.handle })
-        : null,
-  };
+  return peoplePage(rows);
 }
 
 async function videos(kysely: Kysely<Schema>, run: Run, dialect: Dialect, viewer: string, q: string): Promise<unknown> {
   const words = searchWords(q);
   if (!words.length) return { items: [], next_cursor: null };
-  const rows = (await run(videoSearchQuery(dialect, viewer, words, null, false).compile(kysely))) as Array<FeedRow & { tier: number }>;
-  const page = rows.slice(0, SEARCH_PAGE);
-  const last = page.at(-1);
-  return {
-    items: page.map(toFeedItem),
-    next_cursor:
-      rows.length > SEARCH_PAGE && last
-        ? encodeVideoCursor({ tier: Number(last.tier) as VideoCursor['tier'], at: Number(last.created_at), id: last.id })
-        : null,
-  };
+  return videoPage((await run(videoSearchQuery(dialect, viewer, words, null, false).compile(kysely))) as VideoRow[]);
 }
 
 async function hashtags(kysely: Kysely<Schema>, run: Run, q: string): Promise<unknown> {
   const prefix = tagPrefixOf(q);
   if (prefix === null) return { items: [], next_cursor: null };
-  const rows = (await run(hashtagSearchQuery(prefix, null).compile(kysely))) as Array<{ tag: string; videos_count: number }>;
-  const page = rows.slice(0, SEARCH_PAGE);
-  const last = page.at(-1);
-  return {
-    items: page.map((r) => ({ tag: r.tag, videos_count: Number(r.videos_count) })),
-    next_cursor: rows.length > SEARCH_PAGE && last ? encodeHashtagSearchCursor({ tag: last.tag }) : null,
-  };
+  return hashtagPage((await run(hashtagSearchQuery(prefix, null).compile(kysely))) as Array<{ tag: string; videos_count: number }>);
 }
 
 /** better-sqlite3 with one prepared statement per text (what db/statement-cache.ts gives the server). */
