@@ -2,9 +2,8 @@ import { useCallback } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import type { SearchType } from '#sync/rest-api/discovery';
 import { SearchPage } from '../../features/search/SearchPage';
-import { VideoDialog } from '../../features/feed/components/VideoDialog';
 
-/** /search: the search feature's screen, playing a video it found with the feed's card (features never import each other). */
+/** /search: the search feature's screen. */
 export function SearchRoute() {
   const { q = '', type = 'people' } = useSearch({ from: '/member/search' });
   const navigate = useNavigate();
@@ -14,5 +13,5 @@ export function SearchRoute() {
       void navigate({ to: '/search', search: { ...(query ? { q: query } : {}), ...(t === 'people' ? {} : { type: t }) }, replace: true }),
     [navigate],
   );
-  return <SearchPage initialQuery={q} initialType={type} onChange={onChange} VideoDialog={VideoDialog} />;
+  return <SearchPage initialQuery={q} initialType={type} onChange={onChange} />;
 }

@@ -1,9 +1,8 @@
 import { useParams } from '@tanstack/react-router';
 import { HashtagPage } from '../../features/hashtags/HashtagPage';
-import { VideoDialog } from '../../features/feed/components/VideoDialog';
 
-/** /tag/{tag}: the hashtags feature's page, playing a video with the feed's card (features never import each other). */
+/** /tag/{tag}: the hashtags feature's page. */
 export function TagRoute() {
   const { tag } = useParams({ from: '/member/tag/$tag' });
-  return <HashtagPage key={tag} tag={tag} VideoDialog={VideoDialog} />;
+  return <HashtagPage key={tag} tag={tag} />;
 }

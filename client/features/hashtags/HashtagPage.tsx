@@ -9,7 +9,6 @@ import { Spinner } from '#client/ui/Spinner';
 import { ReadProblem } from '#client/ui/ReadProblem';
 import { Tabs, type TabDef } from '#client/ui/Tabs';
 import { VideoGrid } from '#client/ui/VideoGrid';
-import type { VideoDialogComponent } from '#client/ui/video-dialog';
 import { hashtagPath } from './api/hashtag-path';
 import './hashtags.css';
 
@@ -19,23 +18,21 @@ const TABS: Array<TabDef<HashtagSort>> = HASHTAG_SORTS.map((key) => ({ key, labe
 interface Props {
   /** As it stands in the address: filed tags are NFKC and lower case, so /tag/Cats is #cats. */
   tag: string;
-  VideoDialog: VideoDialogComponent;
 }
 
 /** A hashtag's page at /tag/{tag} (docs/pwa.md, "Discovery"): its count and its videos, recent or top. */
-export function HashtagPage({ tag: typed, VideoDialog }: Props) {
+export function HashtagPage({ tag: typed }: Props) {
   const tag = normalizeHashtag(typed);
   if (!isHashtag(tag)) return <HashtagProblem status={404} retry={() => undefined} />;
-  return <HashtagVideos key={tag} tag={tag} VideoDialog={VideoDialog} />;
+  return <HashtagVideos key={tag} tag={tag} />;
 }
 
 type Head = Pick<HashtagAnswer, 'tag' | 'videos_count'>;
 
-function HashtagVideos({ tag, VideoDialog }: { tag: string; VideoDialog: VideoDialogComponent }) {
+function HashtagVideos({ tag }: { tag: string }) {
   const [sort, setSort] = useState<HashtagSort>('recent');
   const [attempt, setAttempt] = useState(0);
   const read = usePagedRead<FeedItem, HashtagAnswer>(hashtagPath(tag, sort), attempt);
-  const [open, setOpen] = useState<FeedItem | null>(null);
   // The head stays while the other order's first page comes.
   const [head, setHead] = useState<Head | null>(null);
   const first = read.first;
@@ -52,10 +49,9 @@ function HashtagVideos({ tag, VideoDialog }: { tag: string; VideoDialog: VideoDi
       </header>
       <Tabs<HashtagSort> className="hashtag-tabs" tabs={TABS} selected={sort} onSelect={setSort} label={`#${tag} videos by`}>
         <ListState read={read} what="videos" empty={`No videos with #${tag} yet.`}>
-          <VideoGrid videos={read.items} onOpen={setOpen} watchList={`tag:${tag}:${sort}`} />
+          <VideoGrid videos={read.items} watchList={`tag:${tag}:${sort}`} />
         </ListState>
       </Tabs>
-      <VideoDialog video={open} onClose={() => setOpen(null)} />
     </section>
   );
 }

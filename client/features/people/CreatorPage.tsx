@@ -7,18 +7,16 @@ import { useSession } from '#client/lib/session';
 import { normalizeHandle } from '#sync/protocol/handles';
 import { useCreator } from './api/useCreator';
 import { CreatorHeader } from './components/CreatorHeader';
-import type { VideoDialogComponent } from '#client/ui/video-dialog';
 import { CreatorLists } from './components/CreatorLists';
 import './people.css';
 
 interface Props {
   /** As it stands in the address (/@Asha or /@asha): read case-insensitively. */
   handle: string;
-  VideoDialog: VideoDialogComponent;
 }
 
 /** A creator's page at /@handle (docs/pwa.md, "People"). */
-export function CreatorPage({ handle: typed, VideoDialog }: Props) {
+export function CreatorPage({ handle: typed }: Props) {
   const handle = normalizeHandle(typed);
   const creator = useCreator(handle);
   const share = useShareCreator(creator.profile);
@@ -41,7 +39,7 @@ export function CreatorPage({ handle: typed, VideoDialog }: Props) {
   return (
     <section className="creator-page" aria-labelledby="creator-title">
       <CreatorHeader profile={profile} counts={counts} own={creator.own} signedIn={meId !== null} onShare={share} />
-      <CreatorLists handle={profile.handle} name={profile.name} meId={meId} VideoDialog={VideoDialog} />
+      <CreatorLists handle={profile.handle} name={profile.name} meId={meId} />
     </section>
   );
 }

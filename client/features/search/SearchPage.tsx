@@ -2,7 +2,6 @@ import { useState } from 'react';
 import type { SearchType } from '#sync/rest-api/discovery';
 import { useSession } from '#client/lib/session';
 import { Tabs, type TabDef } from '#client/ui/Tabs';
-import type { VideoDialogComponent } from '#client/ui/video-dialog';
 import { useSearch } from './api/useSearch';
 import { useRecentSearches } from './api/useRecentSearches';
 import { useSearchOnline } from './api/useSearchOnline';
@@ -23,11 +22,10 @@ interface Props {
   initialType: SearchType;
   /** Called as the member types or picks a tab, to keep the address in step. */
   onChange(query: string, type: SearchType): void;
-  VideoDialog: VideoDialogComponent;
 }
 
 /** The search screen at /search (docs/pwa.md, "Discovery"): people, videos and hashtags as the member types. */
-export function SearchPage({ initialQuery, initialType, onChange, VideoDialog }: Props) {
+export function SearchPage({ initialQuery, initialType, onChange }: Props) {
   const session = useSession();
   const userId = session.status === 'signedIn' ? session.user.id : '';
   const [query, setQuery] = useState(initialQuery);
@@ -56,7 +54,7 @@ export function SearchPage({ initialQuery, initialType, onChange, VideoDialog }:
           </p>
         ) : null}
         {online && !empty ? (
-          <SearchResults search={search} meId={userId} onOpen={() => recent.remember(query)} VideoDialog={VideoDialog} />
+          <SearchResults search={search} meId={userId} onOpen={() => recent.remember(query)} />
         ) : (
           <RecentSearches recent={recent} onPick={(q) => change(q, type)} />
         )}

@@ -6,7 +6,6 @@ import { Tabs, type TabDef } from '#client/ui/Tabs';
 import { PersonList } from '#client/ui/people/PersonList';
 import { ListState } from '#client/ui/ListState';
 import { VideoGrid } from '#client/ui/VideoGrid';
-import type { VideoDialogComponent } from '#client/ui/video-dialog';
 
 type TabKey = 'videos' | 'followers' | 'following';
 const TABS: Array<TabDef<TabKey>> = [
@@ -19,29 +18,24 @@ interface Props {
   handle: string;
   name: string;
   meId: string | null;
-  VideoDialog: VideoDialogComponent;
 }
 
 /** Their videos, followers and following, as tabs; each list is read page by page. */
-export function CreatorLists({ handle, name, meId, VideoDialog }: Props) {
+export function CreatorLists({ handle, name, meId }: Props) {
   const [tab, setTab] = useState<TabKey>('videos');
   return (
     <Tabs<TabKey> className="creator-tabs" tabs={TABS} selected={tab} onSelect={setTab} label={`${name}'s videos and people`}>
-      {tab === 'videos' ? <Videos handle={handle} name={name} VideoDialog={VideoDialog} /> : <People handle={handle} name={name} list={tab} meId={meId} />}
+      {tab === 'videos' ? <Videos handle={handle} name={name} /> : <People handle={handle} name={name} list={tab} meId={meId} />}
     </Tabs>
   );
 }
 
-function Videos({ handle, name, VideoDialog }: { handle: string; name: string; VideoDialog: VideoDialogComponent }) {
+function Videos({ handle, name }: { handle: string; name: string }) {
   const read = usePagedRead<FeedItem>(peoplePath(handle, 'videos'));
-  const [open, setOpen] = useState<FeedItem | null>(null);
   return (
-    <>
-      <ListState read={read} what="videos" empty={`${name} has not posted any videos yet.`}>
-        <VideoGrid videos={read.items} onOpen={setOpen} watchList={`creator:${handle}`} />
-      </ListState>
-      <VideoDialog video={open} onClose={() => setOpen(null)} />
-    </>
+    <ListState read={read} what="videos" empty={`${name} has not posted any videos yet.`}>
+      <VideoGrid videos={read.items} watchList={`creator:${handle}`} />
+    </ListState>
   );
 }
 

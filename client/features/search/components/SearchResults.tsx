@@ -1,11 +1,10 @@
-import { useState, type MouseEvent } from 'react';
+import type { MouseEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { HashtagResult, PersonResult } from '#sync/rest-api/discovery';
 import type { FeedItem } from '#sync/protocol/messages';
 import { plural } from '#client/lib/format';
 import { Spinner } from '#client/ui/Spinner';
 import { PersonList } from '#client/ui/people/PersonList';
-import type { VideoDialogComponent } from '#client/ui/video-dialog';
 import type { Search } from '../api/useSearch';
 import { VideoResults } from './VideoResults';
 
@@ -14,12 +13,10 @@ interface Props {
   meId: string;
   /** A result was opened: the search is one the member meant (kept among the recent ones). */
   onOpen(): void;
-  VideoDialog: VideoDialogComponent;
 }
 
 /** The results of the tab's type, page by page, with their loading, empty and error states. */
-export function SearchResults({ search, meId, onOpen, VideoDialog }: Props) {
-  const [open, setOpen] = useState<FeedItem | null>(null);
+export function SearchResults({ search, meId, onOpen }: Props) {
   const { items, error, loading, query } = search;
   if (items.length === 0) {
     if (loading) return <Spinner label="Searching" />;
@@ -28,14 +25,12 @@ export function SearchResults({ search, meId, onOpen, VideoDialog }: Props) {
   }
   // A link or a video opened from the results: this search is one to keep.
   const onClickCapture = (e: MouseEvent) => {
-    if ((e.target as Element).closest('a, .video-result')) onOpen();
+    if ((e.target as Element).closest('a')) onOpen();
   };
   return (
     <div className="search-results" onClickCapture={onClickCapture} aria-busy={loading}>
       {search.type === 'people' ? <PersonList people={items as PersonResult[]} meId={meId} label={`People matching ${query}`} /> : null}
-      {search.type === 'videos' ? (
-        <VideoResults videos={items as FeedItem[]} onOpen={setOpen} label={`Videos matching ${query}`} watchList={`search:${query}`} />
-      ) : null}
+      {search.type === 'videos' ? <VideoResults videos={items as FeedItem[]} label={`Videos matching ${query}`} watchList={`search:${query}`} /> : null}
       {search.type === 'hashtags' ? <HashtagResults tags={items as HashtagResult[]} label={`Hashtags matching ${query}`} /> : null}
       {search.next ? (
         <button type="button" className="button secondary show-more" onClick={search.loadMore} disabled={loading}>
@@ -47,7 +42,6 @@ export function SearchResults({ search, meId, onOpen, VideoDialog }: Props) {
           Could not load more results.
         </p>
       ) : null}
-      <VideoDialog video={open} onClose={() => setOpen(null)} />
     </div>
   );
 }

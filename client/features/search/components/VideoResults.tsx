@@ -4,27 +4,20 @@ import { PlayIcon } from '#client/ui/icons';
 
 interface Props {
   videos: FeedItem[];
-  onOpen(video: FeedItem): void;
   label: string;
-  /** The list the full-screen viewer walks (`search:{q}`): a row is then a link to /watch/{id}. */
-  watchList?: string;
+  /** The list the full-screen viewer walks from the tapped row (`search:{q}`). */
+  watchList: string;
 }
 
-/** Videos found, as compact rows (poster, title, creator); a row opens the full-screen viewer (or, without `watchList`, the feed's card in a dialog). */
-export function VideoResults({ videos, onOpen, label, watchList }: Props) {
+/** Videos found, as compact rows (poster, title, creator); a row is a link to the full-screen viewer. */
+export function VideoResults({ videos, label, watchList }: Props) {
   return (
     <ul className="video-results" aria-label={label}>
       {videos.map((v) => (
         <li key={v.id}>
-          {watchList ? (
-            <Link to="/watch/$videoId" params={{ videoId: v.id }} search={{ list: watchList }} className="video-result" style={{ textDecoration: 'none' }}>
-              <ResultText video={v} />
-            </Link>
-          ) : (
-            <button type="button" className="video-result" onClick={() => onOpen(v)}>
-              <ResultText video={v} />
-            </button>
-          )}
+          <Link to="/watch/$videoId" params={{ videoId: v.id }} search={{ list: watchList }} className="video-result" style={{ textDecoration: 'none' }}>
+            <ResultText video={v} />
+          </Link>
         </li>
       ))}
     </ul>
