@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { EyeIcon, EyeOffIcon } from './icons';
+import { useAdoptEarlyInput } from './useAdoptEarlyInput';
 
 interface Props {
   label: string;
@@ -13,11 +14,13 @@ interface Props {
 export function PasswordField({ label, value, onChange, autoComplete, name }: Props) {
   const id = useId();
   const [shown, setShown] = useState(false);
+  const ref = useAdoptEarlyInput(value, onChange);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <div className="password-wrap">
         <input
+          ref={ref}
           id={id}
           name={name}
           type={shown ? 'text' : 'password'}

@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes } from 'react';
+import { useAdoptEarlyInput } from './useAdoptEarlyInput';
 
 interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value' | 'id'> {
   label: string;
@@ -10,10 +11,11 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' |
 export function TextField({ label, value, onChange, hint, ...rest }: Props) {
   const id = useId();
   const hintId = `${id}-hint`;
+  const ref = useAdoptEarlyInput(value, onChange);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} value={value} onChange={(e) => onChange(e.target.value)} {...(hint ? { 'aria-describedby': hintId } : {})} {...rest} />
+      <input ref={ref} id={id} value={value} onChange={(e) => onChange(e.target.value)} {...(hint ? { 'aria-describedby': hintId } : {})} {...rest} />
       {hint ? (
         <p id={hintId} className="hint">
           {hint}

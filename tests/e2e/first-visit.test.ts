@@ -118,6 +118,27 @@ describe.skipIf(!hasChromium)('the first visit', () => {
     expect(problems).toEqual([]);
   });
 
+  test('keeps what a visitor typed before the page came alive, and sends it', async ({ server, context }) => {
+    // The page's scripts are held back while the visitor types into the prerendered form, as on a slow phone.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await context.route(/\/assets\/.*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login`, { waitUntil: 'commit' });
+    await page.getByLabel('Email').fill('early@example.test');
+    await page.getByLabel('Password', { exact: true }).fill('typed early');
+    expect(await page.getByRole('button', { name: 'Sign In' }).isDisabled()).toBe(true);
+    release();
+    await expect.poll(() => page.evaluate(ADOPTED_BY_REACT), { timeout: 20_000 }).toBe(true);
+    const sent = page.waitForRequest((r) => r.url().endsWith('/api/auth/login') && r.method() === 'POST');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    expect((await sent).postDataJSON()).toMatchObject({ email: 'early@example.test', password: 'typed early' });
+    expect(await page.getByLabel('Email').inputValue()).toBe('early@example.test');
+  });
+
   test('sends a member who signed in before from /login to /home, quietly', async ({ server, context }) => {
     const email = uniqueEmail('first-visit');
     await signUpVerified(server, 'First Visit', email);

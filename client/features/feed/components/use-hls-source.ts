@@ -72,7 +72,11 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, sourc
   // Data saver switched while attached: cap (or uncap) at once.
   useEffect(() => {
     const hls = hlsRef.current;
-    if (hls && hls.levels.length > 0) hls.autoLevelCapping = o.dataSaver ? dataSaverCap(hls.levels) : -1;
+    if (!hls || hls.levels.length === 0) return;
+    // hls.js's own player-size capping rewrites autoLevelCapping every second, so it must be off
+    // while data saver holds the cap (node_modules/hls.js/src/controller/cap-level-controller.ts).
+    hls.capLevelToPlayerSize = !o.dataSaver;
+    hls.autoLevelCapping = o.dataSaver ? dataSaverCap(hls.levels) : -1;
   }, [o.dataSaver]);
 }
 
@@ -90,7 +94,9 @@ function createHls(Hls: typeof HlsType, video: HTMLVideoElement, latest: RefObje
     // playlist or segment above the cap is ever requested.
     autoStartLoad: false,
     startLevel: -1,
-    capLevelToPlayerSize: true,
+    // Fits the rendition to the player, except under data saver: the player-size capping would
+    // overwrite data saver's lower cap on its next check.
+    capLevelToPlayerSize: !latest.current.dataSaver,
     ...(estimate ? { abrEwmaDefaultEstimate: estimate } : {}),
     ...feedBufferLimits(latest.current.preloading),
   });
