@@ -7,14 +7,14 @@ import type { Page } from '../feed/items';
 import { videoAuthorShown, withViewer } from '../feed/safety';
 import { encodePeopleCursor, INT_MAX, type PeopleCursor } from './search-cursor';
 import { SEARCH_PAGE } from './search-hashtags';
-import { matchesNames, NAME_WORD_MIN, searchWords } from './search-words';
+import { matchesNames, searchWords } from './search-words';
 import { plannedForItsWords } from './search-videos';
 
 // GET /api/search?type=people (docs/decisions/0025-discovery.md, "Search"), in three tiers, each
 // its own statement on its own index, read in turn until a page is full: 0 the exact handle
 // (profiles_handle), 1 the handles that start with what was typed (a range of profiles_handle, in
 // handle order), 2 the members whose name has a word starting with each word typed (people_fts on
-// SQLite, the trigram index on the folded name on PostgreSQL), most followed first among the newest
+// SQLite, profiles_name_words on PostgreSQL), most followed first among the newest
 // NAME_CANDIDATES matches. Only active members, never one blocked either way or muted by the viewer.
 
 export const NAME_CANDIDATES = 1000;
@@ -47,7 +47,7 @@ export function handlePrefixQuery(viewer: string, prefix: string, afterHandle: s
 }
 
 /**
- * The profiles whose name matches every word, a word start each (the last as a prefix): the newest
+ * The profiles whose name has a word starting with each word typed (a prefix each): the newest
  * NAME_CANDIDATES, as `p` with a condition to AND. On PostgreSQL the candidates are the rows
  * themselves (a derived table), so that the planner cannot trade the match for a walk of
  * profiles_followers in the page's order, which would read every member for a rare name.
@@ -60,17 +60,11 @@ function nameMatches(dialect: Dialect, words: readonly string[]) {
       where: sql`p.rowid IN (SELECT rowid FROM people_fts WHERE people_fts MATCH ${match} ORDER BY rowid DESC LIMIT ${NAME_CANDIDATES})`,
     };
   }
-  // The LIKE '%word%' of the long words is what the trigram index answers; the word start is then
-  // checked on the folded name with every separator made a space, as FTS5's tokenizer splits it.
-  const spaced = sql`' ' || regexp_replace(vidi_fold(n.name), '[[:space:][:punct:]]+', ' ', 'g')`;
-  const each = words.map((w) =>
-    [...w].length >= NAME_WORD_MIN
-      ? sql`vidi_fold(n.name) LIKE '%' || vidi_fold(${w}) || '%' AND ${spaced} LIKE '% ' || vidi_fold(${w}) || '%'`
-      : sql`${spaced} LIKE '% ' || vidi_fold(${w}) || '%'`,
-  );
+  // Every word a word start of the folded name, from the GIN index of its words (profiles_name_words).
+  const starts = words.map((w) => `'${w}':*`).join(' & ');
   return {
     from: sql`(SELECT n.id, n.handle, n.name, n.followers_count, n.is_active, n.account_status FROM profiles n
-      WHERE ${sql.join(each, sql` AND `)} ORDER BY n.created_at DESC, n.id DESC LIMIT ${NAME_CANDIDATES}) p`,
+      WHERE to_tsvector('simple', vidi_fold(n.name)) @@ to_tsquery('simple', vidi_fold(${starts})) ORDER BY n.created_at DESC, n.id DESC LIMIT ${NAME_CANDIDATES}) p`,
     where: sql`TRUE`,
   };
 }

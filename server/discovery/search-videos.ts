@@ -6,73 +6,93 @@ import { FEED_ROW_COLUMNS, toFeedItem, type FeedRow, type Page } from '../feed/i
 import { videoAuthorShown, withViewer } from '../feed/safety';
 import { encodeVideoCursor, type VideoCursor } from './search-cursor';
 import { SEARCH_PAGE } from './search-hashtags';
-import { ftsMatch, searchWords, tsQueryText } from './search-words';
+import { ftsAny, ftsMatch, searchWords, tsQueryText } from './search-words';
 
 // GET /api/search?type=videos (docs/decisions/0025-discovery.md, "Search"). The words match the
-// titles and descriptions of videos (the last as a prefix). The candidates are the newest
-// CANDIDATES matches: a common word matches a large part of a million videos, and ranking every
-// match would cost in proportion; so FTS5 reads its match list backwards by rowid (insertion order)
-// and stops, and PostgreSQL reads the newest matches by videos_feed or the GIN index, as its planner
-// judges the word. Those are ranked (a word in the title first, then newest first) and paged
-// by keyset within them: ready videos of active authors, without a member blocked either way or
-// muted by the viewer (server/feed/safety.ts).
+// titles and descriptions of videos (the last as a prefix). Two tiers, each its own statement, read
+// in turn until a page is full, as the people tiers are: 0 the videos with a word in the title, 1
+// the others; newest first within each, paged by keyset (tier, created_at, id). On PostgreSQL a
+// tier is one walk that stops after the page: videos_feed backwards for a common word, the GIN index
+// videos_search and a top-N for a rare one, as the planner judges the word. FTS5 has no time order,
+// so on SQLite a tier ranks the newest CANDIDATES matches by rowid (insertion order) that FTS5 reads
+// backwards and stops. Ready videos of active authors, without a member blocked either way or muted
+// by the viewer (server/feed/safety.ts).
 
+/**
+ * The most matches a tier's statement reads (50 pages of 20): a common word matches half a million
+ * videos. SQLite: a tier ranks its newest CANDIDATES matches; PostgreSQL: a page reads at most the
+ * CANDIDATES matches after its cursor, so a tier rarer than 1 in 50 of the matches may end early.
+ */
 export const CANDIDATES = 1000;
 
 export type VideoRow = FeedRow & { tier: number };
+export type VideoTier = VideoCursor['tier'];
+/** The tiers in the order a search reads them. */
+export const VIDEO_TIERS: readonly VideoTier[] = [0, 1];
 
 const COLUMNS = sql.raw(FEED_ROW_COLUMNS);
 
 // The first page starts above every real row, so both pages are one statement text (one plan).
-const TOP: VideoCursor = { tier: 0, at: Number.MAX_SAFE_INTEGER, id: '' };
+const TOP = { at: Number.MAX_SAFE_INTEGER, id: '' };
 
-function after(tier: RawBuilder<unknown>, cursor: VideoCursor | null) {
-  const c = cursor ?? TOP;
-  return sql`(${tier} > ${c.tier} OR (${tier} = ${c.tier} AND (v.created_at, v.id) < (${c.at}, ${c.id})))`;
+/** Where `tier` starts after `cursor`: at the top, after the cursor's row, or nowhere (a tier already read). */
+function tierStart(tier: VideoTier, cursor: VideoCursor | null): { at: number; id: string } | null {
+  if (!cursor || cursor.tier < tier) return TOP;
+  return cursor.tier === tier ? cursor : null;
+}
+
+/** SQLite: the newest CANDIDATES matches of `tier` from FTS5, as `v`. */
+function sqliteTierMatches(words: readonly string[], tier: VideoTier) {
+  // Tier 0 needs a word in the title column, tier 1 none: FTS5's column filter, exact and cheap.
+  const inTitle = `{title} : (${ftsAny(words)})`;
+  const match = `(${ftsMatch(words)}) ${tier === 0 ? 'AND' : 'NOT'} ${inTitle}`;
+  return sql`(SELECT rowid AS rid FROM videos_fts WHERE videos_fts MATCH ${match} ORDER BY rowid DESC LIMIT ${CANDIDATES}) c
+    JOIN videos v ON v.rowid = c.rid`;
 }
 
 /**
- * The candidates, ranked: on SQLite, tier 0 when the title alone scores (bm25 with the description
- * weighed 0); on PostgreSQL when a word matches a title lexeme (weight A).
+ * PostgreSQL: the matches of every word after the cursor, newest first, at most CANDIDATES of them,
+ * as `v` with `in_title` (a word in a title lexeme, weight A). The planner estimates the plain match
+ * well (tsvector statistics have no weights, and a negation would be guessed), so it walks
+ * videos_feed for a common word and reads the GIN index for a rare one; the walk is pulled only
+ * until the tier's page is full.
  */
-function candidates(dialect: Dialect, words: readonly string[]) {
-  if (dialect === 'sqlite')
-    return {
-      from: sql`(SELECT rowid AS rid, CASE WHEN bm25(videos_fts, 1.0, 0.0) < 0 THEN 0 ELSE 1 END AS tier
-        FROM videos_fts WHERE videos_fts MATCH ${ftsMatch(words)} ORDER BY rowid DESC LIMIT ${CANDIDATES}) c
-        JOIN videos v ON v.rowid = c.rid`,
-      tier: sql`c.tier`,
-    };
-  return {
-    // The candidates are the rows themselves: their walk has read them already, so the page needs
-    // no second read of videos (nor leaves the planner a choice of how to join it back).
-    from: sql`(SELECT w.* FROM videos w
-        WHERE w.search_vector @@ to_tsquery('simple', vidi_fold(${tsQueryText(words)})) AND w.media_status = 'ready'
-        ORDER BY w.created_at DESC, w.id DESC LIMIT ${CANDIDATES}) v`,
-    // On the candidates only, in the outer query: never on every match.
-    tier: sql`CASE WHEN v.search_vector @@ to_tsquery('simple', vidi_fold(${tsQueryText(words, 'A')})) THEN 0 ELSE 1 END`,
-  };
+function postgresMatches(words: readonly string[], start: { at: number; id: string }) {
+  return sql`(SELECT w.*, w.search_vector @@ to_tsquery('simple', vidi_fold(${tsQueryText(words, 'A')})) AS in_title FROM videos w
+      WHERE w.search_vector @@ to_tsquery('simple', vidi_fold(${tsQueryText(words)})) AND w.media_status = 'ready'
+        AND (w.created_at, w.id) < (${start.at}, ${start.id})
+      ORDER BY w.created_at DESC, w.id DESC LIMIT ${CANDIDATES}) v`;
 }
 
-/** One page (and one more row) of the videos matching `words` (at least one) after `cursor`. */
+/**
+ * One page (`limit` rows: a page and one more) of `tier`'s videos matching `words` (at least one)
+ * after `cursor`, or null when the cursor is past the tier.
+ */
 export function videoSearchQuery(
   dialect: Dialect,
   viewer: string,
   words: readonly string[],
+  tier: VideoTier,
   cursor: VideoCursor | null,
+  limit: number,
   filtered: boolean,
-): RawBuilder<VideoRow> {
-  const { from, tier } = candidates(dialect, words);
+): RawBuilder<VideoRow> | null {
+  const start = tierStart(tier, cursor);
+  if (!start) return null;
   const shown = filtered ? sql` AND ${withViewer(videoAuthorShown('v.user_id'), viewer)}` : sql``;
-  // The tier and the order come before the joins: the candidates are sorted on their own columns,
-  // and the join to profiles and likes then stops after the page instead of joining every candidate.
-  return sql<VideoRow>`SELECT ${COLUMNS}, v.tier FROM (SELECT v.*, ${tier} AS tier FROM ${from}
-      WHERE v.media_status = 'ready' AND ${after(tier, cursor)}
-      ORDER BY tier, v.created_at DESC, v.id DESC) v
-    JOIN profiles p ON p.id = v.user_id
+  const page = sql`v.media_status = 'ready' AND (v.created_at, v.id) < (${start.at}, ${start.id})`;
+  const joins = sql`JOIN profiles p ON p.id = v.user_id
     LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = ${viewer}
-    WHERE p.is_active = 1 AND p.account_status = 'active'${shown}
-    ORDER BY v.tier, v.created_at DESC, v.id DESC LIMIT ${SEARCH_PAGE + 1}`;
+    WHERE p.is_active = 1 AND p.account_status = 'active'${shown}`;
+  const order = sql`ORDER BY v.created_at DESC, v.id DESC LIMIT ${limit}`;
+  if (dialect === 'sqlite')
+    // The candidates are ranked and cut before the joins, so those stop after the page.
+    return sql<VideoRow>`SELECT ${COLUMNS}, ${tier} AS tier
+      FROM (SELECT v.* FROM ${sqliteTierMatches(words, tier)} WHERE ${page} ORDER BY v.created_at DESC, v.id DESC) v
+      ${joins} ${order}`;
+  // The matches are pulled in the page's order, the tier kept, and joined as they come.
+  return sql<VideoRow>`SELECT ${COLUMNS}, ${tier} AS tier FROM ${postgresMatches(words, start)} ${joins}
+    AND ${tier === 0 ? sql`v.in_title` : sql`NOT v.in_title`} ${order}`;
 }
 
 /**
@@ -99,8 +119,13 @@ export async function searchVideos(
   filtered: boolean,
 ): Promise<Page<FeedItem>> {
   const words = searchWords(q);
-  if (words.length === 0) return { items: [], next_cursor: null };
-  return videoPage(await plannedForItsWords(db, dialect, videoSearchQuery(dialect, viewer, words, cursor, filtered)));
+  const rows: VideoRow[] = [];
+  for (const tier of VIDEO_TIERS) {
+    const query =
+      words.length > 0 && rows.length <= SEARCH_PAGE ? videoSearchQuery(dialect, viewer, words, tier, cursor, SEARCH_PAGE + 1 - rows.length, filtered) : null;
+    if (query) rows.push(...(await plannedForItsWords(db, dialect, query)));
+  }
+  return videoPage(rows);
 }
 
 /** The API page of a video search from its rows (one more than a page tells a next one exists). */

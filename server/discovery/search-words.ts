@@ -11,9 +11,9 @@ export const SEARCH_WORDS_MAX = 8;
  */
 export const PREFIX_MIN = 2;
 /**
- * Names are matched only when a word has this many characters: PostgreSQL's trigram index has no
- * trigram to look up for shorter words, and both engines follow the same rule so that they find the
- * same people. Shorter queries still find handles.
+ * Names are matched only when a word has this many characters: a one- or two-letter start is the
+ * start of a large share of all names (thousands of rows read for a page), and what was typed
+ * still finds handles. Both engines follow the same rule so that they find the same people.
  */
 export const NAME_WORD_MIN = 3;
 
@@ -32,13 +32,20 @@ export function searchWords(q: string): string[] {
 
 const isPrefix = (words: readonly string[], i: number) => i === words.length - 1 && [...words[i]!].length >= PREFIX_MIN;
 
+const ftsTerm = (words: readonly string[], i: number) => `"${words[i]}"${isPrefix(words, i) ? '*' : ''}`;
+
 /**
  * An FTS5 MATCH of every word (implicit AND), the last one as a prefix. Each word is a quoted
  * string: the tokenizer splits it as it split the row (a Devanagari word around its vowel signs),
  * and a word holds no `"`.
  */
 export function ftsMatch(words: readonly string[]): string {
-  return words.map((w, i) => `"${w}"${isPrefix(words, i) ? '*' : ''}`).join(' ');
+  return words.map((_, i) => ftsTerm(words, i)).join(' ');
+}
+
+/** An FTS5 expression of any of the words (OR), the last one as a prefix, quoted as ftsMatch quotes them. */
+export function ftsAny(words: readonly string[]): string {
+  return words.map((_, i) => ftsTerm(words, i)).join(' OR ');
 }
 
 /**

@@ -46,8 +46,8 @@ async function expectFullText(query: RawBuilder<unknown>, fts: string, alias: st
 }
 
 describe.each([false, true])('search plans (filtered for blocks and mutes: %s)', (filtered) => {
-  it('videos: the full-text index, then each candidate by key', async () => {
-    const query = videoSearchQuery(testDialect, 'viewer', ['sunset', 'be'], { tier: 1, at: 1_760_000_000_000, id: 'abc' }, filtered);
+  it.each([0, 1] as const)('videos, tier %i: the full-text index, then each candidate by key', async (tier) => {
+    const query = videoSearchQuery(testDialect, 'viewer', ['sunset', 'be'], tier, { tier, at: 1_760_000_000_000, id: 'abc' }, 21, filtered)!;
     if (testDialect === 'sqlite') {
       const lines = await expectFullText(query, 'videos_fts', 'v');
       const text = lines.join(' | ');
@@ -67,7 +67,11 @@ describe.each([false, true])('search plans (filtered for blocks and mutes: %s)',
     ).toEqual([]);
   });
 
-  it('names: the full-text or trigram index, then each member by key', async () => {
+  it('videos: a cursor in tier 1 leaves tier 0 unread', () => {
+    expect(videoSearchQuery(testDialect, 'viewer', ['sunset'], 0, { tier: 1, at: 1, id: 'abc' }, 21, filtered)).toBeNull();
+  });
+
+  it('names: the full-text index or the index of their words, then each member by key', async () => {
     const query = nameQuery(testDialect, 'viewer', ['jose', 'ga'], 'jose', { tier: 2, followers: 3, handle: 'abc' }, 21, filtered);
     if (testDialect === 'sqlite') {
       await expectFullText(query, 'people_fts', 'p');
@@ -75,9 +79,9 @@ describe.each([false, true])('search plans (filtered for blocks and mutes: %s)',
     }
     const plan = await queryPlan(t.deps.db, query.compile(t.deps.db));
     const text = planText(plan);
-    // The trigram index, or (with sorts priced out on these few rows) the newest members walked by profiles_created_at.
+    // The index of their words, or (with sorts priced out on these few rows) the newest members walked by profiles_created_at.
     expect(
-      plan.some((s) => s.index === 'profiles_name_fold_trgm' || s.index === 'profiles_created_at'),
+      plan.some((s) => s.index === 'profiles_name_words' || s.index === 'profiles_created_at'),
       text,
     ).toBe(true);
     expect(

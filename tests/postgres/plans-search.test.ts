@@ -13,11 +13,11 @@ import { customPlan as runPlan, genericPlan as keptPlan, seedSafety, type PlanNo
 
 // The search statements on PostgreSQL (server/discovery/search-*.ts) on a seeded, analysed
 // database: videos by the GIN index videos_search for a rare word, or by walking videos_feed from
-// the newest for a word in half of all videos, either way stopping at the candidate bound (never
-// every match sorted); names by the trigram index profiles_name_fold_trgm; handles and tags by a
-// range of profiles_handle and of the hashtags primary key. Video and name searches run with a plan
-// for their own words (plannedForItsWords), so their custom plans are the ones that matter; the
-// handle and tag ranges are checked as a prepared statement keeps them too (generic).
+// the newest for a word in half of all videos, either way stopping once the tier's page is full or at
+// the bound (never every match sorted); names by the index of their words profiles_name_words;
+// handles and tags by a range of profiles_handle and of the hashtags primary key. Video and name
+// searches run with a plan for their own words (plannedForItsWords), so their custom plans are the
+// ones that matter; the handle and tag ranges are checked as a prepared statement keeps them too (generic).
 
 const describePlan = (nodes: PlanNode[]) => nodes.map((n) => [n['Node Type'], n['Relation Name'], n['Index Name']].filter(Boolean).join(' ')).join(' | ');
 
@@ -70,37 +70,38 @@ describe('search plans on PostgreSQL', () => {
   const indexesOn = (nodes: PlanNode[], table: string) => nodes.filter((n) => n['Relation Name'] === table).map((n) => n['Index Name'] ?? n['Node Type']);
   const bitmapIndexes = (nodes: PlanNode[]) => nodes.filter((n) => n['Node Type'] === 'Bitmap Index Scan').map((n) => n['Index Name']);
 
-  it('reads a rare word’s videos from the GIN index, and a common word’s by walking videos_feed from the newest, stopping at the bound', async () => {
+  it('reads a rare word’s videos from the GIN index, and a common word’s by walking videos_feed from the newest, stopping at the page', async () => {
     for (const filtered of [false, true]) {
-      for (const cursor of [null, { tier: 1 as const, at: 1700000000000 + 50_000_000, id: 'v00050000' }]) {
-        const rare = await runPlan(handle.db, videoSearchQuery('postgres', VIEWER, searchWords('rare5999'), cursor, filtered), true);
-        expect(bitmapIndexes(rare), describePlan(rare)).toEqual(['videos_search']);
-        expect(seqScans(rare), describePlan(rare)).toEqual([]);
-        // Twenty matches: every row the plan reads from videos is one of them (and their keys).
-        for (const n of rare.filter((n) => n['Relation Name'] === 'videos')) expect(n['Actual Rows'], describePlan(rare)).toBeLessThanOrEqual(20);
+      for (const tier of [0, 1] as const) {
+        for (const cursor of [null, { tier, at: 1700000000000 + 50_000_000, id: 'v00050000' }]) {
+          const rare = await runPlan(handle.db, videoSearchQuery('postgres', VIEWER, searchWords('rare5999'), tier, cursor, 21, filtered)!, true);
+          expect(bitmapIndexes(rare), describePlan(rare)).toEqual(['videos_search']);
+          expect(seqScans(rare), describePlan(rare)).toEqual([]);
+          // Twenty matches: every row the plan reads from videos is one of them (and their keys).
+          for (const n of rare.filter((n) => n['Relation Name'] === 'videos')) expect(n['Actual Rows'], describePlan(rare)).toBeLessThanOrEqual(20);
 
-        for (const q of ['sunset', 'sun', 'beach about']) {
-          const common = await runPlan(handle.db, videoSearchQuery('postgres', VIEWER, searchWords(q), cursor, filtered), true);
-          const plan = describePlan(common);
-          expect(seqScans(common), plan).toEqual([]);
-          expect(indexesOn(common, 'videos'), plan).toContain('videos_feed');
-          const walk = common.find((n) => n['Index Name'] === 'videos_feed')!;
-          expect(walk['Scan Direction'], plan).toBe('Backward');
-          // 60,000 matches; the walk stops after the 1,000 newest ready ones (and the rows it skips).
-          expect(walk['Actual Rows'], plan).toBeLessThanOrEqual(1000);
-          // Only the bounded candidates are sorted, never the matches.
-          for (const s of sorts(common)) expect(common[common.indexOf(s) + 1]?.['Actual Rows'] ?? 0, plan).toBeLessThanOrEqual(1000);
+          for (const q of ['sunset', 'sun', 'beach about']) {
+            const common = await runPlan(handle.db, videoSearchQuery('postgres', VIEWER, searchWords(q), tier, cursor, 21, filtered)!, true);
+            const plan = describePlan(common);
+            expect(seqScans(common), plan).toEqual([]);
+            expect(indexesOn(common, 'videos'), plan).toContain('videos_feed');
+            const walk = common.find((n) => n['Index Name'] === 'videos_feed')!;
+            expect(walk['Scan Direction'], plan).toBe('Backward');
+            // 60,000 matches; the walk stops once the tier's page is full, or at the bound of 1,000 matches.
+            expect(walk['Actual Rows'], plan).toBeLessThanOrEqual(tier === 0 ? 100 : 1000);
+            expect(sorts(common), plan).toEqual([]);
+          }
         }
       }
     }
   });
 
-  it('reads names from the trigram index, accents folded, for a common and a rare word', async () => {
+  it('reads names from the index of their words, accents folded, for a common and a rare word', async () => {
     for (const q of ['jose', 'josé family12', 'family123', 'maria fam']) {
       for (const filtered of [false, true]) {
         const nodes = await runPlan(handle.db, nameQuery('postgres', VIEWER, searchWords(q), null, null, 21, filtered), true);
         const plan = describePlan(nodes);
-        expect(bitmapIndexes(nodes), plan).toContain('profiles_name_fold_trgm');
+        expect(bitmapIndexes(nodes), plan).toContain('profiles_name_words');
         expect(seqScans(nodes), plan).toEqual([]);
         expect(
           nodes.filter((n) => n['Relation Name'] === 'profiles' && n['Node Type'] === 'Index Scan').map((n) => n['Index Name']),
