@@ -105,7 +105,14 @@ async function tiersFrom(db: Kysely<Database>, dialect: Dialect, viewer: string,
   if (prefix && tier < 2) add((await handlePrefixQuery(viewer, prefix, tier === 1 ? cursor!.handle : '', want - out.length, filtered).execute(db)).rows, 1);
   const words = searchWords(q);
   if (out.length < want && matchesNames(words))
-    add(await plannedForItsWords(db, dialect, nameQuery(dialect, viewer, words, prefix, cursor, want - out.length, filtered)), 2);
+    add(
+      await plannedForItsWords(
+        db,
+        dialect,
+        async (tx) => (await nameQuery(dialect, viewer, words, prefix, cursor, want - out.length, filtered).execute(tx)).rows,
+      ),
+      2,
+    );
   return out;
 }
 

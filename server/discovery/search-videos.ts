@@ -96,17 +96,17 @@ export function videoSearchQuery(
 }
 
 /**
- * Runs a search statement planned for its own words. db/postgres.ts prepares every text, and after
- * a few runs PostgreSQL may keep one generic plan for any words; but the right plan depends on the
- * word: walk videos_feed from the newest and stop after CANDIDATES matches for a common word, or
- * read the GIN index for a rare one (a walk would then read every video). So on PostgreSQL the
- * statement runs in a transaction that asks for a custom plan each time.
+ * Runs `read` with statements planned for their own words. db/postgres.ts prepares every text, and
+ * after a few runs PostgreSQL may keep one generic plan for any words; but the right plan depends on
+ * the word: walk videos_feed from the newest and stop after the page for a common word, or read the
+ * GIN index for a rare one (a walk would then read every video). So on PostgreSQL the statements run
+ * in one transaction that asks for a custom plan each time.
  */
-export async function plannedForItsWords<R>(db: Kysely<Database>, dialect: Dialect, query: RawBuilder<R>): Promise<R[]> {
-  if (dialect === 'sqlite') return (await query.execute(db)).rows;
+export async function plannedForItsWords<T>(db: Kysely<Database>, dialect: Dialect, read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (dialect === 'sqlite') return read(db);
   return db.transaction().execute(async (trx) => {
     await sql`SET LOCAL plan_cache_mode = force_custom_plan`.execute(trx);
-    return (await query.execute(trx)).rows;
+    return read(trx);
   });
 }
 
@@ -119,12 +119,15 @@ export async function searchVideos(
   filtered: boolean,
 ): Promise<Page<FeedItem>> {
   const words = searchWords(q);
-  const rows: VideoRow[] = [];
-  for (const tier of VIDEO_TIERS) {
-    const query =
-      words.length > 0 && rows.length <= SEARCH_PAGE ? videoSearchQuery(dialect, viewer, words, tier, cursor, SEARCH_PAGE + 1 - rows.length, filtered) : null;
-    if (query) rows.push(...(await plannedForItsWords(db, dialect, query)));
-  }
+  if (words.length === 0) return { items: [], next_cursor: null };
+  const rows = await plannedForItsWords(db, dialect, async (tx) => {
+    const read: VideoRow[] = [];
+    for (const tier of VIDEO_TIERS) {
+      const query = read.length <= SEARCH_PAGE ? videoSearchQuery(dialect, viewer, words, tier, cursor, SEARCH_PAGE + 1 - read.length, filtered) : null;
+      if (query) read.push(...(await query.execute(tx)).rows);
+    }
+    return read;
+  });
   return videoPage(rows);
 }
 
