@@ -25,6 +25,8 @@ export interface ClusterBenchOptions {
   quick: boolean;
   rounds: number;
   tmpDir: string;
+  /** The rows to run (CLUSTER_BENCH_IDS); all when undefined. */
+  only?: readonly string[] | undefined;
   log(message: string): void;
 }
 
@@ -119,31 +121,44 @@ async function pokeRows(cluster: Cluster, single: Single, o: ClusterBenchOptions
 /** The app's chunk (CHUNK_SIZE in client/sync/uploads/upload-queue.ts): one whole S3 part per PATCH. */
 const APP_CHUNK_BYTES = 5 * MiB;
 
-async function uploadRow(cluster: Cluster, single: Single, o: ClusterBenchOptions): Promise<BenchRow> {
+/** The same upload into S3 (through nginx to both instances, or straight to one) and onto one instance's disk, interleaved. */
+async function uploadRow(cluster: Cluster, single: Single, o: ClusterBenchOptions, via: 'nginx' | 'one instance'): Promise<BenchRow> {
   const size = (o.quick ? 24 : 48) * MiB;
   const data = readFileSync(paddedMp4(join(o.tmpDir, `cluster-upload-${size}.mp4`), size).file);
   const tag = randomBytes(3).toString('hex');
   await signUpVerified(cluster, 'Bench Uploader', `bench-up-${tag}@example.test`);
   await signUpVerified(single, 'Bench Uploader', `bench-up-${tag}@example.test`);
-  const clusterToken = (await logIn(cluster.url, `bench-up-${tag}@example.test`)).token;
+  const s3Origin = via === 'nginx' ? cluster.url : cluster.instances[0]!.url;
+  const clusterToken = (await logIn(s3Origin, `bench-up-${tag}@example.test`)).token;
   const singleToken = (await logIn(single.url, `bench-up-${tag}@example.test`)).token;
   const mibps = (origin: string, token: string) => async () => {
     const t0 = performance.now();
     await tusUpload({ origin, token, data, writeBytes: MiB, chunkSize: APP_CHUNK_BYTES });
     return size / MiB / ((performance.now() - t0) / 1000);
   };
-  const s = await interleaved(o.rounds, mibps(cluster.url, clusterToken), mibps(single.url, singleToken));
+  const s = await interleaved(o.rounds, mibps(s3Origin, clusterToken), mibps(single.url, singleToken));
+  const path =
+    via === 'nginx'
+      ? 'the app’s 5 MiB chunks through nginx to 2 instances'
+      : 'the app’s 5 MiB chunks straight to one of the cluster’s instances (issue 32: at least 0.5x)';
   return ratioRow(
     {
-      name: `Cluster: ${size / MiB} MiB tus upload into S3 vs disk`,
+      name:
+        via === 'nginx'
+          ? `Cluster: ${size / MiB} MiB tus upload into S3 vs disk`
+          : `Cluster: ${size / MiB} MiB tus upload into S3 through one instance vs disk`,
       unit: 'MiB/s',
       direction: 'higher',
-      notes: 'the app’s 5 MiB chunks through nginx to 2 instances, @tus/s3-store into the Ceph RGW bucket vs straight to one instance writing DATA_DIR',
+      notes: `${path}, @tus/s3-store into the Ceph RGW bucket vs straight to one instance writing DATA_DIR`,
     },
     s.ours,
     s.base,
   );
 }
+
+/** What `--cluster --only` picks from: the ids of the rows below and of media-serving-s3.ts. */
+export const CLUSTER_BENCH_IDS = ['poke', 'upload-s3', 'upload-s3-one', 'media-s3'] as const;
+export type ClusterBenchId = (typeof CLUSTER_BENCH_IDS)[number];
 
 /** Both rows against a cluster and a single instance started for the run, stopped at its end. */
 export async function runClusterBench(o: ClusterBenchOptions): Promise<BenchRow[]> {
@@ -155,10 +170,12 @@ export async function runClusterBench(o: ClusterBenchOptions): Promise<BenchRow[
   const rows: BenchRow[] = [];
   try {
     single = await startSingle(cluster, o.tmpDir);
-    for (const [title, run] of [
-      ['poke across instances', () => pokeRows(cluster, single!, o)],
-      ['upload into S3', async () => [await uploadRow(cluster, single!, o)]],
+    for (const [id, title, run] of [
+      ['poke', 'poke across instances', () => pokeRows(cluster, single!, o)],
+      ['upload-s3', 'upload into S3', async () => [await uploadRow(cluster, single!, o, 'nginx')]],
+      ['upload-s3-one', 'upload into S3 through one instance', async () => [await uploadRow(cluster, single!, o, 'one instance')]],
     ] as const) {
+      if (o.only && !o.only.includes(id)) continue;
       o.log(`> Cluster: ${title}`);
       try {
         rows.push(...(await run()));

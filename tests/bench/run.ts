@@ -23,7 +23,7 @@ import { lighthouseBench } from './lighthouse';
 import { media } from './media-bench';
 import { syncCost } from './sync-cost';
 import { postgresViewer, startBenchPostgres, type BenchPostgres } from './lib/postgres';
-import { runClusterBench } from './cluster';
+import { CLUSTER_BENCH_IDS, runClusterBench } from './cluster';
 import { benchMediaServingS3 } from './media-serving-s3';
 import { shrinkUpload } from './shrink-upload';
 
@@ -76,6 +76,7 @@ if (values.help) {
   --db postgres the server on PostgreSQL: a new local cluster (durable settings), seeded, stopped at the end
   --cluster     only the several-instances benchmarks (tests/bench/cluster.ts): PostgreSQL, the S3 gateway,
                 2 web instances behind nginx against one instance alone; no seed
+                (--only ${CLUSTER_BENCH_IDS.join(',')} picks among its rows)
   --only lighthouse  Lighthouse 12 (default mobile settings) on /, /login, /signup and /home signed in, median
                 of 3 runs each (1 with --quick) in fresh browser profiles; the first loads' bytes compressed vs not
   --only following  the Following feed on PostgreSQL (with --db postgres): its own database seeded with a follow
@@ -106,8 +107,9 @@ function settings() {
   const seedSize = (values['seed-size'] ?? (quick ? 'small' : 'full')) as 'full' | 'small';
   if (!(seedSize in SEEDS)) throw new Error(`--seed-size must be full or small`);
   const only = values.only?.split(',').map((s) => s.trim());
-  const unknown = only?.filter((id) => !ALL.some((b) => b.id === id));
-  if (unknown?.length) throw new Error(`--only: unknown benchmark(s) ${unknown.join(', ')}; known: ${ALL.map((b) => b.id).join(', ')}`);
+  const known: readonly string[] = values.cluster ? CLUSTER_BENCH_IDS : ALL.map((b) => b.id);
+  const unknown = only?.filter((id) => !known.includes(id));
+  if (unknown?.length) throw new Error(`--only: unknown benchmark(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
   if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db must be sqlite or postgres');
   const dialect: 'sqlite' | 'postgres' = values.db;
   return { dialect, quick, seedSize, only, rounds: Number(values.rounds ?? (quick ? 2 : 5)), seconds: Number(values.seconds ?? (quick ? 2 : 5)) };
@@ -189,7 +191,7 @@ async function main(): Promise<void> {
   if (values.cluster) {
     console.log(`cluster: ${rounds} rounds per side, PostgreSQL + S3 gateway + 2 instances behind nginx vs one instance`);
     try {
-      await runCluster({ quick, rounds, tmpDir, info });
+      await runCluster({ quick, rounds, only, tmpDir, info });
     } finally {
       rmSync(tmpDir, { recursive: true, force: true });
     }
@@ -294,19 +296,23 @@ async function runOn(
 async function runCluster({
   quick,
   rounds,
+  only,
   tmpDir,
   info,
 }: {
   quick: boolean;
   rounds: number;
+  only: string[] | undefined;
   tmpDir: string;
   info: ReturnType<typeof machine>;
 }): Promise<void> {
   const started = performance.now();
-  const rows = await runClusterBench({ quick, rounds, tmpDir, log: (m) => console.log(`  ${m}`) });
+  const rows = await runClusterBench({ quick, rounds, only, tmpDir, log: (m) => console.log(`  ${m}`) });
   // Media out of S3: proxied through /media (what ships) and presigned direct GETs, against disk.
-  console.log('  > Media from S3: proxied vs presigned vs disk');
-  rows.push(...(await benchMediaServingS3({ rounds })));
+  if (!only || only.includes('media-s3')) {
+    console.log('  > Media from S3: proxied vs presigned vs disk');
+    rows.push(...(await benchMediaServingS3({ rounds })));
+  }
   const total = (performance.now() - started) / 1000;
   console.log(`\n${formatTable(rows)}\n\n${rows.length} rows, report only; ${total.toFixed(0)} s`);
   if (values.json) {
