@@ -111,3 +111,27 @@ describe('object storage (S3_*)', () => {
     expect(() => loadConfig({ ...S3, S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/S3_FORCE_PATH_STYLE/);
   });
 });
+
+describe('media from a public base (MEDIA_PUBLIC_BASE_URL)', () => {
+  it('is unset by default: every media URL stays the app’s /media', () => {
+    expect(loadConfig({}).media.publicBaseUrl).toBeUndefined();
+  });
+
+  it('reads an http(s) base, dropping trailing slashes', () => {
+    expect(loadConfig({ MEDIA_PUBLIC_BASE_URL: 'https://cdn.example.com/vidi/media/' }).media.publicBaseUrl).toBe('https://cdn.example.com/vidi/media');
+    expect(loadConfig({ MEDIA_PUBLIC_BASE_URL: 'http://127.0.0.1:7480/t-abc/media' }).media.publicBaseUrl).toBe('http://127.0.0.1:7480/t-abc/media');
+  });
+
+  it('refuses anything but a plain http(s) base, naming the variable', () => {
+    for (const bad of [
+      'cdn.example.com/media',
+      'ftp://cdn.example.com/media',
+      'javascript:alert(1)',
+      'https://cdn.example.com/media?sig=1',
+      'https://cdn.example.com/media#x',
+      'https://cdn.example.com/?',
+    ]) {
+      expect(() => loadConfig({ MEDIA_PUBLIC_BASE_URL: bad }), bad).toThrow(/MEDIA_PUBLIC_BASE_URL/);
+    }
+  });
+});

@@ -73,6 +73,10 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** 'true' for gateways that serve buckets as a path (/bucket/key), as most self-hosted ones do. */
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  /** Where the browser fetches ready renditions and posters instead of /media (docs/deploy.md, "Media from a CDN"). */
+  MEDIA_PUBLIC_BASE_URL: url
+    .refine((v) => !/[?#]/.test(v), 'must be a plain http(s) base URL without ?query or #fragment (media keys are appended to it)')
+    .optional(),
   /** Likes on one video within this many seconds are one push ("5 people liked your video"); 0 sends each at once. */
   PUSH_LIKE_BATCH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /** Tests only: accept http and loopback/private push endpoints (a local push service such as web-push-testing). */
@@ -99,6 +103,11 @@ export interface MediaConfig {
   leaseMs: number;
   ffmpegPath: string | undefined;
   ffprobePath: string | undefined;
+  /**
+   * MEDIA_PUBLIC_BASE_URL without its trailing slash: media key K is at `${publicBaseUrl}/${K}`.
+   * Unset: every media URL is the app's /media/K.
+   */
+  publicBaseUrl: string | undefined;
 }
 
 /** Where media and tus uploads live: DATA_DIR (one machine) or an S3 bucket (any number of instances). */
@@ -185,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       leaseMs: e.MEDIA_LEASE_SECONDS * 1000,
       ffmpegPath: e.FFMPEG_PATH,
       ffprobePath: e.FFPROBE_PATH,
+      publicBaseUrl: e.MEDIA_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     },
     storage: storageConfig(e),
     push: {

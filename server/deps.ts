@@ -12,6 +12,7 @@ import { LiveStreams } from './realtime/live-streams';
 import { loadSecretBox } from './settings/secret-box';
 import { sealStoredSecrets } from './settings/payment-secrets';
 import { openMediaStore } from './storage/open-media-store';
+import { setMediaPublicBase } from './feed/public-media';
 import { PASSWORD_PARAMS } from './auth/password';
 
 /** Opens the database (migrated), loads the signing key and builds everything the routers share. */
@@ -40,6 +41,7 @@ export async function createDeps(
   const secrets = loadSecretBox(config.dataDir, config.secretsKey);
   await sealStoredSecrets(db, secrets, now(), log);
   const media = openMediaStore(config);
+  setMediaPublicBase(config.media.publicBaseUrl);
   // On PostgreSQL the pokes reach every instance of the database (LISTEN/NOTIFY, server/changes/pokes-postgres.ts).
   const pokes = openPokes(engine, config.databaseUrl, log, overrides.servesStreams ?? true);
   return {

@@ -4,6 +4,7 @@ import type { Database, VideosTable } from '#db/schema';
 import type { Engine } from '#db/engine';
 import type { CommentItem, FeedItem } from '#sync/protocol/messages';
 import { encodeFeedCursor } from '#sync/protocol/feed-cursor';
+import { posterUrl } from './public-media';
 
 /** A feed row as SQLite returns it, before it becomes the API shape. */
 export type FeedRow = Pick<
@@ -95,7 +96,7 @@ export function toFeedItem(r: FeedRow): FeedItem {
     title: r.title,
     description: r.description,
     video_url: `/media/${r.file_key}`,
-    poster_url: r.poster_key ? `/media/${r.poster_key}` : null,
+    poster_url: posterUrl(r.poster_key, r.media_status),
     created_at: new Date(r.created_at).toISOString(),
     duration_ms: r.duration_ms,
     media_status: r.media_status,

@@ -18,36 +18,52 @@ const ADS = ['https://pagead2.googlesyndication.com', 'https://googleads.g.doubl
 export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
 const wantsHsts = (c: Context) => (c as Context<AppEnv>).var.deps?.config.publicUrl.startsWith('https:') === true;
 
-const documentPolicy: SecureHeadersOptions = {
-  contentSecurityPolicy: {
-    defaultSrc: ["'self'"],
-    scriptSrc: ["'self'", ...RAZORPAY, ...ADS],
-    styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:', 'blob:', ...ADS],
-    mediaSrc: ["'self'", 'blob:'],
-    connectSrc: ["'self'", ...RAZORPAY, ...ADS],
-    frameSrc: [...RAZORPAY, ...ADS],
-    workerSrc: ["'self'"],
-    manifestSrc: ["'self'"],
-    fontSrc: ["'self'", 'data:'],
-    objectSrc: ["'none'"],
-    baseUri: ["'self'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-  },
-  xFrameOptions: 'DENY',
-  xContentTypeOptions: 'nosniff',
-  referrerPolicy: 'strict-origin-when-cross-origin',
-  strictTransportSecurity: false,
-  crossOriginEmbedderPolicy: false,
-  crossOriginResourcePolicy: 'same-origin',
-  crossOriginOpenerPolicy: 'same-origin-allow-popups',
-};
-const documentHeaders = secureHeaders(documentPolicy);
-const documentHeadersWithHsts = secureHeaders({ ...documentPolicy, strictTransportSecurity: HSTS_VALUE });
+/**
+ * The document policy. `mediaOrigin` is MEDIA_PUBLIC_BASE_URL's origin when it is set: hls.js fetches
+ * the playlists and segments there (connect-src), and the <video> and poster <img> load from it
+ * (media-src, img-src; docs/deploy.md, "Media from a CDN"). Unset, the policy is the same-origin one.
+ */
+function documentPolicy(hsts: boolean, mediaOrigin: string | null): SecureHeadersOptions {
+  const media = mediaOrigin ? [mediaOrigin] : [];
+  return {
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", ...RAZORPAY, ...ADS],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:', ...media, ...ADS],
+      mediaSrc: ["'self'", 'blob:', ...media],
+      connectSrc: ["'self'", ...media, ...RAZORPAY, ...ADS],
+      frameSrc: [...RAZORPAY, ...ADS],
+      workerSrc: ["'self'"],
+      manifestSrc: ["'self'"],
+      fontSrc: ["'self'", 'data:'],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    xFrameOptions: 'DENY',
+    xContentTypeOptions: 'nosniff',
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    strictTransportSecurity: hsts ? HSTS_VALUE : false,
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: 'same-origin',
+    crossOriginOpenerPolicy: 'same-origin-allow-popups',
+  };
+}
+
+// One middleware per (HSTS, public media base): a process has one of each, tests several.
+const documentHeaders = new Map<string, MiddlewareHandler>();
 
 /** For documents (the PWA shell, its assets, media, the API docs page): the full policy. */
-export const documentSecurityHeaders: MiddlewareHandler = (c, next) => (wantsHsts(c) ? documentHeadersWithHsts(c, next) : documentHeaders(c, next));
+export const documentSecurityHeaders: MiddlewareHandler = (c, next) => {
+  const hsts = wantsHsts(c);
+  const base = (c as Context<AppEnv>).var.deps?.config.media.publicBaseUrl;
+  const id = `${hsts} ${base ?? ''}`;
+  let headers = documentHeaders.get(id);
+  if (!headers) documentHeaders.set(id, (headers = secureHeaders(documentPolicy(hsts, base ? new URL(base).origin : null))));
+  return headers(c, next);
+};
 
 /**
  * For JSON API answers: nothing in them may run, render or be framed, so the strictest policy is

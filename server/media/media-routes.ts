@@ -1,14 +1,12 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../context';
 import { errorBody } from '../http/errors';
-import { MediaNotFound } from '../storage/media-store';
+import { MEDIA_CACHE_CONTROL, MediaNotFound } from '../storage/media-store';
 import { parseRange } from './range';
+import { publicMasterPlaylist } from './public-playlist';
 import { MEDIA_KEY_RE, mediaContentType } from './urls';
 
 const NO_STORE_JSON = { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
-
-// Names are unique per upload ({timestamp}-...), so a URL's bytes never change: cache for a year.
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const notFound = () => new Response(JSON.stringify(errorBody('not_found', 'No such media file.')), { status: 404, headers: NO_STORE_JSON });
 
@@ -27,7 +25,7 @@ async function answer(c: Context<AppEnv>, key: string, size: number): Promise<Re
     'Content-Type': mediaContentType(key),
     'Accept-Ranges': 'bytes',
     'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': IMMUTABLE,
+    'Cache-Control': MEDIA_CACHE_CONTROL,
   };
   const range = parseRange(c.req.header('range'), size);
   if (range.kind === 'unsatisfiable') {
@@ -61,6 +59,8 @@ async function answer(c: Context<AppEnv>, key: string, size: number): Promise<Re
  * keys of the stored shape are served, so nothing outside the media folder is reachable. The bytes
  * come from the media store, disk or S3, proxied through here in both cases: same origin for the
  * service worker's cache and for hls.js's relative segment URLs (docs/decisions/0018-several-instances.md).
+ * With MEDIA_PUBLIC_BASE_URL a ready video's master playlist sends the player to the public base
+ * instead (server/media/public-playlist.ts).
  */
 export function mediaRouter() {
   const router = new Hono<AppEnv>();
@@ -69,6 +69,8 @@ export function mediaRouter() {
     const rawPath = new URL(c.req.url).pathname;
     const key = rawPath.replace(/^\/media\//, '');
     if (!MEDIA_KEY_RE.test(key) || key.split('/').some((s) => s === '.' || s === '..')) return notFound();
+    const rebased = await publicMasterPlaylist(c, key);
+    if (rebased) return rebased;
     let stat: { size: number } | null;
     try {
       stat = await c.var.deps.media.stat(key);

@@ -68,6 +68,13 @@ export interface MediaStore {
   close(): Promise<void>;
 }
 
+/**
+ * Every media key names bytes that never change ({timestamp}-… originals, a job's own folder,
+ * content-addressed posters and captions): a year, for the app's /media answers and for the objects
+ * a bucket or CDN serves itself (MEDIA_PUBLIC_BASE_URL, docs/deploy.md).
+ */
+export const MEDIA_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
 /** read() of a key that has no object. */
 export class MediaNotFound extends Error {
   override name = 'MediaNotFound';

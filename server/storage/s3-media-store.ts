@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { contentTypeOf } from './content-type';
 import { filesUnder, forEachLimited } from './local-files';
-import { MediaNotFound, type MediaStore } from './media-store';
+import { MEDIA_CACHE_CONTROL, MediaNotFound, type MediaStore } from './media-store';
 import { createS3Client, MEDIA_PREFIX, type S3Storage } from './s3-client';
 import { SizeCache } from './size-cache';
 
@@ -100,7 +100,16 @@ export class S3MediaStore implements MediaStore {
    */
   async putOnce(key: string, bytes: Uint8Array, contentType: string): Promise<boolean> {
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: bytes, ContentType: contentType, IfNoneMatch: '*' }));
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(key),
+          Body: bytes,
+          ContentType: contentType,
+          CacheControl: MEDIA_CACHE_CONTROL,
+          IfNoneMatch: '*',
+        }),
+      );
     } catch (e) {
       const status = statusOf(e);
       // 409: another conditional PUT of the key is in flight (AWS); same bytes, so it is there or soon will be.
@@ -126,6 +135,7 @@ export class S3MediaStore implements MediaStore {
         Body: createReadStream(localPath),
         ContentLength: size,
         ContentType: contentType,
+        CacheControl: MEDIA_CACHE_CONTROL,
       }),
     );
     this.sizes.set(key, size);

@@ -4,6 +4,7 @@ import type { FeedItem } from '#sync/protocol/messages';
 import { encodeFeedCursor } from '#sync/protocol/feed-cursor';
 import { pageOf, UNKNOWN_USER, type Cursor, type Page } from '../feed/items';
 import { videoAuthorShown, withViewer } from '../feed/safety';
+import { mediaPublicBase } from '../feed/public-media';
 
 // The PostgreSQL twins of the SQLite statements in feed-rows.ts. Every text below is fixed (only
 // parameters vary), so db/postgres.ts runs each as a named prepared statement: parsed and planned
@@ -13,10 +14,13 @@ import { videoAuthorShown, withViewer } from '../feed/safety';
 // the route sends it without an object per row and field in JS. Must stay equal to toFeedItem. The
 // time is computed from whole milliseconds (no float seconds), so it renders exactly as
 // Date.toISOString does; `'/media/' || NULL` is NULL, as toFeedItem's null URLs.
-const FEED_JSON = sql.raw(`json_build_object(
-  'id', v.id, 'user_id', v.user_id, 'user_name', coalesce(p.name, '${UNKNOWN_USER}'), 'user_handle', coalesce(p.handle, ''),
+// poster_url is the public base's copy for a ready video when MEDIA_PUBLIC_BASE_URL is set (a
+// parameter: the text stays fixed; server/feed/public-media.ts), else /media, as toFeedItem's.
+const feedJson = () => sql`json_build_object(
+  'id', v.id, 'user_id', v.user_id, 'user_name', coalesce(p.name, '${sql.raw(UNKNOWN_USER)}'), 'user_handle', coalesce(p.handle, ''),
   'title', v.title,
-  'description', v.description, 'video_url', '/media/' || v.file_key, 'poster_url', '/media/' || v.poster_key,
+  'description', v.description, 'video_url', '/media/' || v.file_key,
+  'poster_url', coalesce(CASE WHEN v.media_status = 'ready' THEN ${mediaPublicBase()}::text END, '/media') || '/' || v.poster_key,
   'created_at', to_char(timestamp '1970-01-01' + v.created_at * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
   'duration_ms', v.duration_ms, 'media_status', v.media_status, 'media_progress', v.media_progress,
   'media_error', v.media_error, 'hls_url', '/media/' || v.media_key || '/master.m3u8',
@@ -24,7 +28,7 @@ const FEED_JSON = sql.raw(`json_build_object(
   'likes_count', v.likes_count, 'comments_count', v.comments_count,
   'shares_count', v.shares_count, 'views_count', v.views_count,
   'liked_by_me', l.user_id IS NOT NULL
-)::text AS j, v.created_at AS at, v.id AS id`);
+)::text AS j, v.created_at AS at, v.id AS id`;
 
 interface JsonRow {
   j: string;
@@ -47,8 +51,8 @@ const NEWEST_FIRST = sql.raw('ORDER BY v.created_at DESC, v.id DESC');
 export function feedPageQuery(viewer: string, limit: number, cursor: Cursor, filtered: boolean): RawBuilder<JsonRow> {
   const from = feedFrom(viewer, filtered);
   return cursor
-    ? sql<JsonRow>`SELECT ${FEED_JSON} ${from} AND (v.created_at, v.id) < (${cursor.at}, ${cursor.id}) ${NEWEST_FIRST} LIMIT ${limit}`
-    : sql<JsonRow>`SELECT ${FEED_JSON} ${from} ${NEWEST_FIRST} LIMIT ${limit}`;
+    ? sql<JsonRow>`SELECT ${feedJson()} ${from} AND (v.created_at, v.id) < (${cursor.at}, ${cursor.id}) ${NEWEST_FIRST} LIMIT ${limit}`
+    : sql<JsonRow>`SELECT ${feedJson()} ${from} ${NEWEST_FIRST} LIMIT ${limit}`;
 }
 
 async function feedRows(db: Kysely<Database>, viewer: string, limit: number, cursor: Cursor, filtered: boolean): Promise<JsonRow[]> {
@@ -74,6 +78,6 @@ export async function readFeedPage(db: Kysely<Database>, viewer: string, limit: 
 
 /** The visible videos among `ids` (one array parameter: one statement text for any number of ids). */
 export async function readVideosByIds(db: Kysely<Database>, viewer: string, ids: string[], filtered: boolean): Promise<FeedItem[]> {
-  const { rows } = await sql<JsonRow>`SELECT ${FEED_JSON} ${feedFrom(viewer, filtered)} AND v.id = ANY(${ids}::text[])`.execute(db);
+  const { rows } = await sql<JsonRow>`SELECT ${feedJson()} ${feedFrom(viewer, filtered)} AND v.id = ANY(${ids}::text[])`.execute(db);
   return rows.map((r) => JSON.parse(r.j) as FeedItem);
 }

@@ -5,6 +5,7 @@ import { encodeFeedCursor as encodeCursor } from '#sync/protocol/feed-cursor';
 import { FEED_ROW_COLUMNS, pageOf, toFeedItem, UNKNOWN_USER, type Cursor, type FeedRow, type Page, type ReadVia } from '../feed/items';
 import { filtersVideos, readSafety, sqliteSafety, videoAuthorShown } from '../feed/safety';
 import * as postgres from './feed-rows-postgres';
+import { mediaPublicBase } from '../feed/public-media';
 
 export { readVia, toFeedItem, UNKNOWN_USER, type FeedRow, type Page, type ReadVia } from '../feed/items';
 export { encodeFeedCursor as encodeCursor, decodeFeedCursor as decodeCursor } from '#sync/protocol/feed-cursor';
@@ -23,7 +24,7 @@ const FEED_JSON = `json_object(
   'id', v.id, 'user_id', v.user_id, 'user_name', coalesce(p.name, '${UNKNOWN_USER}'), 'user_handle', coalesce(p.handle, ''),
   'title', v.title,
   'description', v.description, 'video_url', '/media/' || v.file_key,
-  'poster_url', CASE WHEN v.poster_key IS NULL THEN NULL ELSE '/media/' || v.poster_key END,
+  'poster_url', coalesce(CASE WHEN v.media_status = 'ready' THEN @public_base END, '/media') || '/' || v.poster_key,
   'created_at', strftime('%Y-%m-%dT%H:%M:%fZ', v.created_at / 1000.0, 'unixepoch'),
   'duration_ms', v.duration_ms, 'media_status', v.media_status, 'media_progress', v.media_progress,
   'media_error', v.media_error,
@@ -44,12 +45,12 @@ function statementsWhere(sqlite: SQLite.Database, visible: string) {
       `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${visible} AND (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
     ),
     firstPageJson: sqlite
-      .prepare<{ viewer: string; limit: number }, [string, number, string]>(
+      .prepare<{ viewer: string; limit: number; public_base: string | null }, [string, number, string]>(
         `SELECT ${FEED_JSON} ${FEED_FROM} WHERE ${visible} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
       )
       .raw(),
     nextPageJson: sqlite
-      .prepare<{ viewer: string; limit: number; at: number; id: string }, [string, number, string]>(
+      .prepare<{ viewer: string; limit: number; at: number; id: string; public_base: string | null }, [string, number, string]>(
         `SELECT ${FEED_JSON} ${FEED_FROM} WHERE ${visible} AND (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
       )
       .raw(),
@@ -90,7 +91,10 @@ function sqliteFeedPage(sqlite: SQLite.Database, viewer: string, limit: number, 
 /** The feed page as the JSON text of {items, next_cursor}, for the feed route. */
 export function sqliteFeedPageJson(sqlite: SQLite.Database, viewer: string, limit: number, cursor: Cursor): string {
   const s = viewerStatements(sqlite, viewer);
-  const rows = cursor ? s.nextPageJson.all({ viewer, limit: limit + 1, at: cursor.at, id: cursor.id }) : s.firstPageJson.all({ viewer, limit: limit + 1 });
+  const public_base = mediaPublicBase();
+  const rows = cursor
+    ? s.nextPageJson.all({ viewer, limit: limit + 1, at: cursor.at, id: cursor.id, public_base })
+    : s.firstPageJson.all({ viewer, limit: limit + 1, public_base });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const next = rows.length > limit && last ? JSON.stringify(encodeCursor(last[1], last[2])) : 'null';

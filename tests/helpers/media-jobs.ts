@@ -173,9 +173,10 @@ const jobRow = (db: Kysely<Database>, id: string) => db.selectFrom('media_jobs')
 
 /**
  * The runner in-process over real SQLite, real ffmpeg and real files: registers the hooks that
- * open the app (with Alice and a clip), stop every runner after each test, and close the app.
+ * open the app (with Alice and a clip; `env` adds to its environment), stop every runner after each
+ * test, and close the app.
  */
-export function useMediaJobsWorld(): MediaJobsWorld {
+export function useMediaJobsWorld(env: () => Promise<Record<string, string>> = async () => ({})): MediaJobsWorld {
   let t: TestApp | undefined;
   let alice: TestUser | undefined;
   let clip: string | undefined;
@@ -187,7 +188,7 @@ export function useMediaJobsWorld(): MediaJobsWorld {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp(await env());
     alice = await createUser(t.deps, { name: 'Alice' });
     clip = await mp4Faststart();
   }, 60_000);
