@@ -86,9 +86,11 @@ export function videoSearchQuery(
     WHERE p.is_active = 1 AND p.account_status = 'active'${shown}`;
   const order = sql`ORDER BY v.created_at DESC, v.id DESC LIMIT ${limit}`;
   if (dialect === 'sqlite')
-    // The candidates are ranked and cut before the joins, so those stop after the page.
+    // The candidates are ranked before the joins, so those stop after the page. `LIMIT -1` (no
+    // limit) keeps SQLite from flattening the subquery into the join, which would join all 1,000
+    // candidates to profiles and likes before sorting them (2.3 -> 0.9 ms for "love" at a million videos).
     return sql<VideoRow>`SELECT ${COLUMNS}, ${tier} AS tier
-      FROM (SELECT v.* FROM ${sqliteTierMatches(words, tier)} WHERE ${page} ORDER BY v.created_at DESC, v.id DESC) v
+      FROM (SELECT v.* FROM ${sqliteTierMatches(words, tier)} WHERE ${page} ORDER BY v.created_at DESC, v.id DESC LIMIT -1) v
       ${joins} ${order}`;
   // The matches are pulled in the page's order, the tier kept, and joined as they come.
   return sql<VideoRow>`SELECT ${COLUMNS}, ${tier} AS tier FROM ${postgresMatches(words, start)} ${joins}

@@ -29,7 +29,11 @@ async function sqlitePlan(query: RawBuilder<unknown>): Promise<string[]> {
   return rows.map((r) => r.detail);
 }
 
-const scansOfRows = (lines: string[]) => lines.filter((l) => /^SCAN (v|p|n|w|videos|profiles|hashtags)\b/.test(l));
+/** Scans of a table's rows; a scan of a co-routine (a subquery's rows as they are produced) is not one. */
+const scansOfRows = (lines: string[]) => {
+  const coroutines = new Set(lines.filter((l) => l.startsWith('CO-ROUTINE ')).map((l) => l.slice('CO-ROUTINE '.length)));
+  return lines.filter((l) => /^SCAN (v|p|n|w|videos|profiles|hashtags)\b/.test(l) && !coroutines.has(l.split(' ')[1]!));
+};
 const sortsIn = (lines: string[]) => lines.filter((l) => l.startsWith('USE TEMP B-TREE'));
 
 /** SQLite reads `fts` (a full-text table), then each row of `alias` by rowid, and scans no table; returns the plan's lines. */
