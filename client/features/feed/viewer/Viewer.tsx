@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import { useNavigate } from '@tanstack/react-router';
 import { useMediaPreferences } from '#client/lib/media-preferences';
 import { CloseIcon } from '#client/ui/icons';
-import { loadModeFor } from '../components/load-mode';
 import type { FeedActions, FeedCard } from '../components/types';
+import { slideLoadMode } from './slide-load-mode';
 import { ViewerSlide } from './ViewerSlide';
 import { useSlideInView } from './useSlideInView';
 import { useWheelSteps } from './useWheelSteps';
@@ -100,7 +100,7 @@ export function Viewer({ items, hasMore, loadMore, start, userId, actions, onClo
               video={v}
               index={i}
               active={i === current}
-              mode={loadModeFor(i, current, dataSaver)}
+              mode={slideLoadMode(i, current, dataSaver)}
               own={v.user_id === userId}
               muted={muted}
               onSoundRefused={soundRefused}

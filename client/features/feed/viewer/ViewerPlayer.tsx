@@ -102,6 +102,8 @@ export function ViewerPlayer({ video, active, mode, own, paused, muted, onSoundR
         if (source.kind !== 'local') keepMediaForOffline(video.mp4_url);
       }}
       onPause={() => onPlayingChange(false)}
+      // A source taken off stops the video without a pause event (the media element's load algorithm).
+      onEmptied={() => onPlayingChange(false)}
       onSeeking={watch.onSeeking}
       onTimeUpdate={(e) => watch.onTimeUpdate(e.currentTarget.currentTime)}
       aria-label={video.title}

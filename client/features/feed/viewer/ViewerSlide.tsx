@@ -25,12 +25,15 @@ export const ViewerSlide = memo(function ViewerSlide({ video, index, active, mod
   const [paused, setPaused] = useState(false);
   const [playing, setPlaying] = useState(false);
   const [heart, setHeart] = useState<Heart | null>(null);
-  // Swiped away and back: it plays again.
-  useEffect(() => {
-    if (!active) setPaused(false);
-  }, [active]);
+  // Swiped away and back: it plays again. Cleared on arrival as well as on leaving, and a tap is
+  // dropped once the video has left: a tap's pause lands DOUBLE_TAP_MS after it (useTaps.ts), so a tap
+  // and at once a swipe paused the video after it had left, and it stayed paused at its start when
+  // the member came back to it.
+  useEffect(() => setPaused(false), [active]);
   const onTap = useTaps(
-    () => setPaused(playing),
+    () => {
+      if (active) setPaused(playing);
+    },
     (x, y) => {
       // A like only: a double tap on a liked video keeps it liked, as in the short-video apps.
       if (!video.liked_by_me) actions.setLike(video.id, true);
