@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import type { FeedItem } from '#sync/protocol/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
@@ -15,14 +16,6 @@ const BASE = 'http://127.0.0.1:9/cdn/media';
 const MASTER =
   '#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=360x640\nv360/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=900000,RESOLUTION=720x1280\nv720/index.m3u8\n';
 const LEVEL = '#EXTM3U\n#EXT-X-MAP:URI="init.mp4"\n#EXTINF:2.0,\nseg_00001.m4s\n#EXT-X-ENDLIST\n';
-
-interface Item {
-  id: string;
-  poster_url: string | null;
-  video_url: string;
-  hls_url: string | null;
-  mp4_url: string | null;
-}
 
 async function world(env: Record<string, string>) {
   const t = await createTestApp(env);
@@ -43,8 +36,8 @@ async function world(env: Record<string, string>) {
     await insertVideo(t.deps, owner.id, { id, media_status: status, media_key: status === 'ready' ? mediaKey : null, poster_key: posterKey });
     return { id, mediaKey, posterKey };
   };
-  const feed = async (u: TestUser) => (await call(t.app, 'GET', '/api/videos?limit=50', undefined, u.token)).json.items as Item[];
-  const pull = async (u: TestUser) => (await call(t.app, 'POST', '/api/sync/pull', { cursor: null }, u.token)).json.videos as Item[];
+  const feed = async (u: TestUser) => (await call(t.app, 'GET', '/api/videos?limit=50', undefined, u.token)).json.items as FeedItem[];
+  const pull = async (u: TestUser) => (await call(t.app, 'POST', '/api/sync/pull', { cursor: null }, u.token)).json.videos as FeedItem[];
   return { t, owner, other, file, addVideo, feed, pull };
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PutBucketCorsCommand, PutBucketPolicyCommand, type CORSConfiguration } from '@aws-sdk/client-s3';
+import type { FeedItem } from '#sync/protocol/messages';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/server-process';
 import { until, useMediaJobsWorld } from '../helpers/media-jobs';
@@ -8,6 +9,7 @@ import { testStorageEnv } from '../helpers/test-storage';
 import { createUser, type TestUser } from '../helpers/users';
 import { insertVideo } from '../helpers/videos';
 import { listen, type LoopbackServer } from '../fixtures/tus-client';
+import { launchChromium } from '../helpers/browser';
 import { s3ClientFor } from '../support/s3-gateway';
 
 /**
@@ -32,15 +34,6 @@ function deployDocuments(bucket: string, origin: string): { policy: string; cors
   };
 }
 
-interface Item {
-  id: string;
-  poster_url: string | null;
-  video_url: string;
-  hls_url: string | null;
-  mp4_url: string | null;
-  captions_url: string | null;
-}
-
 describe('MEDIA_PUBLIC_BASE_URL on the S3 gateway: renditions and posters straight from the bucket', () => {
   let bucket = '';
   let base = '';
@@ -53,12 +46,13 @@ describe('MEDIA_PUBLIC_BASE_URL on the S3 gateway: renditions and posters straig
   let srv: LoopbackServer;
   let other: TestUser;
   let ready: { id: string; mediaKey: string; posterKey: string; fileKey: string };
-  /** What the app's own origin sends as Origin (CORS). */
+  /** The origin of the app's pages here (the loopback listener): what the bucket's CORS names. */
   let appOrigin: string;
 
   beforeAll(async () => {
     expect(w.t.deps.media.kind).toBe('s3');
-    appOrigin = new URL(w.t.deps.config.publicUrl).origin;
+    srv = await listen(w.t);
+    appOrigin = srv.url;
     const { policy, cors } = deployDocuments(bucket, appOrigin);
     const client = s3ClientFor(env);
     try {
@@ -75,14 +69,13 @@ describe('MEDIA_PUBLIC_BASE_URL on the S3 gateway: renditions and posters straig
       return v?.media_status === 'ready' ? v : null;
     });
     ready = { id: videoId, mediaKey: row.media_key!, posterKey: row.poster_key!, fileKey: row.file_key };
-    srv = await listen(w.t);
   }, 90_000);
   afterAll(async () => {
     await srv?.close();
   });
 
   const feed = async (u: TestUser) =>
-    ((await (await fetch(`${srv.url}/api/videos?limit=50`, { headers: { authorization: `Bearer ${u.token}` } })).json()) as { items: Item[] }).items;
+    ((await (await fetch(`${srv.url}/api/videos?limit=50`, { headers: { authorization: `Bearer ${u.token}` } })).json()) as { items: FeedItem[] }).items;
   /** A GET as a browser on the app's page makes it: no credentials, the app's Origin. */
   const fromGateway = (url: string) => fetch(url, { headers: { origin: appOrigin } });
 
@@ -132,8 +125,9 @@ describe('MEDIA_PUBLIC_BASE_URL on the S3 gateway: renditions and posters straig
   it('keeps the original, the offline copy and the master private at the gateway; the app still serves them', async () => {
     for (const key of [ready.fileKey, `${ready.mediaKey}/small.mp4`, `${ready.mediaKey}/master.m3u8`]) {
       expect((await fromGateway(`${base}/${key}`)).status, key).toBe(403);
-      const viaApp = await fetch(`${srv.url}/media/${key}`, { headers: { range: 'bytes=0-15' } });
-      expect(viaApp.status, key).toBe(206);
+      const viaApp = await fetch(`${srv.url}/media/${key}`);
+      expect(viaApp.status, key).toBe(200);
+      expect((await viaApp.arrayBuffer()).byteLength).toBeGreaterThan(0);
     }
     // The tus area at the bucket's root is not public either.
     expect((await fromGateway(`${env.S3_ENDPOINT}/${bucket}/`)).status).toBe(403);
@@ -157,4 +151,42 @@ describe('MEDIA_PUBLIC_BASE_URL on the S3 gateway: renditions and posters straig
       ).toContain(` ${origin}`);
     }
   });
+
+  it('lets a browser on the app’s page fetch a variant and a segment from the gateway and show the poster (its CSP and the bucket’s CORS)', async () => {
+    const item = (await feed(other)).find((v) => v.id === ready.id)!;
+    const variant = (await (await fetch(`${srv.url}/media/${ready.mediaKey}/master.m3u8`)).text()).split('\n').find((l) => l.startsWith('http'))!;
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      // Any document of the app carries its policy; a 404 of /media is the smallest.
+      await page.goto(`${srv.url}/media/nope/x.jpg`);
+      const seen = await page.evaluate(
+        async ({ variant, poster, elsewhere }) => {
+          const violations: string[] = [];
+          document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.effectiveDirective} ${e.blockedURI}`));
+          const playlist = await (await fetch(variant)).text();
+          const segment = playlist.split('\n').find((l) => l && !l.startsWith('#'))!;
+          const bytes = (await (await fetch(new URL(segment, variant))).arrayBuffer()).byteLength;
+          const img = new Image();
+          img.src = poster;
+          await img.decode();
+          // The policy is in force: an origin it does not name is refused.
+          const refused = await fetch(elsewhere).then(
+            () => false,
+            () => true,
+          );
+          await new Promise((ok) => setTimeout(ok, 50));
+          return { head: playlist.slice(0, 7), bytes, width: img.naturalWidth, refused, violations };
+        },
+        { variant, poster: item.poster_url!, elsewhere: `${srv.url.replace('127.0.0.1', 'localhost')}/api/health` },
+      );
+      expect(seen).toMatchObject({ head: '#EXTM3U', refused: true });
+      expect(seen.bytes).toBeGreaterThan(0);
+      expect(seen.width).toBeGreaterThan(0);
+      expect(seen.violations).toHaveLength(1);
+      expect(seen.violations[0]).toMatch(/^connect-src http:\/\/localhost:\d+/);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
