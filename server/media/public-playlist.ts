@@ -19,7 +19,7 @@ export function rebasePlaylist(text: string, folderUrl: string): string {
     .map((line) => {
       const trimmed = line.trim();
       if (!trimmed) return line;
-      if (!trimmed.startsWith('#')) return rebase(trimmed);
+      if (!trimmed.startsWith('#')) return line.replace(trimmed, rebase(trimmed));
       return line.replace(/URI="([^"]*)"/g, (_, uri: string) => `URI="${rebase(uri)}"`);
     })
     .join('\n');
