@@ -27,3 +27,12 @@ describe('start-up with a PostgreSQL DATABASE_URL', () => {
     });
   }
 });
+
+describe('start-up with a bad MEDIA_PUBLIC_BASE_URL', () => {
+  it('server/main.ts refuses to start, naming the variable and its value, before opening anything', () => {
+    const run = start('server/main.ts', { MEDIA_PUBLIC_BASE_URL: 'https://cdn.example.com/media?token=1', DATA_DIR: '/nonexistent/vidi-startup-test' });
+    expect(run.status, run.stderr).toBe(2);
+    expect(run.stderr).toContain('MEDIA_PUBLIC_BASE_URL: must be a plain http(s) base URL');
+    expect(run.stderr).toContain('"https://cdn.example.com/media?token=1"');
+  });
+});
