@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { CopyObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { S3Store } from '@tus/s3-store';
 import { ERRORS } from '@tus/server';
 import { s3ByteSource } from './s3-byte-source';
 import { MEDIA_PREFIX } from '../storage/s3-client';
 import type { FinishedUpload, UploadArea } from './upload-area';
+import type { VidiS3UploadStore } from './s3-upload-store';
 
 /** What @tus/s3-store keeps of an upload at the bucket's root. */
 export const tusObjectKeys = (id: string) => [id, `${id}.info`, `${id}.part`];
@@ -22,27 +22,28 @@ async function hashObject(client: S3Client, bucket: string, key: string, signal:
  * Uploads as @tus/s3-store objects at the bucket's root; a finished one becomes a media original
  * by a server-side copy to media/{key}.
  *
- * The sha256 is read back at the finish rather than kept while the bytes arrive: consecutive PATCHes
- * of one upload may land on different instances, and a running hash lives in one process (node's
- * crypto cannot export a hash state to hand it on). One streaming GET, started when the upload is
- * opened, runs beside the content check and the copy, so the row is still written with its hash;
- * hashing in the processing job instead would leave videos.sha256 empty until then. Measured on
- * loopback (Ceph RGW, 2 busy cores) for 120 MiB in 5 MiB parts: the GET and hash 0.5 s, the copy
- * 0.12 s, the whole keep 0.5-0.7 s (the in-memory sha256 alone is 0.07 s: the GET is the cost).
+ * The sha256 comes from the running hash kept while the bytes passed through this process
+ * (s3-running-hashes.ts). Where it is missing (a PATCH of the upload went to another instance, or
+ * this one restarted), it is read back: one streaming GET, started when the upload is opened,
+ * beside the content check and the copy, so the row is still written with its hash; hashing in
+ * the processing job instead would leave videos.sha256 empty until then. Measured on loopback
+ * (Ceph RGW, 2 busy cores) for 120 MiB in 5 MiB parts: the GET and hash 0.5 s, the copy 0.12 s.
  */
 export class S3UploadArea implements UploadArea {
   constructor(
     readonly client: S3Client,
     readonly bucket: string,
-    readonly store: S3Store,
+    readonly store: VidiS3UploadStore,
   ) {}
 
   async open(uploadId: string): Promise<FinishedUpload> {
     const { client, bucket } = this;
     const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: uploadId }));
-    const source = s3ByteSource(client, bucket, uploadId, Number(head.ContentLength ?? 0));
+    const size = Number(head.ContentLength ?? 0);
+    const source = s3ByteSource(client, bucket, uploadId, size);
     const stop = new AbortController();
-    const hashed = hashObject(client, bucket, uploadId, stop.signal);
+    const seen = this.store.hashes.digest(uploadId, size);
+    const hashed = seen === null ? hashObject(client, bucket, uploadId, stop.signal) : Promise.resolve(seen);
     hashed.catch(() => undefined); // awaited in keep; a refused upload stops it
     return {
       source,

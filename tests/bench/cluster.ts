@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDatabase } from '#tests/support/postgres-cluster';
 import { insertVideo } from '../helpers/videos';
+import { markAllProcessed } from '../helpers/media-processed';
 import { openDatabase } from '#db/connect';
 import { freePort, startCluster, type Cluster } from '../../scripts/lib/cluster/start-cluster';
 import { PROJECT_ROOT, startNodeProcess, type ManagedProcess } from '../../scripts/lib/cluster/node-process';
@@ -131,12 +132,15 @@ async function uploadRow(cluster: Cluster, single: Single, o: ClusterBenchOption
   const s3Origin = via === 'nginx' ? cluster.url : cluster.instances[0]!.url;
   const clusterToken = (await logIn(s3Origin, `bench-up-${tag}@example.test`)).token;
   const singleToken = (await logIn(single.url, `bench-up-${tag}@example.test`)).token;
-  const mibps = (origin: string, token: string) => async () => {
+  const mibps = (origin: string, token: string, databaseUrl: string) => async () => {
+    // A member may have only 3 videos in processing and no runner runs here: the last ones count as done.
+    const handle = openDatabase(databaseUrl);
+    await markAllProcessed(handle).finally(() => handle.close());
     const t0 = performance.now();
     await tusUpload({ origin, token, data, writeBytes: MiB, chunkSize: APP_CHUNK_BYTES });
     return size / MiB / ((performance.now() - t0) / 1000);
   };
-  const s = await interleaved(o.rounds, mibps(s3Origin, clusterToken), mibps(single.url, singleToken));
+  const s = await interleaved(o.rounds, mibps(s3Origin, clusterToken, cluster.databaseUrl), mibps(single.url, singleToken, single.databaseUrl));
   const path =
     via === 'nginx'
       ? 'the app’s 5 MiB chunks through nginx to 2 instances'

@@ -170,6 +170,16 @@ describe('one tus upload across two instances (PostgreSQL upload locks, S3 store
     await expectStored(meta.videoId!, path);
   });
 
+  it('finishes with the right sha256 on an instance that missed a PATCH (its running hash is dropped, the object read back)', async () => {
+    const meta = videoMetadata();
+    const path = await createUploadRaw(a.url, user.token, bytes.length, meta);
+    // A hashes the first chunk on its way in, B the second: A's state no longer covers the offset.
+    expect(await patch(a.url, path, user.token, 0, bytes.subarray(0, CHUNK))).toMatchObject({ status: 204, offset: CHUNK });
+    expect(await patch(b.url, path, user.token, CHUNK, bytes.subarray(CHUNK, 2 * CHUNK))).toMatchObject({ status: 204, offset: 2 * CHUNK });
+    expect((await finishOn(a, path)).offset).toBe(bytes.length);
+    await expectStored(meta.videoId!, path);
+  });
+
   it('lets one of two concurrent PATCHes of an upload on the two instances write at a time, and asks the holder to let go', async () => {
     const meta = videoMetadata();
     const path = await createUploadRaw(a.url, user.token, bytes.length, meta);

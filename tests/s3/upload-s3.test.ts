@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { Upload } from '@tus/server';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkVideo } from '#server/uploads/container/inspect';
 import { s3ByteSource } from '#server/uploads/s3-byte-source';
 import { createS3Client } from '#server/storage/s3-client';
+import type { S3UploadArea } from '#server/uploads/s3-upload-area';
 import { cleanUpExpiredUploads, tusEndpointFor } from '#server/uploads/tus-server';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
@@ -16,6 +17,23 @@ import { mp4MoovAtEnd, mp4TwelveMegabytes, mp4TwoMegabytes, textAsMp4, webm } fr
 import { readMedia, tusObjects } from '../integration/upload-storage';
 
 const MIB = 1024 * 1024;
+
+/** Records the name of every command `client` sends until `stop` (a ranged GET is named apart). */
+function recordCommands(client: S3Client): { sent: string[]; stop(): void } {
+  const sent: string[] = [];
+  const name = `test-recorder-${randomBytes(4).toString('hex')}`;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { Key?: string; Range?: string };
+      sent.push(`${context.commandName}${input.Range ? ' ranged' : ''}${input.Key?.endsWith('.part') ? ' .part' : ''}`);
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return { sent, stop: () => client.middlewareStack.remove(name) };
+}
+
+const count = (sent: string[], command: string) => sent.filter((c) => c === command).length;
 
 describe('tus uploads on S3 (@tus/s3-store on the media bucket)', () => {
   let t: TestApp;
@@ -53,6 +71,36 @@ describe('tus uploads on S3 (@tus/s3-store on the media bucket)', () => {
     expect(served.status).toBe(200);
     expect(sha256(new Uint8Array(await served.arrayBuffer()))).toBe(sha256(bytes));
     expect(await tusObjects(t.deps, uploadIdOf(run.url!))).toEqual([]);
+  });
+
+  it('hashes the bytes on their way in (the finish reads nothing back whole) and lists the parts once per PATCH', async () => {
+    const area = tusEndpointFor(t.deps).area as S3UploadArea;
+    // The store's own client (protected in @tus/s3-store's types) sends the tus round trips.
+    const storeClient = (area.store as unknown as { client: S3Client }).client;
+    const finish = recordCommands(area.client);
+    const store = recordCommands(storeClient);
+    try {
+      const bytes = readFileSync(await mp4TwelveMegabytes());
+      const meta = videoMetadata();
+      // 5 + 5 + 2 MiB: three PATCHes, each one whole part.
+      await runUpload({ baseUrl: srv.url, token: alice.token, bytes, metadata: meta, chunkSize: 5 * MIB });
+      expect(await videoRow(meta.videoId!)).toMatchObject({ size_bytes: bytes.length, sha256: sha256(bytes) });
+      expect(count(finish.sent, 'GetObjectCommand')).toBe(0);
+      expect(count(store.sent, 'UploadPartCommand')).toBe(3);
+      // The creation's own look at the offset sends nothing; each PATCH's lists the parts and looks
+      // for a tail part, and its write reuses both.
+      expect(count(store.sent, 'ListPartsCommand')).toBe(3);
+      expect(count(store.sent, 'HeadObjectCommand .part')).toBe(3);
+      // No GET at all: the info was cached when the upload was created, and no tail part was left.
+      expect(count(store.sent, 'GetObjectCommand .part')).toBe(0);
+      expect(count(store.sent, 'GetObjectCommand')).toBe(0);
+      // Only the creation's .info: no tags, so no second PUT of it when the upload completes.
+      expect(count(store.sent, 'PutObjectCommand')).toBe(1);
+      expect(count(store.sent, 'CompleteMultipartUploadCommand')).toBe(1);
+    } finally {
+      finish.stop();
+      store.stop();
+    }
   });
 
   it('types a WebM and an MP4 with moov at the end by content, read by ranged GETs', async () => {
