@@ -124,7 +124,7 @@ class VidiS3Store extends S3Store {
    *
    * Under the upload's lock nobody else changes its parts, so the listing the PATCH's getUpload
    * just made stands in for the store's own ListParts before and after the write and for its GET of
-   * a tail part that is not there: three round trips fewer per PATCH.
+   * a tail part that is not there: two round trips fewer per PATCH, and a third at the last one.
    */
   override async write(readable: Readable, id: string, offset: number): Promise<number> {
     const listing = this.listings.take(id);
