@@ -13,7 +13,7 @@ import { PgUploadLocker } from './upload-locker';
 export interface UploadStorage {
   datastore: DataStore;
   area: UploadArea;
-  /** The running sha256 of each upload on disk (on S3 the hash is read back at the finish; this stays empty). */
+  /** The running sha256 of each upload on disk (on S3 the store keeps its own, s3-running-hashes.ts; this stays empty). */
   hashes: UploadHashes;
   /** The lock tus takes per request: PostgreSQL's across instances, else in this process; an unlock waits for the store's write. */
   locker: SettlingLocker;
