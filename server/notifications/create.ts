@@ -46,10 +46,13 @@ interface LikeNote {
 }
 
 /**
- * PostgreSQL's push buffers its like notifications (PushBatch.likeNotes) and writes them at its end
- * in id order (flushLikeNotifications), as it does its counters (server/sync/push-postgres.ts):
- * written as each like runs, two pushes liking the same videos or comments in other orders would
- * lock the rows crosswise and deadlock.
+ * A push buffers its like notifications (PushBatch.likeNotes) and writes them at its end in id
+ * order (flushLikeNotifications): one statement per push instead of one per like (a push of 100
+ * likes spent 13 % of its time writing them one at a time on SQLite), and on PostgreSQL, as it
+ * does its counters (server/sync/push-postgres.ts), no crosswise locks: written as each like runs,
+ * two pushes liking the same videos or comments in other orders would deadlock. A like's
+ * notification is the last thing its mutation does, so a mutation rolled back to its savepoint
+ * never left one in the buffer; a push rolled back whole has its buffer cleared by the next one.
  */
 export type LikeNoteBuffer = Map<string, LikeNote>;
 

@@ -62,7 +62,7 @@ class PushGroups {
   private async runGroup(): Promise<void> {
     const { deps } = this;
     const statements = sqlitePushStatements(sqliteOf(deps.engine));
-    const batch: PushBatch = { statements, scores: newScoreMemo() };
+    const batch: PushBatch = { statements, scores: newScoreMemo(), likeNotes: new Map() };
     const s = statements.group;
     let group: Waiting[] = [];
     const outcomes: Array<{ ok: AppliedPush } | { err: unknown }> = [];

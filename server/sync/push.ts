@@ -58,8 +58,9 @@ export async function applyPush(trx: Transaction<Database>, batch: PushBatch, de
   if (firstNew && firstNew.id !== before + 1) throw new MutationIdGapError(before, firstNew.id);
 
   const changes = new Changes(deps.now());
-  // Read again for each push: on SQLite the batch outlives a push that was rolled back.
+  // Read again for each push, and nothing buffered kept: on SQLite the batch outlives a push that was rolled back.
   batch.safety = undefined;
+  batch.likeNotes?.clear();
   // One table API for the push; each mutation gets its own context (time, changes) in applyOne.
   const tx = serverMutationTx({ trx, user, now: changes.now, clientTime: undefined, batch, changes, media: deps.media });
   const { results, last } = await applyMutations(tx, deps, req.mutations, before, changes);

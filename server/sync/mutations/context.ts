@@ -29,7 +29,7 @@ export interface PushBatch {
   scores: ScoreMemo;
   /** Set on PostgreSQL: no savepoint per mutation, a refusal reruns the transaction (RerunPlan). */
   rerun?: RerunPlan;
-  /** Set on PostgreSQL: like notifications written at the push's end, in video id order (server/notifications/create.ts). */
+  /** Like notifications written at the push's end, in id order (server/notifications/create.ts); unset, each is written as it comes. */
   likeNotes?: LikeNoteBuffer;
   /** The pusher's blocks and mutes, read once (safety-rules.ts). */
   safety?: SafetyMemo | undefined;
