@@ -35,36 +35,40 @@ export function useSlideInView(scroller: RefObject<HTMLElement | null>, ids: rea
     // Only a change of the list moves the scroller here; scrolling moves `current`.
   }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // Where a key or wheel move is headed while its smooth scroll runs: a second step meanwhile goes
+  // on from there, instead of from a position half way (which a snap would then fight). Until it
+  // arrives the slide in view stays the one left: switching half way re-renders the slides around
+  // it, and Chromium answers a layout change during the scroll by snapping back to the slide the
+  // scroller was snapped to (seen under load: ArrowUp passed the midpoint, then returned).
+  const aim = useRef<number | null>(null);
+  const settle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
     const el = scroller.current;
     if (!el) return;
     let frame = 0;
+    const measure = () => {
+      const h = el.clientHeight;
+      if (h > 0) setCurrent(Math.min(Math.round(el.scrollTop / h), Math.max(0, el.childElementCount - 1)));
+    };
     const onScroll = () => {
       cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => {
-        const h = el.clientHeight;
-        if (h > 0) setCurrent(Math.min(Math.round(el.scrollTop / h), Math.max(0, el.childElementCount - 1)));
-      });
+      if (aim.current === null) frame = requestAnimationFrame(measure);
+    };
+    const arrived = () => {
+      aim.current = null;
+      clearTimeout(settle.current);
+      measure();
     };
     el.addEventListener('scroll', onScroll, { passive: true });
+    el.addEventListener('scrollend', arrived);
     return () => {
       cancelAnimationFrame(frame);
+      clearTimeout(settle.current);
       el.removeEventListener('scroll', onScroll);
+      el.removeEventListener('scrollend', arrived);
     };
   }, [scroller]);
 
-  // Where the last move is headed while its smooth scroll runs: a second key or wheel step meanwhile
-  // goes on from there, instead of from a position half way (which a snap would then fight).
-  const aim = useRef<number | null>(null);
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const arrived = () => {
-      aim.current = null;
-    };
-    el.addEventListener('scrollend', arrived);
-    return () => el.removeEventListener('scrollend', arrived);
-  }, [scroller]);
   const go = useCallback(
     (delta: number) => {
       const el = scroller.current;
@@ -73,6 +77,9 @@ export function useSlideInView(scroller: RefObject<HTMLElement | null>, ids: rea
       const target = Math.max(0, Math.min(ids.length - 1, from + delta));
       const smooth = !reducedMotion() && target !== from;
       aim.current = smooth ? target : null;
+      // A browser without scrollend (or a scroll cut short) still lands: the aim lapses after a second.
+      clearTimeout(settle.current);
+      if (smooth) settle.current = setTimeout(() => el.dispatchEvent(new Event('scrollend')), 1000);
       el.scrollTo({ top: target * el.clientHeight, behavior: smooth ? 'smooth' : 'auto' });
     },
     [scroller, ids.length],
