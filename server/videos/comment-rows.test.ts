@@ -20,7 +20,9 @@ describe('comment list and feed query plans on SQLite', () => {
     (
       handle.engine.sqlite
         .prepare(`EXPLAIN QUERY PLAN ${source}`)
-        .all({ viewer: 'u1', video: 'v1', parent: 'c1', ids: '["c1"]', handles: '["asha"]', limit: 50, at: 1, id: 'c1' }) as Array<{ detail: string }>
+        .all({ viewer: 'u1', video: 'v1', parent: 'c1', ids: '["c1"]', handles: '["asha"]', limit: 50, at: 1, id: 'c1', public_base: null }) as Array<{
+        detail: string;
+      }>
     )
       .map((row) => row.detail)
       .join(' ; ');
