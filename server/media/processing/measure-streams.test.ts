@@ -14,11 +14,11 @@ describe('measureStreams reads the timestamps, not the header', () => {
   });
 
   it('refuses 600 s of frames whose header says 4 s, stopping at the first packet past the limit', async () => {
-    const started = Date.now();
     const e = await measureStreams({ ffprobe, container: 'matroska', source: await lyingLongWebm(), videoIndex: 0, headerMs: 4000 }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(MediaProcessingError);
+    // "past 121 seconds", not 600: the read stopped at the first packet past the limit (no timing
+    // assertion: the fixture's making and a busy machine would make one flaky).
     expect(e).toMatchObject({ permanent: true, reason: 'This video is longer than 2 minutes (its frames run past 121 seconds; its header says 4)' });
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('refuses a file the named demuxer cannot read', async () => {
