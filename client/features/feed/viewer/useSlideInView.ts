@@ -37,9 +37,10 @@ export function useSlideInView(scroller: RefObject<HTMLElement | null>, ids: rea
 
   // Where a key or wheel move is headed while its smooth scroll runs: a second step meanwhile goes
   // on from there, instead of from a position half way (which a snap would then fight). Until it
-  // arrives the slide in view stays the one left: switching half way re-renders the slides around
-  // it, and Chromium answers a layout change during the scroll by snapping back to the slide the
-  // scroller was snapped to (seen under load: ArrowUp passed the midpoint, then returned).
+  // lands, snapping is off and the slide in view stays the one left: Chromium answers a layout
+  // change during the scroll (a slide re-rendered: the move's own switch, a tap's pause) by
+  // snapping back to the slide it was snapped to (seen under load: a move undone half way). It
+  // lands exactly on a slide, so snapping comes back without a jump.
   const aim = useRef<number | null>(null);
   const settle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
@@ -56,6 +57,7 @@ export function useSlideInView(scroller: RefObject<HTMLElement | null>, ids: rea
     };
     const arrived = () => {
       aim.current = null;
+      el.style.scrollSnapType = '';
       clearTimeout(settle.current);
       measure();
     };
@@ -77,9 +79,12 @@ export function useSlideInView(scroller: RefObject<HTMLElement | null>, ids: rea
       const target = Math.max(0, Math.min(ids.length - 1, from + delta));
       const smooth = !reducedMotion() && target !== from;
       aim.current = smooth ? target : null;
-      // A browser without scrollend (or a scroll cut short) still lands: the aim lapses after a second.
+      // A browser without scrollend (or a scroll cut short) still lands: the aim lapses after 1.5 s.
       clearTimeout(settle.current);
-      if (smooth) settle.current = setTimeout(() => el.dispatchEvent(new Event('scrollend')), 1000);
+      if (smooth) {
+        el.style.scrollSnapType = 'none';
+        settle.current = setTimeout(() => el.dispatchEvent(new Event('scrollend')), 1500);
+      }
       el.scrollTo({ top: target * el.clientHeight, behavior: smooth ? 'smooth' : 'auto' });
     },
     [scroller, ids.length],
