@@ -20,22 +20,36 @@ const settle = (c: Context, res: unknown) => {
   if (res instanceof Response && !c.finalized) c.res = res;
 };
 
+const answer = (c: Context) => (c.finalized ? c.res : undefined);
+
+function handlerError(app: WithErrorHandler, c: Context, err: unknown): void | Promise<void> {
+  if (!(err instanceof Error)) throw err;
+  const res = app.errorHandler(err, c);
+  return res instanceof Promise ? res.then((r) => settle(c, r)) : settle(c, res);
+}
+
 /**
  * Runs a route's handler as Hono's compose would inside the edge: its answer becomes c.res, and an
  * Error it throws becomes the app's error answer here, so the edge's after-work still applies to it.
+ * The synchronous path makes no closure: under tsx each one is also wrapped to keep its name.
  */
 function runHandler(app: WithErrorHandler, handler: Handler, c: Context, next: Next): void | Promise<void> {
-  const onError = (err: unknown) => {
-    if (!(err instanceof Error)) throw err;
-    const res = app.errorHandler(err, c);
-    return res instanceof Promise ? res.then((r) => settle(c, r)) : settle(c, res);
-  };
   try {
     const res = handler(c, next);
-    return res instanceof Promise ? res.then((r) => settle(c, r), onError) : settle(c, res);
+    if (res instanceof Promise)
+      return res.then(
+        (r) => settle(c, r),
+        (err: unknown) => handlerError(app, c, err),
+      );
+    settle(c, res);
   } catch (err) {
-    return onError(err);
+    return handlerError(app, c, err);
   }
+}
+
+function afterEdge(edge: Edge, c: Context): Response | undefined | Promise<Response | undefined> {
+  const after = edge.after(c);
+  return after ? after.then(() => answer(c)) : answer(c);
 }
 
 /**
@@ -47,27 +61,21 @@ function runHandler(app: WithErrorHandler, handler: Handler, c: Context, next: N
  */
 export function fuseEdge<E extends Env>(app: Hono<E>, edge: Edge): void {
   const plain = app as unknown as WithErrorHandler;
-  type Routes = ReturnType<Match>[0];
-  // RegExpRouter hands back the same route list for a route each time: fused once.
-  const fusedLists = new WeakMap<Routes, Routes>();
-  const fuse = (routes: Routes): Routes => {
-    const [[handler, route], params] = routes[1]!;
+  type Entry = ReturnType<Match>[0][number][0];
+  // The routers keep one [handler, route] entry per route (the params come per match): fused once.
+  const fusedEntries = new WeakMap<Entry, Entry>();
+  const fuse = ([handler, route]: Entry): Entry => {
     const fused = (c: Context, next: Next) => {
-      const answer = () => (c.finalized ? c.res : undefined);
       if (!edge.before(c)) {
         return Promise.resolve(edge.middleware(c, async () => runHandler(plain, handler as Handler, c, next))).then((r) => {
           settle(c, r);
-          return answer();
+          return answer(c);
         });
       }
       const ran = runHandler(plain, handler as Handler, c, next);
-      const then = () => {
-        const after = edge.after(c);
-        return after ? after.then(answer) : answer();
-      };
-      return ran instanceof Promise ? ran.then(then) : then();
+      return ran instanceof Promise ? ran.then(() => afterEdge(edge, c)) : afterEdge(edge, c);
     };
-    return [[[fused, route], params]] as unknown as Routes;
+    return [fused, route] as unknown as Entry;
   };
   const router = app.router as unknown as { match: Match };
   let match: Match = router.match.bind(router);
@@ -75,9 +83,10 @@ export function fuseEdge<E extends Env>(app: Hono<E>, edge: Edge): void {
     const result = match(method, path);
     const routes = result[0];
     if (routes.length !== 2 || routes[0]![0][0] !== edge.middleware || !edge.fusable(method, path)) return result;
-    let fused = fusedLists.get(routes);
-    if (!fused) fusedLists.set(routes, (fused = fuse(routes)));
-    return [fused, ...result.slice(1)] as unknown as ReturnType<Match>;
+    const [entry, params] = routes[1]!;
+    let fused = fusedEntries.get(entry);
+    if (!fused) fusedEntries.set(entry, (fused = fuse(entry)));
+    return [[[fused, params]], ...result.slice(1)] as unknown as ReturnType<Match>;
   };
   // Hono's SmartRouter replaces its own match() with the router it settles on at the first request.
   Object.defineProperty(router, 'match', {
