@@ -2,12 +2,11 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import { isDatabaseUnavailable } from '#db/errors';
 import { HTTPException } from 'hono/http-exception';
 import { cors } from 'hono/cors';
-import type { AppDeps, AppEnv } from './context';
+import type { AppDeps } from './context';
 import { ApiError, errorBody } from './http/errors';
 import { bodyLimit } from './http/body-limit';
 import { createRouter } from './http/router';
-import { apiSecurityHeaders, documentSecurityHeaders, isApiPath, setApiSecurityHeaders } from './http/security-headers';
-import { fuseEdge, type Edge } from './http/fused-edge';
+import { apiSecurityHeaders, documentSecurityHeaders, isApiPath } from './http/security-headers';
 import { systemRouter } from './http/system-routes';
 import { apiDocsRouter } from './http/api-docs';
 import { mountClient } from './http/static-client';
@@ -61,7 +60,7 @@ export function createApp(deps: AppDeps) {
   const corsForPublicUrl = cors({ origin: deps.config.publicUrl, credentials: true, maxAge: 600 });
   const jsonBodyLimit = bodyLimit(MAX_JSON_BODY_BYTES, `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
   // One middleware for what every request needs, so the smallest answers pay one dispatch step.
-  const middleware: MiddlewareHandler<AppEnv> = (c, next) => {
+  app.use('*', (c, next) => {
     c.set('deps', deps);
     const path = c.req.path;
     if (!isApiPath(path)) return documentSecurityHeaders(c, next);
@@ -76,20 +75,7 @@ export function createApp(deps: AppDeps) {
     // JSON answers over 1 KB are compressed once the handler has answered; a small one costs a
     // look at its body's length (compress-json.ts).
     return apiSecurityHeaders(c, run).then(() => compressJsonAnswer(c));
-  };
-  // The same work without an await, for a bodyless API request without an Origin (fused-edge.ts).
-  const edge: Edge = {
-    middleware: middleware as MiddlewareHandler,
-    fusable: (method, path) => BODYLESS_METHODS.has(method) && isApiPath(path),
-    before: (c) => {
-      if (c.req.header('origin')) return false;
-      c.set('deps', deps);
-      setApiSecurityHeaders(c);
-      return true;
-    },
-    after: compressJsonAnswer,
-  };
-  app.use('*', middleware);
+  });
   app.route('/api/videos', posterRouter());
   app.route('/api/videos', captionsRouter());
 
@@ -145,7 +131,6 @@ export function createApp(deps: AppDeps) {
   app.route('/', seoRouter());
   app.route('/', shareTargetRouter());
   mountClient(app, deps.config.clientDist);
-  fuseEdge(app, edge);
   return app;
 }
 

@@ -86,15 +86,11 @@ const API_HEADERS_WITH_HSTS: ReadonlyArray<readonly [string, string]> = [...API_
  * Headers object per answer, measured at ~10 % of /api/health. Elsewhere (app.request in tests)
  * c.header() it is.
  */
-export function setApiSecurityHeaders(c: Context): void {
+export const apiSecurityHeaders: MiddlewareHandler = async (c, next) => {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
   const headers = wantsHsts(c) ? API_HEADERS_WITH_HSTS : API_HEADERS;
   if (outgoing instanceof ServerResponse) for (const [name, value] of headers) outgoing.setHeader(name, value);
   else for (const [name, value] of headers) c.header(name, value);
-}
-
-export const apiSecurityHeaders: MiddlewareHandler = async (c, next) => {
-  setApiSecurityHeaders(c);
   await next();
 };
 
