@@ -112,6 +112,23 @@ export async function plannedForItsWords<T>(db: Kysely<Database>, dialect: Diale
   });
 }
 
+/** The tiers in turn, each read by `run` while the page (and one more row) is short. */
+export async function readVideoTiers(
+  dialect: Dialect,
+  viewer: string,
+  words: readonly string[],
+  cursor: VideoCursor | null,
+  filtered: boolean,
+  run: (query: RawBuilder<VideoRow>) => Promise<VideoRow[]>,
+): Promise<VideoRow[]> {
+  const rows: VideoRow[] = [];
+  for (const tier of VIDEO_TIERS) {
+    const query = rows.length <= SEARCH_PAGE ? videoSearchQuery(dialect, viewer, words, tier, cursor, SEARCH_PAGE + 1 - rows.length, filtered) : null;
+    if (query) rows.push(...(await run(query)));
+  }
+  return rows;
+}
+
 export async function searchVideos(
   db: Kysely<Database>,
   dialect: Dialect,
@@ -122,14 +139,9 @@ export async function searchVideos(
 ): Promise<Page<FeedItem>> {
   const words = searchWords(q);
   if (words.length === 0) return { items: [], next_cursor: null };
-  const rows = await plannedForItsWords(db, dialect, async (tx) => {
-    const read: VideoRow[] = [];
-    for (const tier of VIDEO_TIERS) {
-      const query = read.length <= SEARCH_PAGE ? videoSearchQuery(dialect, viewer, words, tier, cursor, SEARCH_PAGE + 1 - read.length, filtered) : null;
-      if (query) read.push(...(await query.execute(tx)).rows);
-    }
-    return read;
-  });
+  const rows = await plannedForItsWords(db, dialect, (tx) =>
+    readVideoTiers(dialect, viewer, words, cursor, filtered, async (query) => (await query.execute(tx)).rows),
+  );
   return videoPage(rows);
 }
 

@@ -16,7 +16,7 @@ import type { Database as Schema } from '#db/schema';
 import type { Dialect } from '#db/engine';
 import { hashtagPage, hashtagSearchQuery, SEARCH_PAGE, tagPrefixOf } from '#server/discovery/search-hashtags';
 import { exactHandleQuery, handlePrefixQuery, nameQuery, peoplePage, typedHandlePrefix, type Tiered } from '#server/discovery/search-people';
-import { VIDEO_TIERS, videoPage, videoSearchQuery, type VideoRow } from '#server/discovery/search-videos';
+import { readVideoTiers, videoPage, type VideoRow } from '#server/discovery/search-videos';
 import { matchesNames, searchWords } from '#server/discovery/search-words';
 
 // The search benchmark's baseline (tests/bench/search.ts): GET /api/search?q=&type=&viewer= answered
@@ -67,11 +67,8 @@ async function people(kysely: Kysely<Schema>, run: Run, dialect: Dialect, viewer
 
 async function videos(kysely: Kysely<Schema>, run: Run, dialect: Dialect, viewer: string, q: string): Promise<unknown> {
   const words = searchWords(q);
-  const rows: VideoRow[] = [];
-  for (const tier of VIDEO_TIERS) {
-    const query = words.length > 0 && rows.length < want ? videoSearchQuery(dialect, viewer, words, tier, null, want - rows.length, false) : null;
-    if (query) rows.push(...((await run(query.compile(kysely))) as VideoRow[]));
-  }
+  if (!words.length) return { items: [], next_cursor: null };
+  const rows = await readVideoTiers(dialect, viewer, words, null, false, async (query) => (await run(query.compile(kysely))) as VideoRow[]);
   return videoPage(rows);
 }
 
