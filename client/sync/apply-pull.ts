@@ -19,6 +19,7 @@ import {
 } from './db';
 import { queuedFor, rebase } from './rebase';
 import { trace } from './trace';
+import { nextFill, WINDOW_FILL_KEY, type WindowFill } from './window-fill';
 
 export { CURSOR_KEY, commentsLoadedKey, FEED_END_KEY, LAST_SYNCED_KEY } from './db';
 
@@ -28,7 +29,8 @@ export const MAX_CACHED_VIDEOS = 1000;
 /**
  * Applies a pull in one transaction: the server rows, the deletions, the mutations the server has
  * confirmed leave the outbox, and the rest are re-applied on top (rebase). If another tab applied
- * a pull since this one was asked for (the cursor moved), nothing is written and false is returned.
+ * a pull since this one was asked for (the cursor or the window's fill moved), nothing is written
+ * and false is returned. A window page's fill is stored with its cursor (window-fill.ts).
  */
 export async function applyPull(
   db: ClientDb,
@@ -38,11 +40,16 @@ export async function applyPull(
   res: PullResponse,
   now = Date.now(),
   cap = MAX_CACHED_VIDEOS,
+  askedFill: WindowFill | null = null,
 ): Promise<boolean> {
   return runTx(db, async () => {
-    const current = (await getMeta<string | null>(db, CURSOR_KEY)) ?? null;
-    if (current !== askedCursor) return false;
+    const [current, fill] = await Promise.all([getMeta<string | null>(db, CURSOR_KEY), getMeta<WindowFill | null>(db, WINDOW_FILL_KEY)]);
+    if ((current ?? null) !== askedCursor || (fill?.after ?? null) !== (askedFill?.after ?? null)) return false;
     await writePull(db, userId, clientId, res, now, cap);
+    const next = nextFill(askedFill, res);
+    if (next !== undefined) await setMeta(db, WINDOW_FILL_KEY, next);
+    // The window's last page reached the end of the feed: nothing lies below it.
+    if (!res.reset && res.window_next === null) await setMeta(db, FEED_END_KEY, true);
     return true;
   });
 }
@@ -65,7 +72,7 @@ export async function writePull(
   trace('apply:start');
   if (res.reset) {
     await Promise.all([db.server_videos.clear(), db.videos.clear()]);
-    await setMeta(db, FEED_END_KEY, res.videos.length < FEED_WINDOW);
+    await setMeta(db, FEED_END_KEY, res.window_next !== undefined ? res.window_next === null : res.videos.length < FEED_WINDOW);
   }
   for (const id of res.deleted_videos) await dropVideos(db, [id]);
   // A deleted video's notifications went with it on the server (the trimmed cache's do not: dropVideos).

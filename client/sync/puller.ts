@@ -1,6 +1,7 @@
 import type { PokeDelta, PullResponse } from '#sync/protocol/messages';
 import { applyDelta } from './apply-delta';
-import { applyPull, CURSOR_KEY } from './apply-pull';
+import { applyPull, CURSOR_KEY, MAX_CACHED_VIDEOS } from './apply-pull';
+import { nextFill, WINDOW_FILL_KEY, windowRequest, type WindowFill } from './window-fill';
 import { getMeta, setMeta, type ClientDb } from './db';
 import { loadValidators, loadedValidators, type Validators } from './load-validators';
 import { clientState } from './outbox';
@@ -48,12 +49,21 @@ export class Puller {
     return { load: !this.loaded.has(videoId), close };
   }
 
-  /** One pull; true when another is needed (the cursor was refused, or another tab moved it first). */
+  /**
+   * One pull; true when another is needed (the cursor was refused, another tab moved it first, or
+   * the feed window has pages left to fetch: window-fill.ts).
+   */
   async pull(): Promise<boolean> {
-    const cursor = (await getMeta<string | null>(this.db, CURSOR_KEY)) ?? null;
+    const [cursor, fill] = await Promise.all([getMeta<string | null>(this.db, CURSOR_KEY), getMeta<WindowFill | null>(this.db, WINDOW_FILL_KEY)]);
     const { client_id } = await runTx(this.db, () => clientState(this.db, this.userId));
     const open = [...this.open.keys()];
-    const body = { client_id, cursor, open_videos: open, load_comments: open.filter((id) => !this.loaded.has(id)) };
+    const body = {
+      client_id,
+      cursor: cursor ?? null,
+      open_videos: open,
+      load_comments: open.filter((id) => !this.loaded.has(id)),
+      ...windowRequest(fill ?? null),
+    };
     const res = await this.request('/api/sync/pull', { method: 'POST', body });
     if (res.status === 400 && (await apiErrorFromResponse(res)).code === 'invalid_cursor') {
       await setMeta(this.db, CURSOR_KEY, null);
@@ -63,11 +73,11 @@ export class Puller {
     const [{ PullResponseSchema }, raw] = await Promise.all([loadValidators(), res.json()]);
     const json: PullResponse = PullResponseSchema.parse(raw);
     trace('pull:parsed');
-    const applied = await applyPull(this.db, this.userId, client_id, cursor, json);
+    const applied = await applyPull(this.db, this.userId, client_id, body.cursor, json, Date.now(), MAX_CACHED_VIDEOS, fill ?? null);
     trace('pull:applied');
     if (!applied) return true;
     for (const id of json.comments_loaded) if (this.open.has(id)) this.loaded.add(id);
-    return false;
+    return nextFill(fill ?? null, json) != null;
   }
 
   /**

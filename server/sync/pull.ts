@@ -3,8 +3,10 @@ import type { Database } from '#db/schema';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
 import { readLeaderboards } from '../rewards/leaderboards';
-import { COMMENTS_PER_VIDEO, FEED_WINDOW, type PullResponse } from '#sync/protocol/messages';
+import { COMMENTS_PER_VIDEO, FEED_WINDOW, type FeedItem, type PullResponse } from '#sync/protocol/messages';
+import { parseCursor as parseFeedCursor } from '../feed/cursor';
 import { readFeedPage, readVia } from '../videos/feed-rows';
+import type { Cursor } from '../feed/items';
 import { readCommentsByIds, readNewestComments } from '../videos/comment-rows';
 import { snapshotRead } from './read-transaction';
 import { readChangeSets, readVideoChanges, type ChangeSets } from './pull-changes';
@@ -15,6 +17,8 @@ export interface PullInput {
   cursor: string | null;
   open_videos: string[];
   load_comments: string[];
+  window_page?: number | undefined;
+  window_after?: string | undefined;
 }
 
 /**
@@ -25,6 +29,8 @@ export async function processPull(deps: AppDeps, user: AuthUser, req: PullInput)
   const since = parseCursor(req.cursor);
   const open = [...new Set(req.open_videos)];
   const load = new Set(req.load_comments.filter((id) => open.includes(id)));
+  // One this API never made: 400 invalid_cursor, as for the pull's cursor (the client starts over).
+  const after = parseFeedCursor(req.window_after);
 
   return snapshotRead(deps.db, deps.engine).execute(async (trx) => {
     const head = Number(
@@ -40,7 +46,9 @@ export async function processPull(deps: AppDeps, user: AuthUser, req: PullInput)
     const changed = since === null || since > head ? null : await readChangeSets(trx, since, open, load);
     const sets = changed?.resyncs.has(user.id) ? null : changed;
     const base = { cursor: String(head), last_mutation_id: await readLastMutationId(trx, user.id, req.client_id) };
-    return sets ? { ...base, ...(await readChangedRows(deps, trx, user.id, sets, load)) } : { ...base, ...(await readSnapshot(deps, trx, user.id, open)) };
+    if (!sets) return { ...base, ...(await readSnapshot(deps, trx, user.id, open, req.window_page)) };
+    const rows = await readChangedRows(deps, trx, user.id, sets, load);
+    return { ...base, ...rows, ...(after ? await readWindowPage(deps, trx, user.id, rows.videos, req.window_page ?? FEED_WINDOW, after) : {}) };
   });
 }
 
@@ -68,10 +76,14 @@ export type OwnPullRows = Pick<
   'notifications' | 'deleted_notifications' | 'follows' | 'deleted_follows' | 'blocks' | 'deleted_blocks' | 'mutes' | 'deleted_mutes'
 >;
 
-/** A reset: the feed window, the open comment lists, the profile and the boards, read whole. */
-async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: string, open: string[]): Promise<PullRows> {
+/**
+ * A reset: the feed window (or its first `windowPage` videos and where the rest starts), the open
+ * comment lists, the profile and the boards, read whole.
+ */
+async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: string, open: string[], windowPage?: number): Promise<PullRows> {
   const via = readVia(deps.engine, trx);
-  const videos = (await readFeedPage(via, userId, FEED_WINDOW, null)).items;
+  const page = await readFeedPage(via, userId, windowPage ?? FEED_WINDOW, null);
+  const videos = page.items;
   const comments = await readNewestComments(via, userId, open, COMMENTS_PER_VIDEO);
   return {
     reset: true,
@@ -83,7 +95,25 @@ async function readSnapshot(deps: AppDeps, trx: Transaction<Database>, userId: s
     profile: await readProfile(trx, userId),
     leaderboards: await readLeaderboards(trx, userId, deps.now()),
     ...((await readOwnSnapshot(trx, userId)) as OwnPullRows),
+    ...(windowPage === undefined ? {} : { window_next: page.next_cursor }),
   };
+}
+
+/**
+ * The next page of a window being filled, read in the same snapshot as the changes, so one apply
+ * writes both under the one cursor; a video that is both changed and on the page is sent once.
+ */
+async function readWindowPage(
+  deps: AppDeps,
+  trx: Transaction<Database>,
+  userId: string,
+  changed: FeedItem[],
+  size: number,
+  after: NonNullable<Cursor>,
+): Promise<Pick<PullRows, 'videos' | 'window_next'>> {
+  const page = await readFeedPage(readVia(deps.engine, trx), userId, size, after);
+  const sent = new Set(changed.map((v) => v.id));
+  return { videos: [...changed, ...page.items.filter((v) => !sent.has(v.id))], window_next: page.next_cursor };
 }
 
 /** The rows the changes touched; a changed id whose row is gone (or no longer visible) is sent as deleted. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { IdSchema } from './ids';
-import { MAX_OPEN_VIDEOS } from './limits';
+import { FEED_WINDOW, MAX_OPEN_VIDEOS } from './limits';
 import { NotificationItemSchema } from './notifications';
 
 export { MAX_PUSH_BATCH, FEED_WINDOW, MAX_OPEN_VIDEOS, COMMENTS_PER_VIDEO } from './limits';
@@ -134,6 +134,14 @@ export const PullRequestSchema = z.strictObject({
   open_videos: z.array(IdSchema).max(MAX_OPEN_VIDEOS).default([]),
   /** Among open_videos: those the client has no comments for yet; their lists are sent in full. */
   load_comments: z.array(IdSchema).max(MAX_OPEN_VIDEOS).default([]),
+  /**
+   * The most videos a snapshot answer carries; the rest of the window then follows in pages
+   * (`window_after`), each applied with its own cursor (docs/decisions/0027-the-window-in-pages.md).
+   * Absent: a snapshot carries the whole window (FEED_WINDOW).
+   */
+  window_page: z.number().int().min(1).max(FEED_WINDOW).optional(),
+  /** The `window_next` of the last answer: this answer also carries the next `window_page` videos below it. */
+  window_after: z.string().max(200).optional(),
 });
 export type PullRequest = z.input<typeof PullRequestSchema>;
 
@@ -165,6 +173,11 @@ export const PullResponseSchema = z.object({
   deleted_blocks: z.array(z.string()),
   mutes: z.array(MuteItemSchema),
   deleted_mutes: z.array(z.string()),
+  /**
+   * Given when the request asked for a window page (a snapshot with `window_page`, or `window_after`):
+   * the feed cursor below this page's videos, or null when the feed has no more.
+   */
+  window_next: z.string().nullable().optional(),
 });
 export type PullResponse = z.infer<typeof PullResponseSchema>;
 
