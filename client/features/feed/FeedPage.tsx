@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { preload } from 'react-dom';
 import { toast } from '#client/ui/toast';
 import { useSession } from '#client/lib/session';
 import { LazyAdSlot } from '#client/ui/ads/LazyAdSlot';
@@ -62,6 +63,11 @@ function ForYou({ userId, actions }: { userId: string; actions: FeedActions }) {
   useEffect(() => {
     if (newest) void downloadAhead(itemsRef.current);
   }, [newest, feed.items.length, readyCount]);
+
+  // The first card's poster is the first screen's largest picture: fetched at once and first, not
+  // when the player asks for it (docs/decisions/0027-the-window-in-pages.md).
+  const firstPoster = feed.items[0]?.poster_url;
+  if (firstPoster) preload(firstPoster, { as: 'image', fetchPriority: 'high' });
 
   // The product's copy: 'Error' / 'Could not fetch videos.' — once per failure, not on every retry.
   useEffect(() => {
