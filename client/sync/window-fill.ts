@@ -2,7 +2,7 @@ import { FEED_WINDOW } from '#sync/protocol/limits';
 import type { PullResponse } from '#sync/protocol/messages';
 
 /**
- * The feed window in pages (docs/decisions/0027-the-window-in-pages.md): a snapshot brings the
+ * The feed window in pages (docs/decisions/0028-the-window-in-pages.md): a snapshot brings the
  * first screen's videos, and each later pull brings the next page with the changes since the last
  * one, all under one cursor. What is left to fetch is stored with the cursor, in the same
  * transaction, so a reload resumes where the last applied page ended.

@@ -136,7 +136,7 @@ export const PullRequestSchema = z.strictObject({
   load_comments: z.array(IdSchema).max(MAX_OPEN_VIDEOS).default([]),
   /**
    * The most videos a snapshot answer carries; the rest of the window then follows in pages
-   * (`window_after`), each applied with its own cursor (docs/decisions/0027-the-window-in-pages.md).
+   * (`window_after`), each applied with its own cursor (docs/decisions/0028-the-window-in-pages.md).
    * Absent: a snapshot carries the whole window (FEED_WINDOW).
    */
   window_page: z.number().int().min(1).max(FEED_WINDOW).optional(),

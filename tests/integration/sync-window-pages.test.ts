@@ -8,7 +8,7 @@ import { FIRST_WINDOW_PAGE, WINDOW_FILL_KEY, WINDOW_PAGE, type WindowFill } from
 import type { PullRequest, PullResponse } from '#sync/protocol/messages';
 import { readFeedPage, readVia } from '#server/videos/feed-rows';
 
-// The feed window in pages (docs/decisions/0027-the-window-in-pages.md): the first screen's cards
+// The feed window in pages (docs/decisions/0028-the-window-in-pages.md): the first screen's cards
 // come first, each page is one apply with its cursor, and a reload in the middle resumes.
 const s = useSyncServer();
 

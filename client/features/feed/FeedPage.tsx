@@ -65,7 +65,7 @@ function ForYou({ userId, actions }: { userId: string; actions: FeedActions }) {
   }, [newest, feed.items.length, readyCount]);
 
   // The first card's poster is the first screen's largest picture: fetched at once and first, not
-  // when the player asks for it (docs/decisions/0027-the-window-in-pages.md).
+  // when the player asks for it (docs/decisions/0028-the-window-in-pages.md).
   const firstPoster = feed.items[0]?.poster_url;
   if (firstPoster) preload(firstPoster, { as: 'image', fetchPriority: 'high' });
 
