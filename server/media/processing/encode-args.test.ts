@@ -78,3 +78,32 @@ describe('filterGraph and encodeArgs', () => {
     expect(args.indexOf('-filter_complex')).toBeGreaterThan(args.indexOf('-i'));
   });
 });
+
+describe('the starter output', () => {
+  const args = (p: ProbeResult) => encodeArgs({ probe: p, plan: planLadder(p), source: 'in.mov', workDir: '/w', threads: 2, preset: 'veryfast' });
+
+  it('scales the starter from the lowest rung and normalises its audio the same way', () => {
+    const p = probe();
+    const graph = filterGraph(p, planLadder(p));
+    expect(graph).toContain('[s0]scale=360:640,setsar=1,split=2[v0][st];');
+    expect(graph).toContain(';[st]scale=240:426,setsar=1[stv]');
+    expect(graph).toContain('[0:a:0]loudnorm=I=-16:TP=-1.5:LRA=11,aresample=48000[sta]');
+  });
+
+  it('writes it as a second HLS output: 1 s first segment, keyframes at 0, 1, 2, 4, …', () => {
+    const a = args(probe());
+    const second = a.slice(a.indexOf('/w/v%v/index.m3u8') + 1);
+    expect(second.join(' ')).toMatch(/^-map \[stv\] -map \[sta\] -c:v libx264 /);
+    expect(second.join(' ')).toContain('-b:v 300000 -maxrate 450000 -bufsize 900000');
+    expect(second.join(' ')).toContain('-b:a 64000');
+    expect(second.join(' ')).toContain('-force_key_frames expr:eq(n_forced,0)+eq(n_forced,1)*gte(t,1)+gte(n_forced,2)*gte(t,2*(n_forced-1))');
+    expect(second.join(' ')).toContain('-hls_time 2 -hls_init_time 1 -hls_playlist_type vod');
+    expect(second.at(-1)).toBe('/w/vs/index.m3u8');
+  });
+
+  it('has no starter output, and no second loudnorm, for a source of 240p or less', () => {
+    const p = probe({ displayWidth: 320, displayHeight: 180, width: 320, height: 180 });
+    expect(args(p).at(-1)).toBe('/w/v%v/index.m3u8');
+    expect(filterGraph(p, planLadder(p)).match(/loudnorm/g)).toHaveLength(1);
+  });
+});

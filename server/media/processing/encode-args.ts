@@ -1,5 +1,5 @@
-import type { LadderPlan } from './ladder';
-import { AUDIO_BITRATE, SEGMENT_SECONDS } from './ladder';
+import type { LadderPlan, PlannedRendition } from './ladder';
+import { AUDIO_BITRATE, FIRST_SEGMENT, SEGMENT_SECONDS } from './ladder';
 import { MAX_DURATION_MS } from '#sync/protocol/limits';
 import type { ProbeResult } from './probe';
 import { inputArgs } from './source-input';
@@ -27,14 +27,25 @@ export function toSdr(p: Pick<ProbeResult, 'colorTransfer'>): string {
   ].join(',');
 }
 
+const LOUDNORM = 'loudnorm=I=-16:TP=-1.5:LRA=11';
+const STARTER_LABEL = 'st';
+/** The starter's folder in the work directory, beside ffmpeg's numbered v0, v1, …; processVideo renames it. */
+export const STARTER_WORK_FOLDER = 'vs';
+
 export function filterGraph(p: ProbeResult, plan: LadderPlan): string {
   const n = plan.renditions.length;
   // The stream the probe chose by index: `0:v:0` would be a cover picture stored before the video.
   const chains = [`[0:${p.videoIndex}]${toSdr(p)},fps=${plan.fps},split=${n}${plan.renditions.map((_, i) => `[s${i}]`).join('')}`];
-  plan.renditions.forEach((r, i) => chains.push(`[s${i}]scale=${r.width}:${r.height},setsar=1[v${i}]`));
+  // The starter is scaled from the lowest rung's frames (already upright, SDR, at the output rate): cheap.
+  const s = plan.starter;
+  plan.renditions.forEach((r, i) => chains.push(`[s${i}]scale=${r.width}:${r.height},setsar=1${s && i === 0 ? `,split=2[v0][${STARTER_LABEL}]` : `[v${i}]`}`));
+  if (s) chains.push(`[${STARTER_LABEL}]scale=${s.width}:${s.height},setsar=1[${STARTER_LABEL}v]`);
   if (p.hasAudio) {
     // loudnorm resamples to 192 kHz internally; bring it back to 48 kHz for AAC.
-    chains.push(`[0:a:0]loudnorm=I=-16:TP=-1.5:LRA=11,aresample=48000,asplit=${n}${plan.renditions.map((_, i) => `[a${i}]`).join('')}`);
+    const norm = `[0:a:0]${LOUDNORM},aresample=48000`;
+    chains.push(`${norm},asplit=${n}${plan.renditions.map((_, i) => `[a${i}]`).join('')}`);
+    // The starter's audio is a second, identical chain: asplit's outputs all go to the ladder.
+    if (s) chains.push(`${norm}[${STARTER_LABEL}a]`);
   }
   return chains.join(';');
 }
@@ -58,6 +69,29 @@ function perRendition(o: EncodeArgsInput): string[] {
     args.push(`-level:v:${i}`, (r.level / 10).toFixed(1));
   });
   return args;
+}
+
+/**
+ * Keyframes at 0, FIRST_SEGMENT and then every SEGMENT_SECONDS from the second segment on: the
+ * ladder's keyframes (0, 2, 4, …) plus one at 1 s, so the starter's first segment is 1 s and
+ * every later boundary is one of the ladder's.
+ */
+export const STARTER_KEYFRAMES = `expr:eq(n_forced,0)+eq(n_forced,1)*gte(t,${FIRST_SEGMENT})+gte(n_forced,2)*gte(t,${SEGMENT_SECONDS}*(n_forced-1))`;
+
+/** The second output: the starter rung, its own HLS folder, 1 s first segment (hls_init_time). */
+function starterOutput(o: EncodeArgsInput, s: PlannedRendition): string[] {
+  const gop = String(o.plan.gop);
+  return [
+    ...['-map', `[${STARTER_LABEL}v]`, ...(o.probe.hasAudio ? ['-map', `[${STARTER_LABEL}a]`] : [])],
+    ...['-c:v', 'libx264', '-preset', o.preset, '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-threads', String(o.threads)],
+    ...['-b:v', String(s.videoBitrate), '-maxrate', String(s.maxrate), '-bufsize', String(s.bufsize), '-level:v', (s.level / 10).toFixed(1)],
+    ...['-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709'],
+    ...['-g', gop, '-keyint_min', gop, '-sc_threshold', '0', '-force_key_frames', STARTER_KEYFRAMES],
+    ...(o.probe.hasAudio ? ['-c:a', 'aac', '-b:a', String(s.audioBitrate), '-ac', '2', '-ar', '48000'] : []),
+    ...['-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_init_time', String(FIRST_SEGMENT), '-hls_playlist_type', 'vod'],
+    ...['-hls_segment_type', 'fmp4', '-hls_flags', 'independent_segments', '-start_number', '1', '-hls_fmp4_init_filename', 'init.mp4'],
+    ...['-hls_segment_filename', `${o.workDir}/${STARTER_WORK_FOLDER}/seg_%05d.m4s`, `${o.workDir}/${STARTER_WORK_FOLDER}/index.m3u8`],
+  ];
 }
 
 /**
@@ -85,5 +119,6 @@ export function encodeArgs(o: EncodeArgsInput): string[] {
     ...['-hls_flags', 'independent_segments', '-start_number', '1', '-hls_fmp4_init_filename', 'init.mp4'],
     ...['-hls_segment_filename', `${o.workDir}/v%v/seg_%05d.m4s`, '-var_stream_map', streamMap],
     `${o.workDir}/v%v/index.m3u8`,
+    ...(plan.starter ? starterOutput(o, plan.starter) : []),
   ];
 }

@@ -79,3 +79,25 @@ describe('h264Level', () => {
     expect(codecsFor(31, false)).toBe('avc1.64001f');
   });
 });
+
+describe('the starter rung', () => {
+  const starter = (w: number, h: number, hasAudio = true) => planLadder(input(w, h, 30, 1, hasAudio)).starter;
+
+  it('is 240p by short side at 300 kbit/s of video and 64 kbit/s of audio, either way round', () => {
+    expect(starter(1080, 1920)).toMatchObject({ name: 'v240', width: 240, height: 426, videoBitrate: 300_000, audioBitrate: 64_000 });
+    expect(starter(1920, 1080)).toMatchObject({ name: 'v240', width: 426, height: 240 });
+    expect(starter(1080, 1920)!.bandwidth).toBe(450_000 + 64_000);
+    expect(starter(1080, 1920, false)!.bandwidth).toBe(450_000);
+  });
+
+  it('is never upscaled: a source of 240p or less has none, one just above has both', () => {
+    expect(starter(426, 240)).toBeUndefined();
+    expect(starter(321, 181)).toBeUndefined();
+    expect(planLadder(input(534, 300)).renditions.map((r) => r.name)).toEqual(['v300']);
+    expect(starter(534, 300)?.name).toBe('v240');
+  });
+
+  it('leaves the ladder as it was', () => {
+    expect(sizes(1080, 1920)).toEqual(['v360:360x640', 'v540:540x960', 'v720:720x1280', 'v1080:1080x1920']);
+  });
+});

@@ -1,4 +1,4 @@
-import { HLS_SEGMENT_SECONDS, LOWEST_RUNG_SHORT_SIDE } from '#sync/protocol/media';
+import { FIRST_SEGMENT_SECONDS, HLS_SEGMENT_SECONDS, LOWEST_RUNG_SHORT_SIDE, STARTER_RUNG_SHORT_SIDE } from '#sync/protocol/media';
 /**
  * The rendition ladder: which sizes, bitrates and H.264 levels one source becomes. Pure, so the
  * rules (never upscale, "p" is the short side, even dimensions) are unit-tested without ffmpeg.
@@ -25,12 +25,20 @@ export interface PlannedRendition {
   level: number;
   /** The RFC 6381 string for the master playlist: avc1 High profile, plus AAC-LC when there is audio. */
   codecs: string;
+  /** AAC bit/s when the source has audio. */
+  audioBitrate: number;
   /** Nominal peak bit/s, used until the real segments are measured. */
   bandwidth: number;
 }
 
 export interface LadderPlan {
   renditions: PlannedRendition[];
+  /**
+   * The starter rung below the ladder (docs/decisions/0027-cold-start.md), when the source is larger
+   * than it: encoded as a second output from the lowest rung's frames, listed in the master
+   * playlist, but not one of `renditions` (small.mp4, the poster and data saver keep the ladder's).
+   */
+  starter?: PlannedRendition;
   /** Output frame rate: the source's, capped at 30, as an ffmpeg rational ("30", "30000/1001"). */
   fps: string;
   fpsValue: number;
@@ -39,7 +47,11 @@ export interface LadderPlan {
 }
 
 export const SEGMENT_SECONDS = HLS_SEGMENT_SECONDS;
+export const FIRST_SEGMENT = FIRST_SEGMENT_SECONDS;
 export const AUDIO_BITRATE = 128_000;
+/** The starter rung: about 240p at 300 kbit/s of video and 64 kbit/s of audio, 0.36 Mbit/s in all. */
+const STARTER_VIDEO_BITRATE = 300_000;
+export const STARTER_AUDIO_BITRATE = 64_000;
 const MAX_FPS = 30;
 
 /** Short side -> video bitrate (bit/s). */
@@ -84,7 +96,15 @@ function outputFps(fps: { num: number; den: number }): { text: string; value: nu
   return { text: String(whole), value: whole };
 }
 
-function rendition(short: number, long: number, portrait: boolean, bitrate: number, fps: number, hasAudio: boolean): PlannedRendition {
+interface RenditionSpec {
+  short: number;
+  long: number;
+  portrait: boolean;
+  bitrate: number;
+  audioBitrate: number;
+}
+
+function rendition({ short, long, portrait, bitrate, audioBitrate }: RenditionSpec, fps: number, hasAudio: boolean): PlannedRendition {
   const width = portrait ? short : long;
   const height = portrait ? long : short;
   const level = h264Level(width, height, fps);
@@ -98,7 +118,8 @@ function rendition(short: number, long: number, portrait: boolean, bitrate: numb
     bufsize: maxrate * 2,
     level,
     codecs: codecsFor(level, hasAudio),
-    bandwidth: maxrate + (hasAudio ? AUDIO_BITRATE : 0),
+    audioBitrate,
+    bandwidth: maxrate + (hasAudio ? audioBitrate : 0),
   };
 }
 
@@ -108,11 +129,15 @@ export function planLadder(probe: LadderInput): LadderPlan {
   const srcLong = Math.max(probe.displayWidth, probe.displayHeight);
   const fps = outputFps(probe.fps);
   const longFor = (short: number) => even((srcLong * short) / srcShort);
+  const spec = (short: number, bitrate: number, audioBitrate = AUDIO_BITRATE) =>
+    rendition({ short, long: longFor(short), portrait, bitrate, audioBitrate }, fps.value, probe.hasAudio);
   const fitting = RUNGS.filter(([short]) => short <= srcShort);
   const renditions =
     fitting.length > 0
-      ? fitting.map(([short, bitrate]) => rendition(short, longFor(short), portrait, bitrate, fps.value, probe.hasAudio))
+      ? fitting.map(([short, bitrate]) => spec(short, bitrate))
       : // Smaller than the lowest rung: one rendition at its own size, never upscaled.
-        [rendition(even(srcShort), even(srcLong), portrait, RUNGS[0]![1], fps.value, probe.hasAudio)];
-  return { renditions, fps: fps.text, fpsValue: fps.value, gop: Math.max(1, Math.round(fps.value * SEGMENT_SECONDS)) };
+        [rendition({ short: even(srcShort), long: even(srcLong), portrait, bitrate: RUNGS[0]![1], audioBitrate: AUDIO_BITRATE }, fps.value, probe.hasAudio)];
+  // Never upscaled, and only below a larger rung: a source of 240p or less is already small.
+  const starter = srcShort > STARTER_RUNG_SHORT_SIDE ? spec(STARTER_RUNG_SHORT_SIDE, STARTER_VIDEO_BITRATE, STARTER_AUDIO_BITRATE) : undefined;
+  return { renditions, ...(starter ? { starter } : {}), fps: fps.text, fpsValue: fps.value, gop: Math.max(1, Math.round(fps.value * SEGMENT_SECONDS)) };
 }

@@ -1,12 +1,12 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writePoster, writeSmallMp4 } from './derived-files';
-import { encodeArgs } from './encode-args';
+import { encodeArgs, STARTER_WORK_FOLDER } from './encode-args';
 import { MediaProcessingError } from './errors';
 import type { FfmpegBinaries } from './ffmpeg-binaries';
 import type { MediaPlaylist, Variant } from './hls-output';
 import { masterPlaylist, measureBandwidth, settleVariant, videoCodecFromInit } from './hls-output';
-import type { LadderPlan } from './ladder';
+import type { LadderPlan, PlannedRendition } from './ladder';
 import { planLadder } from './ladder';
 import { MAX_DURATION_MS } from '#sync/protocol/limits';
 import { measureStreams } from './measure-streams';
@@ -46,6 +46,8 @@ export interface ProcessResult {
   durationMs: number;
   hasAudio: boolean;
   poster: boolean;
+  /** The starter rung (docs/decisions/0027-cold-start.md), in the master playlist but not one of `renditions`. */
+  starter?: Rendition;
 }
 
 /** The share of the progress bar the encode takes; remux and poster are quick and fill the rest. */
@@ -75,7 +77,8 @@ interface EncodeOutcome {
 }
 
 async function encode(o: ProcessOptions, p: ProbeResult, plan: LadderPlan, workDir: string, report: (n: number) => void): Promise<EncodeOutcome> {
-  await Promise.all(plan.renditions.map((_, i) => mkdir(join(workDir, `v${i}`), { recursive: true })));
+  const folders = [...plan.renditions.map((_, i) => `v${i}`), ...(plan.starter ? [STARTER_WORK_FOLDER] : [])];
+  await Promise.all(folders.map((f) => mkdir(join(workDir, f), { recursive: true })));
   let frames = 0;
   let decodedMs = 0;
   const res = await runChild({
@@ -116,18 +119,31 @@ function checkComplete(gotMs: number, wantMs: number, detail?: string): void {
   throw new MediaProcessingError(`the video is truncated or damaged: only ${got} of ${want} seconds could be decoded`, true, detail);
 }
 
-async function settle(o: ProcessOptions, plan: LadderPlan, workDir: string): Promise<Array<Variant & { playlist: MediaPlaylist }>> {
-  const variants = [];
-  for (const [i, r] of plan.renditions.entries()) {
-    const dir = join(o.outDir, r.name);
-    const playlist = await settleVariant(join(workDir, `v${i}`), dir);
-    if (playlist.segments.length === 0) throw new MediaProcessingError('the video could not be converted', true, `${r.name} has no segments`);
-    const video = await videoCodecFromInit(join(dir, playlist.initFile));
-    const rendition = video ? { ...r, codecs: [video, ...r.codecs.split(',').slice(1)].join(',') } : r;
-    variants.push({ rendition, playlist, ...(await measureBandwidth(dir, playlist)) });
-  }
-  return variants;
+type SettledVariant = Variant & { playlist: MediaPlaylist };
+
+async function settleOne(o: ProcessOptions, r: PlannedRendition, from: string): Promise<SettledVariant> {
+  const dir = join(o.outDir, r.name);
+  const playlist = await settleVariant(from, dir);
+  if (playlist.segments.length === 0) throw new MediaProcessingError('the video could not be converted', true, `${r.name} has no segments`);
+  const video = await videoCodecFromInit(join(dir, playlist.initFile));
+  const rendition = video ? { ...r, codecs: [video, ...r.codecs.split(',').slice(1)].join(',') } : r;
+  return { rendition, playlist, ...(await measureBandwidth(dir, playlist)) };
 }
+
+async function settle(o: ProcessOptions, plan: LadderPlan, workDir: string): Promise<{ ladder: SettledVariant[]; starter?: SettledVariant }> {
+  const ladder = [];
+  for (const [i, r] of plan.renditions.entries()) ladder.push(await settleOne(o, r, join(workDir, `v${i}`)));
+  if (!plan.starter) return { ladder };
+  return { ladder, starter: await settleOne(o, plan.starter, join(workDir, STARTER_WORK_FOLDER)) };
+}
+
+const described = (v: Variant): Rendition => ({
+  name: v.rendition.name,
+  width: v.rendition.width,
+  height: v.rendition.height,
+  bandwidth: v.peak,
+  codecs: v.rendition.codecs,
+});
 
 async function emptyFolder(dir: string): Promise<void> {
   const entries = await readdir(dir).catch(() => []);
@@ -155,7 +171,7 @@ async function probeAndMeasure(o: ProcessOptions): Promise<ProbeResult> {
 }
 
 /**
- * One uploaded original -> HLS renditions (fMP4, 2 s segments, aligned keyframes), a master
+ * One uploaded original -> HLS renditions (fMP4, 2 s segments, aligned keyframes) and the starter rung, a master
  * playlist, small.mp4 and optionally poster.jpg, all in `outDir`. Throws MediaProcessingError for
  * files that cannot be processed.
  */
@@ -167,8 +183,8 @@ export async function processVideo(o: ProcessOptions): Promise<ProcessResult> {
   try {
     report(0);
     checkEncode(await encode(o, p, plan, workDir, report), p);
-    const variants = await settle(o, plan, workDir);
-    await writeFile(join(o.outDir, 'master.m3u8'), masterPlaylist(variants, plan.fpsValue));
+    const { ladder: variants, starter } = await settle(o, plan, workDir);
+    await writeFile(join(o.outDir, 'master.m3u8'), masterPlaylist(starter ? [starter, ...variants] : variants, plan.fpsValue));
     const smallest = variants[0]!;
     const derived = { ffmpeg: o.binaries.ffmpeg, nice: o.nice, threads: o.threads, signal: o.signal, scratch: workDir };
     await writeSmallMp4({ ...derived, dir: join(o.outDir, smallest.rendition.name), playlist: smallest.playlist }, join(o.outDir, 'small.mp4'));
@@ -180,16 +196,11 @@ export async function processVideo(o: ProcessOptions): Promise<ProcessResult> {
       (await writePoster({ ...derived, dir: join(o.outDir, posterFrom.rendition.name), playlist: posterFrom.playlist }, join(o.outDir, 'poster.jpg')));
     report(100);
     return {
-      renditions: variants.map((v) => ({
-        name: v.rendition.name,
-        width: v.rendition.width,
-        height: v.rendition.height,
-        bandwidth: v.peak,
-        codecs: v.rendition.codecs,
-      })),
+      renditions: variants.map(described),
       durationMs: p.durationMs,
       hasAudio: p.hasAudio,
       poster,
+      ...(starter ? { starter: described(starter) } : {}),
     };
   } catch (e) {
     await emptyFolder(o.outDir);
