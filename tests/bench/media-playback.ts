@@ -7,14 +7,16 @@ import { median } from './lib/stats';
 import type { BenchContext } from './lib/context';
 import { installMedia, ladderOf, sourceClip, type MediaTools } from './media-fixtures';
 import { PLAYING_BUFFER_SECONDS } from '#client/features/feed/components/hls-levels';
+import { SLOW_LINK_BUFFER_SECONDS } from '#client/features/feed/components/link-rule';
 import { hlsJsSource, LINK, masterLevels, playOnce, type PlaybackSample } from './media-player-page';
 import { swipeOnce, viewerRows, VIEWER_ROWS } from './media-viewer-swipe';
 
 export const ROWS = {
   tap: { name: 'Media: first frame after tapping a preloaded card, HLS vs original', unit: 'ms', target: '<= 0.5x and < 1000 ms' },
-  firstFrame: { name: 'Media: time to first frame (cold tap), HLS vs original', unit: 'ms', target: 'report' },
+  firstFrame: { name: 'Media: time to first frame (cold tap), HLS vs original', unit: 'ms', target: '<= 0.5x and <= 1000 ms' },
   stalls: { name: 'Media: stalls in 20 s of playback', unit: 'waiting events', target: 'ours 0' },
   bytes: { name: 'Media: bytes fetched in those 20 s', unit: 'KB', target: '<= 0.3x' },
+  swiped: { name: 'Media: bytes for a video watched 5 s and swiped away (cold tap), HLS vs original', unit: 'KB', target: 'report' },
 } as const;
 
 export function playbackUnavailable(why: string): BenchRow[] {
@@ -118,6 +120,8 @@ function rows(ours: PlaybackSample[], base: PlaybackSample[], mbps: number): Ben
       name: ROWS.firstFrame.name,
       unit: ROWS.firstFrame.unit,
       direction: 'lower',
+      targetRatio: 0.5,
+      absolute: { max: 1000, label: '<= 1000 ms' },
       notes: `${LINK_NOTE}; nothing loaded before the tap (the tap row above is the feed's); original 1080x1920 H.264 ${mbps.toFixed(1)} Mbit/s +faststart; click to requestVideoFrameCallback`,
     },
     ours.map((x) => x.firstFrameMs),
@@ -144,14 +148,25 @@ function rows(ours: PlaybackSample[], base: PlaybackSample[], mbps: number): Ben
       direction: 'lower',
       targetRatio: 0.3,
       notes:
-        `encoded bytes of /media/ responses, cold click to first frame + ${WINDOW_SECONDS} s, HLS buffering ${PLAYING_BUFFER_SECONDS} s ahead; ` +
+        `encoded bytes of /media/ responses, cold click to first frame + ${WINDOW_SECONDS} s, HLS buffering ${SLOW_LINK_BUFFER_SECONDS} s ahead on this slow link (${PLAYING_BUFFER_SECONDS} s on a fast one); ` +
         `KB per second played: ${perPlayed(ours)} vs ${perPlayed(base)}; at first frame + 5 s / + 10 s: ${at(ours, 'bytesAt5')} / ${at(ours, 'bytesAt10')} KB vs ` +
         `${at(base, 'bytesAt5')} / ${at(base, 'bytesAt10')} KB`,
     },
     ours.map((x) => x.bytes / 1024),
     base.map((x) => x.bytes / 1024),
   );
-  return [first, stalls, bytes];
+  // A member who swipes on after 5 s: what was fetched by then is all that video costs.
+  const swiped = ratioRow(
+    {
+      name: ROWS.swiped.name,
+      unit: ROWS.swiped.unit,
+      direction: 'lower',
+      notes: `encoded bytes of /media/ responses from the cold click to the first frame + 5 s (the rows above, cut there), nothing preloaded for a next video`,
+    },
+    ours.map((x) => x.bytesAt5 / 1024),
+    base.map((x) => x.bytesAt5 / 1024),
+  );
+  return [first, stalls, bytes, swiped];
 }
 
 const perPlayed = (xs: PlaybackSample[]) => round(median(xs.map((x) => x.bytes / 1024 / Math.max(0.1, x.played))));

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { PROJECT_ROOT } from '#tests/helpers/server-process';
-import { chooseStartLevel, feedBufferLimits, type LevelInfo } from '#client/features/feed/components/hls-levels';
+import type { LevelInfo } from '#client/features/feed/components/hls-levels';
+import { bufferLimits, playerPlan, type LinkHints } from '#client/features/feed/components/link-rule';
 
 /** The emulated link: 1.6 Mbit/s down, 150 ms round trip (a slow 4G / good 3G phone). */
 export const LINK = { downBitsPerSecond: 1_600_000, upBitsPerSecond: 750_000, latencyMs: 150 };
@@ -33,7 +34,7 @@ const HARNESS = `(() => {
   v.addEventListener('error', () => { b.error = 'video error ' + (v.error && v.error.message); });
   const attachHls = (limits) => {
     const hls = (b.hls = new Hls(Object.assign({ autoStartLoad: false, startLevel: -1, capLevelToPlayerSize: true }, b.hlsConfig, limits)));
-    hls.on(Hls.Events.MANIFEST_PARSED, () => { hls.startLevel = b.startLevel; hls.startLoad(-1); });
+    hls.on(Hls.Events.MANIFEST_PARSED, () => { hls.autoLevelCapping = b.cap; hls.startLevel = b.startLevel; hls.startLoad(-1); });
     hls.on(Hls.Events.LEVEL_SWITCHED, (_e, d) => { b.level = d.level; });
     hls.on(Hls.Events.FRAG_BUFFERED, () => { b.ready = true; });
     hls.on(Hls.Events.ERROR, (_e, d) => { if (d.fatal) b.error = 'hls ' + d.type + ' ' + d.details; });
@@ -140,13 +141,24 @@ export async function slowLinkPage(browser: Browser, origin: string): Promise<{ 
   return { page, cdp };
 }
 
-/** The hls.js settings of the feed's player for this page: start level for the player's size, the link's estimate. */
+/**
+ * The hls.js settings of the feed's player for this page (client/features/feed/components/link-rule.ts):
+ * start level and cap for the player's size and the link the page reports, the link's estimate.
+ */
 export async function hlsSetup(page: Page, levels: LevelInfo[], playerHeight: number) {
-  const downlink = (await page.evaluate('navigator.connection ? navigator.connection.downlink : 0')) as number;
-  const bandwidth = downlink > 0 ? downlink * 1_000_000 : undefined;
-  const startLevel = chooseStartLevel(levels, { bandwidth, playerWidth: VIEWPORT.width * DPR, playerHeight: playerHeight * DPR, cap: -1 });
-  const hlsConfig = bandwidth ? { abrEwmaDefaultEstimate: bandwidth } : {};
-  return { startLevel, hlsConfig, preloadLimits: feedBufferLimits(true), playingLimits: feedBufferLimits(false) };
+  const link = (await page.evaluate(
+    '(c => c ? { downlink: c.downlink, effectiveType: c.effectiveType, saveData: c.saveData } : null)(navigator.connection)',
+  )) as LinkHints | null;
+  const plan = playerPlan(levels, { link: link ?? undefined, dataSaver: false, playerWidth: VIEWPORT.width * DPR, playerHeight: playerHeight * DPR });
+  const hlsConfig = { capLevelToPlayerSize: plan.capToPlayerSize, ...(plan.estimate ? { abrEwmaDefaultEstimate: plan.estimate } : {}) };
+  return {
+    startLevel: plan.startLevel,
+    cap: plan.cap,
+    hlsConfig,
+    preloadLimits: bufferLimits(true, link ?? undefined),
+    playingLimits: bufferLimits(false, link ?? undefined),
+    link,
+  };
 }
 
 async function preparePage(browser: Browser, o: PlayOptions): Promise<{ page: Page; cdp: CDPSession }> {

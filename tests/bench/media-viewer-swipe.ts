@@ -34,7 +34,7 @@ const HARNESS = `(() => {
     v.addEventListener('error', () => { b.error = 'video error ' + (v.error && v.error.message); });
     if (b.mode !== 'hls') { v.preload = limits === b.preloadLimits ? 'metadata' : 'auto'; v.src = url; return null; }
     const hls = new Hls(Object.assign({ autoStartLoad: false, startLevel: -1, capLevelToPlayerSize: true }, b.hlsConfig, limits));
-    hls.on(Hls.Events.MANIFEST_PARSED, () => { hls.startLevel = b.startLevel; hls.startLoad(-1); });
+    hls.on(Hls.Events.MANIFEST_PARSED, () => { hls.autoLevelCapping = b.cap; hls.startLevel = b.startLevel; hls.startLoad(-1); });
     hls.on(Hls.Events.ERROR, (_e, d) => { if (d.fatal) b.error = 'hls ' + d.type + ' ' + d.details; });
     hls.attachMedia(v);
     hls.loadSource(url);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import type HlsType from 'hls.js';
 import type { PlaybackSource } from './media-source';
-import { bandwidthEstimate, chooseStartLevel, dataSaverCap, feedBufferLimits } from './hls-levels';
+import { bufferLimits, isSlowLink, levelCap, measuredLink, playerPlan, readLink, type LinkHints } from './link-rule';
 
 interface Options {
   /** Attach the source now (the card is in view or next, or the member pressed play). */
@@ -17,8 +17,6 @@ interface Options {
   onFatal(): void;
 }
 
-type Connection = { downlink?: number };
-
 /**
  * Puts `source` on the video element: a plain src for files and native HLS, hls.js (loaded with
  * import(), so it stays off the first screen's JavaScript) for HLS over MSE. Removes it (and
@@ -26,6 +24,8 @@ type Connection = { downlink?: number };
  */
 export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, source: PlaybackSource | null, o: Options): void {
   const hlsRef = useRef<HlsType | null>(null);
+  // The browser's hint about the link, then hls.js's own measurement of it (link-rule.ts).
+  const linkRef = useRef<LinkHints | undefined>(undefined);
   const latest = useRef(o);
   latest.current = o;
   const url = o.attach ? (source?.url ?? null) : null;
@@ -46,7 +46,7 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, sourc
     void import('hls.js').then(
       ({ default: Hls }) => {
         if (cancelled) return;
-        const hls = createHls(Hls, video, latest);
+        const hls = createHls(Hls, video, latest, linkRef);
         hlsRef.current = hls;
         hls.attachMedia(video);
         hls.loadSource(url);
@@ -66,7 +66,7 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, sourc
   // Once the member plays, the buffer may grow to the playing limit (read on hls.js's next tick).
   useEffect(() => {
     const hls = hlsRef.current;
-    if (hls) Object.assign(hls.config, feedBufferLimits(o.preloading));
+    if (hls) Object.assign(hls.config, bufferLimits(o.preloading, linkRef.current));
   }, [o.preloading, url]);
 
   // Data saver switched while attached: cap (or uncap) at once.
@@ -74,9 +74,8 @@ export function useHlsSource(videoRef: RefObject<HTMLVideoElement | null>, sourc
     const hls = hlsRef.current;
     if (!hls || hls.levels.length === 0) return;
     // hls.js's own player-size capping rewrites autoLevelCapping every second, so it must be off
-    // while data saver holds the cap (node_modules/hls.js/src/controller/cap-level-controller.ts).
-    hls.capLevelToPlayerSize = !o.dataSaver;
-    hls.autoLevelCapping = o.dataSaver ? dataSaverCap(hls.levels) : -1;
+    // while data saver or a slow link holds the cap (node_modules/hls.js/src/controller/cap-level-controller.ts).
+    applyCap(hls, o.dataSaver, linkRef.current);
   }, [o.dataSaver]);
 }
 
@@ -86,31 +85,46 @@ function detach(video: HTMLVideoElement): void {
   video.load();
 }
 
-function createHls(Hls: typeof HlsType, video: HTMLVideoElement, latest: RefObject<Options>): HlsType {
-  const downlink = (navigator as Navigator & { connection?: Connection }).connection?.downlink;
-  const estimate = bandwidthEstimate(downlink);
+function applyCap(hls: HlsType, dataSaver: boolean, link: LinkHints | undefined): void {
+  hls.autoLevelCapping = levelCap(hls.levels, dataSaver, link);
+  hls.capLevelToPlayerSize = hls.autoLevelCapping < 0;
+}
+
+function createHls(Hls: typeof HlsType, video: HTMLVideoElement, latest: RefObject<Options>, linkRef: RefObject<LinkHints | undefined>): HlsType {
+  const hint = readLink(navigator);
+  const link = (linkRef.current = hint);
+  const ratio = window.devicePixelRatio || 1;
+  const planFor = (levels: HlsType['levels']) =>
+    playerPlan(levels, { link, dataSaver: latest.current.dataSaver, playerWidth: video.clientWidth * ratio, playerHeight: video.clientHeight * ratio });
+  // Before the manifest only the link and data saver are known: enough for the estimate and whether a cap of ours holds.
+  const first = planFor([]);
   const hls = new Hls({
-    // Loading starts after the manifest, once the start level and data saver's cap are set, so no
-    // playlist or segment above the cap is ever requested.
+    // Loading starts after the manifest, once the start level and the cap (data saver, a slow link)
+    // are set, so no playlist or segment above the cap is ever requested.
     autoStartLoad: false,
     startLevel: -1,
-    // Fits the rendition to the player, except under data saver: the player-size capping would
-    // overwrite data saver's lower cap on its next check.
-    capLevelToPlayerSize: !latest.current.dataSaver,
-    ...(estimate ? { abrEwmaDefaultEstimate: estimate } : {}),
-    ...feedBufferLimits(latest.current.preloading),
+    // Fits the rendition to the player, except under a cap of ours: the player-size capping would
+    // overwrite it on its next check.
+    capLevelToPlayerSize: first.capToPlayerSize,
+    ...(first.estimate ? { abrEwmaDefaultEstimate: first.estimate } : {}),
+    ...bufferLimits(latest.current.preloading, link),
   });
   hls.on(Hls.Events.MANIFEST_PARSED, (_e, data) => {
-    const cap = latest.current.dataSaver ? dataSaverCap(data.levels) : -1;
-    const ratio = window.devicePixelRatio || 1;
-    hls.autoLevelCapping = cap;
-    hls.startLevel = chooseStartLevel(data.levels, {
-      bandwidth: estimate,
-      playerWidth: video.clientWidth * ratio,
-      playerHeight: video.clientHeight * ratio,
-      cap,
-    });
+    const plan = planFor(data.levels);
+    hls.capLevelToPlayerSize = plan.capToPlayerSize;
+    hls.autoLevelCapping = plan.cap;
+    hls.startLevel = plan.startLevel;
     hls.startLoad(-1);
+  });
+  // The hint is a coarse guess (headless Chromium says 1.45 Mbit/s on any link): once hls.js has
+  // timed segments, its estimate decides whether the slow link's cap and small buffer still hold.
+  hls.on(Hls.Events.FRAG_LOADED, () => {
+    const next = measuredLink(hint, hls.bandwidthEstimate);
+    const was = linkRef.current;
+    linkRef.current = next;
+    if (isSlowLink(was) === isSlowLink(next) && levelCap(hls.levels, false, was) === levelCap(hls.levels, false, next)) return;
+    applyCap(hls, latest.current.dataSaver, next);
+    Object.assign(hls.config, bufferLimits(latest.current.preloading, next));
   });
   let mediaRecoveries = 0;
   hls.on(Hls.Events.ERROR, (_e, data) => {
