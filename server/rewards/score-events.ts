@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { currentPeriodStart, dayOf, eligibleUsers, readViewerCap, type Db } from './eligibility';
 import { subtractPoints, upsertPoints, writePendingScores, type PendingScores } from './score-writes';
+import { isPostgres } from './dialect';
+import { writePendingScoresSqlite } from './pending-scores-sqlite';
 import { bumpViewerDay } from './viewer-days';
 
 /*
@@ -58,13 +60,20 @@ export interface ScoreMemo {
   eligible: Map<string, boolean>;
   viewWindows: Map<string, { start: number; used: number }>;
   /**
-   * Set by PostgreSQL's push: its actions, added and removed, are buffered here and written at
-   * the end of the transaction (flushScores), so concurrent pushes lock `scores` rows only for
-   * their last statements. Anything that reads or rewrites scores rows other than through
+   * Set by a push: its actions, added and removed, are buffered here and written at the end of the
+   * push (flushScores): on PostgreSQL so concurrent pushes lock `scores` rows only for their last
+   * statements, on SQLite so a push of 100 likes writes each member's row once instead of three
+   * statements per like. Anything that reads or rewrites scores rows other than through
    * applyScoreEvent (a comment's removal, a video's deletion) calls settleScores first (it must
    * see the real rows). The invariant above holds at the commit, which is all a reader can see.
    */
   pending?: PendingScores;
+  /**
+   * SQLite's push runs each mutation in a savepoint: the mutation's actions wait here until it is
+   * released (keepStaged) and go with a rollback to it (dropStaged), and a settleScores inside it
+   * keeps the buffer it wrote in `settled`, which a rollback (undoing that write) puts back.
+   */
+  staged?: { events: Array<{ e: ScoreEvent; day: number }>; settled?: Pick<PendingScores, 'points' | 'days'> } | undefined;
 }
 
 export const newScoreMemo = (): ScoreMemo => ({ eligible: new Map(), viewWindows: new Map() });
@@ -72,14 +81,58 @@ export const newScoreMemo = (): ScoreMemo => ({ eligible: new Map(), viewWindows
 /** A buffer for a push whose transaction may write the scores rows of `lockUsers` (its member and its videos' owners). */
 export const newPendingScores = (lockUsers: string[]): PendingScores => ({ points: new Map(), days: new Map(), lockUsers, locked: false });
 
-/** Before anything that reads or rewrites scores rows: locks all of the push's rows (in user id order) and writes the buffer. */
+/** A push starts with an empty buffer (on SQLite the memo outlives a push that was rolled back). */
+export function clearPendingScores(memo: ScoreMemo): void {
+  memo.pending?.points.clear();
+  memo.pending?.days.clear();
+  memo.staged = undefined;
+}
+
+/** Before one mutation in a savepoint (SQLite): its actions are held apart until keepStaged. */
+export function stageScores(memo: ScoreMemo): void {
+  if (memo.pending) memo.staged = { events: [] };
+}
+
+/** The mutation's savepoint was released: its actions join the push's buffer. */
+export function keepStaged(memo: ScoreMemo): void {
+  const staged = memo.staged;
+  memo.staged = undefined;
+  if (staged && memo.pending) for (const { e, day } of staged.events) buffer(memo.pending, e, day);
+}
+
+/** The mutation was rolled back to its savepoint: its actions go, and a buffer it wrote (undone by the rollback) comes back. */
+export function dropStaged(memo: ScoreMemo): void {
+  const settled = memo.staged?.settled;
+  memo.staged = undefined;
+  if (!settled || !memo.pending) return;
+  memo.pending.points = settled.points;
+  memo.pending.days = settled.days;
+}
+
+/** Before anything that reads or rewrites scores rows: locks all of the push's rows (PostgreSQL, in user id order) and writes the buffer. */
 export async function settleScores(trx: Db, memo: ScoreMemo | undefined): Promise<void> {
-  if (memo?.pending) await writePendingScores(trx, memo.pending, await capOf(trx, memo), await periodOf(trx, memo));
+  if (!memo?.pending) return;
+  const staged = memo.staged;
+  if (staged) {
+    // A copy of the buffer before this mutation (the write empties it, buffer() changes its rows): put back if the mutation is rolled back.
+    staged.settled ??= {
+      points: new Map([...memo.pending.points].map(([id, r]) => [id, { ...r }])),
+      days: new Map([...memo.pending.days].map(([id, d]) => [id, new Map(d)])),
+    };
+    for (const { e, day } of staged.events) buffer(memo.pending, e, day);
+    staged.events = [];
+  }
+  await writePending(trx, memo, memo.pending);
 }
 
 /** At the end of the push's transaction, before its change log: writes what was buffered, locking only then. */
 export async function flushScores(trx: Db, memo: ScoreMemo | undefined): Promise<void> {
-  if (memo?.pending?.points.size) await writePendingScores(trx, memo.pending, await capOf(trx, memo), await periodOf(trx, memo));
+  if (memo?.pending?.points.size) await writePending(trx, memo, memo.pending);
+}
+
+async function writePending(trx: Db, memo: ScoreMemo, pending: PendingScores): Promise<void> {
+  const write = isPostgres(trx) ? writePendingScores : writePendingScoresSqlite;
+  await write(trx, pending, await capOf(trx, memo), await periodOf(trx, memo));
 }
 
 /**
@@ -155,7 +208,8 @@ export async function applyScoreEvent(trx: Db, e: ScoreEvent, memo?: ScoreMemo):
   if (!(await bothEligible(trx, e.actorId, e.creatorId, ps, memo))) return false;
   const day = dayOf(e.occurredAt);
   if (memo?.pending) {
-    buffer(memo.pending, e, day);
+    if (memo.staged) memo.staged.events.push({ e, day });
+    else buffer(memo.pending, e, day);
     return true;
   }
   const cap = await capOf(trx, memo);

@@ -172,10 +172,10 @@ export interface PendingScores {
   locked: boolean;
 }
 
-type Current = { user_id: string; creator_points: number; viewer_points: number; creator_reached_at: number; viewer_reached_at: number };
+export type Current = { user_id: string; creator_points: number; viewer_points: number; creator_reached_at: number; viewer_reached_at: number };
 
 /**
- * Writes a push's buffer (PostgreSQL only: typed unnest arrays), in the lock order every writer
+ * Writes a push's buffer on PostgreSQL (typed unnest arrays; SQLite's form is pending-scores-sqlite.ts), in the lock order every writer
  * uses: the viewer's days first, then the scores rows (locked in user id order; the first flush
  * locks every row the push may write, so a later one takes none out of order), then one upsert.
  * Viewer points are what the days say: per day min(cap, after) - min(cap, before), `after` returned
@@ -190,20 +190,7 @@ export async function writePendingScores(db: Db, p: PendingScores, cap: number, 
   if (!toLock.length) return;
   const { rows } = await sql<Current>`SELECT user_id, creator_points, viewer_points, creator_reached_at, viewer_reached_at
     FROM scores WHERE user_id = ANY(${toLock}::text[]) ORDER BY user_id FOR UPDATE`.execute(db);
-  const current = new Map(rows.map((r) => [r.user_id, r]));
-  const rowsOut = [...p.points].map(([userId, r]) => ({ userId, r, viewer: viewerPoints.get(userId) ?? 0 }));
-  const reach = new Map<string, { creator: number; viewer: number }>();
-  for (const { userId, r, viewer } of rowsOut) {
-    if (r.creatorOut === undefined && r.viewerOut === undefined) continue;
-    // No row yet: this push creates it, and what it removed may be what it added.
-    const cur = current.get(userId) ?? { creator_points: 0, viewer_points: 0, creator_reached_at: 0, viewer_reached_at: 0 };
-    reach.set(userId, {
-      creator: await reachAfter(db, userId, 'creator', Number(cur.creator_points) + r.creator, Number(cur.creator_reached_at), r.creatorAt, r.creatorOut, ps),
-      viewer: await reachAfter(db, userId, 'viewer', Number(cur.viewer_points) + viewer, Number(cur.viewer_reached_at), r.viewerAt, r.viewerOut, ps),
-    });
-  }
-  p.points.clear();
-  p.days.clear();
+  const { rowsOut, reach } = await pendingRows(db, p, viewerPoints, new Map(rows.map((r) => [r.user_id, r])), ps);
   if (!rowsOut.length) return;
   // A recomputed reach replaces the row's (greatest of it and itself); the others only move later.
   const at = (u: string, board: 'creator' | 'viewer', added: number) => reach.get(u)?.[board] ?? added;
@@ -222,6 +209,30 @@ export async function writePendingScores(db: Db, p: PendingScores, cap: number, 
       FROM unnest(${set.map((x) => x.userId)}::text[], ${set.map((x) => reach.get(x.userId)!.creator)}::bigint[],
         ${set.map((x) => reach.get(x.userId)!.viewer)}::bigint[]) AS t(u, cr, vr) WHERE scores.user_id = t.u`.execute(db);
   }
+}
+
+export type PendingOut = { userId: string; r: PendingRow; viewer: number };
+
+/**
+ * The buffer as rows to write (each member's creator points and the viewer points its days moved),
+ * with the reach times recomputed for members who lost an action; empties the buffer. `current`:
+ * the scores rows of at least the members who lost one.
+ */
+export async function pendingRows(db: Db, p: PendingScores, viewerPoints: Map<string, number>, current: Map<string, Current>, ps: number) {
+  const rowsOut: PendingOut[] = [...p.points].map(([userId, r]) => ({ userId, r, viewer: viewerPoints.get(userId) ?? 0 }));
+  const reach = new Map<string, { creator: number; viewer: number }>();
+  for (const { userId, r, viewer } of rowsOut) {
+    if (r.creatorOut === undefined && r.viewerOut === undefined) continue;
+    // No row yet: this push creates it, and what it removed may be what it added.
+    const cur = current.get(userId) ?? { creator_points: 0, viewer_points: 0, creator_reached_at: 0, viewer_reached_at: 0 };
+    reach.set(userId, {
+      creator: await reachAfter(db, userId, 'creator', Number(cur.creator_points) + r.creator, Number(cur.creator_reached_at), r.creatorAt, r.creatorOut, ps),
+      viewer: await reachAfter(db, userId, 'viewer', Number(cur.viewer_points) + viewer, Number(cur.viewer_reached_at), r.viewerAt, r.viewerOut, ps),
+    });
+  }
+  p.points.clear();
+  p.days.clear();
+  return { rowsOut, reach };
 }
 
 /**
@@ -245,10 +256,20 @@ async function writePendingDays(db: Db, days: PendingScores['days'], cap: number
   const { rows: after } = await sql<{ user_id: string; day: number; actions: number }>`INSERT INTO viewer_days (user_id, day, actions)
     SELECT * FROM unnest(${rows.map((r) => r.userId)}::text[], ${rows.map((r) => r.day)}::integer[], ${rows.map((r) => r.n)}::integer[]) ORDER BY 1, 2
     ON CONFLICT (user_id, day) DO UPDATE SET actions = viewer_days.actions + excluded.actions RETURNING user_id, day, actions`.execute(db);
+  addDayPoints(points, after, added, cap);
+  return points;
+}
+
+/** The viewer points moved by days whose counts are now `after`, `added` (by "user day") ago: per day min(cap, now) - min(cap, before). */
+export function addDayPoints(
+  points: Map<string, number>,
+  after: Array<{ user_id: string; day: number; actions: number }>,
+  added: Map<string, number>,
+  cap: number,
+): void {
   for (const r of after) {
     const now = Number(r.actions);
     const was = now - (added.get(`${r.user_id} ${r.day}`) ?? 0);
     points.set(r.user_id, (points.get(r.user_id) ?? 0) + Math.min(cap, now) - Math.min(cap, was));
   }
-  return points;
 }

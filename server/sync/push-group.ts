@@ -2,7 +2,7 @@ import { sqliteOf } from '#db/engine';
 import { MAX_PUSH_BATCH, type PushRequest, type PushResponse } from '#sync/protocol/messages';
 import type { AppDeps, AuthUser } from '../context';
 import { ApiError } from '../http/errors';
-import { newScoreMemo } from '../rewards/score-events';
+import { newPendingScores, newScoreMemo } from '../rewards/score-events';
 import type { PushBatch } from './mutations/context';
 import { afterCommit, applyPush, type AppliedPush } from './push';
 import { pushOnPostgres } from './push-postgres';
@@ -62,7 +62,8 @@ class PushGroups {
   private async runGroup(): Promise<void> {
     const { deps } = this;
     const statements = sqlitePushStatements(sqliteOf(deps.engine));
-    const batch: PushBatch = { statements, scores: newScoreMemo(), likeNotes: new Map() };
+    // Points and like notifications are buffered per push and written at its end (push.ts, applyPush).
+    const batch: PushBatch = { statements, scores: { ...newScoreMemo(), pending: newPendingScores([]) }, likeNotes: new Map() };
     const s = statements.group;
     let group: Waiting[] = [];
     const outcomes: Array<{ ok: AppliedPush } | { err: unknown }> = [];

@@ -9,7 +9,7 @@ import { MutationError } from '#sync/protocol/error-codes';
 import { parseMutation } from '#sync/mutations/parse-mutation';
 import { Changes } from '../changes/changes';
 import { publishChanges } from '../changes/write-tx';
-import { flushScores, newScoreMemo } from '../rewards/score-events';
+import { clearPendingScores, dropStaged, flushScores, keepStaged, newScoreMemo, stageScores } from '../rewards/score-events';
 import { serverMutationTx, type ServerMutationTx } from './mutations/server-tables';
 import type { PushBatch } from './mutations/context';
 import { runServerMutation } from './mutations/effects';
@@ -61,6 +61,7 @@ export async function applyPush(trx: Transaction<Database>, batch: PushBatch, de
   // Read again for each push, and nothing buffered kept: on SQLite the batch outlives a push that was rolled back.
   batch.safety = undefined;
   batch.likeNotes?.clear();
+  clearPendingScores(batch.scores);
   // One table API for the push; each mutation gets its own context (time, changes) in applyOne.
   const tx = serverMutationTx({ trx, user, now: changes.now, clientTime: undefined, batch, changes, media: deps.media });
   const { results, last } = await applyMutations(tx, deps, req.mutations, before, changes);
@@ -135,15 +136,19 @@ async function applyOne(tx: ServerMutationTx, deps: AppDeps, m: PushMutation): P
       throw err instanceof MutationError ? new RerunPush(id, rejected(id, err)) : err;
     }
   }
-  const s = tx.ctx.batch.statements;
+  const { statements: s, scores } = tx.ctx.batch;
   await s.savepoint();
+  // Its points join the push's buffer only if it is kept (score-events.ts, ScoreMemo.staged).
+  stageScores(scores);
   try {
     const applied = await run();
     await s.release();
+    keepStaged(scores);
     return applied;
   } catch (err) {
     await s.rollbackTo();
     await s.release();
+    dropStaged(scores);
     if (!(err instanceof MutationError)) throw err;
     return { result: rejected(id, err) };
   }
