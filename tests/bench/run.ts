@@ -26,6 +26,7 @@ import { postgresViewer, startBenchPostgres, type BenchPostgres } from './lib/po
 import { CLUSTER_BENCH_IDS, runClusterBench } from './cluster';
 import { benchMediaServingS3 } from './media-serving-s3';
 import { shrinkUpload } from './shrink-upload';
+import { mixedLoadBench } from './mixed-load';
 
 // `npm run bench [-- --quick] [--json FILE] [--seed-size full|small] [--only a,b] [--rounds N] [--data-dir DIR] [--db sqlite|postgres] [--cluster]`
 // Every figure is a ratio against a baseline measured in the same run, A/B interleaved.
@@ -46,6 +47,7 @@ const ALL: Benchmark[] = [
   media,
   lighthouseBench,
   shrinkUpload,
+  mixedLoadBench,
 ];
 
 const SEEDS = {
@@ -148,7 +150,7 @@ function pickViewer(dbPath: string): string {
  * else during the run cannot swap the app (and its service worker) under a measurement.
  */
 function privateClientCopy(tmpDir: string): string {
-  const dist = join(PROJECT_ROOT, 'dist/client');
+  const dist = process.env.VIDI_CLIENT_DIST ?? join(PROJECT_ROOT, 'dist/client');
   if (!existsSync(join(dist, 'index.html'))) {
     console.log('building the client (dist/client is missing)');
     execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
