@@ -99,13 +99,20 @@ export function peopleRouter(requireUser: MiddlewareHandler<AppEnv>) {
     if (!id) throw notFound(NO_SUCH_MEMBER);
     return id;
   };
-  // Before /people/{handle}: "suggested" is a valid handle's shape.
-  router.openapi(route.suggested, async (c) => {
+  // /people/suggested is answered by the /people/{handle} route ("suggested" is a reserved handle,
+  // sync/protocol/handles.ts): a static path beside a parameter at the same depth makes the app
+  // fall back from Hono's RegExpRouter to its slower trie (docs/benchmarks.md, API floor).
+  const { middleware: _suggestedMiddleware, ...suggestedDoc } = route.suggested;
+  router.openAPIRegistry.registerPath(suggestedDoc);
+  const suggested: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (c.req.param('handle') !== 'suggested') return next();
     const { deps, user } = c.var;
     const { blocks } = await safetyOf(deps, user.id);
     return c.json({ items: await readSuggested(deps.db, user.id, blocks), next_cursor: null }, 200);
-  });
-  router.openapi(route.creator, async (c) => c.json(await creatorOf(c.var.deps.db, c.var.user.id, c.req.valid('param').handle), 200));
+  };
+  router.openapi({ ...route.creator, middleware: [requireUser, suggested] }, async (c) =>
+    c.json(await creatorOf(c.var.deps.db, c.var.user.id, c.req.valid('param').handle), 200),
+  );
   router.openapi(route.creatorVideos, async (c) => {
     const after = parseCursor(c.req.valid('query').cursor);
     const owner = await ownerOf(c.var.deps.db, c.var.user.id, c.req.valid('param').handle);

@@ -17,6 +17,12 @@ describe('system endpoints', () => {
     expect(res.json).toEqual({ status: 'ok' });
   });
 
+  it("routes with Hono's RegExpRouter: no route's shape makes the app fall back to the slower trie router", async () => {
+    // SmartRouter picks its router at the first request and names it (docs/benchmarks.md, API floor).
+    await t.app.request('/api/health');
+    expect(t.app.router.name).toBe('SmartRouter + RegExpRouter');
+  });
+
   it('sends the strict API security headers on JSON answers, errors included', async () => {
     for (const path of ['/api/health', '/api/no-such-route', '/api/profile']) {
       const res = await call(t.app, 'GET', path);
