@@ -6,7 +6,7 @@ import type { AppDeps } from './context';
 import { ApiError, errorBody } from './http/errors';
 import { bodyLimit } from './http/body-limit';
 import { createRouter } from './http/router';
-import { apiSecurityHeaders, documentSecurityHeaders, isApiPath } from './http/security-headers';
+import { apiHeadersFor, documentSecurityHeaders, isApiPath, requestOrigin, writeApiHeaders } from './http/security-headers';
 import { systemRouter } from './http/system-routes';
 import { apiDocsRouter } from './http/api-docs';
 import { mountClient } from './http/static-client';
@@ -58,12 +58,14 @@ export function createApp(deps: AppDeps) {
   const app = createRouter();
 
   const corsForPublicUrl = cors({ origin: deps.config.publicUrl, credentials: true, maxAge: 600 });
+  const apiHeaders = apiHeadersFor(deps.config.publicUrl);
   const jsonBodyLimit = bodyLimit(MAX_JSON_BODY_BYTES, `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
   // One middleware for what every request needs, so the smallest answers pay one dispatch step.
   app.use('*', (c, next) => {
     c.set('deps', deps);
     const path = c.req.path;
     if (!isApiPath(path)) return documentSecurityHeaders(c, next);
+    writeApiHeaders(c, apiHeaders);
     let run = next;
     // Only for methods that carry a body (and never for the poster route, which applies its own
     // 512 KiB image limit): bodyLimit reads c.req.raw.body, which makes @hono/node-server build a
@@ -71,10 +73,10 @@ export function createApp(deps: AppDeps) {
     if (!BODYLESS_METHODS.has(c.req.method) && !isPosterPath(path)) run = chain(c, jsonBodyLimit, run);
     // Requests without an Origin (same-origin GETs, native clients) need no CORS headers, and
     // Hono's cors touches c.res before the handler runs, which forces the slow streamed answer.
-    if (c.req.header('origin')) run = chain(c, corsForPublicUrl, run);
+    if (requestOrigin(c)) run = chain(c, corsForPublicUrl, run);
     // JSON answers over 1 KB are compressed once the handler has answered; a small one costs a
     // look at its body's length (compress-json.ts).
-    return apiSecurityHeaders(c, run).then(() => compressJsonAnswer(c));
+    return run().then(() => compressJsonAnswer(c));
   });
   app.route('/api/videos', posterRouter());
   app.route('/api/videos', captionsRouter());

@@ -1,4 +1,4 @@
-import { ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context';
 import { secureHeaders } from 'hono/secure-headers';
@@ -80,19 +80,31 @@ const API_HEADERS: ReadonlyArray<readonly [string, string]> = [
 ];
 const API_HEADERS_WITH_HSTS: ReadonlyArray<readonly [string, string]> = [...API_HEADERS, ['strict-transport-security', HSTS_VALUE]];
 
+/** The API headers for this process's public origin (HSTS only on https), chosen once at start-up. */
+export const apiHeadersFor = (publicUrl: string): ApiHeaders => (publicUrl.startsWith('https:') ? API_HEADERS_WITH_HSTS : API_HEADERS);
+export type ApiHeaders = ReadonlyArray<readonly [string, string]>;
+
 /**
  * Under node:http the headers go straight onto the ServerResponse (a handler's own value for the
  * same name still wins when @hono/node-server writes the head); c.header() would build a web
  * Headers object per answer, measured at ~10 % of /api/health. Elsewhere (app.request in tests)
- * c.header() it is.
+ * c.header() it is. Synchronous, so the edge adds no promise of its own (docs/benchmarks.md).
  */
-export const apiSecurityHeaders: MiddlewareHandler = async (c, next) => {
-  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  const headers = wantsHsts(c) ? API_HEADERS_WITH_HSTS : API_HEADERS;
+export function writeApiHeaders(c: Context, headers: ApiHeaders): void {
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
   if (outgoing instanceof ServerResponse) for (const [name, value] of headers) outgoing.setHeader(name, value);
   else for (const [name, value] of headers) c.header(name, value);
-  await next();
-};
+}
+
+/**
+ * The request's Origin. Under node:http it is read from the IncomingMessage: asking Hono
+ * (c.req.header) makes @hono/node-server copy every request header into a web Headers object.
+ */
+export function requestOrigin(c: Context): string | undefined {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  if (incoming instanceof IncomingMessage) return incoming.headers.origin;
+  return c.req.header('origin');
+}
 
 /** /api/* answers JSON, except the Swagger UI page under /api/docs, which is a document. */
 export const isApiPath = (path: string): boolean => path.startsWith('/api/') && !path.startsWith('/api/docs');
