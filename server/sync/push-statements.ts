@@ -67,6 +67,7 @@ function prepare(sqlite: SQLite.Database) {
     insertLike: sqlite.prepare<[string, string, number]>('INSERT INTO likes (video_id, user_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
     deleteLike: sqlite.prepare<[string, string]>('DELETE FROM likes WHERE video_id = ? AND user_id = ?'),
     bumpLikes: sqlite.prepare<[number, string]>('UPDATE videos SET likes_count = likes_count + ? WHERE id = ?'),
+    owners: sqlite.prepare<[string], string>('SELECT DISTINCT user_id FROM videos WHERE id IN (SELECT value FROM json_each(?))').pluck(),
     logChange: sqlite.prepare<[ChangeRow]>(
       'INSERT INTO change_log (entity, entity_id, video_id, user_id, deleted, created_at) VALUES (@entity, @entity_id, @video_id, @user_id, @deleted, @created_at)',
     ),
@@ -103,8 +104,13 @@ export const sqlitePushStatements = perConnection((sqlite) => {
       for (const row of rows) s.logChange.run(row);
     },
   };
-  /** The group's savepoint around each push (push-group.ts). */
-  const group = { savepoint: () => s.pushSavepoint.run(), release: () => s.pushRelease.run(), rollbackTo: () => s.pushRollbackTo.run() };
+  /** The group's savepoint around each push, and the owners of a push's videos (push-group.ts). */
+  const group = {
+    savepoint: () => s.pushSavepoint.run(),
+    release: () => s.pushRelease.run(),
+    rollbackTo: () => s.pushRollbackTo.run(),
+    owners: (videoIds: string[]) => s.owners.all(JSON.stringify(videoIds)),
+  };
   return { ...statements, group };
 });
 
