@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { migrateToLatest, openSqlite as openDatabase } from '#db/connect';
 import { seedDatabase } from '#server/cli/seed';
 import { startServer, type ServerProcess } from '#tests/helpers/server-process';
 import { freePort } from '#tests/bench/lib/processes';
 import { tokenMinter } from '#tests/bench/lib/context';
+import { readOnly } from '#tests/bench/lib/tree-server';
 
 export interface SeededServer {
   server: ServerProcess;
@@ -50,14 +51,7 @@ export async function seededServer(size: SeedSize): Promise<SeededServer> {
     env: { LOG_LEVEL: 'error', DATABASE_URL: dbPath, PUSH_RATE_BURST: '1000000', PUSH_RATE_PER_MINUTE: '1000000' },
   });
   const mint = await tokenMinter(dataDir, `http://127.0.0.1:${port}`);
-  const read = <T>(fn: (db: Database.Database) => T): T => {
-    const db = new Database(dbPath, { readonly: true });
-    try {
-      return fn(db);
-    } finally {
-      db.close();
-    }
-  };
+  const read = readOnly(dbPath);
   const users = read((db) => db.prepare<[], string>('SELECT id FROM profiles ORDER BY id').pluck().all());
   const videos = read((db) => db.prepare<[], string>('SELECT id FROM videos ORDER BY id').pluck().all());
   return {
@@ -101,33 +95,6 @@ export function serverPid(dataDir: string): number {
     }
   }
   throw new Error(`no server process for ${dataDir}`);
-}
-
-/** Resident memory of a process in MiB (VmRSS from /proc/<pid>/status). */
-export function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m?.[1] ? Number(m[1]) / 1024 : NaN;
-}
-
-/** Samples RSS every `everyMs` until stopped; returns the samples in MiB. */
-export function sampleRss(pid: number, everyMs = 250): { stop(): number[] } {
-  const samples: number[] = [];
-  const take = () => {
-    try {
-      samples.push(rssMiB(pid));
-    } catch {
-      // Gone (a crash test): stop sampling quietly.
-    }
-  };
-  take();
-  const timer = setInterval(take, everyMs);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      take();
-      return samples;
-    },
-  };
 }
 
 /** Row counts of every table: the "nothing changed" fingerprint. */
