@@ -1,0 +1,82 @@
+import { describe, expect } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { hasChromium } from '../helpers/browser';
+import { PROJECT_ROOT } from '../helpers/server-process';
+import { pwaTest } from './fixtures';
+import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
+import { FIRST_WINDOW_PAGE } from '#client/sync/window-fill';
+
+const run = promisify(execFile);
+const VIDEOS = 40;
+
+const test = pwaTest(
+  {},
+  {
+    seed: async (dataDir) => {
+      await run(
+        process.execPath,
+        ['--import', 'tsx', 'server/cli/seed.ts', '--users', '3', '--videos', String(VIDEOS), '--likes', '10', '--comments', '5', '--views', '20'],
+        {
+          cwd: PROJECT_ROOT,
+          env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+        },
+      );
+    },
+  },
+);
+
+/** The videos the page's local database holds (IndexedDB 'vidi'). */
+const localVideos = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((ok) => {
+        const open = indexedDB.open('vidi');
+        open.onsuccess = () => {
+          const req = open.result.transaction('videos').objectStore('videos').count();
+          req.onsuccess = () => ok(req.result);
+        };
+      }),
+  );
+
+// docs/decisions/0028-the-window-in-pages.md: the first cards come before the rest of the window,
+// and a reload in the middle continues the window instead of starting it over.
+describe.skipIf(!hasChromium)('the feed window in pages', () => {
+  test('draws the first cards while the next page is held, and a reload mid-window completes it', async ({ server, browser }) => {
+    const email = uniqueEmail('pages');
+    await signUpVerified(server, 'Paula Pages', email);
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    try {
+      const page = await context.newPage();
+      const pulls: Array<{ cursor: string | null; window_page?: number; window_after?: string }> = [];
+      let release = () => {};
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/api/sync/pull', async (route) => {
+        const n = pulls.push(route.request().postDataJSON() as (typeof pulls)[number]);
+        if (n === 2) await held;
+        // The page that asked may be gone (the reload below): its request then cannot go on.
+        await route.continue().catch(() => undefined);
+      });
+
+      await logInThroughUi(page, server, email);
+      await page.locator('article[data-index="0"]').waitFor();
+      await expect.poll(() => pulls.length).toBe(2);
+      expect(pulls[0]).toMatchObject({ cursor: null, window_page: FIRST_WINDOW_PAGE });
+      expect(await localVideos(page)).toBe(FIRST_WINDOW_PAGE);
+
+      // Closed mid-window: the held page never arrives; the reloaded page continues from the stored fill.
+      await page.reload();
+      release();
+      await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+      await expect.poll(() => localVideos(page), { timeout: 20_000 }).toBe(VIDEOS);
+      const resumed = pulls[2];
+      expect(resumed?.cursor).toEqual(expect.any(String));
+      expect(resumed?.window_after).toBe(pulls[1]?.window_after);
+      expect(pulls.some((p, i) => i > 0 && p.cursor === null)).toBe(false);
+      await page.locator('article[data-index="0"]').waitFor();
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
