@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler, Next } from 'hono';
+import type { Context, ErrorHandler, MiddlewareHandler, Next, NotFoundHandler } from 'hono';
 import { isDatabaseUnavailable } from '#db/errors';
 import { HTTPException } from 'hono/http-exception';
 import { cors } from 'hono/cors';
@@ -6,8 +6,9 @@ import type { AppDeps } from './context';
 import { ApiError, errorBody } from './http/errors';
 import { bodyLimit } from './http/body-limit';
 import { createRouter } from './http/router';
-import { apiHeadersFor, documentSecurityHeaders, isApiPath, requestOrigin, writeApiHeaders } from './http/security-headers';
-import { systemRouter } from './http/system-routes';
+import { apiHeadersFor, documentSecurityHeaders, isApiPath, originOf, writeApiHeaders } from './http/security-headers';
+import { lightSystemRoutes, systemRouter } from './http/system-routes';
+import { answerLightRoutesFirst } from './http/light-routes';
 import { apiDocsRouter } from './http/api-docs';
 import { mountClient } from './http/static-client';
 import { compressJsonAnswer } from './http/compress-json';
@@ -73,7 +74,7 @@ export function createApp(deps: AppDeps) {
     if (!BODYLESS_METHODS.has(c.req.method) && !isPosterPath(path)) run = chain(c, jsonBodyLimit, run);
     // Requests without an Origin (same-origin GETs, native clients) need no CORS headers, and
     // Hono's cors touches c.res before the handler runs, which forces the slow streamed answer.
-    if (requestOrigin(c)) run = chain(c, corsForPublicUrl, run);
+    if (originOf(c.req.raw, c.env)) run = chain(c, corsForPublicUrl, run);
     // JSON answers over 1 KB are compressed once the handler has answered; a small one costs a
     // look at its body's length (compress-json.ts).
     return run().then(() => compressJsonAnswer(c));
@@ -109,8 +110,8 @@ export function createApp(deps: AppDeps) {
   });
   app.route('/api/docs', apiDocsRouter());
 
-  app.notFound((c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}.`), 404));
-  app.onError((err, c) => {
+  const notFound: NotFoundHandler = (c) => c.json(errorBody('not_found', `No route for ${c.req.method} ${c.req.path}.`), 404);
+  const onError: ErrorHandler = (err, c) => {
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
       return c.json(errorBody(err.code, err.message), err.status);
@@ -128,11 +129,14 @@ export function createApp(deps: AppDeps) {
     }
     deps.log.error(`unhandled error on ${c.req.method} ${c.req.path}`, err);
     return c.json(errorBody('internal', 'Something went wrong.'), 500);
-  });
+  };
+  app.notFound(notFound);
+  app.onError(onError);
 
   app.route('/', seoRouter());
   app.route('/', shareTargetRouter());
   mountClient(app, deps.config.clientDist);
+  answerLightRoutesFirst(app, lightSystemRoutes, apiHeaders, { onError, notFound });
   return app;
 }
 

@@ -97,13 +97,14 @@ export function writeApiHeaders(c: Context, headers: ApiHeaders): void {
 }
 
 /**
- * The request's Origin. Under node:http it is read from the IncomingMessage: asking Hono
- * (c.req.header) makes @hono/node-server copy every request header into a web Headers object.
+ * The request's Origin. Under node:http (`env` is @hono/node-server's) it is read from the
+ * IncomingMessage: asking the web Request makes @hono/node-server copy every request header into a
+ * web Headers object.
  */
-export function requestOrigin(c: Context): string | undefined {
-  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+export function originOf(request: Request, env: unknown): string | undefined {
+  const incoming = (env as { incoming?: unknown } | undefined)?.incoming;
   if (incoming instanceof IncomingMessage) return incoming.headers.origin;
-  return c.req.header('origin');
+  return request.headers.get('origin') ?? undefined;
 }
 
 /** /api/* answers JSON, except the Swagger UI page under /api/docs, which is a document. */

@@ -1,5 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { createRouter } from './router';
+import type { LightRoute } from './light-routes';
 
 const health = createRoute({
   method: 'get',
@@ -11,6 +13,12 @@ const health = createRoute({
   },
 });
 
+const healthAnswer = (c: Context) => c.json({ status: 'ok' as const }, 200);
+
+/** Mounted at /api. */
 export function systemRouter() {
-  return createRouter().openapi(health, (c) => c.json({ status: 'ok' as const }, 200));
+  return createRouter().openapi(health, healthAnswer);
 }
+
+/** The system routes a GET reaches without the app's middleware (light-routes.ts): the liveness check. */
+export const lightSystemRoutes: readonly LightRoute[] = [{ path: '/api/health', answer: healthAnswer }];
