@@ -1,7 +1,8 @@
 import { notifications } from '#sync/entities/registry';
 import { createHash } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
+import { onPostgres } from '#db/migrations/portable';
 import type { Changes } from '../changes/changes';
 import { likeBatchMs } from './like-batch';
 import { wakePushSenders } from './wake';
@@ -130,21 +131,31 @@ async function writeLikeNotes(trx: Trx, changes: Changes, notes: LikeNote[]): Pr
     updated_at: now,
     push_due_at: now + likeBatchMs(),
   }));
-  await trx
-    .insertInto('notifications')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet({
-        count: sql<number>`CASE WHEN notifications.read_at IS NULL THEN notifications.count + excluded.count ELSE excluded.count END`,
-        created_at: sql<number>`CASE WHEN notifications.read_at IS NULL THEN notifications.created_at ELSE excluded.created_at END`,
-        actor_name: sql<string>`excluded.actor_name`,
-        actor_id: sql<string>`excluded.actor_id`,
-        updated_at: sql<number>`excluded.updated_at`,
-        read_at: null,
-        push_due_at: sql<number>`COALESCE(notifications.push_due_at, excluded.push_due_at)`,
-      }),
-    )
-    .execute();
+  const cols = [
+    'id',
+    'user_id',
+    'kind',
+    'video_id',
+    'comment_id',
+    'detail',
+    'count',
+    'actor_name',
+    'actor_id',
+    'created_at',
+    'updated_at',
+    'push_due_at',
+  ] as const;
+  // On SQLite the rows go as one JSON array: one statement text for any number of notes, prepared
+  // once (db/statement-cache.ts), where a VALUES list of each length was a new text per push; WHERE
+  // true keeps SQLite's parser from reading the upsert's ON as a join's.
+  const source = onPostgres(trx as unknown as Kysely<unknown>)
+    ? sql`VALUES ${sql.join(rows.map((r) => sql`(${sql.join(cols.map((c) => r[c]))})`))}`
+    : sql`SELECT ${sql.raw(cols.map((_, i) => `value ->> ${i}`).join(', '))} FROM json_each(${JSON.stringify(rows.map((r) => cols.map((c) => r[c])))}) WHERE true`;
+  await sql`INSERT INTO notifications (${sql.raw(cols.join(', '))}) ${source}
+    ON CONFLICT (id) DO UPDATE SET count = CASE WHEN notifications.read_at IS NULL THEN notifications.count + excluded.count ELSE excluded.count END,
+      created_at = CASE WHEN notifications.read_at IS NULL THEN notifications.created_at ELSE excluded.created_at END,
+      actor_name = excluded.actor_name, actor_id = excluded.actor_id, updated_at = excluded.updated_at, read_at = NULL,
+      push_due_at = COALESCE(notifications.push_due_at, excluded.push_due_at)`.execute(trx);
   for (const r of rows) changes.row(notifications, { id: r.id, user_id: r.user_id, read_at: null });
   if (likeBatchMs() === 0) dueNow(changes);
 }

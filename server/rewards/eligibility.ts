@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import { limitsSetting } from '../settings/definitions';
 import { readSetting } from '../settings/store';
+import { isPostgres } from './dialect';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type Board = 'creator' | 'viewer';
@@ -30,7 +31,10 @@ export const eligibleP = (ps: number, alias = 'p') =>
 export async function eligibleUsers(db: Db, ids: string[], periodStart?: number): Promise<Set<string>> {
   if (!ids.length) return new Set();
   const ps = periodStart ?? (await currentPeriodStart(db));
-  const { rows } = await sql<{ id: string }>`SELECT p.id AS id FROM profiles p WHERE p.id IN (${sql.join(ids)}) AND ${eligibleP(ps)}`.execute(db);
+  // On SQLite the ids go as one JSON array: one statement text for any number of them, prepared once
+  // (db/statement-cache.ts), where an IN list of each length was a new text to prepare per push.
+  const idIn = isPostgres(db) ? sql`(${sql.join(ids)})` : sql`(SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+  const { rows } = await sql<{ id: string }>`SELECT p.id AS id FROM profiles p WHERE p.id IN ${idIn} AND ${eligibleP(ps)}`.execute(db);
   return new Set(rows.map((r) => r.id));
 }
 
