@@ -161,9 +161,19 @@ export function serverMutationTx(first: ServerMutationContext, registry: Record<
     isAdmin: async () => tx.ctx.user.isAdmin,
   };
   const ctx = () => tx.ctx;
+  // Each table's adapter is made when the push first uses it: making all of them (a score of
+  // closures each) was a tenth of a small push's CPU under the mixed load (docs/benchmarks.md).
   for (const [name, e] of Object.entries(registry)) {
-    const generic = serverTable(ctx, e);
-    Object.assign(tx, { [name]: overrides[e.table]?.(ctx, generic) ?? generic });
+    Object.defineProperty(tx, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const generic = serverTable(ctx, e);
+        const table = overrides[e.table]?.(ctx, generic) ?? generic;
+        Object.defineProperty(tx, name, { value: table, enumerable: true });
+        return table;
+      },
+    });
   }
   return tx as unknown as ServerMutationTx;
 }
