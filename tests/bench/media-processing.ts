@@ -58,7 +58,7 @@ export async function processingRows(ctx: BenchContext, tools: MediaTools): Prom
         name: PROCESSING_ROW.name,
         unit: PROCESSING_ROW.unit,
         direction: 'higher',
-        notes: `${seconds} s 1080x1920 30 fps source with audio${ctx.quick ? ' (quick: 15 s, not 60 s)' : ''}; processVideo (4 renditions + small.mp4 + poster) vs ffmpeg 720p veryfast; both ${RUNNER_THREADS} threads, nice ${RUNNER_NICE}`,
+        notes: `${seconds} s 1080x1920 30 fps source with audio${ctx.quick ? ' (quick: 15 s, not 60 s)' : ''}; processVideo (4 renditions + the 240p starter + small.mp4 + poster) vs ffmpeg 720p veryfast; both ${RUNNER_THREADS} threads, nice ${RUNNER_NICE}`,
       },
       s.ours,
       s.base,
