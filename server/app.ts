@@ -1,10 +1,10 @@
 import type { Context, ErrorHandler, MiddlewareHandler, Next, NotFoundHandler } from 'hono';
 import { isDatabaseUnavailable } from '#db/errors';
 import { HTTPException } from 'hono/http-exception';
-import { cors } from 'hono/cors';
 import type { AppDeps } from './context';
 import { ApiError, errorBody } from './http/errors';
 import { bodyLimit } from './http/body-limit';
+import { apiCors } from './http/api-cors';
 import { createRouter } from './http/router';
 import { apiHeadersFor, documentSecurityHeaders, isApiPath, originOf, writeApiHeaders } from './http/security-headers';
 import { lightSystemRoutes, systemRouter } from './http/system-routes';
@@ -58,7 +58,7 @@ export const MAX_JSON_BODY_BYTES = 256 * 1024;
 export function createApp(deps: AppDeps) {
   const app = createRouter();
 
-  const corsForPublicUrl = cors({ origin: deps.config.publicUrl, credentials: true, maxAge: 600 });
+  const corsForPublicUrl = apiCors(deps.config.publicUrl);
   const apiHeaders = apiHeadersFor(deps.config.publicUrl);
   const jsonBodyLimit = bodyLimit(MAX_JSON_BODY_BYTES, `The request body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
   // One middleware for what every request needs, so the smallest answers pay one dispatch step.
@@ -72,8 +72,7 @@ export function createApp(deps: AppDeps) {
     // 512 KiB image limit): bodyLimit reads c.req.raw.body, which makes @hono/node-server build a
     // full web Request (measured: ~10x the cost of /api/health).
     if (!BODYLESS_METHODS.has(c.req.method) && !isPosterPath(path)) run = chain(c, jsonBodyLimit, run);
-    // Requests without an Origin (same-origin GETs, native clients) need no CORS headers, and
-    // Hono's cors touches c.res before the handler runs, which forces the slow streamed answer.
+    // Requests without an Origin (same-origin GETs, native clients) need no CORS headers.
     if (originOf(c.req.raw, c.env)) run = chain(c, corsForPublicUrl, run);
     // JSON answers over 1 KB are compressed once the handler has answered; a small one costs a
     // look at its body's length (compress-json.ts).
