@@ -18,8 +18,8 @@ export const apiFloor: Benchmark = {
       const s = await interleaved(ctx.rounds, run(`${ctx.server.url}/api/health`), run(`${base.url}/api/health`));
       const rows = [ratioRow({ name: 'API floor: GET /api/health', unit: 'req/s', direction: 'higher', targetRatio: 0.85 }, s.ours, s.base)];
       // What a request with an Origin pays (a browser sends one on every POST, pushes included): it
-      // takes /api/health through the middleware chain and Hono's cors instead of the light route
-      // (server/http/light-routes.ts).
+      // takes /api/health through the middleware chain and the API's CORS (server/http/api-cors.ts)
+      // instead of the light route (server/http/light-routes.ts).
       const origin = { origin: ctx.server.url };
       const edge = await interleaved(ctx.rounds, run(`${ctx.server.url}/api/health`, origin), run(`${base.url}/api/health`, origin));
       rows.push(
