@@ -44,7 +44,10 @@ const CASES: Array<{ path: string; init: RequestInit }> = [
   },
 ];
 
-const corsOf = (res: Response) => ({ status: res.status, ...Object.fromEntries(CORS_HEADERS.map((h) => [h, res.headers.get(h)])) });
+const corsOf = (res: Response): Record<string, number | string | null> => ({
+  status: res.status,
+  ...Object.fromEntries(CORS_HEADERS.map((h) => [h, res.headers.get(h)])),
+});
 
 describe("apiCors answers with the headers of Hono's cors({ origin, credentials: true, maxAge: 600 })", () => {
   const hono = appWith(cors({ origin: PUBLIC_URL, credentials: true, maxAge: 600 }));
