@@ -7,7 +7,7 @@ import { clientState, enqueueInTx } from './outbox';
 import { runTx } from './tx-queue';
 import { readFeed } from './queries';
 import { createFeedWatch, keysOf } from './feed-watch';
-import { feedItem } from '#tests/helpers/feed-item';
+import { emptyPullLists, feedItem } from '#tests/helpers/feed-item';
 
 describe('keysOf', () => {
   it('lists the single keys of a tree, also one copied from another tab, and gives up on ranges', () => {
@@ -31,23 +31,7 @@ describe('createFeedWatch', () => {
       created_at: new Date(1_700_000_000_000 + (i % 7) * 1000).toISOString(),
       likes_count: likes,
     });
-  const base = {
-    deleted_videos: [] as string[],
-    comments: [],
-    deleted_comments: [],
-    comments_loaded: [],
-    profile: null,
-    leaderboards: null,
-    last_mutation_id: 0,
-    notifications: [],
-    deleted_notifications: [],
-    follows: [],
-    deleted_follows: [],
-    blocks: [],
-    deleted_blocks: [],
-    mutes: [],
-    deleted_mutes: [],
-  };
+  const base = emptyPullLists();
 
   it('always shows what a full read of the feed shows, after every kind of write', async () => {
     const factory = new IDBFactory();

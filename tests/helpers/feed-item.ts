@@ -26,3 +26,22 @@ export function feedItem(overrides: Partial<FeedItem> & Pick<FeedItem, 'id'>): F
     ...overrides,
   };
 }
+
+/** A pull answer's lists, all empty (and no profile or boards): a test spreads it and sets what it is about. */
+export const emptyPullLists = () => ({
+  deleted_videos: [] as string[],
+  comments: [],
+  deleted_comments: [],
+  comments_loaded: [],
+  profile: null,
+  leaderboards: null,
+  last_mutation_id: 0,
+  notifications: [],
+  deleted_notifications: [],
+  follows: [],
+  deleted_follows: [],
+  blocks: [],
+  deleted_blocks: [],
+  mutes: [],
+  deleted_mutes: [],
+});

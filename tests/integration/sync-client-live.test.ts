@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { call } from '../helpers/test-app';
 import type { TestUser } from '../helpers/users';
-import { feedItem } from '../helpers/feed-item';
+import { emptyPullLists, feedItem } from '../helpers/feed-item';
 import { engineFor, insertVideo, Network, newDevice, useSyncServer } from './sync-harness';
 import { applyDelta } from '#client/sync/apply-delta';
 import { applyPull, CURSOR_KEY } from '#client/sync/apply-pull';
@@ -158,23 +158,7 @@ async function insertVideoQuiet(ownerId: string, title: string): Promise<string>
 
 describe('applying a delta (client)', () => {
   const item = (id: string, likes: number) => feedItem({ id, likes_count: likes });
-  const empty = {
-    deleted_videos: [],
-    comments: [],
-    deleted_comments: [],
-    comments_loaded: [],
-    profile: null,
-    leaderboards: null,
-    last_mutation_id: 0,
-    notifications: [],
-    deleted_notifications: [],
-    follows: [],
-    deleted_follows: [],
-    blocks: [],
-    deleted_blocks: [],
-    mutes: [],
-    deleted_mutes: [],
-  };
+  const empty = emptyPullLists();
 
   async function deviceAt(cursor: string) {
     const device = newDevice();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
-import { feedItem } from '../helpers/feed-item';
+import { emptyPullLists, feedItem } from '../helpers/feed-item';
 import { engineFor, insertVideo, listen, Network, newDevice, videoTruth, type TestEngine } from './sync-harness';
 import type { SyncEngine } from '#client/sync/sync-engine';
 import { readComments, readFeed, readProfile, readSyncCounters } from '#client/sync/queries';
@@ -173,23 +173,7 @@ describe('bounded cache', () => {
         video_url: `/media/${i}`,
         created_at: new Date(1_700_000_000_000 + i * 1000).toISOString(),
       });
-    const base = {
-      deleted_videos: [],
-      comments: [],
-      deleted_comments: [],
-      comments_loaded: [],
-      profile: null,
-      leaderboards: null,
-      last_mutation_id: 0,
-      notifications: [],
-      deleted_notifications: [],
-      follows: [],
-      deleted_follows: [],
-      blocks: [],
-      deleted_blocks: [],
-      mutes: [],
-      deleted_mutes: [],
-    };
+    const base = emptyPullLists();
     expect(await applyPull(device.db, 'u', 'c', null, { ...base, cursor: '5', reset: true, videos: [1, 2, 3, 4, 5].map(item) }, Date.now(), 4)).toBe(true);
     expect(await device.db.videos.count()).toBe(4);
     expect(await applyPull(device.db, 'u', 'c', '5', { ...base, cursor: '7', reset: false, videos: [6, 7].map(item) }, Date.now(), 4)).toBe(true);

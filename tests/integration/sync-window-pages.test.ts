@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { call } from '../helpers/test-app';
+import { emptyPullLists } from '../helpers/feed-item';
 import { engineFor, insertVideo, Network, newDevice, useSyncServer, videoTruth } from './sync-harness';
 import { applyPull, CURSOR_KEY, FEED_END_KEY } from '#client/sync/apply-pull';
 import { getMeta } from '#client/sync/db';
@@ -116,24 +117,7 @@ describe('the feed window in pages', () => {
 
   it('does not apply a window page another tab applied first', async () => {
     const device = newDevice();
-    const empty = {
-      deleted_videos: [],
-      comments: [],
-      deleted_comments: [],
-      comments_loaded: [],
-      profile: null,
-      leaderboards: null,
-      last_mutation_id: 0,
-      notifications: [],
-      deleted_notifications: [],
-      follows: [],
-      deleted_follows: [],
-      blocks: [],
-      deleted_blocks: [],
-      mutes: [],
-      deleted_mutes: [],
-      videos: [],
-    } satisfies Omit<PullResponse, 'cursor' | 'reset'>;
+    const empty = { ...emptyPullLists(), videos: [] } satisfies Omit<PullResponse, 'cursor' | 'reset'>;
     expect(await applyPull(device.db, 'u', 'c', null, { ...empty, cursor: '5', reset: true, window_next: 'A' })).toBe(true);
     const fill = (await getMeta<WindowFill>(device.db, WINDOW_FILL_KEY))!;
     expect(fill).toEqual({ after: 'A', left: 300 });
