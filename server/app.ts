@@ -7,8 +7,7 @@ import { bodyLimit } from './http/body-limit';
 import { apiCors } from './http/api-cors';
 import { createRouter } from './http/router';
 import { apiHeadersFor, documentSecurityHeaders, isApiPath, originOf, writeApiHeaders } from './http/security-headers';
-import { lightSystemRoutes, systemRouter } from './http/system-routes';
-import { answerLightRoutesFirst } from './http/light-routes';
+import { systemRouter } from './http/system-routes';
 import { apiDocsRouter } from './http/api-docs';
 import { mountClient } from './http/static-client';
 import { compressJsonAnswer } from './http/compress-json';
@@ -135,7 +134,6 @@ export function createApp(deps: AppDeps) {
   app.route('/', seoRouter());
   app.route('/', shareTargetRouter());
   mountClient(app, deps.config.clientDist);
-  answerLightRoutesFirst(app, lightSystemRoutes, apiHeaders, { onError, notFound });
   return app;
 }
 

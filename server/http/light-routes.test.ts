@@ -1,72 +1,67 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
-import { Hono, type Context } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { answerLightRoutesFirst } from './light-routes';
-import { apiHeadersFor } from './security-headers';
+import { apiHeadersFor, HSTS_VALUE } from './security-headers';
 
-const answer = (c: Context) => c.json({ status: 'ok' }, 200);
-
-/** An app whose global middleware marks what it answered, with /api/health also a light route. */
-function appWithLightHealth(publicUrl = 'http://127.0.0.1') {
-  const app = new Hono();
-  app.use('*', async (c, next) => {
-    await next();
-    c.header('x-through', 'app');
-  });
-  app.get('/api/health', answer);
-  const onError = (_err: Error, c: Context) => c.json({ error: 'internal' }, 500);
-  answerLightRoutesFirst(app, [{ path: '/api/health', answer }], apiHeadersFor(publicUrl), { onError, notFound: (c) => c.json({}, 404) });
-  return app;
+/** A node:http server with /api/health as a light route in front of a listener that marks what it answered. */
+async function withLightHealth(publicUrl: string, run: (url: string) => Promise<void>): Promise<void> {
+  const next = (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, { 'x-through': 'app', 'content-type': 'application/json' });
+    res.end('{"from":"app"}');
+  };
+  const server = createServer(answerLightRoutesFirst([{ path: '/api/health', body: { status: 'ok' } }], apiHeadersFor(publicUrl), next));
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  try {
+    await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    await new Promise((ok) => server.close(ok));
+  }
 }
 
 describe('answerLightRoutesFirst', () => {
-  it('answers a GET of a light route at once (no promise), with the API headers and not through the middleware', async () => {
-    const app = appWithLightHealth();
-    for (const url of ['http://x/api/health', 'http://x/api/health?probe=1']) {
-      const res = app.fetch(new Request(url));
-      expect(res, url).toBeInstanceOf(Response);
-      const answered = res as Response;
-      expect(await answered.json()).toEqual({ status: 'ok' });
-      expect(answered.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
-      expect(answered.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(answered.headers.get('x-frame-options')).toBe('DENY');
-      expect(answered.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-      expect(answered.headers.get('cross-origin-resource-policy')).toBe('same-origin');
-      expect(answered.headers.get('strict-transport-security')).toBeNull();
-      expect(answered.headers.get('x-through')).toBeNull();
-    }
+  it('answers a GET of a light route itself, with its body and every API header, query string or not', async () => {
+    await withLightHealth('http://127.0.0.1', async (base) => {
+      for (const path of ['/api/health', '/api/health?probe=1']) {
+        const res = await fetch(`${base}${path}`);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('x-through'), path).toBeNull();
+        expect(await res.text(), path).toBe('{"status":"ok"}');
+        expect(res.headers.get('content-type'), path).toBe('application/json');
+        expect(res.headers.get('content-length'), path).toBe('15');
+        expect(res.headers.get('content-security-policy'), path).toBe("default-src 'none'; frame-ancestors 'none'");
+        expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+        expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+        expect(res.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
+        expect(res.headers.get('cross-origin-resource-policy'), path).toBe('same-origin');
+        expect(res.headers.get('strict-transport-security'), path).toBeNull();
+      }
+    });
   });
 
   it('sends HSTS on a light route when the public origin is https', async () => {
-    const res = await appWithLightHealth('https://vidi.example').request('/api/health');
-    expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    await withLightHealth('https://vidi.example', async (base) => {
+      const res = await fetch(`${base}/api/health`);
+      expect(res.headers.get('x-through')).toBeNull();
+      expect(res.headers.get('strict-transport-security')).toBe(HSTS_VALUE);
+    });
   });
 
-  it('leaves a request with an Origin, a HEAD and any other path to the app', async () => {
-    const app = appWithLightHealth();
-    const withOrigin = await app.request('/api/health', { headers: { origin: 'http://127.0.0.1' } });
-    expect(withOrigin.headers.get('x-through')).toBe('app');
-    expect((await app.request('/api/health', { method: 'HEAD' })).headers.get('x-through')).toBe('app');
-    expect((await app.request('/api/health/')).headers.get('x-through')).toBe('app');
-    expect((await app.request('/api/healthz')).status).toBe(404);
-  });
-
-  it('reads the Origin from node:http and writes the headers on the ServerResponse', async () => {
-    const server = createServer(getRequestListener(appWithLightHealth().fetch));
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    try {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/health`;
-      const light = await fetch(base);
-      expect(await light.json()).toEqual({ status: 'ok' });
-      expect(light.headers.get('x-frame-options')).toBe('DENY');
-      expect(light.headers.get('content-type')).toContain('application/json');
-      expect(light.headers.get('x-through')).toBeNull();
-      const cors = await fetch(base, { headers: { origin: 'http://127.0.0.1' } });
-      expect(cors.headers.get('x-through')).toBe('app');
-    } finally {
-      await new Promise((ok) => server.close(ok));
-    }
+  it('leaves a request with an Origin, a HEAD, a POST and any other path to the app', async () => {
+    await withLightHealth('http://127.0.0.1', async (base) => {
+      const requests: [string, RequestInit][] = [
+        ['/api/health', { headers: { origin: 'http://127.0.0.1' } }],
+        ['/api/health', { method: 'HEAD' }],
+        ['/api/health', { method: 'POST', body: '{}' }],
+        ['/api/health/', {}],
+        ['/api/healthz', {}],
+        ['/api/health/x?y', {}],
+      ];
+      for (const [path, init] of requests) {
+        const res = await fetch(`${base}${path}`, init);
+        expect(res.headers.get('x-through'), `${init.method ?? 'GET'} ${path}`).toBe('app');
+        await res.arrayBuffer();
+      }
+    });
   });
 });

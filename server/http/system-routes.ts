@@ -13,12 +13,13 @@ const health = createRoute({
   },
 });
 
-const healthAnswer = (c: Context) => c.json({ status: 'ok' as const }, 200);
+const HEALTH_BODY = { status: 'ok' as const };
+const healthAnswer = (c: Context) => c.json(HEALTH_BODY, 200);
 
 /** Mounted at /api. */
 export function systemRouter() {
   return createRouter().openapi(health, healthAnswer);
 }
 
-/** The system routes a GET reaches without the app's middleware (light-routes.ts): the liveness check. */
-export const lightSystemRoutes: readonly LightRoute[] = [{ path: '/api/health', answer: healthAnswer }];
+/** The system routes the node listener answers before the app (light-routes.ts): the liveness check. */
+export const lightSystemRoutes: readonly LightRoute[] = [{ path: '/api/health', body: HEALTH_BODY }];

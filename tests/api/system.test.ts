@@ -19,7 +19,7 @@ describe('system endpoints', () => {
 
   it("routes with Hono's RegExpRouter: no route's shape makes the app fall back to the slower trie router", async () => {
     // SmartRouter picks its router at the first request it routes and names it (docs/benchmarks.md,
-    // API floor); a GET of /api/health is answered beside it (server/http/light-routes.ts).
+    // API floor); a GET of /api/health over node:http never reaches it (server/http/light-routes.ts).
     await t.app.request('/api/no-such-route');
     expect(t.app.router.name).toBe('SmartRouter + RegExpRouter');
   });
@@ -52,6 +52,25 @@ describe('system endpoints', () => {
       expect(cors.headers.get('access-control-allow-origin')).toBe(publicUrl);
       const other = await fetch(`http://127.0.0.1:${port}/api/health`, { headers: { origin: 'https://evil.example' } });
       expect(other.headers.get('access-control-allow-origin')).not.toBe('https://evil.example');
+    } finally {
+      await new Promise((ok) => server.close(ok));
+    }
+  });
+
+  it("answers a GET of /api/health in the node listener with the app's own route's status, body and headers", async () => {
+    const server = createServer(createNodeListener(t.deps, t.app));
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const { port } = server.address() as AddressInfo;
+      // node:http adds these to every answer, the app's included.
+      const perConnection = new Set(['date', 'connection', 'keep-alive']);
+      const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([name]) => !perConnection.has(name)));
+      const light = await fetch(`http://127.0.0.1:${port}/api/health`);
+      // app.request skips the node listener: the route in the app, behind its edge middleware.
+      const app = await t.app.request('/api/health');
+      expect(light.status).toBe(app.status);
+      expect(await light.text()).toBe(await app.text());
+      expect(headersOf(light)).toEqual({ ...headersOf(app), 'content-length': '15' });
     } finally {
       await new Promise((ok) => server.close(ok));
     }
