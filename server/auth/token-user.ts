@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { ProfilesTable } from '#db/schema';
+import { perConnection } from '#db/per-connection';
 import type { AppDeps, AuthUser } from '../context';
 import { forbidden, unauthorized } from '../http/errors';
 
@@ -33,22 +34,36 @@ function liveSessionStatement(sqlite: SQLite.Database): SQLite.Statement<[string
 }
 
 type Caller = Pick<ProfilesTable, 'id' | 'email' | 'name' | 'is_admin' | 'is_active' | 'account_status'> & {
-  /** Whether the token's session is open (true for a token without one); read with the profile on PostgreSQL only. */
-  live?: boolean;
+  /** Whether the token's session is open (true for a token without one), read with the profile. */
+  live: boolean;
 };
+
+// The caller's profile and session in one statement, as on PostgreSQL (readCaller). A fixed text
+// prepared once per connection: built and compiled by Kysely on every request it cost about as much
+// CPU as the read itself under the mixed load (docs/benchmarks.md, "Mixed load").
+const CALLER_SQLITE = `SELECT id, email, name, is_admin, is_active, account_status,
+  (@session IS NULL OR EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = @session AND revoked_at IS NULL)) AS live
+  FROM profiles WHERE id = @user`;
+const callerStatement = perConnection((sqlite) =>
+  sqlite.prepare<{ user: string; session: string | null }, Omit<Caller, 'live'> & { live: number }>(CALLER_SQLITE),
+);
 
 /**
  * The profile and the session's state in one statement: on PostgreSQL each statement is a round
- * trip, and this runs on every authenticated request. SQLite reads the session only once the account checks passed.
+ * trip, and this runs on every authenticated request. On SQLite the read holds Kysely's connection,
+ * so it never sees another request's open transaction (server/feed/items.ts, readVia).
  */
 async function readCaller(deps: AppDeps, userId: string, sessionId: string | undefined): Promise<Caller | undefined> {
-  if (deps.engine.dialect === 'postgres') {
+  const { engine } = deps;
+  if (engine.dialect === 'postgres') {
     const { rows } = await sql<Caller>`SELECT id, email, name, is_admin, is_active, account_status,
       (${sessionId ?? null}::text IS NULL OR EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = ${sessionId ?? null} AND revoked_at IS NULL)) AS live
       FROM profiles WHERE id = ${userId}`.execute(deps.db);
     return rows[0];
   }
-  return deps.db.selectFrom('profiles').select(['id', 'email', 'name', 'is_admin', 'is_active', 'account_status']).where('id', '=', userId).executeTakeFirst();
+  const stmt = callerStatement(engine.sqlite);
+  const row = await deps.db.connection().execute(async () => stmt.get({ user: userId, session: sessionId ?? null }));
+  return row && { ...row, live: row.live === 1 };
 }
 
 /**
@@ -64,6 +79,6 @@ export async function userOfAccessToken(deps: AppDeps, token: string): Promise<A
   if (!profile.is_active) throw forbidden('Your account is suspended.', 'account_suspended');
   if (profile.account_status === 'pending_payment') throw forbidden('Complete the entry fee payment first.', 'payment_required');
   // After the account checks: a suspension also revokes the sessions, and the member should hear why.
-  if (!(profile.live ?? (await sessionIsLive(deps, claims.sessionId)))) throw sessionExpired();
+  if (!profile.live) throw sessionExpired();
   return { id: profile.id, email: profile.email, name: profile.name, isAdmin: profile.is_admin === 1, sessionId: claims.sessionId };
 }
