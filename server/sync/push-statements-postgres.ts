@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import type { VideoRef } from '#sync/mutations/mutation-tx';
 import { kyselySink } from '../changes/write-tx';
-import type { ClientRow, PushStatements } from './push-statements';
+import type { ClientRow, PushStatements, SafetyEdge } from './push-statements';
 
 /** The columns of a VideoRef, the same text in every statement that reads one. */
 const VIDEO_REF = sql.raw('id, user_id, duration_ms, media_status, pinned_comment_id');
@@ -199,5 +199,11 @@ export function postgresPushStatements(trx: Transaction<Database>): PostgresPush
         FROM unnest(${ids}::text[], ${moved.map(([, by]) => by)}::integer[]) AS t(id, by) WHERE videos.id = t.id`.execute(trx);
     },
     logChanges: async (rows) => kyselySink(trx)(rows),
+    safetyEdges: async (user) =>
+      (
+        await sql<SafetyEdge>`SELECT 'out' AS edge, blocked_id AS other FROM blocks WHERE blocker_id = ${user}
+          UNION ALL SELECT 'in', blocker_id FROM blocks WHERE blocked_id = ${user}
+          UNION ALL SELECT 'muted', muter_id FROM mutes WHERE muted_id = ${user}`.execute(trx)
+      ).rows,
   };
 }

@@ -46,6 +46,14 @@ export interface PushStatements {
   videoUpdated(id: string, patch: Partial<VideoRef>): void;
   /** The change-log rows of a push: its last write before the commit (or the push's savepoint release). */
   logChanges(rows: ChangeRow[]): Promise<void>;
+  /** The member's blocks either way and the members who muted them (safety-rules.ts, safetyOf). */
+  safetyEdges(userId: string): Promise<SafetyEdge[]>;
+}
+
+/** One of a member's safety edges: `out` a member they blocked, `in` one who blocked them, `muted` one who muted them. */
+export interface SafetyEdge {
+  edge: 'out' | 'in' | 'muted';
+  other: string;
 }
 
 function prepare(sqlite: SQLite.Database) {
@@ -68,6 +76,11 @@ function prepare(sqlite: SQLite.Database) {
     deleteLike: sqlite.prepare<[string, string]>('DELETE FROM likes WHERE video_id = ? AND user_id = ?'),
     bumpLikes: sqlite.prepare<[number, string]>('UPDATE videos SET likes_count = likes_count + ? WHERE id = ?'),
     owners: sqlite.prepare<[string], string>('SELECT DISTINCT user_id FROM videos WHERE id IN (SELECT value FROM json_each(?))').pluck(),
+    safetyEdges: sqlite.prepare<{ user: string }, SafetyEdge>(
+      `SELECT 'out' AS edge, blocked_id AS other FROM blocks WHERE blocker_id = @user
+        UNION ALL SELECT 'in', blocker_id FROM blocks WHERE blocked_id = @user
+        UNION ALL SELECT 'muted', muter_id FROM mutes WHERE muted_id = @user`,
+    ),
     logChange: sqlite.prepare<[ChangeRow]>(
       'INSERT INTO change_log (entity, entity_id, video_id, user_id, deleted, created_at) VALUES (@entity, @entity_id, @video_id, @user_id, @deleted, @created_at)',
     ),
@@ -103,6 +116,7 @@ export const sqlitePushStatements = perConnection((sqlite) => {
     logChanges: async (rows) => {
       for (const row of rows) s.logChange.run(row);
     },
+    safetyEdges: async (user) => s.safetyEdges.all({ user }),
   };
   /** The group's savepoint around each push, and the owners of a push's videos (push-group.ts). */
   const group = {

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { MutationError } from '#sync/protocol/error-codes';
 import { mentionedHandles } from '#sync/protocol/mentions';
 import type { ServerMutationContext } from './context';
@@ -24,26 +23,10 @@ export interface SafetyMemo {
   mutedMe: ReadonlySet<string>;
 }
 
-/** The pusher's memo, read by one statement on the blocks key, blocks_blocked and mutes_muted. */
-export async function safetyOf({ trx, user, batch }: ServerMutationContext): Promise<SafetyMemo> {
+/** The pusher's memo, read by one statement on the blocks key, blocks_blocked and mutes_muted (a fixed text: the push's statements). */
+export async function safetyOf({ user, batch }: ServerMutationContext): Promise<SafetyMemo> {
   if (batch.safety?.userId === user.id) return batch.safety;
-  const rows = await trx
-    .selectFrom('blocks')
-    .select([sql<string>`'out'`.as('edge'), 'blocked_id as other'])
-    .where('blocker_id', '=', user.id)
-    .unionAll(
-      trx
-        .selectFrom('blocks')
-        .select([sql<string>`'in'`.as('edge'), 'blocker_id as other'])
-        .where('blocked_id', '=', user.id),
-    )
-    .unionAll(
-      trx
-        .selectFrom('mutes')
-        .select([sql<string>`'muted'`.as('edge'), 'muter_id as other'])
-        .where('muted_id', '=', user.id),
-    )
-    .execute();
+  const rows = await batch.statements.safetyEdges(user.id);
   const of = (edge: string) => new Set(rows.filter((r) => r.edge === edge).map((r) => r.other));
   const memo = { userId: user.id, blockedByMe: of('out'), blockedMe: of('in'), mutedMe: of('muted') };
   batch.safety = memo;
