@@ -21,8 +21,21 @@ const COMMENT_EXCERPT = 100;
  * Base64url of a hash: fits IdSchema (sync/protocol/ids.ts) whatever the video id's length.
  */
 export function derivedNotificationId(kind: string, key: string): string {
-  return createHash('sha256').update(`${kind}:${key}`).digest('base64url').slice(0, 32);
+  const text = `${kind}:${key}`;
+  let id = derivedIds.get(text);
+  if (id === undefined) {
+    id = createHash('sha256').update(text).digest('base64url').slice(0, 32);
+    // Bounded: cleared whole when full (a like's hash is cheap to make again, the map must not grow).
+    if (derivedIds.size >= DERIVED_IDS_KEPT) derivedIds.clear();
+    derivedIds.set(text, id);
+  }
+  return id;
 }
+
+// Every like of a push hashes its video's id; the hot videos repeat, and a hash object per like
+// was a tenth of the like notification's CPU under the mixed load (docs/benchmarks.md, "Mixed load").
+const DERIVED_IDS_KEPT = 4096;
+const derivedIds = new Map<string, string>();
 
 /** After the commit, the senders look at once (a push due now should not wait for the next tick). */
 export function dueNow(changes: Changes): void {
