@@ -3,7 +3,7 @@ import { assertClean, interleaved, load } from './lib/load';
 import { startBaseline } from './lib/processes';
 import type { Benchmark } from './lib/context';
 
-/** 1. GET /api/health through the app's node listener (a light route: headers, router) vs a bare node:http answer. */
+/** 1. GET /api/health through the app's node listener (a light route it answers before Hono, with the API headers) vs a bare node:http answer. */
 export const apiFloor: Benchmark = {
   id: 'api',
   title: 'API floor',
