@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import { createNodeListener } from './uploads/mount';
-import { VaryMergingResponse } from './http/vary-merging-response';
 import { closeTusEndpoint, startUploadCleanup } from './uploads/tus-server';
 import { startUnverifiedSweep } from './auth/unverified-expiry';
 import type { Config } from './config';
@@ -38,8 +37,7 @@ async function main(): Promise<void> {
   const deps = await createDeps(config);
   const app = createApp(deps);
   // /files (tus) is routed in front of Hono; see server/uploads/mount.ts.
-  // Its responses merge a Vary set before the answer (CORS's Origin) with the answer's own.
-  const server = createServer({ ServerResponse: VaryMergingResponse }, createNodeListener(deps, app));
+  const server = createServer(createNodeListener(deps, app));
   // Periodic jobs run on one instance of the database (the advisory-lock leader on PostgreSQL).
   const timers = startLeaderTimers(deps, [() => startUploadCleanup(deps), () => startUnverifiedSweep(deps), () => startLimitSweep(deps)]);
   // Every instance sends the pushes that are due: each row is claimed once (notifications/sender.ts).

@@ -2,7 +2,6 @@ import { ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { originOf } from './security-headers';
-import { VaryMergingResponse } from './vary-merging-response';
 
 /** Preflights are cached this long (seconds). */
 const PREFLIGHT_MAX_AGE = 600;
@@ -14,9 +13,7 @@ const PREFLIGHT_MAX_AGE = 600;
  * and each rebuilds the answer as a streamed web Response: ~50 us of server CPU for /api/health
  * with an Origin against ~15 us without (docs/benchmarks.md, API floor), paid by every browser
  * POST. Here Allow-Origin and Allow-Credentials go onto node's ServerResponse (as the API security
- * headers do, security-headers.ts), and so does Vary: Origin under `npm start`'s server, whose
- * response merges it with the answer's own Vary (vary-merging-response.ts); under any other
- * node:http server it is appended to the answer's own headers.
+ * headers do, security-headers.ts) and Vary: Origin is appended to the answer's own headers.
  */
 export function apiCors(publicUrl: string): MiddlewareHandler {
   const preflight = cors({ origin: publicUrl, credentials: true, maxAge: PREFLIGHT_MAX_AGE });
@@ -34,12 +31,6 @@ export function apiCors(publicUrl: string): MiddlewareHandler {
     }
     if (allowed) outgoing.setHeader('Access-Control-Allow-Origin', publicUrl);
     outgoing.setHeader('Access-Control-Allow-Credentials', 'true');
-    if (outgoing instanceof VaryMergingResponse) {
-      // Merged with the answer's own Vary when the head is written; touching the answer's headers
-      // makes @hono/node-server build a web Headers for them (~2.8 us of ~20, docs/benchmarks.md).
-      outgoing.setHeader('Vary', 'Origin');
-      return next();
-    }
     await next();
     appendVaryOrigin(c);
   };

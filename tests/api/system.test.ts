@@ -2,7 +2,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeListener } from '#server/uploads/mount';
-import { VaryMergingResponse } from '#server/http/vary-merging-response';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 
 describe('system endpoints', () => {
@@ -72,26 +71,6 @@ describe('system endpoints', () => {
       expect(light.status).toBe(app.status);
       expect(await light.text()).toBe(await app.text());
       expect(headersOf(light)).toEqual({ ...headersOf(app), 'content-length': '15' });
-    } finally {
-      await new Promise((ok) => server.close(ok));
-    }
-  });
-
-  it("says Vary: Origin beside the answer's own Vary under npm start's server (a compressed answer with an Origin)", async () => {
-    const server = createServer({ ServerResponse: VaryMergingResponse }, createNodeListener(t.deps, t.app));
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    try {
-      const { port } = server.address() as AddressInfo;
-      const origin = t.deps.config.publicUrl;
-      const varyOf = async (path: string, headers: Record<string, string>) => {
-        const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { origin, ...headers } });
-        await res.arrayBuffer();
-        expect(res.headers.get('access-control-allow-origin'), path).toBe(origin);
-        return res.headers.get('vary');
-      };
-      expect(await varyOf('/api/health', {})).toBe('Origin');
-      expect(await varyOf('/api/openapi.json', { 'accept-encoding': 'br' })).toBe('Accept-Encoding, Origin');
-      expect(await varyOf('/api/openapi.json', { 'accept-encoding': 'identity' })).toBe('Accept-Encoding, Origin');
     } finally {
       await new Promise((ok) => server.close(ok));
     }
