@@ -158,19 +158,36 @@ async function writeLikeNotes(trx: Trx, changes: Changes, notes: LikeNote[]): Pr
     'updated_at',
     'push_due_at',
   ] as const;
-  // On SQLite the rows go as one JSON array: one statement text for any number of notes, prepared
-  // once (db/statement-cache.ts), where a VALUES list of each length was a new text per push; WHERE
-  // true keeps SQLite's parser from reading the upsert's ON as a join's.
-  const source = onPostgres(trx as unknown as Kysely<unknown>)
-    ? sql`VALUES ${sql.join(rows.map((r) => sql`(${sql.join(cols.map((c) => r[c]))})`))}`
-    : sql`SELECT ${sql.raw(cols.map((_, i) => `value ->> ${i}`).join(', '))} FROM json_each(${JSON.stringify(rows.map((r) => cols.map((c) => r[c])))}) WHERE true`;
-  await sql`INSERT INTO notifications (${sql.raw(cols.join(', '))}) ${source}
-    ON CONFLICT (id) DO UPDATE SET count = CASE WHEN notifications.read_at IS NULL THEN notifications.count + excluded.count ELSE excluded.count END,
-      created_at = CASE WHEN notifications.read_at IS NULL THEN notifications.created_at ELSE excluded.created_at END,
-      actor_name = excluded.actor_name, actor_id = excluded.actor_id, updated_at = excluded.updated_at, read_at = NULL,
-      push_due_at = COALESCE(notifications.push_due_at, excluded.push_due_at)`.execute(trx);
+  if (onPostgres(trx as unknown as Kysely<unknown>)) {
+    await sql`INSERT INTO notifications (${sql.raw(cols.join(', '))}) VALUES ${sql.join(rows.map((r) => sql`(${sql.join(cols.map((c) => r[c]))})`))}
+      ON CONFLICT (id) DO UPDATE SET ${LIKE_UPSERT_SET}, push_due_at = COALESCE(notifications.push_due_at, excluded.push_due_at)`.execute(trx);
+  } else await writeLikeNotesSqlite(trx, rows, cols);
   for (const r of rows) changes.row(notifications, { id: r.id, user_id: r.user_id, read_at: null });
   if (likeBatchMs() === 0) dueNow(changes);
+}
+
+/** What a like does to its video's (or comment's) existing row: one more liker while unread, a fresh count of 1 once read. */
+const LIKE_UPSERT_SET = sql`count = CASE WHEN notifications.read_at IS NULL THEN notifications.count + excluded.count ELSE excluded.count END,
+  created_at = CASE WHEN notifications.read_at IS NULL THEN notifications.created_at ELSE excluded.created_at END,
+  actor_name = excluded.actor_name, actor_id = excluded.actor_id, updated_at = excluded.updated_at, read_at = NULL`;
+
+/**
+ * SQLite rewrites an index entry whenever its column is in an UPDATE's SET, changed or not: the
+ * upsert leaves push_due_at out, and a second statement sets it only on the rows that had no push
+ * pending (a read row liked again), so a like of a row already pending no longer rewrites its
+ * notifications_push_due entry (~6 of ~226 pages per 50 likes; docs/benchmarks.md, "Mixed load").
+ * The rows go as one JSON array: one statement text for any number of notes, prepared once
+ * (db/statement-cache.ts), where a VALUES list of each length was a new text per push; WHERE true
+ * keeps SQLite's parser from reading the upsert's ON as a join's. `+push_due_at` keeps the planner
+ * on the primary key (notifications_push_due would walk every row without a push).
+ */
+async function writeLikeNotesSqlite(trx: Trx, rows: ReadonlyArray<Record<string, unknown>>, cols: readonly string[]): Promise<void> {
+  const json = JSON.stringify(rows.map((r) => cols.map((c) => r[c])));
+  await sql`INSERT INTO notifications (${sql.raw(cols.join(', '))})
+    SELECT ${sql.raw(cols.map((_, i) => `value ->> ${i}`).join(', '))} FROM json_each(${json}) WHERE true
+    ON CONFLICT (id) DO UPDATE SET ${LIKE_UPSERT_SET}`.execute(trx);
+  await sql`UPDATE notifications SET push_due_at = ${rows[0]!.push_due_at}
+    WHERE id IN (SELECT value ->> 0 FROM json_each(${json})) AND +push_due_at IS NULL`.execute(trx);
 }
 
 /**

@@ -149,6 +149,24 @@ describe('Web Push delivery', () => {
     for (const { endpoint } of endpoints) expect(new URL(endpoint).hostname).toBe('127.0.0.1');
   });
 
+  it('keeps a pending push at its first like: a like later in the window neither moves it nor makes a second push', async () => {
+    const busy = await insertVideo(t.deps, bob.id, { title: 'Liked twice' });
+    const pending = () => t.deps.db.selectFrom('notifications').select(['count', 'push_due_at']).where('video_id', '=', busy).executeTakeFirstOrThrow();
+    const pushedOfBusy = async () => (await svc.messages(bobsDevice)).filter((m) => m.notification.video_id === busy);
+    await push(likers[0]!, [{ id: 1, name: 'like', args: { videoId: busy } }]);
+    const first = await pending();
+    expect(first.push_due_at).toBeGreaterThan(0);
+    t.advance(LIKE_WINDOW_MS / 2);
+    await push(likers[1]!, [{ id: 1, name: 'like', args: { videoId: busy } }]);
+    expect(await pending()).toEqual({ count: 2, push_due_at: first.push_due_at });
+    await sender.runOnce();
+    expect(await pushedOfBusy()).toEqual([]);
+    t.advance(LIKE_WINDOW_MS / 2 + 1);
+    await sender.runOnce();
+    await sender.runOnce();
+    expect(await pushedOfBusy()).toMatchObject([{ title: '2 people liked your video', notification: { count: 2 } }]);
+  });
+
   it('sends nothing for likes the member read before the window closed; a like after that is pushed', async () => {
     const seen = await insertVideo(t.deps, bob.id, { title: 'Seen in time' });
     const before = (await svc.messages(bobsDevice)).length;
