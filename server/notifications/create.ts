@@ -1,6 +1,6 @@
 import { notifications } from '#sync/entities/registry';
 import { createHash } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '#db/schema';
 import { onPostgres } from '#db/migrations/portable';
 import type { Changes } from '../changes/changes';
@@ -144,51 +144,52 @@ async function writeLikeNotes(trx: Trx, changes: Changes, notes: LikeNote[]): Pr
     updated_at: now,
     push_due_at: now + likeBatchMs(),
   }));
-  const cols = [
-    'id',
-    'user_id',
-    'kind',
-    'video_id',
-    'comment_id',
-    'detail',
-    'count',
-    'actor_name',
-    'actor_id',
-    'created_at',
-    'updated_at',
-    'push_due_at',
-  ] as const;
   if (onPostgres(trx as unknown as Kysely<unknown>)) {
-    await sql`INSERT INTO notifications (${sql.raw(cols.join(', '))}) VALUES ${sql.join(rows.map((r) => sql`(${sql.join(cols.map((c) => r[c]))})`))}
-      ON CONFLICT (id) DO UPDATE SET ${LIKE_UPSERT_SET}, push_due_at = COALESCE(notifications.push_due_at, excluded.push_due_at)`.execute(trx);
-  } else await writeLikeNotesSqlite(trx, rows, cols);
+    await sql`INSERT INTO notifications (${sql.raw(LIKE_COLS.join(', '))}) VALUES ${sql.join(rows.map((r) => sql`(${sql.join(LIKE_COLS.map((c) => r[c]))})`))}
+      ON CONFLICT (id) DO UPDATE SET ${sql.raw(LIKE_UPSERT_SET)}, push_due_at = COALESCE(notifications.push_due_at, excluded.push_due_at)`.execute(trx);
+  } else {
+    const json = JSON.stringify(rows.map((r) => LIKE_COLS.map((c) => r[c])));
+    await trx.executeQuery(CompiledQuery.raw(SQLITE_LIKE_UPSERT, [json]));
+    await trx.executeQuery(CompiledQuery.raw(SQLITE_LIKE_DUE, [now + likeBatchMs(), json]));
+  }
   for (const r of rows) changes.row(notifications, { id: r.id, user_id: r.user_id, read_at: null });
   if (likeBatchMs() === 0) dueNow(changes);
 }
 
+const LIKE_COLS = [
+  'id',
+  'user_id',
+  'kind',
+  'video_id',
+  'comment_id',
+  'detail',
+  'count',
+  'actor_name',
+  'actor_id',
+  'created_at',
+  'updated_at',
+  'push_due_at',
+] as const;
+
 /** What a like does to its video's (or comment's) existing row: one more liker while unread, a fresh count of 1 once read. */
-const LIKE_UPSERT_SET = sql`count = CASE WHEN notifications.read_at IS NULL THEN notifications.count + excluded.count ELSE excluded.count END,
+const LIKE_UPSERT_SET = `count = CASE WHEN notifications.read_at IS NULL THEN notifications.count + excluded.count ELSE excluded.count END,
   created_at = CASE WHEN notifications.read_at IS NULL THEN notifications.created_at ELSE excluded.created_at END,
   actor_name = excluded.actor_name, actor_id = excluded.actor_id, updated_at = excluded.updated_at, read_at = NULL`;
 
-/**
- * SQLite rewrites an index entry whenever its column is in an UPDATE's SET, changed or not: the
- * upsert leaves push_due_at out, and a second statement sets it only on the rows that had no push
- * pending (a read row liked again), so a like of a row already pending no longer rewrites its
- * notifications_push_due entry (~6 of ~226 pages per 50 likes; docs/benchmarks.md, "Mixed load").
- * The rows go as one JSON array: one statement text for any number of notes, prepared once
- * (db/statement-cache.ts), where a VALUES list of each length was a new text per push; WHERE true
- * keeps SQLite's parser from reading the upsert's ON as a join's. `+push_due_at` keeps the planner
- * on the primary key (notifications_push_due would walk every row without a push).
- */
-async function writeLikeNotesSqlite(trx: Trx, rows: ReadonlyArray<Record<string, unknown>>, cols: readonly string[]): Promise<void> {
-  const json = JSON.stringify(rows.map((r) => cols.map((c) => r[c])));
-  await sql`INSERT INTO notifications (${sql.raw(cols.join(', '))})
-    SELECT ${sql.raw(cols.map((_, i) => `value ->> ${i}`).join(', '))} FROM json_each(${json}) WHERE true
-    ON CONFLICT (id) DO UPDATE SET ${LIKE_UPSERT_SET}`.execute(trx);
-  await sql`UPDATE notifications SET push_due_at = ${rows[0]!.push_due_at}
-    WHERE id IN (SELECT value ->> 0 FROM json_each(${json})) AND +push_due_at IS NULL`.execute(trx);
-}
+// SQLite: the rows go as one JSON array, so each statement is one fixed text for any number of
+// notes, prepared once (db/statement-cache.ts) and run without Kysely compiling it on every push.
+// SQLite rewrites an index entry whenever its column is in an UPDATE's SET, changed or not: the
+// upsert leaves push_due_at out, and the second statement sets it only on the rows with no push
+// pending (new ones got it from the insert; a read row liked again), so a like of a row already
+// pending no longer rewrites its notifications_push_due entry (~6 of ~226 pages per 50 likes;
+// docs/benchmarks.md, "Mixed load"). WHERE true keeps SQLite's parser from reading the upsert's ON
+// as a join's; `+push_due_at` keeps the planner on the primary key (notifications_push_due would
+// walk every row without a push).
+const SQLITE_LIKE_UPSERT = `INSERT INTO notifications (${LIKE_COLS.join(', ')})
+  SELECT ${LIKE_COLS.map((_, i) => `value ->> ${i}`).join(', ')} FROM json_each(?) WHERE true
+  ON CONFLICT (id) DO UPDATE SET ${LIKE_UPSERT_SET}`;
+const SQLITE_LIKE_DUE = `UPDATE notifications SET push_due_at = ?
+  WHERE id IN (SELECT value ->> 0 FROM json_each(?)) AND +push_due_at IS NULL`;
 
 /**
  * The first processing of an upload finished or failed. Once per video and outcome: the id is derived
