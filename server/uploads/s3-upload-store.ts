@@ -5,7 +5,10 @@ import { ERRORS, TUS_RESUMABLE, Upload, type KvStore } from '@tus/server';
 import { s3ClientConfig, type S3Storage } from '../storage/s3-client';
 import { S3RunningHashes } from './s3-running-hashes';
 
-/** A 5 MiB part per PATCH of the app (it sends 5 MiB chunks), S3's smallest part but the last. */
+/**
+ * S3's smallest part but the last: a 5 MiB PATCH (the app's chunk on most links) is one part, and a
+ * larger one (its chunk on a fast, unmetered link) goes up as several at once while it arrives.
+ */
 const PART_BYTES = 5 * 1024 * 1024;
 const CACHED_UPLOADS = 1000;
 
@@ -66,6 +69,16 @@ function atOffset(file: Upload, offset: number): Upload {
 
 const sum = (parts: Part[]) => parts.reduce((n, p) => n + (p.Size ?? 0), 0);
 
+/** The parts from the first on, up to the first number missing (the listing is sorted). */
+function leadingRun(parts: Part[]): Part[] {
+  const run: Part[] = [];
+  for (const part of parts) {
+    if (part.PartNumber !== run.length + 1) break;
+    run.push(part);
+  }
+  return run;
+}
+
 class VidiS3Store extends S3Store {
   readonly hashes = new S3RunningHashes();
   /** Each upload's last getUpload listing, taken by the write of the same PATCH. */
@@ -109,8 +122,17 @@ class VidiS3Store extends S3Store {
     ]);
     // The multipart upload is complete: the info object says how big it became.
     if (!parts) return atOffset(file, file.size ?? 0);
-    const offset = sum(parts) + (tail ?? 0);
-    await this.listings.set(id, { offset, parts, tail });
+    const run = leadingRun(parts);
+    let kept = tail;
+    if (run.length < parts.length && tail !== undefined) {
+      // A PATCH's parts go up at once: one that failed (or died with its instance) while a later
+      // one landed leaves a gap. Only the parts before it count, so the resume sends the rest again
+      // under the same part numbers; the tail part followed the later parts and goes.
+      await this.deleteIncompletePart(id);
+      kept = undefined;
+    }
+    const offset = sum(run) + (kept ?? 0);
+    await this.listings.set(id, { offset, parts: run, tail: kept });
     return atOffset(file, offset);
   }
 

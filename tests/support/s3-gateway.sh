@@ -166,7 +166,9 @@ objecter tick interval = 0.2
 [client.rgw.gw]
 admin socket = $D/run/\$cluster-\$name.asok
 rgw data = $D/rgw
-rgw frontends = beast endpoint=127.0.0.1:$RGW_PORT
+# Nagle off: with it a reply written in pieces (CreateMultipartUpload, CopyObject, DeleteObjects) waited for
+# the client's delayed ACK on a kept-alive connection, 40 ms each (docs/benchmarks.md, issue 32's S3 uploads).
+rgw frontends = beast endpoint=127.0.0.1:$RGW_PORT tcp_nodelay=1
 EOF
   printf 'FSID=%s\nMON_PORT=%s\nRGW_PORT=%s\n' "$FSID" "$MON_PORT" "$RGW_PORT" >"$D/ports"
 }

@@ -3,13 +3,22 @@ import type { UploadRecord, UploadsDb } from './upload-db';
 import { CompanionFiles } from './companion-files';
 import type { UploadEvents } from './upload-events';
 import { requestPersistentStorage } from '../../lib/session/persist-storage';
+import { costlyConnection, networkInformation } from '../../lib/connection';
 
 /**
  * 5 MiB: measured over loopback (docs/uploads.md), 256 KiB chunks ran at about half the speed and
- * 1-2 MiB were noisy, while 5, 8, 16 MiB and whole-file PATCHes were within noise of each other.
- * The smallest of the fast sizes bounds what a cut connection can cost to re-send.
+ * 1-2 MiB were noisy, while 5, 8, 16 MiB and whole-file PATCHes were within noise of each other on
+ * disk. The chunk of a slow, metered or unknown link: each PATCH stays short there.
  */
 export const CHUNK_SIZE = 5 * 1024 * 1024;
+/**
+ * The chunk of a fast, unmetered link (docs/decisions/0029-upload-chunks-by-link.md): into S3 each
+ * PATCH's parts go up while the rest of its body arrives, where 5 MiB PATCHes send one part at a
+ * time. 50 MiB is one request of at most 42 s at 10 Mbit/s, far inside the server's 300 s.
+ */
+export const FAST_LINK_CHUNK_SIZE = 50 * 1024 * 1024;
+/** Chromium's downlink estimate stops at 10 Mbit/s: a link it puts there is at least that fast. */
+const FAST_LINK_MBPS = 10;
 const RETRY_DELAYS = [0, 1000, 3000, 5000, 10000];
 const PROGRESS_WRITE_MS = 250;
 
@@ -33,6 +42,17 @@ export interface UploadQueueOptions {
   isOnline?(): boolean;
   /** Extra tus-js-client options (Node tests pass a fileReader for Blobs). */
   tus?: Partial<ConstructorParameters<typeof Upload>[1]>;
+}
+
+/**
+ * The chunk for the link an upload starts on: FAST_LINK_CHUNK_SIZE where the browser says the link
+ * is 4G-class at Chromium's top downlink estimate, not cellular and without Save-Data; CHUNK_SIZE
+ * otherwise, also where it says nothing (Safari, Firefox). A PATCH cut short keeps what arrived on
+ * both stores (docs/uploads.md), so a bigger chunk re-sends no more after a cut.
+ */
+export function chunkSizeForLink(link = networkInformation()): number {
+  if (!link || costlyConnection(link) !== null) return CHUNK_SIZE;
+  return link.effectiveType === '4g' && (link.downlink ?? 0) >= FAST_LINK_MBPS ? FAST_LINK_CHUNK_SIZE : CHUNK_SIZE;
 }
 
 /** Why the server refused for good, from its JSON error (or null for a network failure). */
@@ -209,7 +229,7 @@ export class UploadQueue {
         ...this.o.tus,
         endpoint: this.o.endpoint,
         uploadUrl: rec.tusUrl,
-        chunkSize: this.o.chunkSize ?? CHUNK_SIZE,
+        chunkSize: this.o.chunkSize ?? chunkSizeForLink(),
         retryDelays: RETRY_DELAYS,
         storeFingerprintForResuming: false,
         removeFingerprintOnSuccess: false,
