@@ -56,6 +56,17 @@ const ENGINE_INDEPENDENT = [
  * the several-instances deployment: the upload and sync suites, plus what only S3 has (tests/s3, with
  * the media job runner's S3 side in tests/s3/media-jobs-s3.test.ts; its disk suites look at folders).
  */
+/**
+ * The server suites (SQLite, PostgreSQL, S3) load the server's modules once per worker instead of once
+ * per file: each file builds its own app, database and server from them (tests/helpers/test-app.ts),
+ * mocks nothing and sets no environment variable, so nothing a file does outlives it but the modules'
+ * own bounded caches. Per-file loading cost about 1.1 s of CPU a file (the SQLite project: 116 s of
+ * its 126 s wall were imports; 12 s and 81 s without; docs/benchmarks.md, "CI time"). A suite that
+ * needs a global of its own passes it explicitly (fake-indexeddb's factory to Dexie, not its `auto`).
+ * The unit project keeps isolation: its client tests stub globals and timers.
+ */
+const ISOLATE_SERVER_FILES = false;
+
 const S3_SUITES = [
   'tests/s3/**/*.test.ts',
   'tests/integration/upload*.test.ts',
@@ -99,6 +110,7 @@ export default defineConfig({
           name: 'sqlite',
           include: SERVER_SUITES,
           env: { VIDI_TEST_DB: 'sqlite' },
+          isolate: ISOLATE_SERVER_FILES,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -114,6 +126,7 @@ export default defineConfig({
                 exclude: [...configDefaults.exclude, ...ENGINE_INDEPENDENT],
                 env: { VIDI_TEST_DB: 'postgres' },
                 globalSetup: ['tests/setup/postgres.ts'],
+                isolate: ISOLATE_SERVER_FILES,
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
               },
@@ -127,6 +140,7 @@ export default defineConfig({
                 name: 's3',
                 include: S3_SUITES,
                 env: { VIDI_TEST_DB: 'postgres', VIDI_TEST_STORAGE: 's3' },
+                isolate: ISOLATE_SERVER_FILES,
                 globalSetup: ['tests/setup/postgres.ts', 'tests/setup/s3.ts'],
                 testTimeout: 60_000,
                 hookTimeout: 90_000,

@@ -1,6 +1,6 @@
-import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { createUser, type TestUser } from '../helpers/users';
@@ -24,6 +24,14 @@ const blobReader = {
     };
   },
 };
+
+/**
+ * A fresh database on fake-indexeddb, passed to Dexie rather than installed as a global: files share a
+ * worker's modules (vitest.config.ts, isolate), and Dexie reads the global IndexedDB once, when loaded.
+ */
+function newUploadsDb(): UploadsDb {
+  return new UploadsDb(`q-${randomUUID()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+}
 
 // The browser's upload queue (client/features/upload) against the real server, with IndexedDB
 // from fake-indexeddb: what survives in the database is what a reloaded app resumes from.
@@ -105,7 +113,7 @@ describe('the client upload queue against the real server', () => {
   };
 
   it('uploads a queued file with its poster and keeps the local copy only until processing ends', async () => {
-    const db = new UploadsDb(`q-${randomUUID()}`);
+    const db = newUploadsDb();
     const { queue, settled, next } = makeQueue(db);
     const item = await input(await mp4Faststart());
     const done = next();
@@ -122,7 +130,7 @@ describe('the client upload queue against the real server', () => {
   });
 
   it('sends the poster once when the upload finishes while the first send is still on its way', async () => {
-    const db = new UploadsDb(`q-${randomUUID()}`);
+    const db = newUploadsDb();
     const { queue, next } = makeQueue(db);
     const item = await input(await mp4Faststart());
     // Hold the first send until the video exists: the finish then asks for the poster too.
@@ -144,7 +152,7 @@ describe('the client upload queue against the real server', () => {
   });
 
   it('resumes after an app restart from the URL kept in IndexedDB, creating the upload once', async () => {
-    const db = new UploadsDb(`q-${randomUUID()}`);
+    const db = newUploadsDb();
     const bytes = readFileSync(await mp4TwoMegabytes());
     const item = await input(await mp4TwoMegabytes());
     // The app "closes" while the 5th request (POST, then PATCHes) is on its way.
@@ -185,7 +193,7 @@ describe('the client upload queue against the real server', () => {
   });
 
   it('waits while offline and sends when the network returns', async () => {
-    const db = new UploadsDb(`q-${randomUUID()}`);
+    const db = newUploadsDb();
     const { queue, next } = makeQueue(db);
     online = false;
     const item = await input(await mp4Faststart());
@@ -202,7 +210,7 @@ describe('the client upload queue against the real server', () => {
   });
 
   it("keeps the server's reason when it refuses the file", async () => {
-    const db = new UploadsDb(`q-${randomUUID()}`);
+    const db = newUploadsDb();
     const { queue, settled, next } = makeQueue(db);
     const item = await input(await textAsMp4(), { posterBlob: null });
     const done = next();
@@ -215,7 +223,7 @@ describe('the client upload queue against the real server', () => {
   });
 
   it('reports a creation refused for the limits (429 slots, 507 disk) as failed with the reason, keeping the file', async () => {
-    const db = new UploadsDb(`q-${randomUUID()}`);
+    const db = newUploadsDb();
     const { queue, settled, next } = makeQueue(db);
     // Three uploads in progress elsewhere (another device) take the member's slots.
     const token = (await t.deps.tokens.issue(user.id)).token;
@@ -248,7 +256,7 @@ describe('the client upload queue against the real server', () => {
   });
 
   it('cancels: stops, terminates the upload on the server and removes the local copy', async () => {
-    const db = new UploadsDb(`q-${randomUUID()}`);
+    const db = newUploadsDb();
     const { queue } = makeQueue(db, { chunkSize: 128 * 1024 });
     const item = await input(await mp4TwoMegabytes());
     await queue.enqueue(item);

@@ -8,6 +8,11 @@ import { onOwnConnection, twoInstances, type Instance } from './cluster-apps';
 // only: the holder of an advisory lock (server/cluster/leader.ts).
 
 const CHECK_MS = 200;
+/**
+ * How long a hand-over may take here: a few checks when the machine is idle, but the suite runs three
+ * files at a time beside PostgreSQL on two cores, and a 2 s limit failed now and then under that load.
+ */
+const HAND_OVER_MS = 8000;
 /** What a process logs when it takes the leader lock (server/cluster/leader.ts). */
 const LEADS = 'this instance leads';
 
@@ -55,8 +60,8 @@ describe('leader timers on PostgreSQL', () => {
       // The leader's connection is cut (a network fault, an operator): it stops at once, the other takes over.
       const [holder] = await lockHolders();
       await onOwnConnection(cluster.databaseUrl, 'SELECT pg_terminate_backend($1)', [holder!.pid]);
-      await expect.poll(() => running.get(leaderName), { timeout: 2000 }).toBe(false);
-      await expect.poll(() => follower.isLeader(), { timeout: CHECK_MS * 10 }).toBe(true);
+      await expect.poll(() => running.get(leaderName), { timeout: HAND_OVER_MS }).toBe(false);
+      await expect.poll(() => follower.isLeader(), { timeout: HAND_OVER_MS }).toBe(true);
       expect(running.get(followerName)).toBe(true);
       // The old leader reconnects as a follower.
       await new Promise((r) => setTimeout(r, CHECK_MS * 3));
@@ -66,7 +71,7 @@ describe('leader timers on PostgreSQL', () => {
       // The new leader stops (a deploy): its timers stop, and the first takes over again.
       await follower.stop();
       expect(running.get(followerName)).toBe(false);
-      await expect.poll(() => leader.isLeader(), { timeout: CHECK_MS * 10 }).toBe(true);
+      await expect.poll(() => leader.isLeader(), { timeout: HAND_OVER_MS }).toBe(true);
       expect(running.get(leaderName)).toBe(true);
     } finally {
       await onA.stop();

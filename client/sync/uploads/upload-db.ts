@@ -1,4 +1,4 @@
-import Dexie, { type EntityTable } from 'dexie';
+import Dexie, { type DexieOptions, type EntityTable } from 'dexie';
 
 export type UploadStatus = 'queued' | 'uploading' | 'paused' | 'failed' | 'done';
 
@@ -34,8 +34,9 @@ export interface UploadRecord {
 export class UploadsDb extends Dexie {
   uploads!: EntityTable<UploadRecord, 'videoId'>;
 
-  constructor(name = 'vidi-uploads') {
-    super(name);
+  /** `options` names the IndexedDB to use (tests pass fake-indexeddb's) instead of the browser's. */
+  constructor(name = 'vidi-uploads', options?: DexieOptions) {
+    super(name, options);
     this.version(1).stores({ uploads: 'videoId, userId, status, createdAt' });
   }
 }
