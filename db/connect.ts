@@ -23,6 +23,7 @@ import * as m0017safety from './migrations/0017_safety';
 import * as m0018mutesMuted from './migrations/0018_mutes_muted';
 import * as m0019discovery from './migrations/0019_discovery';
 import * as m0020hashtagsAdmin from './migrations/0020_hashtags_admin';
+import * as m0021hashtagsTop from './migrations/0021_hashtags_top';
 
 /** Migrations are listed here, in order, so the bundle needs no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0018_mutes_muted': m0018mutesMuted,
   '0019_discovery': m0019discovery,
   '0020_hashtags_admin': m0020hashtagsAdmin,
+  '0021_hashtags_top': m0021hashtagsTop,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -20,6 +20,7 @@ import type {
   SharesTable,
   HashtagsTable,
   VideoHashtagsTable,
+  VideoHashtagsTopTable,
 } from './tables/videos';
 import type {
   PrizesTable,
@@ -71,6 +72,7 @@ export interface Database {
   shares: SharesTable;
   hashtags: HashtagsTable;
   video_hashtags: VideoHashtagsTable;
+  video_hashtags_top: VideoHashtagsTopTable;
   settings: SettingsTable;
   prizes: PrizesTable;
   scores: ScoresTable;

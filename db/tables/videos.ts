@@ -108,10 +108,17 @@ export interface HashtagsTable {
   created_at: number;
 }
 
-/** A ready video filed under one of its tags; created_at and likes_count are the video's, for the tag page's orders. */
+/** A ready video filed under one of its tags; created_at is the video's, for the tag page's "recent" order. */
 export interface VideoHashtagsTable {
   tag: string;
   video_id: string;
   created_at: number;
-  likes_count: Generated<number>;
+}
+
+/** The tag page's "top" order (migration 0021): one row per video_hashtags row, keyed by the order, likes_count kept equal to the video's by a trigger. */
+export interface VideoHashtagsTopTable {
+  tag: string;
+  likes_count: number;
+  created_at: number;
+  video_id: string;
 }

@@ -4,15 +4,17 @@ import type { TableLoad } from './seed-rows';
 // The seed's hashtag filing: every seeded video is ready, so each is filed under the tags
 // hashtagsOf() finds in its texts, as server/discovery/video-hashtags.ts files a video that becomes
 // ready (the same function, so the filing and the texts agree). The rows are bulk-loaded after the
-// videos: video_hashtags in primary-key order (tag, then video id), and a hashtags row for each new
-// tag with its count; a tag an earlier seed (or a member) already filed gains its new videos in
-// `existing`, which the caller adds to its row.
+// videos: video_hashtags in primary-key order (tag, then video id), the same rows of
+// video_hashtags_top with the videos' seeded likes_count, and a hashtags row for each new tag with
+// its count; a tag an earlier seed (or a member) already filed gains its new videos in `existing`,
+// which the caller adds to its row.
 
 export interface SeedFiling {
   /** Records video j's tags from its texts (videos are noted in id order). */
   note(j: number, title: string, description: string): void;
   hashtags: TableLoad;
   videoHashtags: TableLoad;
+  videoHashtagsTop: TableLoad;
 }
 
 export function seedFiling(video: { ids: readonly string[]; at: Float64Array; likes: Uint32Array }, now: number, existing: Map<string, number>): SeedFiling {
@@ -64,12 +66,24 @@ export function seedFiling(video: { ids: readonly string[]; at: Float64Array; li
     },
     videoHashtags: {
       table: 'video_hashtags',
-      columns: ['tag', 'video_id', 'created_at', 'likes_count'],
+      columns: ['tag', 'video_id', 'created_at'],
       async write(out) {
         for (const t of order) {
           for (let k = tagStart![t]!; k < tagStart![t + 1]!; k++) {
             const j = byTag![k]!;
-            if (out.row(tags[t], video.ids[j], video.at[j], video.likes[j]) === true) await out.drain();
+            if (out.row(tags[t], video.ids[j], video.at[j]) === true) await out.drain();
+          }
+        }
+      },
+    },
+    videoHashtagsTop: {
+      table: 'video_hashtags_top',
+      columns: ['tag', 'likes_count', 'created_at', 'video_id'],
+      async write(out) {
+        for (const t of order) {
+          for (let k = tagStart![t]!; k < tagStart![t + 1]!; k++) {
+            const j = byTag![k]!;
+            if (out.row(tags[t], video.likes[j], video.at[j], video.ids[j]) === true) await out.drain();
           }
         }
       },

@@ -21,7 +21,7 @@ export interface RowSink {
 }
 
 export interface TableLoad {
-  table: 'profiles' | 'credentials' | 'videos' | 'likes' | 'views' | 'comments' | 'follows' | 'hashtags' | 'video_hashtags';
+  table: 'profiles' | 'credentials' | 'videos' | 'likes' | 'views' | 'comments' | 'follows' | 'hashtags' | 'video_hashtags' | 'video_hashtags_top';
   columns: readonly string[];
   /** Writes the rows in primary-key order (appending to the B-tree). */
   write(out: RowSink): Promise<void>;
@@ -210,7 +210,7 @@ export function seedSteps(o: SeedOptions, c: SeedContext): SeedStep[] {
     { name: 'users', loads: [profiles, credentials] },
     ...(o.followsPerMember ? [{ name: 'follows', loads: [follows] }] : []),
     { name: 'videos', loads: [videos] },
-    { name: 'hashtags', loads: [filing.hashtags, filing.videoHashtags] },
+    { name: 'hashtags', loads: [filing.hashtags, filing.videoHashtags, filing.videoHashtagsTop] },
     { name: 'likes', loads: [pairs('likes', likesPer)] },
     { name: 'views', loads: [pairs('views', viewsPer)] },
     { name: 'comments', loads: [comments] },

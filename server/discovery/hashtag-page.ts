@@ -7,8 +7,9 @@ import { FEED_ROW_COLUMNS, toFeedItem, type FeedRow, type Page } from '../feed/i
 import { videoAuthorShown, withViewer } from '../feed/safety';
 
 // A hashtag page (docs/data-model.md, "Discovery"; docs/decisions/0025-discovery.md, "Hashtags"):
-// the tag's videos, newest first on video_hashtags_recent or most liked first on video_hashtags_top
-// (db/migrations/0019_discovery.ts), each one backward walk of its index range that stops after a
+// the tag's videos, newest first on the index video_hashtags_recent (db/migrations/0019_discovery.ts)
+// or most liked first on the table video_hashtags_top, keyed by that order (db/migrations/0021_hashtags_top.ts),
+// each one backward walk of its index range that stops after a
 // page, whatever the tag's size. Only ready videos are filed; the walk still checks the video, its
 // author (active) and, for a viewer with blocks or mutes, that author (server/feed/safety.ts).
 
@@ -52,17 +53,24 @@ function orderOf(sort: HashtagSort, cursor: HashtagCursor | null) {
     return {
       below: sql`(h.likes_count, h.created_at, h.video_id) < (${after.likes}, ${after.at}, ${after.id})`,
       order: sql`h.likes_count DESC, h.created_at DESC, h.video_id DESC`,
+      from: sql`video_hashtags_top h`,
+      rank: sql`h.likes_count`,
     };
   }
   const after = cursor?.sort === 'recent' ? cursor : { at: Number.MAX_SAFE_INTEGER, id: '' };
-  return { below: sql`(h.created_at, h.video_id) < (${after.at}, ${after.id})`, order: sql`h.created_at DESC, h.video_id DESC` };
+  return {
+    below: sql`(h.created_at, h.video_id) < (${after.at}, ${after.id})`,
+    order: sql`h.created_at DESC, h.video_id DESC`,
+    from: sql`video_hashtags h`,
+    rank: sql`v.likes_count`,
+  };
 }
 
 /** One page (and one more row) of tag `tag` in `sort` order; `filtered` for a viewer with blocks or mutes. */
 export function hashtagVideosQuery(viewer: string, tag: string, sort: HashtagSort, cursor: HashtagCursor | null, filtered: boolean): RawBuilder<TagRow> {
-  const { below, order } = orderOf(sort, cursor);
+  const { below, order, from, rank } = orderOf(sort, cursor);
   const shown = filtered ? sql` AND ${withViewer(videoAuthorShown('v.user_id'), viewer)}` : sql``;
-  return sql<TagRow>`SELECT ${COLUMNS}, h.likes_count AS rank_likes FROM video_hashtags h
+  return sql<TagRow>`SELECT ${COLUMNS}, ${rank} AS rank_likes FROM ${from}
     JOIN videos v ON v.id = h.video_id
     JOIN profiles p ON p.id = v.user_id
     LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = ${viewer}

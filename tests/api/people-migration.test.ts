@@ -1,25 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, inject, it } from 'vitest';
-import { migrateTo, migrateToLatest, openDatabase, type DbHandle } from '#db/connect';
-import { createDatabase } from '#tests/support/postgres-cluster';
-import { testDialect } from '../helpers/test-database';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrateTo, migrateToLatest } from '#db/connect';
+import { emptyDatabase } from '../helpers/empty-database';
 import { HANDLE_PATTERN, RESERVED_HANDLES } from '#sync/protocol/handles';
-
-/** An empty database of the engine under test (not the migrated template). */
-async function emptyDatabase(): Promise<{ handle: DbHandle; drop: () => void }> {
-  if (testDialect === 'postgres') {
-    const admin = inject('pgAdminUrl');
-    const name = `m_${randomBytes(6).toString('hex')}`;
-    await createDatabase(admin, name);
-    return { handle: openDatabase(admin.replace(/\/[^/]*$/, `/${name}`)), drop: () => {} };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'vidi-migration-'));
-  return { handle: openDatabase(join(dir, 'vidi.db')), drop: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 describe('migration 0014: every existing member gets a handle', () => {
   let opened: Awaited<ReturnType<typeof emptyDatabase>> | undefined;

@@ -34,8 +34,20 @@ async function push(user: TestUser, clientId: string, id: number, args: Record<s
 const edit = (user: TestUser, args: Record<string, unknown>) => push(user, randomUUID(), 1, args);
 
 const videoTexts = (id: string) => t.deps.db.selectFrom('videos').select(['title', 'description']).where('id', '=', id).executeTakeFirstOrThrow();
-const tagsOf = async (id: string) =>
-  (await t.deps.db.selectFrom('video_hashtags').select('tag').where('video_id', '=', id).orderBy('tag').execute()).map((r) => r.tag);
+/** The video's filed tags, which its keys of the "top" order (db/migrations/0021_hashtags_top.ts) match, at its likes_count. */
+const tagsOf = async (id: string) => {
+  const filed = (await t.deps.db.selectFrom('video_hashtags').select('tag').where('video_id', '=', id).orderBy('tag').execute()).map((r) => r.tag);
+  const top = await t.deps.db
+    .selectFrom('video_hashtags_top as h')
+    .innerJoin('videos as v', 'v.id', 'h.video_id')
+    .select('h.tag')
+    .where('h.video_id', '=', id)
+    .whereRef('h.likes_count', '=', 'v.likes_count')
+    .orderBy('h.tag')
+    .execute();
+  expect(top.map((r) => r.tag)).toEqual(filed);
+  return filed;
+};
 const countOf = async (tag: string) => (await hashtagRow(t.deps.db, tag))?.videos_count;
 const videoChanges = async (id: string) =>
   Number(
