@@ -1,8 +1,10 @@
-import { Transform, type Readable } from 'node:stream';
+import { createReadStream, ReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { Part } from '@aws-sdk/client-s3';
 import { S3Store, type MetadataValue } from '@tus/s3-store';
 import { ERRORS, TUS_RESUMABLE, Upload, type KvStore } from '@tus/server';
 import { s3ClientConfig, type S3Storage } from '../storage/s3-client';
+import { BATCH_BYTES, hashedBatches } from './hashed-batches';
 import { S3RunningHashes } from './s3-running-hashes';
 
 /**
@@ -152,12 +154,7 @@ class VidiS3Store extends S3Store {
     const listing = this.listings.take(id);
     if (listing?.offset === offset && !listing.fresh) this.writing.set(id, { parts: [...listing.parts], tail: listing.tail });
     const hashed = this.hashes.begin(id, offset);
-    const body = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        hashed?.update(chunk);
-        done(null, chunk);
-      },
-    });
+    const body = hashedBatches(hashed);
     const end = () => {
       if (!body.writableEnded) body.end();
     };
@@ -182,8 +179,18 @@ class VidiS3Store extends S3Store {
     return super.retrieveParts(id, partNumberMarker);
   }
 
+  /**
+   * The store hands over its part's temporary file as a read stream of 64 KiB pieces; the same
+   * file is read in BATCH_BYTES pieces instead. Still a file stream, so the SDK takes its length
+   * from the file and signs it as UNSIGNED-PAYLOAD rather than hashing a buffer it was given.
+   */
   protected override async uploadPart(metadata: MetadataValue, readStream: Parameters<S3Store['uploadPart']>[1], partNumber: number): Promise<string> {
-    const etag = await super.uploadPart(metadata, readStream, partNumber);
+    let body = readStream;
+    if (readStream instanceof ReadStream) {
+      readStream.destroy();
+      body = createReadStream(readStream.path, { highWaterMark: BATCH_BYTES });
+    }
+    const etag = await super.uploadPart(metadata, body, partNumber);
     this.writing.get(metadata.file.id)?.parts.push({ PartNumber: partNumber, ETag: etag });
     return etag;
   }
