@@ -97,6 +97,22 @@ describe('hashtag plans on PostgreSQL', () => {
     }
   });
 
+  // The statement of the likes trigger (db/migrations/0021_hashtags_top.ts, vidi_video_likes_to_tags)
+  // for a video of the big tag: its tags by video_hashtags_video, each key by the primary key.
+  it('moves a liked video’s keys of the top order by primary key, whatever the tag’s size', async () => {
+    const video = 'v00090002';
+    const likes = (90002 * 7919) % 500;
+    const query = () => sql`UPDATE video_hashtags_top t SET likes_count = ${likes + 1} FROM video_hashtags h
+      WHERE h.video_id = ${video} AND t.tag = h.tag AND t.likes_count = ${likes} AND t.created_at = h.created_at AND t.video_id = ${video}`;
+    for (const nodes of [await runPlan(handle.db, query()), await keptPlan(handle.db, query())]) {
+      const plan = describePlan(nodes);
+      const reads = nodes.filter((n) => n['Node Type'] !== 'ModifyTable');
+      expect(scansOf(reads, 'video_hashtags_top'), plan).toEqual([['Index Scan', 'video_hashtags_top_pk']]);
+      expect(scansOf(nodes, 'video_hashtags'), plan).toEqual([['Index Scan', 'video_hashtags_video']]);
+      expect(seqScans(nodes), plan).toEqual([]);
+    }
+  });
+
   it('lists the admin’s tags by a range of the primary key, or by walking hashtags_videos_count from the top', async () => {
     const cases = [
       [() => hashtagListQuery('tag1', null, 20), 'hashtags_pkey'],
