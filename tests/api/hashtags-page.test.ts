@@ -247,4 +247,28 @@ describe('the page’s plans', () => {
       }
     }
   });
+
+  // The likes trigger's statement of each engine (db/migrations/0021_hashtags_top.ts): the video's tags
+  // by video_hashtags_video, each key of the top order by the primary key.
+  it('moves a liked video’s keys of the top order by key', async () => {
+    const [video, was, now] = ['v1', 3, 4];
+    const text =
+      testDialect === 'sqlite'
+        ? sql`UPDATE video_hashtags_top SET likes_count = ${now}
+            WHERE (tag, likes_count, created_at, video_id) IN (SELECT tag, ${was}, created_at, video_id FROM video_hashtags WHERE video_id = ${video})`
+        : sql`UPDATE video_hashtags_top t SET likes_count = ${now} FROM video_hashtags h
+            WHERE h.video_id = ${video} AND t.tag = h.tag AND t.likes_count = ${was} AND t.created_at = h.created_at AND t.video_id = ${video}`;
+    const steps = await queryPlan(t.deps.db, text.compile(t.deps.db));
+    const plan = planText(steps);
+    expect(
+      steps.filter((s) => s.kind !== 'search'),
+      plan,
+    ).toEqual([]);
+    expect(
+      steps.find((s) => s.index === 'video_hashtags_video'),
+      plan,
+    ).toBeDefined();
+    const top = steps.filter((s) => s.table === 'video_hashtags_top' || s.table === 't');
+    expect(top, plan).toEqual([{ kind: 'search', table: top[0]?.table, ...(testDialect === 'sqlite' ? {} : { index: 'video_hashtags_top_pk' }) }]);
+  });
 });
