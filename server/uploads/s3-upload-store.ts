@@ -185,11 +185,24 @@ class VidiS3Store extends S3Store {
    * from the file and signs it as UNSIGNED-PAYLOAD rather than hashing a buffer it was given.
    */
   protected override async uploadPart(metadata: MetadataValue, readStream: Parameters<S3Store['uploadPart']>[1], partNumber: number): Promise<string> {
-    let body = readStream;
-    if (readStream instanceof ReadStream) {
-      readStream.destroy();
-      body = createReadStream(readStream.path, { highWaterMark: BATCH_BYTES });
+    if (!(readStream instanceof ReadStream)) return this.sendPart(metadata, readStream, partNumber);
+    readStream.destroy();
+    const file = createReadStream(readStream.path, { highWaterMark: BATCH_BYTES });
+    // As the store did for its own stream: a failed read fails the part instead of the process.
+    const unread = new Promise<never>((_, reject) => file.once('error', reject));
+    unread.catch(() => undefined);
+    const sent = this.sendPart(metadata, file, partNumber);
+    sent.catch(() => undefined); // a request left behind by a failed read settles later
+    try {
+      return await Promise.race([sent, unread]);
+    } finally {
+      // The request pipes the file in, and a pipe does not close its source when the request fails.
+      file.destroy();
     }
+  }
+
+  /** The part's UploadPart, its ETag kept among the parts known to the write in progress. */
+  private async sendPart(metadata: MetadataValue, body: Parameters<S3Store['uploadPart']>[1], partNumber: number): Promise<string> {
     const etag = await super.uploadPart(metadata, body, partNumber);
     this.writing.get(metadata.file.id)?.parts.push({ PartNumber: partNumber, ETag: etag });
     return etag;
