@@ -25,62 +25,104 @@ type Drifted = {
 const rowsMatchTheSchema: [Drifted] extends [never] ? true : Drifted = true;
 void rowsMatchTheSchema;
 
-const whereAll = (where: Row) => Object.entries(where).map(([c, v]) => (v === null ? ([c, 'is', null] as const) : ([c, '=', v] as const)));
+/** Adds `where`'s columns to `q`, `is null` for a null. */
+function filtered<Q extends { where: (...a: never[]) => Q }>(q: Q, where: Row): Q {
+  let out = q;
+  for (const [c, v] of Object.entries(where)) out = (out.where as (c: string, op: string, v: unknown) => Q)(c, v === null ? 'is' : '=', v);
+  return out;
+}
+
+/** Where a push's tables read its context at call time (one per mutation of the push). */
+type TxSelf = { ctx: ServerMutationContext; tables?: Record<string, Ops> };
+
+// The adapters are classes, their methods made once: a push made each adapter's dozen closures
+// afresh, and under tsx (whose every named function is wrapped to keep its name) that was ~4 us a
+// table, ~30 us a push of likes with the getters below (docs/benchmarks.md, "Mixed load").
 
 /**
  * The Kysely adapter of one entity: every write stamps the server's time, declares its change as the
  * entity's declaration says (the change-log row and who it reaches) for each row it really changed,
- * and answers whether it changed one. `ctx` is read at call time (one per mutation of the push).
+ * and answers whether it changed one.
  */
-export function serverTable(ctx: () => ServerMutationContext, e: AnyEntity): Ops {
+class ServerTable implements Ops {
+  constructor(
+    protected readonly tx: TxSelf,
+    protected readonly e: AnyEntity,
+  ) {}
+
+  protected get ctx(): ServerMutationContext {
+    return this.tx.ctx;
+  }
+
   // The table is named by the registry; its columns are checked against the schema above.
-  const db = () => ctx().trx as unknown as Kysely<Record<string, Row>>;
-  const keyOf = (row: Row) => Object.fromEntries(e.key.map((k: string) => [k, row[k]]));
-  const declare = (rows: Row[], deleted = false) => {
-    for (const row of rows) ctx().changes.row(e, row, { deleted });
+  private get db() {
+    return this.ctx.trx as unknown as Kysely<Record<string, Row>>;
+  }
+
+  private keyOf(row: Row): Row {
+    const key: Row = {};
+    for (const k of this.e.key as string[]) key[k] = row[k];
+    return key;
+  }
+
+  protected declare(rows: Row[], deleted = false): boolean {
+    const { changes } = this.ctx;
+    for (const row of rows) changes.row(this.e, row, { deleted });
     return rows.length > 0;
-  };
-  const stamped = (row: Row) => (e.stamps?.insert ? { ...row, [e.stamps.insert]: ctx().now } : row);
-  const filter = <Q extends { where: (...a: never[]) => Q }>(q: Q, where: Row): Q =>
-    whereAll(where).reduce((acc, [c, op, v]) => (acc.where as (c: string, op: string, v: unknown) => Q)(c, op, v), q);
-  return {
-    get: (key) => filter(db().selectFrom(e.table).select(e.columns), key).executeTakeFirst(),
-    insert: async (row) => {
-      const full = stamped(row);
-      const r = await db()
-        .insertInto(e.table)
-        .values(full)
-        .onConflict((oc) => oc.columns(e.key).doNothing())
-        .executeTakeFirst();
-      return declare(Number(r.numInsertedOrUpdatedRows ?? 0n) > 0 ? [full] : []);
-    },
-    upsert: async (row) => {
-      const full = stamped(row);
-      await db()
-        .insertInto(e.table)
-        .values(full)
-        .onConflict((oc) => oc.columns(e.key).doUpdateSet(full))
-        .execute();
-      declare([full]);
-    },
-    delete: async (key) => declare(await filter(db().deleteFrom(e.table), keyOf(key)).returning(e.columns).execute(), true),
-    update: async (where, patch) => {
-      const set = { ...patch, ...(e.stamps?.update ? { [e.stamps.update]: ctx().now } : {}), ...updateAlso[e.table] };
-      return declare(await filter(db().updateTable(e.table).set(set), where).returning(e.columns).execute());
-    },
-    exists: async (where) => (await filter(db().selectFrom(e.table).select(e.key), where).limit(1).executeTakeFirst()) !== undefined,
-    // An increment, not a write of a value read earlier: concurrent ones add up.
-    increment: async (key, counter, by) => {
-      const q = filter(
-        db()
-          .updateTable(e.table)
-          .set((eb) => ({ [counter]: eb(eb.ref(counter), '+', by) })),
-        keyOf(key),
-      );
-      if (e.countersChange) declare(await q.returning(e.columns).execute());
-      else await q.execute();
-    },
-  };
+  }
+
+  private stamped(row: Row): Row {
+    const at = this.e.stamps?.insert;
+    return at ? { ...row, [at]: this.ctx.now } : row;
+  }
+
+  get(key: Row) {
+    return filtered(this.db.selectFrom(this.e.table).select(this.e.columns), key).executeTakeFirst() as ReturnType<Ops['get']>;
+  }
+
+  async insert(row: Row) {
+    const full = this.stamped(row);
+    const r = await this.db
+      .insertInto(this.e.table)
+      .values(full)
+      .onConflict((oc) => oc.columns(this.e.key).doNothing())
+      .executeTakeFirst();
+    return this.declare(Number(r.numInsertedOrUpdatedRows ?? 0n) > 0 ? [full] : []);
+  }
+
+  async upsert(row: Row) {
+    const full = this.stamped(row);
+    await this.db
+      .insertInto(this.e.table)
+      .values(full)
+      .onConflict((oc) => oc.columns(this.e.key).doUpdateSet(full))
+      .execute();
+    this.declare([full]);
+  }
+
+  async delete(key: Row) {
+    return this.declare(await filtered(this.db.deleteFrom(this.e.table), this.keyOf(key)).returning(this.e.columns).execute(), true);
+  }
+
+  async update(where: Row, patch: Row) {
+    const at = this.e.stamps?.update;
+    const set = { ...patch, ...(at ? { [at]: this.ctx.now } : {}), ...updateAlso[this.e.table] };
+    return this.declare(await filtered(this.db.updateTable(this.e.table).set(set), where).returning(this.e.columns).execute());
+  }
+
+  async exists(where: Row) {
+    return (await filtered(this.db.selectFrom(this.e.table).select(this.e.key), where).limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  // An increment, not a write of a value read earlier: concurrent ones add up.
+  async increment(key: Row, counter: string, by: 1 | -1) {
+    const q = filtered(
+      this.db.updateTable(this.e.table).set((eb) => ({ [counter]: eb(eb.ref(counter), '+', by) })),
+      this.keyOf(key),
+    );
+    if (this.e.countersChange) this.declare(await q.returning(this.e.columns).execute());
+    else await q.execute();
+  }
 }
 
 /** Columns only the server keeps, set with every update of the entity. */
@@ -94,21 +136,24 @@ const updateAlso: Record<string, Row> = {
  * pushes, so their reads and writes go through the engine's hot statements (push-statements.ts:
  * SQLite's prepared statements; PostgreSQL's per-push cache and its writes deferred to the push's end).
  */
-function likeFastPath(ctx: () => ServerMutationContext, generic: Ops): Ops {
-  const s = () => ctx().batch.statements;
-  const declare = (row: Row, changed: boolean, deleted = false) => {
-    if (changed) ctx().changes.row(likes as AnyEntity, row, { deleted });
+class LikeTable extends ServerTable {
+  private mark(row: Row, changed: boolean, deleted = false): boolean {
+    if (changed) this.ctx.changes.row(likes as AnyEntity, row, { deleted });
     return changed;
-  };
-  return {
-    ...generic,
-    get: async (k) => {
-      const like = await s().like(k.video_id as string, k.user_id as string);
-      return like && { ...k, created_at: like.created_at };
-    },
-    insert: async (row: Row) => declare(row, await s().insertLike(row.video_id as string, row.user_id as string, ctx().now)),
-    delete: async (k) => declare(k, await s().deleteLike(k.video_id as string, k.user_id as string), true),
-  };
+  }
+
+  override async get(k: Row) {
+    const like = await this.ctx.batch.statements.like(k.video_id as string, k.user_id as string);
+    return (like && { ...k, created_at: like.created_at }) as Awaited<ReturnType<Ops['get']>>;
+  }
+
+  override async insert(row: Row) {
+    return this.mark(row, await this.ctx.batch.statements.insertLike(row.video_id as string, row.user_id as string, this.ctx.now));
+  }
+
+  override async delete(k: Row) {
+    return this.mark(k, await this.ctx.batch.statements.deleteLike(k.video_id as string, k.user_id as string), true);
+  }
 }
 
 /**
@@ -116,64 +161,75 @@ function likeFastPath(ctx: () => ServerMutationContext, generic: Ops): Ops {
  * lock order), `likes_count` moves with the like fast path, and a deletion takes everything that
  * hangs off the video (its comments, likes and views, its points, its files once committed).
  */
-function videoOverrides(ctx: () => ServerMutationContext, generic: Ops): Ops {
-  return {
-    ...generic,
-    get: (k) => ctx().batch.statements.video(k.id as string),
-    // A push may pin twice on one video: its next read must see the first pin (PostgreSQL caches the push's videos).
-    update: async (where, patch) => {
-      const changed = await generic.update(where, patch);
-      if (changed) ctx().batch.statements.videoUpdated(where.id as string, patch);
-      return changed;
-    },
-    increment: (k, counter, by) => (counter === 'likes_count' ? ctx().batch.statements.bumpLikes(by, k.id as string) : generic.increment(k, counter, by)),
-    delete: async (k) => {
-      const { trx, changes, media, batch } = ctx();
-      // The deletion takes points off from the scores rows: the push's buffered ones must be there.
-      await settleScores(trx, batch.scores);
-      const gone = await deleteVideoInTx(trx, changes, k.id as string);
-      batch.statements.forgetVideo(k.id as string);
-      // Files are not transactional: they go once the deletion committed.
-      if (gone) changes.afterCommit(() => deleteMediaFiles(media, gone.fileKeys));
-      return gone !== undefined && gone !== null;
-    },
-  };
+class VideoTable extends ServerTable {
+  override get(k: Row) {
+    return this.ctx.batch.statements.video(k.id as string) as ReturnType<Ops['get']>;
+  }
+
+  // A push may pin twice on one video: its next read must see the first pin (PostgreSQL caches the push's videos).
+  override async update(where: Row, patch: Row) {
+    const changed = await super.update(where, patch);
+    if (changed) this.ctx.batch.statements.videoUpdated(where.id as string, patch);
+    return changed;
+  }
+
+  override increment(k: Row, counter: string, by: 1 | -1) {
+    return counter === 'likes_count' ? this.ctx.batch.statements.bumpLikes(by, k.id as string) : super.increment(k, counter, by);
+  }
+
+  override async delete(k: Row) {
+    const { trx, changes, media, batch } = this.ctx;
+    // The deletion takes points off from the scores rows: the push's buffered ones must be there.
+    await settleScores(trx, batch.scores);
+    const gone = await deleteVideoInTx(trx, changes, k.id as string);
+    batch.statements.forgetVideo(k.id as string);
+    // Files are not transactional: they go once the deletion committed.
+    if (gone) changes.afterCommit(() => deleteMediaFiles(media, gone.fileKeys));
+    return gone !== undefined && gone !== null;
+  }
 }
 
-const overrides: Partial<Record<string, (ctx: () => ServerMutationContext, generic: Ops) => Ops>> = {
-  [likes.table]: likeFastPath,
-  [videos.table]: videoOverrides,
+const tableClasses: Partial<Record<string, typeof ServerTable>> = {
+  [likes.table]: LikeTable,
+  [videos.table]: VideoTable,
 };
 
 /** The authoritative tables of one push: `ctx` is replaced for each of its mutations (the tables read it at call time). */
 export type ServerMutationTx = MutationTx & { ctx: ServerMutationContext };
 
 export function serverMutationTx(first: ServerMutationContext, registry: Record<string, AnyEntity> = entities): ServerMutationTx {
-  const tx = {
-    ctx: first,
+  const tx = Object.create(txPrototype(registry)) as ServerMutationTx & TxSelf;
+  tx.ctx = first;
+  return tx;
+}
+
+const prototypes = new WeakMap<Record<string, AnyEntity>, object>();
+
+/** What every push's object shares, made once per registry: each table is made when the push first uses it. */
+function txPrototype(registry: Record<string, AnyEntity>): object {
+  let proto = prototypes.get(registry);
+  if (proto) return proto;
+  proto = {
     location: 'server' as const,
     get userId() {
-      return tx.ctx.user.id;
+      return (this as TxSelf).ctx.user.id;
     },
     get now() {
-      return tx.ctx.now;
+      return (this as TxSelf).ctx.now;
     },
-    isAdmin: async () => tx.ctx.user.isAdmin,
+    isAdmin(this: TxSelf) {
+      return Promise.resolve(this.ctx.user.isAdmin);
+    },
   };
-  const ctx = () => tx.ctx;
-  // Each table's adapter is made when the push first uses it: making all of them (a score of
-  // closures each) was a tenth of a small push's CPU under the mixed load (docs/benchmarks.md).
   for (const [name, e] of Object.entries(registry)) {
-    Object.defineProperty(tx, name, {
-      configurable: true,
+    Object.defineProperty(proto, name, {
       enumerable: true,
-      get() {
-        const generic = serverTable(ctx, e);
-        const table = overrides[e.table]?.(ctx, generic) ?? generic;
-        Object.defineProperty(tx, name, { value: table, enumerable: true });
-        return table;
+      get(this: TxSelf) {
+        const made = (this.tables ??= {});
+        return (made[name] ??= new (tableClasses[e.table] ?? ServerTable)(this, e));
       },
     });
   }
-  return tx as unknown as ServerMutationTx;
+  prototypes.set(registry, proto);
+  return proto;
 }
