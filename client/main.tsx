@@ -1,5 +1,7 @@
 // First: the reset link's token leaves the address before any other module runs.
 import './app/strip-url-secrets';
+// Before any zod schema is defined, in whichever chunk: no eval under the page's CSP.
+import './sync/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
