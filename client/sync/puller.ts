@@ -9,6 +9,7 @@ import { TemporaryError, type Requester } from './sync-transport';
 import { apiErrorFromResponse } from '../lib/http/api-error';
 import { trace } from './trace';
 import { runTx } from './tx-queue';
+import { hintFirstPoster } from './poster-hint';
 
 /**
  * Brings the server's changes in: pulls from the cursor (with the comment lists of the dialogs that
@@ -70,7 +71,9 @@ export class Puller {
       return true;
     }
     if (!res.ok) throw new TemporaryError(`pull answered ${res.status}`);
-    const [{ PullResponseSchema }, raw] = await Promise.all([loadValidators(), res.json()]);
+    const raw: unknown = await res.json();
+    hintFirstPoster(raw);
+    const { PullResponseSchema } = loadedValidators() ?? (await loadValidators());
     const json: PullResponse = PullResponseSchema.parse(raw);
     trace('pull:parsed');
     const applied = await applyPull(this.db, this.userId, client_id, body.cursor, json, Date.now(), MAX_CACHED_VIDEOS, fill ?? null);
