@@ -20,13 +20,6 @@ export function startSync(opts: StartSyncOptions): SyncEngine {
   return engine;
 }
 
-/** A member coming back (client/app/sync-bridge.ts): IndexedDB opens, with its schema, while the refresh is out. */
-export function prepareSync(): void {
-  void getClientDb()
-    .open()
-    .catch(() => undefined);
-}
-
 export async function stopSync(): Promise<void> {
   const e = getSyncEngine();
   setSyncEngine(null);

@@ -17,17 +17,5 @@ export function useMemberGate(): 'loading' | 'out' | 'in' {
 }
 
 export function MemberGateFallback({ gate }: { gate: 'loading' | 'out' }) {
-  if (gate === 'out') return <Navigate to="/login" replace />;
-  // The top bar's brand paints while the session is restored: the first visit's first paint is not
-  // held until the refresh answers (docs/benchmarks.md, "First visit").
-  return (
-    <>
-      <header className="app-header">
-        <div className="header-inner">
-          <span className="brand">Vidi</span>
-        </div>
-      </header>
-      <Spinner fullScreen label="Loading your session" />
-    </>
-  );
+  return gate === 'loading' ? <Spinner fullScreen label="Loading your session" /> : <Navigate to="/login" replace />;
 }

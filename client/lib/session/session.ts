@@ -17,8 +17,6 @@ export interface SessionEvents {
   signedOut(reason: SignOutReason): void;
   /** The member asked to sign out: stop what would still call the server with this session. */
   signingOut(): Promise<void> | void;
-  /** A cached profile's session is being restored: its refresh request is out (it went first). */
-  restoring(user: SessionUser): void;
 }
 
 let state: SessionState = { status: 'loading' };
@@ -136,11 +134,7 @@ export function restoreSession(): Promise<void> {
       return;
     }
     try {
-      const ans = await withRefreshLock(() => {
-        const sent = requestJson('POST', '/api/auth/refresh', {});
-        for (const h of eventHandlers) h.restoring?.(cached);
-        return sent;
-      });
+      const ans = await withRefreshLock(() => requestJson('POST', '/api/auth/refresh', {}));
       if (ans.ok && isAuthSession(ans.data)) return applySession(ans.data);
       if (ans.status >= 500 || ans.status === 429) return openOffline(cached);
       endSession('expired');
