@@ -1,6 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import { createDatabase } from '#tests/support/postgres-cluster';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../helpers/test-database';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '#db/connect';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
+import { emptyDatabaseUrl } from '../helpers/empty-database';
 import { PROJECT_ROOT } from '../helpers/server-process';
 import { login, signUpVerified } from '../helpers/auth-flow';
 import { parsePasswordHash } from '#server/auth/password';
@@ -25,15 +24,6 @@ function runAdminCli(dataDir: string, databaseUrl: string, args: string[]): Prom
       },
     );
   });
-}
-
-/** A database nothing has migrated yet: the SQLite file of a new DATA_DIR, or a new empty PostgreSQL database. */
-async function emptyDatabaseUrl(dataDir: string): Promise<string> {
-  if (testDialect === 'sqlite') return join(dataDir, 'vidi.sqlite');
-  const admin = inject('pgAdminUrl');
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  await createDatabase(admin, name);
-  return admin.replace(/\/[^/]*$/, `/${name}`);
 }
 
 describe(`npm run admin (${testDialect})`, () => {

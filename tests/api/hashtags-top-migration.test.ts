@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateTo, migrateToLatest } from '#db/connect';
 import type { Database } from '#db/schema';
 import { emptyDatabase } from '../helpers/empty-database';
@@ -16,15 +16,8 @@ const topKeys = async (db: Kysely<Database>) =>
     .sort();
 
 describe('migration 0021: the top order in a table of its own', () => {
-  let opened: Awaited<ReturnType<typeof emptyDatabase>> | undefined;
-  afterEach(async () => {
-    await opened?.handle.close();
-    opened?.drop();
-  });
-
   it('keeps every filed key at its video’s count, moves it with each like, and goes back down', async () => {
-    opened = await emptyDatabase();
-    const { db } = opened.handle;
+    const { db } = await emptyDatabase();
     await migrateTo(db, '0020_hashtags_admin');
     await sql`INSERT INTO profiles (id, email, name, is_admin, is_active, account_status, created_at, updated_at)
       VALUES ('u1', 'u1@example.test', 'Maker', 0, 1, 'active', 1, 1)`.execute(db);

@@ -1,19 +1,12 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateTo, migrateToLatest } from '#db/connect';
 import { emptyDatabase } from '../helpers/empty-database';
 import { HANDLE_PATTERN, RESERVED_HANDLES } from '#sync/protocol/handles';
 
 describe('migration 0014: every existing member gets a handle', () => {
-  let opened: Awaited<ReturnType<typeof emptyDatabase>> | undefined;
-  afterEach(async () => {
-    await opened?.handle.close();
-    opened?.drop();
-  });
-
   it('derives one from the name, oldest member first, with digits where it is taken, never a reserved word', async () => {
-    opened = await emptyDatabase();
-    const { db } = opened.handle;
+    const { db } = await emptyDatabase();
     await migrateTo(db, '0013_push_sessions');
     const names = ['Asha Rao', 'asha  RAO', 'Asha-Rao!', 'Admin', '李小龙', 'Jo', '9 Lives', 'A'.repeat(80)];
     for (const [i, name] of names.entries())

@@ -2,19 +2,30 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
+import { inject, onTestFinished } from 'vitest';
 import { openDatabase, type DbHandle } from '#db/connect';
 import { createDatabase } from '#tests/support/postgres-cluster';
 import { testDialect } from './test-database';
 
-/** An empty database of the engine under test (not the migrated template): a migration's test starts it at the one before. */
-export async function emptyDatabase(): Promise<{ handle: DbHandle; drop: () => void }> {
-  if (testDialect === 'postgres') {
-    const admin = inject('pgAdminUrl');
-    const name = `m_${randomBytes(6).toString('hex')}`;
-    await createDatabase(admin, name);
-    return { handle: openDatabase(admin.replace(/\/[^/]*$/, `/${name}`)), drop: () => {} };
-  }
+/** A database nothing has migrated yet (not the migrated template): a SQLite file in `dir`, or a new empty PostgreSQL database. */
+export async function emptyDatabaseUrl(dir: string): Promise<string> {
+  if (testDialect === 'sqlite') return join(dir, 'vidi.sqlite');
+  const admin = inject('pgAdminUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  await createDatabase(admin, name);
+  return admin.replace(/\/[^/]*$/, `/${name}`);
+}
+
+/**
+ * An empty database of the engine under test, opened, for a migration's test to start at the one
+ * before: closed and its folder removed when the calling test finishes.
+ */
+export async function emptyDatabase(): Promise<DbHandle> {
   const dir = mkdtempSync(join(tmpdir(), 'vidi-migration-'));
-  return { handle: openDatabase(join(dir, 'vidi.db')), drop: () => rmSync(dir, { recursive: true, force: true }) };
+  const handle = openDatabase(await emptyDatabaseUrl(dir));
+  onTestFinished(async () => {
+    await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return handle;
 }
