@@ -8,9 +8,12 @@ import { toastText } from './toasts';
 
 const test = pwaTest();
 
+/** Opens the upload dialog and waits for its form: the dialog's code is a chunk of its own, fetched on the first open. */
 const openDialog = async (page: Page) => {
   await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
-  return page.getByRole('dialog', { name: 'Upload Video' });
+  const dialog = page.getByRole('dialog', { name: 'Upload Video' });
+  await dialog.getByLabel('Title').waitFor();
+  return dialog;
 };
 
 // Issue 26, "Also": what a new member meets when a file is no video. A file that is plainly none is
