@@ -62,16 +62,22 @@ export async function readBodyUpTo(reader: Reader, max: number): Promise<Buffer 
 export function bodyLimit(maxSize: number, message: string): MiddlewareHandler {
   const tooLarge = (c: Context) => closingAnswer(c, 413, 'payload_too_large', message);
   return async (c, next) => {
-    const body = c.req.raw.body;
-    if (!body) return next();
-    const length = c.req.raw.headers.has('transfer-encoding') ? null : c.req.raw.headers.get('content-length');
+    const headers = c.req.raw.headers;
+    const length = headers.has('transfer-encoding') ? null : headers.get('content-length');
+    // A declared length is checked before c.req.raw.body is touched: reading that makes
+    // @hono/node-server build the whole web Request (an AbortSignal, a web stream over the socket),
+    // where the handler's json() would read the socket directly.
     if (length !== null) {
       const declared = Number(length);
       if (declared <= maxSize) return next();
-      if (declared <= maxSize + DRAIN_BYTES) await drainBody(body.getReader(), declared);
+      const body = c.req.raw.body;
+      if (body && declared <= maxSize + DRAIN_BYTES) await drainBody(body.getReader(), declared);
       return tooLarge(c);
     }
-    // Chunked: counted as it arrives, kept up to the limit, the rest drained.
+    const body = c.req.raw.body;
+    if (!body) return next();
+    // Chunked (or, through app.request(), a body of unknown length): counted as it arrives, kept up
+    // to the limit, the rest drained.
     const whole = await readBodyUpTo(body.getReader(), maxSize);
     if (!whole) return tooLarge(c);
     c.req.raw = new Request(c.req.raw, { body: whole as Uint8Array<ArrayBuffer> });

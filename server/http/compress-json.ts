@@ -23,6 +23,14 @@ const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
 const byteLength = (body: Body) => (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
 
+/**
+ * Whether `body` is under COMPRESS_MIN_BYTES. A string's UTF-8 form is never shorter than its UTF-16
+ * length, so a long string needs no count (a feed page's is a pass over ~12 KB, and the adapter makes
+ * its own for Content-Length).
+ */
+const smallerThanMin = (body: Body) =>
+  typeof body === 'string' ? body.length < COMPRESS_MIN_BYTES && Buffer.byteLength(body) < COMPRESS_MIN_BYTES : body.byteLength < COMPRESS_MIN_BYTES;
+
 /** A JSON answer that may be re-encoded: not already coded, not marked no-transform, with a whole body. */
 function compressible(res: Response): boolean {
   if (res.status === 204 || res.status === 304 || res.status === 206) return false;
@@ -43,30 +51,32 @@ async function encode(body: Body, coding: 'br' | 'gzip'): Promise<Uint8Array<Arr
 /** Sends `body` (the bytes of `res`) coded as the request prefers; Vary: Accept-Encoding either way. */
 async function compressInto(c: Context, res: Response, body: Body): Promise<void> {
   const coding = negotiateEncoding(c.req.header('accept-encoding'), ['br', 'gzip']);
+  if (coding === 'identity') {
+    // The answer goes as it is: only Vary is added (on the adapter's kept headers, no copy).
+    res.headers.set('Vary', varyWithAcceptEncoding(res.headers.get('vary')));
+    return;
+  }
   const headers = new Headers(res.headers);
   headers.set('Vary', varyWithAcceptEncoding(headers.get('vary')));
-  let payload: Body = body;
-  if (coding !== 'identity') {
-    const coded = await encode(body, coding);
-    payload = coded;
-    headers.set('Content-Encoding', coding);
-    headers.set('Content-Length', String(coded.byteLength));
-    // The bytes differ from the identity answer's: a strong validator would claim they do not.
-    const etag = headers.get('etag');
-    if (etag && !etag.startsWith('W/')) headers.set('ETag', `W/${etag}`);
-  }
+  const coded = await encode(body, coding);
+  headers.set('Content-Encoding', coding);
+  headers.set('Content-Length', String(coded.byteLength));
+  // The bytes differ from the identity answer's: a strong validator would claim they do not.
+  const etag = headers.get('etag');
+  if (etag && !etag.startsWith('W/')) headers.set('ETag', `W/${etag}`);
   // Unset first: Hono's setter would otherwise copy the old answer's headers over these.
   c.res = undefined;
-  c.res = new Response(payload, { status: res.status, headers });
+  c.res = new Response(coded, { status: res.status, headers });
 }
 
 /** An answer whose body is a stream: read it if it is JSON (a web Response built by hand, say). */
 async function compressStreamed(c: Context, res: Response): Promise<void> {
   if (!compressible(res) || !res.body) return;
   const body = new Uint8Array(await res.arrayBuffer());
-  if (body.byteLength >= COMPRESS_MIN_BYTES) return compressInto(c, res, body);
+  // The stream is spent: the answer is made again from the bytes read.
   c.res = undefined;
   c.res = new Response(body, { status: res.status, headers: res.headers });
+  if (body.byteLength >= COMPRESS_MIN_BYTES) return compressInto(c, c.res, body);
 }
 
 /**
@@ -81,6 +91,6 @@ export function compressJsonAnswer(c: Context): Promise<void> | undefined {
   const body = knownBody(res);
   if (body === null) return;
   if (body === undefined) return compressStreamed(c, res);
-  if (byteLength(body) < COMPRESS_MIN_BYTES || !compressible(res)) return;
+  if (smallerThanMin(body) || !compressible(res)) return;
   return compressInto(c, res, body);
 }
