@@ -24,6 +24,7 @@ import * as m0018mutesMuted from './migrations/0018_mutes_muted';
 import * as m0019discovery from './migrations/0019_discovery';
 import * as m0020hashtagsAdmin from './migrations/0020_hashtags_admin';
 import * as m0021hashtagsTop from './migrations/0021_hashtags_top';
+import * as m0022hashtagsTopTrigger from './migrations/0022_hashtags_top_trigger';
 
 /** Migrations are listed here, in order, so the bundle needs no file-system scan. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0019_discovery': m0019discovery,
   '0020_hashtags_admin': m0020hashtagsAdmin,
   '0021_hashtags_top': m0021hashtagsTop,
+  '0022_hashtags_top_trigger': m0022hashtagsTopTrigger,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -9,6 +9,7 @@ import { testDialect } from '../helpers/test-database';
 import { HashtagPageSchema } from '#sync/rest-api/discovery';
 import { encodeFeedCursor } from '#sync/protocol/feed-cursor';
 import { hashtagVideosQuery } from '#server/discovery/hashtag-page';
+import { SQLITE_LIKES_TO_TAGS } from '#db/migrations/0022_hashtags_top_trigger';
 
 // GET /api/hashtags/{tag} (server/discovery/hashtag-routes.ts; docs/decisions/0025-discovery.md,
 // "Hashtags"): both orders paged without gaps or repeats, the tag's count exact through every kind of
@@ -248,16 +249,24 @@ describe('the page’s plans', () => {
     }
   });
 
-  // The likes trigger's statement of each engine (db/migrations/0021_hashtags_top.ts): the video's tags
-  // by video_hashtags_video, each key of the top order by the primary key.
+  // The likes trigger's statement of each engine (SQLite's of db/migrations/0022_hashtags_top_trigger.ts,
+  // PostgreSQL's function of 0021): the video's tags by video_hashtags_video, each key of the top order
+  // by the whole primary key (SQLite used only its first column with 0021's row-value form).
   it('moves a liked video’s keys of the top order by key', async () => {
-    const [video, was, now] = ['v1', 3, 4];
+    const [video, was, now, at] = ['v1', 3, 4, T0];
+    const sqliteText = SQLITE_LIKES_TO_TAGS.replaceAll('new.likes_count', String(now))
+      .replaceAll('old.likes_count', String(was))
+      .replaceAll('new.created_at', String(at))
+      .replaceAll('new.id', `'${video}'`);
     const text =
       testDialect === 'sqlite'
-        ? sql`UPDATE video_hashtags_top SET likes_count = ${now}
-            WHERE (tag, likes_count, created_at, video_id) IN (SELECT tag, ${was}, created_at, video_id FROM video_hashtags WHERE video_id = ${video})`
+        ? sql.raw(sqliteText)
         : sql`UPDATE video_hashtags_top t SET likes_count = ${now} FROM video_hashtags h
             WHERE h.video_id = ${video} AND t.tag = h.tag AND t.likes_count = ${was} AND t.created_at = h.created_at AND t.video_id = ${video}`;
+    if (testDialect === 'sqlite') {
+      const { rows } = await sql<{ detail: string }>`EXPLAIN QUERY PLAN ${sql.raw(sqliteText)}`.execute(t.deps.db);
+      expect(rows.map((r) => r.detail)).toContain('SEARCH video_hashtags_top USING PRIMARY KEY (tag=? AND likes_count=? AND created_at=? AND video_id=?)');
+    }
     const steps = await queryPlan(t.deps.db, text.compile(t.deps.db));
     const plan = planText(steps);
     expect(
