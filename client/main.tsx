@@ -20,7 +20,9 @@ void loadPublicSettings();
 registerServiceWorker();
 
 // A lazy chunk of an older deploy is gone: reload once to get the current shell instead of a blank screen.
+// Offline, a reload could only fail: the chunk's failure is left to the screen (client/ui/lazy-piece.tsx).
 window.addEventListener('vite:preloadError', (event) => {
+  if (!navigator.onLine) return;
   const key = 'vidi.reloadedForChunk';
   if (sessionStorage.getItem(key) === location.pathname) return;
   sessionStorage.setItem(key, location.pathname);

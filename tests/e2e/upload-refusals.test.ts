@@ -3,7 +3,9 @@ import type { Page } from 'playwright-core';
 import { hasChromium } from '../helpers/browser';
 import type { ServerProcess } from '../helpers/server-process';
 import { hugeBoxMp4, mp4Faststart, textAsMp4 } from '../fixtures/videos';
+import { signedInPage } from '../helpers/signed-in-page';
 import { pwaTest, type Member } from './fixtures';
+import { PASSWORD, signUpVerified, uniqueEmail } from './member-session';
 import { toastText } from './toasts';
 
 const test = pwaTest();
@@ -99,5 +101,31 @@ describe.skipIf(!hasChromium)('uploads the server would refuse', () => {
     await toastText(page, 'Captions not saved');
     await toastText(page, 'These captions are not valid WebVTT: the caption file contains control characters');
     await page.getByRole('article', { name: title }).waitFor();
+  });
+
+  test("says so when the upload form's code cannot come (offline before the app was kept), and opens it once back online", async ({ server, browser }) => {
+    // A first visit whose service worker is not running yet (blocked here, so it never is): nothing
+    // loaded on first use is on the device. The member goes offline, then taps Upload.
+    const email = uniqueEmail('first-visit');
+    await signUpVerified(server, 'Omar Offline', email);
+    const { page, context, close } = await signedInPage(browser, server.url, email, PASSWORD, { serviceWorkers: 'block' });
+    try {
+      await page.goto(`${server.url}/home`);
+      await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+      await page.getByRole('region', { name: /Notifications/ }).waitFor({ state: 'attached' });
+      await context.setOffline(true);
+      await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
+      await toastText(page, 'Could not open the upload form');
+      await toastText(page, "You're offline. Try again when you are back online.");
+      // The screen stays: no dialog, no error page in its place.
+      expect(await page.getByRole('dialog', { name: 'Upload Video' }).count()).toBe(0);
+      await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+
+      await context.setOffline(false);
+      await page.getByRole('banner').getByRole('button', { name: 'Upload' }).click();
+      await page.getByRole('dialog', { name: 'Upload Video' }).getByLabel('Title').waitFor();
+    } finally {
+      await close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { SESSION_USER_KEY } from '#client/lib/session/session-cache';
 
 export interface SignedInPage {
@@ -16,8 +16,14 @@ export interface SignedInPage {
  * before, so the first page load restores the session through that cookie
  * (client/lib/session/session.ts, restoreSession). Dialogs are dismissed unless a test says otherwise.
  */
-export async function signedInPage(browser: Browser, baseUrl: string, email: string, password: string): Promise<SignedInPage> {
-  const context = await browser.newContext();
+export async function signedInPage(
+  browser: Browser,
+  baseUrl: string,
+  email: string,
+  password: string,
+  contextOptions: BrowserContextOptions = {},
+): Promise<SignedInPage> {
+  const context = await browser.newContext(contextOptions);
   const res = await context.request.post(`${baseUrl}/api/auth/login`, { data: { email, password } });
   if (!res.ok()) throw new Error(`login of ${email} failed: ${res.status()} ${await res.text()}`);
   const session = (await res.json()) as { access_token: string; user: unknown };

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { toast } from '#client/ui/toast';
 import { signOut, useSession } from '#client/lib/session';
@@ -11,9 +11,10 @@ import { UploadDialogContext } from '#client/lib/upload-context';
 import { useResumeUploads } from '#client/sync/uploads';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { NotificationBell } from '#client/features/notifications';
+import { lazyPiece, PieceBoundary } from '#client/ui/lazy-piece';
 
 // The upload dialog pulls in tus-js-client: load it only when someone opens it.
-const UploadDialog = lazy(() => import('./upload-dialog-entry'));
+const { Piece: UploadDialog, retry: retryUploadDialog } = lazyPiece(() => import('./upload-dialog-entry'));
 
 // Search is the current page whatever is searched (/search?q=…).
 const SEARCH_ACTIVE = { includeSearch: false };
@@ -51,6 +52,12 @@ export function MemberLayout() {
     setUploadOpen(true);
   }, [sharedFile]);
   const uploadCtx = useMemo(() => ({ openUpload }), [openUpload]);
+  // Its chunk did not come (offline on a first visit, say): closed, and loaded afresh on the next open.
+  const onUploadFailed = useCallback(() => {
+    retryUploadDialog();
+    setUploadOpen(false);
+    setUploadMounted(false);
+  }, []);
 
   const { busy: signingOut, run: doSignOut } = useSubmitOnce(async () => {
     try {
@@ -107,9 +114,11 @@ export function MemberLayout() {
         </Link>
       </nav>
       {uploadMounted ? (
-        <Suspense fallback={null}>
-          <UploadDialog open={uploadOpen} onOpenChange={onUploadOpenChange} initialFile={sharedFile} initialTitle={sharedTitle} />
-        </Suspense>
+        <PieceBoundary what="the upload form" onFailed={onUploadFailed}>
+          <Suspense fallback={null}>
+            <UploadDialog open={uploadOpen} onOpenChange={onUploadOpenChange} initialFile={sharedFile} initialTitle={sharedTitle} />
+          </Suspense>
+        </PieceBoundary>
       ) : null}
     </UploadDialogContext.Provider>
   );
