@@ -90,8 +90,14 @@ describe('comment list and feed query plans on SQLite', () => {
 
   it.each(sets)('%s: the feed walks videos_feed backwards without sorting', (set) => {
     const s = feedStatements(handle.engine.sqlite)[set];
-    for (const page of [s.firstPage, s.nextPage, s.firstPageJson, s.nextPageJson]) {
+    const pages = s.pages(21);
+    for (const page of [pages.firstPage, pages.nextPage, pages.firstPageJson, pages.nextPageJson]) {
+      // No parameter whose value the plan could look at (a LIMIT's, a column compared with the bare
+      // viewer): SQLite would prepare the statement again at each call (feed-rows.ts, VIEWER). The
+      // filtered twin's block and mute probes (server/feed/safety.ts) still name the viewer bare.
+      expect(page.source).not.toMatch(set === 'plain' ? /LIMIT @|[=<>] @viewer/ : /LIMIT @/);
       const plan = planOf(page.source);
+      expect(plan).toMatch(/SEARCH l USING (COVERING )?INDEX sqlite_autoindex_likes_1 \(video_id=\? AND user_id=\?\)/);
       // The first page walks the whole index in order (and stops after the page), the next ones a range of it.
       expect(plan).toMatch(/(SCAN|SEARCH) v USING INDEX videos_feed\b/);
       expect(plan).not.toMatch(/TEMP B-TREE/);

@@ -10,13 +10,21 @@ import { mediaPublicBase } from '../feed/public-media';
 export { readVia, toFeedItem, UNKNOWN_USER, type FeedRow, type Page, type ReadVia } from '../feed/items';
 export { encodeFeedCursor as encodeCursor, decodeFeedCursor as decodeCursor } from '#sync/protocol/feed-cursor';
 
+// SQLite (3.53, as better-sqlite3 bundles it) marks a statement expired whenever a parameter is bound
+// again whose value its plan may have looked at: a LIMIT's, and, once ANALYZE has left sqlite_stat4
+// samples, one compared with an indexed column. better-sqlite3 binds every parameter on each call,
+// so such a statement was parsed and planned again on every page (a fifth of the feed's SQLite time,
+// perf; docs/benchmarks.md, "Mixed load"). The viewer goes in as a scalar subquery, whose value the
+// planner does not look at (the likes lookup is still by likes_pk), and the limit as a literal.
+const VIEWER = '(SELECT @viewer)';
+
 // One query per page: the author's name and the viewer's like come from LEFT JOINs (no N+1), and
 // the (created_at, id) row-value comparison walks the videos_feed index backwards.
 const FEED_FROM = `FROM videos v
   LEFT JOIN profiles p ON p.id = v.user_id
-  LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = @viewer`;
+  LEFT JOIN likes l ON l.video_id = v.id AND l.user_id = ${VIEWER}`;
 // Only its uploader sees a video before its renditions exist (docs/media.md, "What members see").
-const VISIBLE = `(v.media_status = 'ready' OR v.user_id = @viewer)`;
+const VISIBLE = `(v.media_status = 'ready' OR v.user_id = ${VIEWER})`;
 
 // The same item built by SQLite as JSON text: the feed route sends it without creating an object
 // per row and field in JS (the feed is the hottest read). Must stay equal to toFeedItem.
@@ -36,24 +44,43 @@ const FEED_JSON = `json_object(
   'liked_by_me', json(CASE WHEN l.user_id IS NULL THEN 'false' ELSE 'true' END)
 ) AS j, v.created_at AS at, v.id AS id`;
 
-function statementsWhere(sqlite: SQLite.Database, visible: string) {
+/** `LIMIT n` for a page's row count, a literal (see VIEWER): an integer checked here, never text. */
+function limitOf(rows: number): string {
+  if (!Number.isSafeInteger(rows) || rows < 1) throw new RangeError(`a page of ${rows} rows`);
+  return `LIMIT ${rows}`;
+}
+
+const ORDER = 'ORDER BY v.created_at DESC, v.id DESC';
+const AFTER = '(v.created_at, v.id) < (@at, @id)';
+
+type PageParams = { viewer: string };
+type NextParams = PageParams & { at: number; id: string };
+type JsonParams = { public_base: string | null };
+
+/** A page's four statements for one row count (a page's limit plus one), prepared on first use. */
+function pageStatements(sqlite: SQLite.Database, visible: string, rows: number) {
+  const limit = limitOf(rows);
   return {
-    firstPage: sqlite.prepare<{ viewer: string; limit: number }, FeedRow>(
-      `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${visible} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
-    ),
-    nextPage: sqlite.prepare<{ viewer: string; limit: number; at: number; id: string }, FeedRow>(
-      `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${visible} AND (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
-    ),
+    firstPage: sqlite.prepare<PageParams, FeedRow>(`SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${visible} ${ORDER} ${limit}`),
+    nextPage: sqlite.prepare<NextParams, FeedRow>(`SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${visible} AND ${AFTER} ${ORDER} ${limit}`),
     firstPageJson: sqlite
-      .prepare<{ viewer: string; limit: number; public_base: string | null }, [string, number, string]>(
-        `SELECT ${FEED_JSON} ${FEED_FROM} WHERE ${visible} ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
-      )
+      .prepare<PageParams & JsonParams, [string, number, string]>(`SELECT ${FEED_JSON} ${FEED_FROM} WHERE ${visible} ${ORDER} ${limit}`)
       .raw(),
     nextPageJson: sqlite
-      .prepare<{ viewer: string; limit: number; at: number; id: string; public_base: string | null }, [string, number, string]>(
-        `SELECT ${FEED_JSON} ${FEED_FROM} WHERE ${visible} AND (v.created_at, v.id) < (@at, @id) ORDER BY v.created_at DESC, v.id DESC LIMIT @limit`,
-      )
+      .prepare<NextParams & JsonParams, [string, number, string]>(`SELECT ${FEED_JSON} ${FEED_FROM} WHERE ${visible} AND ${AFTER} ${ORDER} ${limit}`)
       .raw(),
+  };
+}
+
+function statementsWhere(sqlite: SQLite.Database, visible: string) {
+  // Row counts come from validated limits (the feed route's, the pull's window pages): a few each.
+  const byRows = new Map<number, ReturnType<typeof pageStatements>>();
+  return {
+    pages(rows: number) {
+      let found = byRows.get(rows);
+      if (!found) byRows.set(rows, (found = pageStatements(sqlite, visible, rows)));
+      return found;
+    },
     byIds: sqlite.prepare<{ viewer: string; ids: string }, FeedRow>(
       `SELECT ${FEED_ROW_COLUMNS} ${FEED_FROM} WHERE ${visible} AND v.id IN (SELECT value FROM json_each(@ids))`,
     ),
@@ -83,18 +110,16 @@ function viewerStatements(sqlite: SQLite.Database, viewer: string) {
 }
 
 function sqliteFeedPage(sqlite: SQLite.Database, viewer: string, limit: number, cursor: Cursor): Page<FeedItem> {
-  const s = viewerStatements(sqlite, viewer);
-  const rows = cursor ? s.nextPage.all({ viewer, limit: limit + 1, at: cursor.at, id: cursor.id }) : s.firstPage.all({ viewer, limit: limit + 1 });
+  const s = viewerStatements(sqlite, viewer).pages(limit + 1);
+  const rows = cursor ? s.nextPage.all({ viewer, at: cursor.at, id: cursor.id }) : s.firstPage.all({ viewer });
   return pageOf(rows, limit, toFeedItem, (r) => [r.created_at, r.id]);
 }
 
 /** The feed page as the JSON text of {items, next_cursor}, for the feed route. */
 export function sqliteFeedPageJson(sqlite: SQLite.Database, viewer: string, limit: number, cursor: Cursor): string {
-  const s = viewerStatements(sqlite, viewer);
+  const s = viewerStatements(sqlite, viewer).pages(limit + 1);
   const public_base = mediaPublicBase();
-  const rows = cursor
-    ? s.nextPageJson.all({ viewer, limit: limit + 1, at: cursor.at, id: cursor.id, public_base })
-    : s.firstPageJson.all({ viewer, limit: limit + 1, public_base });
+  const rows = cursor ? s.nextPageJson.all({ viewer, at: cursor.at, id: cursor.id, public_base }) : s.firstPageJson.all({ viewer, public_base });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const next = rows.length > limit && last ? JSON.stringify(encodeCursor(last[1], last[2])) : 'null';
