@@ -3,11 +3,18 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { prerenderPlugin } from './scripts/build/prerender-plugin';
 import { precompressPlugin } from './scripts/build/precompress-plugin';
+import { homeChunkGroup } from './scripts/build/home-chunk';
 
 export default defineConfig({
   root: 'client',
   publicDir: 'public',
-  build: { outDir: '../dist/client', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: '../dist/client',
+    emptyOutDir: true,
+    sourcemap: true,
+    // The signed-in /home's screen code in one chunk instead of dozens (scripts/build/home-chunk.ts).
+    rolldownOptions: { output: { codeSplitting: { groups: [homeChunkGroup()] } } },
+  },
   server: {
     proxy: { '/api': 'http://127.0.0.1:8080', '/files': 'http://127.0.0.1:8080', '/media': 'http://127.0.0.1:8080' },
   },

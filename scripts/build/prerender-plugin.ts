@@ -57,7 +57,9 @@ function pageAssets(bundle: OutputBundle, modules: readonly string[]) {
   const entryChunks = staticClosure(bundle, entry);
   const screenChunks = new Set<OutputChunk>();
   for (const module of modules) {
-    const screen = chunksOf(bundle).find((c) => c.facadeModuleId === join(ROOT, module));
+    const id = join(ROOT, module);
+    // A screen is its own chunk, or a module of a chunk grouped on purpose (scripts/build/home-chunk.ts).
+    const screen = chunksOf(bundle).find((c) => c.facadeModuleId === id) ?? chunksOf(bundle).find((c) => c.moduleIds.includes(id));
     if (!screen) throw new Error(`no chunk for ${module}: is it still loaded lazily by the router?`);
     for (const chunk of staticClosure(bundle, screen)) if (!entryChunks.includes(chunk)) screenChunks.add(chunk);
   }

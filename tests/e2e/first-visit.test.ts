@@ -95,6 +95,23 @@ describe.skipIf(!hasChromium)('the first visit', () => {
     }
   });
 
+  test("preloads /home's own code in a few files from the shell, and none of it from a public page", async ({ server }) => {
+    const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
+    // Issue 32: the member screens' code was 27 small chunks, a round trip per few of them on a slow
+    // phone's first visit; grouped (scripts/build/home-chunk.ts) the shell names a handful.
+    const shell = preloads(await (await fetch(server.url + '/home')).text());
+    const home = shell.filter((href) => /\/assets\/home(-lib)?-[\w-]+\.js$/.test(href));
+    expect(home.length).toBeGreaterThan(0);
+    expect(shell.length).toBeLessThanOrEqual(16);
+    for (const p of PUBLIC_PAGES) {
+      const html = await (await fetch(server.url + p.path)).text();
+      expect(
+        preloads(html).filter((href) => home.includes(href)),
+        p.path,
+      ).toEqual([]);
+    }
+  });
+
   test('hydrates /login instead of drawing it again, then the form and the links work in place', async ({ server, context }) => {
     await context.addInitScript(WATCH_ROOT);
     const page = await context.newPage();
