@@ -156,10 +156,15 @@ export const lighthouseBench: Benchmark = {
   async run(ctx) {
     if (!hasChromium) return [unavailable('Lighthouse', 'score', '>= 95', 'no Chromium (set CHROMIUM_PATH)')];
     const n = ctx.quick ? 1 : 3;
-    const { rows, landing } = await publicRows(ctx, n);
-    const replay = replayable(landing, ctx.server.url);
-    const landingBytes = await loadBytes(replay.urls, () => ({}));
-    rows.push(bytesRow('First load of / (bytes)', landingBytes, replay.notes));
+    const rows: BenchRow[] = [];
+    // VIDI_LIGHTHOUSE_HOME_ONLY=1: the signed-in row alone, for comparing builds of /home back to back.
+    if (!process.env.VIDI_LIGHTHOUSE_HOME_ONLY) {
+      const pub = await publicRows(ctx, n);
+      rows.push(...pub.rows);
+      const replay = replayable(pub.landing, ctx.server.url);
+      const landingBytes = await loadBytes(replay.urls, () => ({}));
+      rows.push(bytesRow('First load of / (bytes)', landingBytes, replay.notes));
+    }
     // The public rows stand even when the signed-in part breaks.
     try {
       rows.push(...(await memberRows(ctx, n)));

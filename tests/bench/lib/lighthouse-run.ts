@@ -132,16 +132,28 @@ export async function runLighthouse(url: string, opts: { signIn?: Credentials; l
   }
 }
 
+function lighthouseFlags(port: number, signedIn: boolean) {
+  return {
+    port,
+    output: 'json' as const,
+    logLevel: 'error' as const,
+    // With a sign-in, Lighthouse must not reset the origin's storage (it would drop the cookie);
+    // the profile is new and its HTTP cache was emptied, so the load is still a first one.
+    ...(signedIn ? { disableStorageReset: true } : {}),
+    // Kept artifacts carry the JS samples too, for a profile of the run's main thread.
+    ...(process.env.VIDI_LIGHTHOUSE_ARTIFACTS ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' } : {}),
+  };
+}
+
 async function onePass(url: string, signInAs: Credentials | undefined): Promise<LighthouseRun> {
   const chrome = await launch({ chromePath: chromiumPath, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
   try {
     if (signInAs) await signIn(chrome, new URL(url).origin, signInAs);
-    // With a sign-in, Lighthouse must not reset the origin's storage (it would drop the cookie);
-    // the profile is new and its HTTP cache was emptied, so the load is still a first one.
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', ...(signInAs ? { disableStorageReset: true } : {}) });
+    const result = await lighthouse(url, lighthouseFlags(chrome.port, signInAs !== undefined));
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const { lhr, artifacts } = result;
     keepReport(url, lhr);
+    keepArtifacts(url, lhr, artifacts);
     if (lhr.runtimeError) throw new RecordingFailed(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const scores = {} as Record<Category, number>;
     for (const c of CATEGORIES) {
@@ -188,6 +200,20 @@ function keepReport(url: string, lhr: Lhr): void {
   mkdirSync(dir, { recursive: true });
   const page = new URL(url).pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'landing';
   writeFileSync(join(dir, `${page}-${new Date(lhr.fetchTime).getTime()}.json`), JSON.stringify(lhr));
+}
+
+/**
+ * VIDI_LIGHTHOUSE_ARTIFACTS=DIR keeps what Lighthouse's simulation ran on (trace, DevTools log):
+ * tests/bench/lighthouse-lantern.ts replays it and lists the requests and tasks behind FCP and LCP.
+ */
+function keepArtifacts(url: string, lhr: Lhr, artifacts: { Trace: unknown; DevtoolsLog: unknown; URL: unknown; GatherContext: unknown }): void {
+  const dir = process.env.VIDI_LIGHTHOUSE_ARTIFACTS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const page = new URL(url).pathname.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'landing';
+  const { Trace, DevtoolsLog, URL: urls, GatherContext } = artifacts;
+  const kept = { Trace, DevtoolsLog, URL: urls, GatherContext, settings: lhr.configSettings };
+  writeFileSync(join(dir, `${page}-${new Date(lhr.fetchTime).getTime()}.artifacts.json`), JSON.stringify(kept));
 }
 
 function failingAudits(lhr: Lhr): string[] {
