@@ -1,3 +1,4 @@
+import type { PostgresOptions } from '#db/postgres';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createDatabase } from '#tests/support/postgres-cluster';
 
@@ -42,3 +43,10 @@ export async function testDatabaseEnv(dataDir: string): Promise<Record<string, s
   }
   return { DATABASE_URL: url, ...sharedKeysEnv };
 }
+
+/**
+ * For the plan tests that fill a database with volume (a million videos in one INSERT): the app's
+ * 30 s statement timeout (db/connect.ts) is for requests, and on a slow, shared CI machine one such
+ * INSERT took longer. Their hooks' own timeouts (300 s) still bound a real hang.
+ */
+export const VOLUME_SEEDING_POSTGRES: PostgresOptions = { poolSize: 10, statementTimeoutMs: 240_000 };

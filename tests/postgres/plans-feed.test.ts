@@ -7,7 +7,7 @@ import { openDatabase, type DbHandle } from '#db/connect';
 import { feedPageQuery } from '#server/videos/feed-rows-postgres';
 import { newestQuery, pinnedQuery, threadPageQuery, topPageQuery } from '#server/videos/comment-rows-postgres';
 import { safetyProbeQuery } from '#server/feed/safety';
-import { testDatabaseEnv } from '../helpers/test-database';
+import { testDatabaseEnv, VOLUME_SEEDING_POSTGRES } from '../helpers/test-database';
 import { customPlan as runPlan, genericPlan as keptPlan, nodesOf, seedSafety, type PlanNode } from './pg-plans';
 
 // The feed and comment lists on PostgreSQL (server/videos/feed-rows-postgres.ts,
@@ -33,7 +33,7 @@ describe('feed and comments plans on PostgreSQL', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'vidi-plans-'));
     const { DATABASE_URL } = await testDatabaseEnv(dataDir);
-    handle = openDatabase(DATABASE_URL!);
+    handle = openDatabase(DATABASE_URL!, VOLUME_SEEDING_POSTGRES);
     const { db } = handle;
     await sql`INSERT INTO profiles (id, email, name, handle, created_at, updated_at)
       SELECT 'u' || lpad(i::text, 8, '0'), 'u' || i || '@example.test', 'Member ' || i, 'member' || i, i, i FROM generate_series(1, ${MEMBERS}) i`.execute(db);

@@ -6,7 +6,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { openDatabase, type DbHandle } from '#db/connect';
 import { hashtagVideosQuery, type HashtagCursor } from '#server/discovery/hashtag-page';
 import { hashtagListQuery } from '#server/admin/hashtags';
-import { testDatabaseEnv } from '../helpers/test-database';
+import { testDatabaseEnv, VOLUME_SEEDING_POSTGRES } from '../helpers/test-database';
 import { customPlan as runPlan, genericPlan as keptPlan, seedSafety, type PlanNode } from './pg-plans';
 
 // The hashtag reads on PostgreSQL (server/discovery/hashtag-page.ts, server/admin/hashtags.ts) on a
@@ -32,7 +32,7 @@ describe('hashtag plans on PostgreSQL', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'vidi-plans-hashtags-'));
     const { DATABASE_URL } = await testDatabaseEnv(dataDir);
-    handle = openDatabase(DATABASE_URL!);
+    handle = openDatabase(DATABASE_URL!, VOLUME_SEEDING_POSTGRES);
     const { db } = handle;
     await sql`INSERT INTO profiles (id, email, name, handle, created_at, updated_at, is_active)
       SELECT 'u' || lpad(i::text, 8, '0'), 'u' || i || '@example.test', 'Member ' || i, 'member' || i, i, i, CASE WHEN i % 50 = 0 THEN 0 ELSE 1 END

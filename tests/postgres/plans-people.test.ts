@@ -6,7 +6,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { openDatabase, type DbHandle } from '#db/connect';
 import { creatorQuery, peoplePageQuery, suggestedQuery } from '#server/people/reads';
 import { creatorVideosQuery, followingFeedQuery } from '#server/people/video-reads';
-import { testDatabaseEnv } from '../helpers/test-database';
+import { testDatabaseEnv, VOLUME_SEEDING_POSTGRES } from '../helpers/test-database';
 import { customPlan as runPlan, genericPlan as keptPlan, nodesOf, seedSafety, type PlanNode } from './pg-plans';
 
 // The people reads on PostgreSQL (server/people/reads.ts, video-reads.ts) on a seeded, analysed
@@ -34,7 +34,7 @@ describe('people plans on PostgreSQL', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'vidi-plans-people-'));
     const { DATABASE_URL } = await testDatabaseEnv(dataDir);
-    handle = openDatabase(DATABASE_URL!);
+    handle = openDatabase(DATABASE_URL!, VOLUME_SEEDING_POSTGRES);
     const { db } = handle;
     await sql`INSERT INTO profiles (id, email, name, handle, created_at, updated_at, followers_count)
       SELECT 'u' || lpad(i::text, 8, '0'), 'u' || i || '@example.test', 'Member ' || i, 'member' || i, i, i, (i * 7919) % 1000

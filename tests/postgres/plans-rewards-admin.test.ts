@@ -7,7 +7,7 @@ import { openDatabase, type DbHandle } from '#db/connect';
 import { BEST_USERS, BEST_VIEWERS, rankOnBoard, topOfBoard } from '#server/rewards/leaderboards';
 import { usersPageQuery } from '#server/admin/users';
 import { recordQueries } from '../helpers/query-plan';
-import { testDatabaseEnv } from '../helpers/test-database';
+import { testDatabaseEnv, VOLUME_SEEDING_POSTGRES } from '../helpers/test-database';
 
 // The leaderboards and the admin user search on PostgreSQL, on a seeded and analysed database:
 // the boards read the top of scores_creator / scores_viewer and stop (no sort, no scan of scores),
@@ -36,7 +36,7 @@ describe('leaderboard and admin search plans on PostgreSQL', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'vidi-plans-rewards-'));
     const { DATABASE_URL } = await testDatabaseEnv(dataDir);
-    handle = openDatabase(DATABASE_URL!);
+    handle = openDatabase(DATABASE_URL!, VOLUME_SEEDING_POSTGRES);
     const { db } = handle;
     // Every 1000th member is suspended; a few have a rare name to search for.
     await sql`INSERT INTO profiles (id, email, name, handle, is_active, created_at, updated_at)

@@ -8,7 +8,7 @@ import { videoSearchQuery } from '#server/discovery/search-videos';
 import { exactHandleQuery, handlePrefixQuery, nameQuery } from '#server/discovery/search-people';
 import { hashtagSearchQuery } from '#server/discovery/search-hashtags';
 import { searchWords } from '#server/discovery/search-words';
-import { testDatabaseEnv } from '../helpers/test-database';
+import { testDatabaseEnv, VOLUME_SEEDING_POSTGRES } from '../helpers/test-database';
 import { customPlan as runPlan, genericPlan as keptPlan, seedSafety, type PlanNode } from './pg-plans';
 
 // The search statements on PostgreSQL (server/discovery/search-*.ts) on a seeded, analysed
@@ -33,7 +33,7 @@ describe('search plans on PostgreSQL', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'vidi-plans-search-'));
     const { DATABASE_URL } = await testDatabaseEnv(dataDir);
-    handle = openDatabase(DATABASE_URL!);
+    handle = openDatabase(DATABASE_URL!, VOLUME_SEEDING_POSTGRES);
     const { db } = handle;
     // Names of a first name out of ten (José in one of ten) and a rare surname (five members each).
     await sql`INSERT INTO profiles (id, email, name, handle, created_at, updated_at, followers_count)
