@@ -39,6 +39,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ PUSH_LIKE_BATCH_SECONDS: '-5' })).toThrow(/PUSH_LIKE_BATCH_SECONDS/);
   });
 
+  it('hashes passwords at the production scrypt cost; a cheaper one only under NODE_ENV=test', () => {
+    expect(loadConfig({}).passwordLog2N).toBe(17);
+    expect(loadConfig({ PASSWORD_HASH_LOG2N: '18' }).passwordLog2N).toBe(18);
+    expect(loadConfig({ PASSWORD_HASH_LOG2N: '12', NODE_ENV: 'test' }).passwordLog2N).toBe(12);
+    for (const env of [{}, { NODE_ENV: 'production' }])
+      expect(() => loadConfig({ ...env, PASSWORD_HASH_LOG2N: '12' })).toThrow(/PASSWORD_HASH_LOG2N: under 17/);
+    for (const bad of ['9', '21', 'fast']) expect(() => loadConfig({ PASSWORD_HASH_LOG2N: bad, NODE_ENV: 'test' })).toThrow(/PASSWORD_HASH_LOG2N/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '' }).port).toBe(8080);
   });

@@ -1,6 +1,9 @@
 import { resolve, join } from 'node:path';
 import { z } from 'zod';
 import { isPushHostRule } from './notifications/host-names';
+import { PASSWORD_PARAMS } from './auth/password';
+
+const PRODUCTION_LOG2N = PASSWORD_PARAMS.log2N;
 
 // Environment validated once at start-up (epic-stack style): a bad value stops the process with a
 // message naming the variable, instead of failing later in some request.
@@ -79,6 +82,12 @@ const EnvSchema = z.object({
     .optional(),
   /** Likes on one video within this many seconds are one push ("5 people liked your video"); 0 sends each at once. */
   PUSH_LIKE_BATCH_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /**
+   * Tests only: the scrypt cost (log2 of N) of new password hashes instead of the production 17
+   * (docs/decisions/0005-password-hashing-with-scrypt.md). A lower value is refused unless
+   * NODE_ENV=test: browser tests that sign members up and in spent seconds per file in scrypt.
+   */
+  PASSWORD_HASH_LOG2N: z.coerce.number().int().min(10).max(20).default(17),
   /** Tests only: accept http and loopback/private push endpoints (a local push service such as web-push-testing). */
   PUSH_ALLOW_INSECURE_ENDPOINTS: z.enum(['true', 'false']).default('false'),
   /** Push services besides the browsers' own (docs/notifications.md): host names, `*.suffix`, or `*` for any public host. */
@@ -146,6 +155,8 @@ export interface Config {
   mailDir: string;
   media: MediaConfig;
   storage: StorageConfig;
+  /** PASSWORD_HASH_LOG2N: the scrypt cost of new hashes (a stored hash keeps its own). */
+  passwordLog2N: number;
   /** Web Push (docs/notifications.md). */
   push: { likeBatchMs: number; allowInsecureEndpoints: boolean; endpointHosts: string[] };
 }
@@ -164,6 +175,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.PASSWORD_HASH_LOG2N < PRODUCTION_LOG2N && env.NODE_ENV !== 'test')
+    throw new ConfigError(`Invalid configuration:\n  PASSWORD_HASH_LOG2N: under ${PRODUCTION_LOG2N} only with NODE_ENV=test (got ${e.PASSWORD_HASH_LOG2N})`);
   const dataDir = resolve(e.DATA_DIR);
   const hostForUrl = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
   return {
@@ -197,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       publicBaseUrl: e.MEDIA_PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     },
     storage: storageConfig(e),
+    passwordLog2N: e.PASSWORD_HASH_LOG2N,
     push: {
       likeBatchMs: e.PUSH_LIKE_BATCH_SECONDS * 1000,
       allowInsecureEndpoints: e.PUSH_ALLOW_INSECURE_ENDPOINTS === 'true',

@@ -31,8 +31,9 @@ export interface AppDeps {
   /** Milliseconds since the epoch; replaceable in tests that need to move time. */
   now: () => number;
   /**
-   * The scrypt cost of the hashes the app makes: PASSWORD_PARAMS (decision 0005). Only an in-process
-   * test app (tests/helpers/test-app.ts) passes a cheaper one, for suites that are not about the hash.
+   * The scrypt cost of the hashes the app makes: PASSWORD_PARAMS (decision 0005). Only tests make it
+   * cheaper, for suites that are not about the hash: an in-process test app (tests/helpers/test-app.ts)
+   * passes one, a spawned browser-test server is given PASSWORD_HASH_LOG2N under NODE_ENV=test.
    */
   passwordParams: ScryptParams;
 }

@@ -50,7 +50,7 @@ export async function createDeps(
     engine,
     log,
     now,
-    passwordParams: overrides.passwordParams ?? PASSWORD_PARAMS,
+    passwordParams: overrides.passwordParams ?? { ...PASSWORD_PARAMS, log2N: config.passwordLog2N },
     pokes,
     liveStreams: new LiveStreams(),
     secrets,
