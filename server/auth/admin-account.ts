@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '#db/schema';
 import { Changes } from '../changes/changes';
 import { kyselySink } from '../changes/write-tx';
-import { hashPassword } from './password';
+import { hashPassword, PASSWORD_PARAMS, type ScryptParams } from './password';
 import { revokeAllRefreshTokens } from './refresh-tokens';
 
 export interface AdminAccountInput {
@@ -23,8 +23,13 @@ export const DEFAULT_ADMIN_NAME = 'Admin';
  * verified, paid-up, with the given password. Existing sessions of that account end, since the
  * password changed under them.
  */
-export async function upsertAdmin(db: Kysely<Database>, input: AdminAccountInput, now: number): Promise<AdminAccountResult> {
-  const passwordHash = await hashPassword(input.password);
+export async function upsertAdmin(
+  db: Kysely<Database>,
+  input: AdminAccountInput,
+  now: number,
+  params: ScryptParams = PASSWORD_PARAMS,
+): Promise<AdminAccountResult> {
+  const passwordHash = await hashPassword(input.password, params);
   return db.transaction().execute(async (trx): Promise<AdminAccountResult> => {
     const existing = await trx.selectFrom('profiles').select(['id', 'name', 'email_verified_at']).where('email', '=', input.email).executeTakeFirst();
     if (!existing) {

@@ -8,7 +8,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { launchChromium } from '../helpers/browser';
 import { PROJECT_ROOT, type ServerProcess } from '../helpers/server-process';
 import { signedInPage, type SignedInPage } from '../helpers/signed-in-page';
-import { PASSWORD, signUpVerified, startPwaServer, uniqueEmail } from './member-session';
+import { PASSWORD, signUpVerified, startPwaServer, TEST_PASSWORD_COST, uniqueEmail } from './member-session';
 import { serverApi, type ServerApi } from './server-api';
 
 const run = promisify(execFile);
@@ -82,11 +82,11 @@ export function pwaTest(serverEnv: Record<string, string> = {}, options: PwaServ
     .extend('api', { scope: 'file' }, async ({ server }): Promise<ServerApi> => serverApi(server))
     .extend('admin', { scope: 'file' }, async ({ server, api }): Promise<Admin> => {
       // Administrators come from the command line (docs/decisions/0013-the-server-enforces-every-rule.md),
-      // against the server's DATA_DIR; they go with the server's data.
+      // against the server's DATA_DIR; they go with the server's data. Hashed at the servers' test cost.
       const admin = { email: uniqueEmail('admin'), name: 'Root Admin' };
       await run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', '--email', admin.email, '--password', PASSWORD, '--name', admin.name], {
         cwd: PROJECT_ROOT,
-        env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'error' },
+        env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'error', ...TEST_PASSWORD_COST },
       });
       const login = await api('POST', '/api/auth/login', undefined, { email: admin.email, password: PASSWORD });
       if (login.status !== 200) throw new Error(`the admin could not sign in: ${login.status}`);

@@ -17,9 +17,9 @@ export const CLIENT_DIST = process.env.VIDI_CLIENT_DIST ?? join(PROJECT_ROOT, 'd
  * New passwords hashed at scrypt N=2^12 instead of the production 2^17 (decision 0005): no browser
  * test is about the hash, and each sign-up and UI login cost about half a second of a core at 2^17
  * (tests/api/auth-brute-force.test.ts and server/auth/password.test.ts keep the production cost). The
- * server takes it only under NODE_ENV=test, which vitest sets.
+ * server (and `npm run admin`) take it only under NODE_ENV=test, which vitest sets.
  */
-const TEST_PASSWORD_COST = { PASSWORD_HASH_LOG2N: '12' };
+export const TEST_PASSWORD_COST = { PASSWORD_HASH_LOG2N: '12' };
 
 export function startPwaServer(env: Record<string, string> = {}, dataDir?: string): Promise<ServerProcess> {
   return startServer({ env: { CLIENT_DIST, ...TEST_PASSWORD_COST, ...env }, ...(dataDir ? { dataDir } : {}) });
