@@ -49,6 +49,9 @@ const ENGINE_INDEPENDENT = [
   // (tests/integration/media-jobs.test.ts and its -retries and -crash siblings).
   'tests/integration/ffmpeg-npm-fallback.test.ts',
   'tests/integration/media-hostile.test.ts',
+  // The bounded reliability suite runs its server on a seeded SQLite file in every project (it reads
+  // the rows with better-sqlite3: tests/faults/lib/seeded-server.ts): the PostgreSQL run was the same run again.
+  'tests/integration/faults-ci.test.ts',
 ];
 
 /**
