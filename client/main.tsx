@@ -11,13 +11,15 @@ import { loadPublicSettings } from './lib/public-settings';
 import { connectSyncToSession } from './app/sync-bridge';
 import { forgetPushOnSignOut } from './lib/push-subscription';
 import { registerServiceWorker } from './app/service-worker';
+import { afterFirstScreen } from './lib/after-first-screen';
 import './app/styles.css';
 
 connectSyncToSession();
 forgetPushOnSignOut();
 void restoreSession();
 void loadPublicSettings();
-registerServiceWorker();
+// Its code and the precache it installs would share a slow first visit's network with the first card.
+afterFirstScreen(registerServiceWorker);
 
 // A lazy chunk of an older deploy is gone: reload once to get the current shell instead of a blank screen.
 // Offline, a reload could only fail: the chunk's failure is left to the screen (client/ui/lazy-piece.tsx).

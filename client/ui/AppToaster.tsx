@@ -1,16 +1,28 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { afterFirstScreen } from '#client/lib/after-first-screen';
+import { onFirstToast } from './toast';
 
 // The toaster and sonner come in their own chunk, off the first screen's critical path; toasts
 // asked for before it is mounted wait for it (toast.ts).
 const Toaster = lazy(() => import('./toaster-entry'));
 
 /**
- * Mounted only after the first render: the prerendered pages (scripts/build/prerender-plugin.ts)
- * have no toaster in their HTML, so hydration must not find one either.
+ * Mounted once the first screen is drawn (client/lib/after-first-screen.ts), or at the first toast
+ * if that comes sooner: its chunk and sonner stay off a slow phone's way to the first card. Never in
+ * the first render: the prerendered pages (scripts/build/prerender-plugin.ts) have no toaster in
+ * their HTML, so hydration must not find one either.
  */
 export function AppToaster() {
   const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
+  useEffect(() => {
+    const mount = () => setMounted(true);
+    const stopWaiting = afterFirstScreen(mount);
+    const stopListening = onFirstToast(mount);
+    return () => {
+      stopWaiting();
+      stopListening();
+    };
+  }, []);
   if (!mounted) return null;
   return (
     <Suspense fallback={null}>

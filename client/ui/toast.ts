@@ -13,12 +13,33 @@ const sonner: Promise<typeof Sonner> = new Promise<void>((resolve) => {
   markReady = resolve;
 }).then(() => import('sonner'));
 
+let asked = false;
+const firstToastListeners = new Set<() => void>();
+
+/**
+ * Calls `run` when the first toast is asked for (at once if one was): the toaster, mounted after
+ * the first screen, mounts then at the latest. Returns a function that stops listening.
+ */
+export function onFirstToast(run: () => void): () => void {
+  if (asked) {
+    run();
+    return () => undefined;
+  }
+  firstToastListeners.add(run);
+  return () => firstToastListeners.delete(run);
+}
+
 /** Called by the toaster once it listens. */
 export function toasterReady(): void {
   markReady();
 }
 
 function show(run: (t: SonnerToast) => void): void {
+  if (!asked) {
+    asked = true;
+    for (const listener of firstToastListeners) listener();
+    firstToastListeners.clear();
+  }
   void sonner.then(({ toast }) => run(toast));
 }
 

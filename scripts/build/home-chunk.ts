@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { PUBLIC_PAGES, SHELL_PRELOADS } from './public-pages';
+import { PUBLIC_PAGES, SESSION_PRELOADS, SHELL_PRELOADS } from './public-pages';
 
 /**
  * One chunk for the code a signed-in /home needs beyond the entry (issue 32). Left to the
@@ -12,8 +12,13 @@ import { PUBLIC_PAGES, SHELL_PRELOADS } from './public-pages';
  * from neither the entry nor a prerendered page's screen, so the public pages fetch nothing more.
  * Every module sits in exactly one chunk (no copies: the app's singletons, such as the local
  * database, stay single).
+ *
+ * A third file, `home-sync`, holds what the session loads with import() before the first pull (the
+ * sync engine, the validators and zod: SESSION_PRELOADS) and neither the public pages nor the two
+ * above hold: the shell preloads it too, as one file rather than six.
  */
 const ROOTS = SHELL_PRELOADS.map((m) => resolve(m));
+const SESSION_ROOTS = SESSION_PRELOADS.map((m) => resolve(m));
 const PUBLIC = [resolve('client/main.tsx'), ...PUBLIC_PAGES.flatMap((p) => (p.module ? [resolve(p.module)] : []))];
 
 interface ModuleGraph {
@@ -35,12 +40,16 @@ function staticClosure(graph: ModuleGraph, starts: readonly string[]): Set<strin
 export function homeChunkGroup() {
   // Computed once per build, on the first module the bundler asks about.
   let home: Set<string> | null = null;
+  let session: Set<string> | null = null;
   return {
     name: (id: string, ctx: ModuleGraph): string | null => {
-      if (!home) {
+      if (!home || !session) {
         const shared = staticClosure(ctx, PUBLIC);
-        home = new Set([...staticClosure(ctx, ROOTS)].filter((m) => !shared.has(m)));
+        const screens = new Set([...staticClosure(ctx, ROOTS)].filter((m) => !shared.has(m)));
+        session = new Set([...staticClosure(ctx, SESSION_ROOTS)].filter((m) => !shared.has(m) && !screens.has(m)));
+        home = screens;
       }
+      if (session.has(id)) return 'home-sync';
       if (!home.has(id)) return null;
       // Two files rather than one, fetched over two connections: the libraries (Dexie and the
       // like) and the app's own code.

@@ -6,7 +6,7 @@ import { build, type Plugin, type Rolldown } from 'vite';
 type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
 import { prerenderedHtml, shellHtml } from './page-html';
-import { PUBLIC_PAGES, ROUTES_FILE, SHELL_FILE, SHELL_PRELOADS } from './public-pages';
+import { PUBLIC_PAGES, ROUTES_FILE, SESSION_PRELOADS, SHELL_FILE, SHELL_PRELOADS } from './public-pages';
 
 interface PrerenderModule {
   renderPage(path: string): Promise<{ markup: string; meta: { title: string; description: string } }>;
@@ -84,7 +84,10 @@ export function prerenderPlugin(): Plugin {
         const outDir = options.dir!;
         const shell = readFileSync(join(outDir, 'index.html'), 'utf8');
         const renderer = await buildPrerenderModule();
-        writeFileSync(join(outDir, SHELL_FILE), shellHtml(shell, renderer.shellMeta, pageAssets(bundle, SHELL_PRELOADS).modulePreloads));
+        writeFileSync(
+          join(outDir, SHELL_FILE),
+          shellHtml(shell, renderer.shellMeta, pageAssets(bundle, [...SHELL_PRELOADS, ...SESSION_PRELOADS]).modulePreloads),
+        );
         for (const page of PUBLIC_PAGES) {
           const { markup, meta } = await renderer.renderPage(page.path);
           const assets = pageAssets(bundle, page.module ? [page.module] : []);

@@ -27,4 +27,11 @@ export const SHELL_FILE = 'shell.html';
  * service worker's precache.
  */
 export const SHELL_PRELOADS: readonly string[] = ['client/app/layout/MemberLayout.tsx', 'client/features/feed/FeedPage.tsx'];
+/**
+ * Modules a signed-in /home loads with import() once the session is restored: the sync engine and
+ * the validators of its first pull. Preloaded by the shell too, in a file of their own
+ * (scripts/build/home-chunk.ts), so the first pull does not wait for two more round trips after
+ * the refresh.
+ */
+export const SESSION_PRELOADS: readonly string[] = ['client/sync/start-sync.ts', 'client/sync/validators.ts'];
 export const ROUTES_FILE = 'routes.json';

@@ -100,8 +100,11 @@ describe.skipIf(!hasChromium)('the first visit', () => {
     // Issue 32: the member screens' code was 27 small chunks, a round trip per few of them on a slow
     // phone's first visit; grouped (scripts/build/home-chunk.ts) the shell names a handful.
     const shell = preloads(await (await fetch(server.url + '/home')).text());
-    const home = shell.filter((href) => /\/assets\/home(-lib)?-[\w-]+\.js$/.test(href));
+    const home = shell.filter((href) => /\/assets\/home(-lib|-sync)?-[\w-]+\.js$/.test(href));
     expect(home.length).toBeGreaterThan(0);
+    // The sync engine and the validators of the first pull come with them, as one file, not after
+    // the refresh (scripts/build/public-pages.ts, SESSION_PRELOADS).
+    expect(home.filter((href) => /\/home-sync-/.test(href))).toHaveLength(1);
     expect(shell.length).toBeLessThanOrEqual(16);
     for (const p of PUBLIC_PAGES) {
       const html = await (await fetch(server.url + p.path)).text();

@@ -6,6 +6,7 @@ import { reuseUnchanged } from '#client/sync/stable-rows';
 import { getClientDb } from '#client/sync/active-engine';
 import { useEngineStatusField, useSyncEngine } from '#client/sync/useSyncEngine';
 import { forgetProcessedUploads, usePendingUploads, type QueuedUploadItem } from '#client/sync/uploads';
+import { afterFirstScreen } from '#client/lib/after-first-screen';
 
 function uploadItem(u: QueuedUploadItem): FeedCard {
   return {
@@ -84,9 +85,11 @@ export function useFeed(): FeedState {
   const stable = useRef<LocalFeedItem[]>([]);
   const rows = useMemo(() => (stable.current = reuseUnchanged(stable.current, data?.items ?? [])), [data]);
   // An uploaded file is kept to play while the server processes it; once the feed shows the video
-  // ready (or failed) the copy goes.
+  // ready (or failed) the copy goes. When idle, for the latest rows only: the window's pages change
+  // them a dozen times in the first seconds.
   useEffect(() => {
-    if (userId) void forgetProcessedUploads(rows).catch(() => undefined);
+    if (!userId) return;
+    return afterFirstScreen(() => void forgetProcessedUploads(rows).catch(() => undefined));
   }, [rows, userId]);
   const items = useMemo(() => {
     if (!uploads.length) return rows;

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { toast } from '#client/ui/toast';
 import type { ShareOutcome } from '#client/lib/share-link';
+import { afterFirstScreen } from '#client/lib/after-first-screen';
 import { newId } from '#client/sync/ids';
 import { useSyncEngine } from '#client/sync/useSyncEngine';
 import { removeUpload, retryUpload } from '#client/sync/uploads';
@@ -9,7 +10,7 @@ import type { MutationArgs, MutationName } from '#sync/mutations/catalogue';
 import { QUALIFYING_WATCH_MS } from '#sync/protocol/limits';
 import type { FeedActions, FeedCard } from '../components/types';
 
-// The share code is fetched once the feed is on screen (the effect below), so by the first tap it
+// The share code is fetched once the feed's first cards are drawn (the effect below), so by the first tap it
 // is in and the share sheet still opens within the tap's user activation.
 const loadShareLink = () => import('#client/lib/share-link');
 
@@ -20,9 +21,7 @@ type Mutate = <N extends MutationName>(name: N, args: MutationArgs<N>) => Promis
 /** Records a share once the link went out; a second tap while the share sheet is still open records nothing. */
 function useShare(mutate: Mutate): (video: FeedCard) => Promise<void> {
   const sharing = useRef(new Set<string>());
-  useEffect(() => {
-    void loadShareLink().catch(() => undefined);
-  }, []);
+  useEffect(() => afterFirstScreen(() => void loadShareLink().catch(() => undefined)), []);
   return useCallback(
     async (video: FeedCard) => {
       if (sharing.current.has(video.id)) return;

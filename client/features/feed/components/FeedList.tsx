@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
+import { markFirstScreenDrawn } from '#client/lib/after-first-screen';
 import { useLocation } from '@tanstack/react-router';
 import type { FeedActions, FeedCard } from './types';
 import { VideoCard } from './VideoCard';
@@ -7,6 +8,11 @@ import { cardInView, loadModeFor } from './load-mode';
 
 /** Cards added to the page per step: the local copy may hold hundreds, a phone shows a few. */
 export const CARDS_PER_STEP = 10;
+/**
+ * Cards of the first render: a phone shows one or two. The rest of the first step follows in a
+ * transition, which React renders in slices, so the first card paints without waiting for ten.
+ */
+const FIRST_CARDS = 2;
 /** Intersection ratios reported in tenths, enough to tell which card shows the most of itself. */
 const RATIO_STEPS = Array.from({ length: 11 }, (_, i) => i / 10);
 
@@ -30,10 +36,15 @@ export function FeedList({ items, hasMore, loadMore, userId, actions, watchList 
   // The card in view; the next one preloads its first segment (load-mode.ts).
   const [current, setCurrent] = useState(0);
   const { dataSaver } = useMediaPreferences();
-  const [shown, setShown] = useState(CARDS_PER_STEP);
+  const [shown, setShown] = useState(FIRST_CARDS);
   const visibleItems = items.slice(0, shown);
   const moreLocal = items.length > shown;
   useSharedLinkTarget(items, shown, setShown);
+  useEffect(() => {
+    if (!visibleItems.length) return;
+    markFirstScreenDrawn();
+    if (shown < CARDS_PER_STEP && moreLocal) startTransition(() => setShown((n) => Math.max(n, CARDS_PER_STEP)));
+  }, [visibleItems.length, shown, moreLocal]);
 
   useEffect(() => {
     const list = listRef.current;

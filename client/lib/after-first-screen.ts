@@ -1,0 +1,60 @@
+/**
+ * Work that the first screen does not need (the comments dialog's code, the ad, the share helper,
+ * housekeeping) waits until the feed's first cards are drawn, then for an idle moment. On a slow
+ * phone's first visit every script fetched and run before the first card's poster delays it: the
+ * network and the main thread are shared (docs/benchmarks.md, "First visit").
+ */
+
+/** Past this, deferred work runs anyway: a screen without a feed never says it is drawn. */
+const LATEST_MS = 4000;
+
+let drawn = false;
+const waiting = new Set<() => void>();
+
+function release(): void {
+  if (drawn) return;
+  drawn = true;
+  for (const run of waiting) run();
+  waiting.clear();
+}
+
+/** The feed's first cards are on screen: called after the commit that shows them; runs what waited once they are painted. */
+export function markFirstScreenDrawn(): void {
+  if (drawn) return;
+  // The next frame paints the commit; what waited starts in a task after it.
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(release, 0));
+  else release();
+}
+
+function whenIdle(run: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(run, { timeout: 1000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(run, 0);
+  return () => clearTimeout(handle);
+}
+
+/**
+ * Runs `run` once the first screen is drawn (or LATEST_MS after the page started) and the main
+ * thread is idle. Returns a cancel function for effects.
+ */
+export function afterFirstScreen(run: () => void): () => void {
+  let cancelIdle: (() => void) | null = null;
+  let cancelled = false;
+  const start = () => {
+    if (!cancelled) cancelIdle = whenIdle(run);
+  };
+  if (drawn) {
+    start();
+  } else {
+    waiting.add(start);
+    const sinceStart = typeof performance === 'undefined' ? 0 : performance.now();
+    setTimeout(release, Math.max(0, LATEST_MS - sinceStart));
+  }
+  return () => {
+    cancelled = true;
+    waiting.delete(start);
+    cancelIdle?.();
+  };
+}
