@@ -6,6 +6,7 @@ import { rebuildScores } from '#server/rewards/recompute';
 import { hasChromium, saveScreenshot } from '../helpers/browser';
 import { openServerDatabase, type ServerProcess } from '../helpers/server-process';
 import { pwaTest } from './fixtures';
+import { waitForServiceWorker } from './feed-actions';
 import { PASSWORD, logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -171,6 +172,9 @@ describe.skipIf(!hasChromium)('the rewards page in Chromium', () => {
     expect(pushed.status).toBe(200);
     await expect.poll(() => standing.textContent(), { timeout: 40_000, interval: 500 }).toContain('Rank #22 · 3 points');
 
+    // The offline reload below needs the service worker in control of the page: it installs after
+    // the page's first load, which a fast login (no production scrypt) no longer leaves it time for.
+    await waitForServiceWorker(page);
     await context.setOffline(true);
     await page.getByText(/You are offline\. Standings as of /).waitFor();
     expect((await rowsOf(page, 'Best Users'))[0]).toEqual(['#1', 'Creator 00', '30', '₹5,000']);
