@@ -8,15 +8,16 @@ import { RouterProvider } from '@tanstack/react-router';
 import { createAppRouter } from './app/router';
 import { getSessionState, restoreSession } from './lib/session';
 import { loadPublicSettings } from './lib/public-settings';
-import { connectSyncToSession } from './app/sync-bridge';
+import { connectSyncToSession, warmFirstSignedInScreen } from './app/sync-bridge';
 import { forgetPushOnSignOut } from './lib/push-subscription';
 import { registerServiceWorker } from './app/service-worker';
-import { afterFirstScreen } from './lib/after-first-screen';
+import { afterFirstScreen, markFirstScreenDrawn } from './lib/after-first-screen';
 import './app/styles.css';
 
 connectSyncToSession();
 forgetPushOnSignOut();
 void restoreSession();
+warmFirstSignedInScreen();
 void loadPublicSettings();
 // Its code and the precache it installs would share a slow first visit's network with the first card.
 afterFirstScreen(registerServiceWorker);
@@ -57,6 +58,8 @@ async function start(): Promise<void> {
     // TanStack Router's own hydration does (router-core's load-client.js sets the same field).
     router.ssr = { manifest: undefined };
     hydrateRoot(root, app);
+    // The page was on screen before any script ran: what waits for the first screen need not.
+    markFirstScreenDrawn();
     return;
   }
   root.replaceChildren();

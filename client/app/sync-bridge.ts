@@ -1,9 +1,10 @@
 import { toast } from '../ui/toast';
-import { getAccessToken, onSessionEvents, refreshSession } from '../lib/session';
+import { getAccessToken, getSessionState, onSessionEvents, refreshSession } from '../lib/session';
 import type { Rejection } from '../sync/outbox';
 import { mutationDef } from '#sync/mutations/catalogue';
 import { announceUploadsWith } from '../sync/uploads/upload-events';
 import { forgetPeoplePages } from '../lib/people-cache';
+import { warmDateFormat } from '../lib/format';
 import { isQuietRefusal } from './quiet-refusals';
 import { CAPTIONS_REFUSED, UPLOADED, UPLOAD_FAILED_FALLBACK, UPLOAD_FAILED_TITLE } from '../features/upload/upload-copy';
 
@@ -42,4 +43,19 @@ export function connectSyncToSession(): void {
       void forgetPeoplePages().catch(() => undefined);
     },
   });
+}
+
+/**
+ * While a returning member's refresh is out (the session is still loading), the first signed-in
+ * screen's one-time costs are paid in that wait: declaring the local database (Dexie's schema) and
+ * the cards' date formatter (the browser's locale data). Both were in the first renders, long tasks
+ * already on a slow phone (docs/benchmarks.md, "First visit").
+ */
+export function warmFirstSignedInScreen(): void {
+  if (getSessionState().status !== 'loading') return;
+  void import('../sync/active-engine').then(
+    ({ getClientDb }) => getClientDb(),
+    () => undefined,
+  );
+  setTimeout(warmDateFormat, 0);
 }

@@ -5,7 +5,7 @@
  * network and the main thread are shared (docs/benchmarks.md, "First visit").
  */
 
-/** Past this, deferred work runs anyway: a screen without a feed never says it is drawn. */
+/** Past this, deferred work runs anyway: a screen of the shell without a feed never says it is drawn. */
 const LATEST_MS = 4000;
 
 let drawn = false;
@@ -18,7 +18,10 @@ function release(): void {
   waiting.clear();
 }
 
-/** The feed's first cards are on screen: called after the commit that shows them; runs what waited once they are painted. */
+/**
+ * The first screen is on screen: the feed calls it after the commit that shows its first cards, and a
+ * prerendered page once hydrated. What waited runs once the frame is painted.
+ */
 export function markFirstScreenDrawn(): void {
   if (drawn) return;
   // The next frame paints the commit; what waited starts in a task after it.

@@ -79,4 +79,41 @@ describe.skipIf(!hasChromium)('the feed window in pages', () => {
       await context.close();
     }
   }, 120_000);
+
+  // What the first screen does not need (client/lib/after-first-screen.ts) shares a slow phone's
+  // network and main thread with the first card no more: it is asked for once that card is drawn.
+  test('asks for the comments, share, ad, toaster and service worker code only after the first card is drawn', async ({ server, browser }) => {
+    const email = uniqueEmail('later');
+    await signUpVerified(server, 'Lena Later', email);
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    try {
+      const first = await context.newPage();
+      await logInThroughUi(first, server, email);
+      await first.locator('article[data-index="0"]').waitFor();
+      await first.close();
+      // Another visit in a new tab: the first card's arrival is noted as the page runs.
+      await context.addInitScript(NOTE_FIRST_CARD);
+      const page = await context.newPage();
+      await page.goto(`${server.url}/home`);
+      await page.locator('article[data-index="0"]').waitFor();
+      const askedAt = (name: string) =>
+        page.evaluate((n) => performance.getEntriesByType('resource').find((e) => e.name.includes(`/assets/${n}`))?.startTime ?? null, name);
+      const later = ['comments-dialog-entry-', 'share-link-', 'AdSlot-', 'toaster-entry-', 'workbox-window'];
+      for (const name of later) await expect.poll(() => askedAt(name), { message: name, timeout: 15_000 }).not.toBeNull();
+      const drawnAt = (await page.evaluate('window.__firstCardAt')) as number;
+      expect(drawnAt).toBeGreaterThan(0);
+      for (const name of later) expect(await askedAt(name), name).toBeGreaterThan(drawnAt);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 });
+
+/** Runs before the page's scripts: notes when the first card enters the page. */
+const NOTE_FIRST_CARD = `(() => {
+  new MutationObserver((_records, observer) => {
+    if (!document.querySelector('article[data-index="0"]')) return;
+    window.__firstCardAt = performance.now();
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+})();`;
