@@ -11,7 +11,7 @@ import { loadPublicSettings } from './lib/public-settings';
 import { connectSyncToSession, warmFirstSignedInScreen } from './app/sync-bridge';
 import { forgetPushOnSignOut } from './lib/push-subscription';
 import { registerServiceWorker } from './app/service-worker';
-import { afterFirstScreen, markFirstScreenDrawn } from './lib/after-first-screen';
+import { markFirstScreenDrawn } from './lib/after-first-screen';
 import './app/styles.css';
 
 connectSyncToSession();
@@ -19,8 +19,9 @@ forgetPushOnSignOut();
 void restoreSession();
 warmFirstSignedInScreen();
 void loadPublicSettings();
-// Its code and the precache it installs would share a slow first visit's network with the first card.
-afterFirstScreen(registerServiceWorker);
+// At the load event, not later: a member who goes offline in the first seconds (an upload queued on a
+// train) needs the precached chunks, and a failed import() is not tried again by the browser.
+registerServiceWorker();
 
 // A lazy chunk of an older deploy is gone: reload once to get the current shell instead of a blank screen.
 // Offline, a reload could only fail: the chunk's failure is left to the screen (client/ui/lazy-piece.tsx).

@@ -82,7 +82,7 @@ describe.skipIf(!hasChromium)('the feed window in pages', () => {
 
   // What the first screen does not need (client/lib/after-first-screen.ts) shares a slow phone's
   // network and main thread with the first card no more: it is asked for once that card is drawn.
-  test('asks for the comments, share, ad, toaster and service worker code only after the first card is drawn', async ({ server, browser }) => {
+  test('asks for the comments, share, ad and toaster code only after the first card is drawn', async ({ server, browser }) => {
     const email = uniqueEmail('later');
     await signUpVerified(server, 'Lena Later', email);
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium)('the feed window in pages', () => {
       await page.locator('article[data-index="0"]').waitFor();
       const askedAt = (name: string) =>
         page.evaluate((n) => performance.getEntriesByType('resource').find((e) => e.name.includes(`/assets/${n}`))?.startTime ?? null, name);
-      const later = ['comments-dialog-entry-', 'share-link-', 'AdSlot-', 'toaster-entry-', 'workbox-window'];
+      const later = ['comments-dialog-entry-', 'share-link-', 'AdSlot-', 'toaster-entry-'];
       for (const name of later) await expect.poll(() => askedAt(name), { message: name, timeout: 15_000 }).not.toBeNull();
       const drawnAt = (await page.evaluate('window.__firstCardAt')) as number;
       expect(drawnAt).toBeGreaterThan(0);

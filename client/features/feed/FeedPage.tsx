@@ -15,6 +15,7 @@ import { Tabs, type TabDef } from '#client/ui/Tabs';
 import { useCommentsDialog } from './components/useCommentsDialog';
 import { useReportDialog } from '#client/ui/safety/useReportDialog';
 import { FollowingTab } from './components/FollowingTab';
+import { markFirstScreenDrawn } from '#client/lib/after-first-screen';
 
 type FeedTab = 'forYou' | 'following';
 const TABS: Array<TabDef<FeedTab>> = [
@@ -68,6 +69,12 @@ function ForYou({ userId, actions }: { userId: string; actions: FeedActions }) {
   // when the player asks for it (docs/decisions/0028-the-window-in-pages.md).
   const firstPoster = feed.items[0]?.poster_url;
   if (firstPoster) preload(firstPoster, { as: 'image', fetchPriority: 'high' });
+
+  // An empty feed or its error is the whole first screen (a list of cards says so itself: FeedList).
+  const settled = !(feed.loading && feed.items.length === 0);
+  useEffect(() => {
+    if (settled) markFirstScreenDrawn();
+  }, [settled]);
 
   // The product's copy: 'Error' / 'Could not fetch videos.' — once per failure, not on every retry.
   useEffect(() => {
