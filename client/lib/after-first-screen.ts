@@ -10,6 +10,8 @@ const LATEST_MS = 4000;
 
 let drawn = false;
 const waiting = new Set<() => void>();
+/** The one LATEST_MS timer, set by the first caller that had to wait. */
+let fallback: ReturnType<typeof setTimeout> | null = null;
 
 function release(): void {
   if (drawn) return;
@@ -53,7 +55,7 @@ export function afterFirstScreen(run: () => void): () => void {
   } else {
     waiting.add(start);
     const sinceStart = typeof performance === 'undefined' ? 0 : performance.now();
-    setTimeout(release, Math.max(0, LATEST_MS - sinceStart));
+    fallback ??= setTimeout(release, Math.max(0, LATEST_MS - sinceStart));
   }
   return () => {
     cancelled = true;
