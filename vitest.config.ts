@@ -113,6 +113,7 @@ export default defineConfig({
           name: 'sqlite',
           include: SERVER_SUITES,
           env: { VIDI_TEST_DB: 'sqlite' },
+          globalSetup: ['tests/setup/build-server.ts'],
           isolate: ISOLATE_SERVER_FILES,
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -128,7 +129,7 @@ export default defineConfig({
                 include: [...SERVER_SUITES, 'tests/postgres/**/*.test.ts'],
                 exclude: [...configDefaults.exclude, ...ENGINE_INDEPENDENT],
                 env: { VIDI_TEST_DB: 'postgres' },
-                globalSetup: ['tests/setup/postgres.ts'],
+                globalSetup: ['tests/setup/build-server.ts', 'tests/setup/postgres.ts'],
                 isolate: ISOLATE_SERVER_FILES,
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
@@ -144,7 +145,7 @@ export default defineConfig({
                 include: S3_SUITES,
                 env: { VIDI_TEST_DB: 'postgres', VIDI_TEST_STORAGE: 's3' },
                 isolate: ISOLATE_SERVER_FILES,
-                globalSetup: ['tests/setup/postgres.ts', 'tests/setup/s3.ts'],
+                globalSetup: ['tests/setup/build-server.ts', 'tests/setup/postgres.ts', 'tests/setup/s3.ts'],
                 testTimeout: 60_000,
                 hookTimeout: 90_000,
               },
@@ -155,7 +156,13 @@ export default defineConfig({
                 name: 'cluster',
                 include: ['tests/cluster/**/*.test.ts'],
                 // One PostgreSQL server and one gateway for the run; each file gets its database and bucket.
-                globalSetup: ['tests/setup/build-client.ts', 'tests/setup/postgres.ts', 'tests/setup/s3.ts', 'tests/setup/file-lock.ts'],
+                globalSetup: [
+                  'tests/setup/build-client.ts',
+                  'tests/setup/build-server.ts',
+                  'tests/setup/postgres.ts',
+                  'tests/setup/s3.ts',
+                  'tests/setup/file-lock.ts',
+                ],
                 // One deployment at a time, beside the other projects' files (as the e2e project).
                 setupFiles: ['tests/setup/one-file-at-a-time.ts'],
                 testTimeout: 180_000,
@@ -168,7 +175,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/setup/build-client.ts'],
+          globalSetup: ['tests/setup/build-client.ts', 'tests/setup/build-server.ts'],
           // After the other projects' files, in a group of their own (groupOrder 1), two browsers at a
           // time. Beside the other files (the lock the cluster project uses) browser tests timed out now
           // and then behind their neighbours' load: a service worker not yet in control, a form pressed

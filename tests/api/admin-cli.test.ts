@@ -8,6 +8,7 @@ import { openDatabase } from '#db/connect';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { emptyDatabaseUrl } from '../helpers/empty-database';
 import { PROJECT_ROOT } from '../helpers/server-process';
+import { nodeEntryArgs } from '../../scripts/lib/node-entry';
 import { login, signUpVerified } from '../helpers/auth-flow';
 import { parsePasswordHash } from '#server/auth/password';
 
@@ -16,7 +17,7 @@ function runAdminCli(dataDir: string, databaseUrl: string, args: string[]): Prom
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'server/cli/admin.ts', ...args],
+      [...nodeEntryArgs('admin'), ...args],
       { cwd: PROJECT_ROOT, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'error' }, timeout: 60_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;

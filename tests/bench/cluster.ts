@@ -7,6 +7,7 @@ import { insertVideo } from '../helpers/videos';
 import { markAllProcessed } from '../helpers/media-processed';
 import { openDatabase } from '#db/connect';
 import { freePort, startCluster, type Cluster } from '../../scripts/lib/cluster/start-cluster';
+import { nodeEntryArgs } from '../../scripts/lib/node-entry';
 import { PROJECT_ROOT, startNodeProcess, type ManagedProcess } from '../../scripts/lib/cluster/node-process';
 import { logIn, openEventStream, pushLike, signUpVerified, type SignUpTarget } from '../cluster/cluster-session';
 import { failed, ratioRow, type BenchRow } from './lib/result';
@@ -55,7 +56,7 @@ async function startSingle(cluster: Cluster, tmpDir: string): Promise<Single> {
   const env = { ...cluster.sharedEnv, S3_BUCKET: '', DATABASE_URL: databaseUrl, PUBLIC_URL: url, TRUST_PROXY_HOPS: '0', LOG_LEVEL: 'error' };
   const process_ = await startNodeProcess({
     name: 'single',
-    script: 'server/main.ts',
+    args: nodeEntryArgs('main'),
     ready: /Vidi listening on/,
     logFile: join(tmpDir, 'single.log'),
     env: { ...env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, MEDIA_WORKER: 'off' },

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchChromium } from '../helpers/browser';
 import { PROJECT_ROOT, type ServerProcess } from '../helpers/server-process';
+import { nodeEntryArgs } from '../../scripts/lib/node-entry';
 import { signedInPage, type SignedInPage } from '../helpers/signed-in-page';
 import { PASSWORD, signUpVerified, startPwaServer, TEST_PASSWORD_COST, uniqueEmail } from './member-session';
 import { serverApi, type ServerApi } from './server-api';
@@ -84,7 +85,7 @@ export function pwaTest(serverEnv: Record<string, string> = {}, options: PwaServ
       // Administrators come from the command line (docs/decisions/0013-the-server-enforces-every-rule.md),
       // against the server's DATA_DIR; they go with the server's data. Hashed at the servers' test cost.
       const admin = { email: uniqueEmail('admin'), name: 'Root Admin' };
-      await run(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', '--email', admin.email, '--password', PASSWORD, '--name', admin.name], {
+      await run(process.execPath, [...nodeEntryArgs('admin'), '--email', admin.email, '--password', PASSWORD, '--name', admin.name], {
         cwd: PROJECT_ROOT,
         env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: 'error', ...TEST_PASSWORD_COST },
       });

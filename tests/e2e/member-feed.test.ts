@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { hasChromium, saveScreenshot } from '../helpers/browser';
 import { PROJECT_ROOT } from '../helpers/server-process';
+import { nodeEntryArgs } from '../../scripts/lib/node-entry';
 import { pwaTest } from './fixtures';
 import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 
@@ -15,7 +16,7 @@ const isPlaying = (page: Page, index: number) => page.locator(`article[data-inde
 
 // The seed fills a fresh data folder before the server opens it.
 const seed = async (dataDir: string) => {
-  await run(process.execPath, ['--import', 'tsx', 'server/cli/seed.ts', '--users', '6', '--videos', String(VIDEOS), '--likes', '50', '--comments', '20'], {
+  await run(process.execPath, [...nodeEntryArgs('seed'), '--users', '6', '--videos', String(VIDEOS), '--likes', '50', '--comments', '20'], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
   });

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { hasChromium } from '../helpers/browser';
 import { PROJECT_ROOT } from '../helpers/server-process';
+import { nodeEntryArgs } from '../../scripts/lib/node-entry';
 import { pwaTest } from './fixtures';
 import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 import { FIRST_WINDOW_PAGE } from '#client/sync/window-fill';
@@ -15,14 +16,10 @@ const test = pwaTest(
   {},
   {
     seed: async (dataDir) => {
-      await run(
-        process.execPath,
-        ['--import', 'tsx', 'server/cli/seed.ts', '--users', '3', '--videos', String(VIDEOS), '--likes', '10', '--comments', '5', '--views', '20'],
-        {
-          cwd: PROJECT_ROOT,
-          env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
-        },
-      );
+      await run(process.execPath, [...nodeEntryArgs('seed'), '--users', '3', '--videos', String(VIDEOS), '--likes', '10', '--comments', '5', '--views', '20'], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+      });
     },
   },
 );

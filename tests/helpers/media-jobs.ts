@@ -14,6 +14,7 @@ import { processVideo } from '#server/media/processing/process-video';
 import { ffmpeg } from '../fixtures/ffmpeg-cache';
 import { mp4Faststart } from '../fixtures/videos';
 import { PROJECT_ROOT } from './server-process';
+import { nodeEntryArgs } from '../../scripts/lib/node-entry';
 import { createTestApp, type TestApp } from './test-app';
 import { createUser, type TestUser } from './users';
 import { insertVideo, type VideoOverrides } from './videos';
@@ -111,7 +112,7 @@ export interface WorkerProcess {
  */
 export function spawnWorker(env: Record<string, string>): WorkerProcess {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/worker.ts'], {
+  const child = spawn(process.execPath, nodeEntryArgs('worker'), {
     cwd: PROJECT_ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', PUBLIC_URL: 'http://127.0.0.1:9', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,7 @@ import { sharedKeysEnv, testDatabaseEnv } from './test-database';
 import { testStorageEnv } from './test-storage';
 import { openDatabase, type DbHandle } from '#db/connect';
 import { freePort } from '#tests/support/postgres-cluster';
+import { nodeEntryArgs } from '../../scripts/lib/node-entry';
 
 export const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 
@@ -28,8 +29,9 @@ export interface ServerProcess {
 export { freePort };
 
 /**
- * Starts the real server the way `npm start` does (minus the build: the e2e global setup built the
- * client once) on a free port with a fresh DATA_DIR, and waits until it listens.
+ * Starts the real server the way `npm start` does (minus the build: the run's global setups built the
+ * client and the server bundle once, `nodeEntryArgs`) on a free port with a fresh DATA_DIR, and waits
+ * until it listens.
  */
 export async function startServer(opts: { env?: Record<string, string>; dataDir?: string; port?: number } = {}): Promise<ServerProcess> {
   const ownDataDir = !opts.dataDir;
@@ -59,7 +61,7 @@ export async function startServer(opts: { env?: Record<string, string>; dataDir?
     };
     // VIDI_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the spawned server.
     const nodeArgs = process.env.VIDI_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-    child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'server/main.ts'], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [...nodeArgs, ...nodeEntryArgs('main')], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const c = child;
     // A restart keeps the earlier output in `log`: only this launch's part may say it listens.
     const launchedAt = log.length;

@@ -132,15 +132,17 @@ it('delivers a member’s push within two seconds while another member’s endpo
   expect(got).toMatchObject([{ title: 'Fan commented on your video', body: 'quick one' }]);
   expect(latency).toBeLessThan(2_000);
 
-  // Each tarpit send is abandoned within its budget (lookup to answer), not left to a socket timeout.
+  // Each tarpit send is abandoned within its budget (lookup to answer), not left to the socket's
+  // 10 s idle timeout. What is bounded is each socket's own life: on a loaded machine the four sends
+  // may open their sockets seconds apart, so the wait for the last to close is generous.
   const closed = await waitFor(
     () => tarpit.sockets,
     (s) => s.length === 4 && s.every((x) => x.closedAt !== undefined),
-    SEND_BUDGET_MS + 2_000,
+    4 * SEND_BUDGET_MS,
   );
   expect(closed).toHaveLength(4);
-  for (const s of closed) expect((s.closedAt ?? Infinity) - s.openedAt).toBeLessThan(SEND_BUDGET_MS + 1_000);
-}, 30_000);
+  for (const s of closed) expect((s.closedAt ?? Infinity) - s.openedAt).toBeLessThan(SEND_BUDGET_MS + 1_500);
+}, 60_000);
 
 it('a hundred comments from one member on one video in one sync push are one push (the newest), and a hundred rows in the list', async () => {
   const owner = await createUser(t.deps, { name: 'Owner' });

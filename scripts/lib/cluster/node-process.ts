@@ -21,8 +21,8 @@ export interface ManagedProcess {
 
 export interface NodeProcessOptions {
   name: string;
-  /** The entry point under the repository, e.g. server/main.ts. */
-  script: string;
+  /** Node's arguments: an entry point under the repository and how to load it (`nodeEntryArgs`). */
+  args: string[];
   env: Record<string, string>;
   /** Printed once it is ready (e.g. "Vidi listening on"); the start waits for it. */
   ready: RegExp;
@@ -34,7 +34,7 @@ export interface NodeProcessOptions {
 }
 
 /**
- * One `node --import tsx <script>` of the cluster. Its environment is this process's minus what
+ * One `node <args>` of the cluster (a server entry point, `../node-entry.ts`). Its environment is this process's minus what
  * would make it another deployment (the caller's DATABASE_URL, S3_* and the like are replaced by
  * `env`), so a test runner's variables do not leak into the instances.
  */
@@ -51,7 +51,7 @@ export async function startNodeProcess(o: NodeProcessOptions): Promise<ManagedPr
   const launch = () =>
     new Promise<void>((ok, fail) => {
       const startedAt = log.length;
-      const c = spawn(process.execPath, ['--import', 'tsx', o.script], {
+      const c = spawn(process.execPath, o.args, {
         cwd: PROJECT_ROOT,
         env: { ...inheritedEnv(), ...o.env },
         stdio: ['ignore', 'pipe', 'pipe'],

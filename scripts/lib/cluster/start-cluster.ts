@@ -9,6 +9,7 @@ import { CEPH, NGINX, POSTGRES, ensurePackages, type Needed } from './debian-pac
 import { startBalancer } from './nginx-process';
 import { PROJECT_ROOT, startNodeProcess, type ManagedProcess } from './node-process';
 import { sharedKeys } from './shared-env';
+import { nodeEntryArgs, type ServerEntry } from '../node-entry';
 
 export type { S3Env };
 
@@ -107,7 +108,7 @@ async function startDatabase(o: ClusterOptions, teardown: Teardown): Promise<str
   // The same server and options, another database name.
   const url = adminUrl.replace(/\/[^/?]*(\?.*)?$/, `/${name}$1`);
   // What a rolling deploy runs once before any new process starts (docs/deploy.md).
-  execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/migrate.ts'], {
+  execFileSync(process.execPath, nodeEntryArgs('migrate'), {
     cwd: PROJECT_ROOT,
     env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -168,12 +169,12 @@ async function startAll(o: ClusterOptions, dir: string, clientDist: string, tear
     LOG_LEVEL: 'info',
     ...o.env,
   };
-  const spawnIn = (name: string, script: string, ready: RegExp, env: Record<string, string>) => {
+  const spawnIn = (name: string, entry: ServerEntry, ready: RegExp, env: Record<string, string>) => {
     const dataDir = join(dir, name);
     mkdirSync(dataDir, { recursive: true });
     return startNodeProcess({
       name,
-      script,
+      args: nodeEntryArgs(entry),
       ready,
       echo: o.log ?? false,
       logFile: join(dir, `${name}.log`),
@@ -188,13 +189,13 @@ async function startAll(o: ClusterOptions, dir: string, clientDist: string, tear
     Array.from({ length: o.webInstances ?? 2 }, async (_, i) => {
       const name = `web-${String.fromCharCode(97 + i)}`;
       const own = await freePort();
-      const p = await spawnIn(name, 'server/main.ts', /Vidi listening on/, { HOST: '127.0.0.1', PORT: String(own), MEDIA_WORKER: 'off' });
+      const p = await spawnIn(name, 'main', /Vidi listening on/, { HOST: '127.0.0.1', PORT: String(own), MEDIA_WORKER: 'off' });
       return Object.assign(p, { url: `http://127.0.0.1:${own}`, port: own });
     }),
   );
   const workers: ClusterProcess[] = [];
   const addWorker = async () => {
-    const w = await spawnIn(`worker-${workers.length + 1}`, 'server/worker.ts', /Vidi media worker running/, {});
+    const w = await spawnIn(`worker-${workers.length + 1}`, 'worker', /Vidi media worker running/, {});
     workers.push(w);
     return w;
   };

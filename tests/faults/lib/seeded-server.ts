@@ -87,7 +87,7 @@ export function serverPid(dataDir: string): number {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (!cmd.includes('server/main.ts')) continue;
+      if (!cmd.includes('server/main.ts') && !cmd.includes('main.mjs')) continue;
       const env = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
       if (env.includes(`DATA_DIR=${dataDir}`)) return Number(entry);
     } catch {
