@@ -10,6 +10,7 @@ import { pwaTest } from './fixtures';
 import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 import { toastText } from './toasts';
 import { expectPlayedPast, recordMediaEvents } from './media-playback';
+import { waitForServiceWorker } from './feed-actions';
 
 const CAPTIONS = 'WEBVTT\n\n00:00.000 --> 00:02.500\nColour bars\n';
 
@@ -103,6 +104,8 @@ describe.skipIf(!hasChromium)('uploading from the browser', () => {
     server,
     uploader: { page, context },
   }) => {
+    // The offline reload below is answered by the service worker: it must control the page first.
+    await waitForServiceWorker(page);
     const file = await mp4TwelveMegabytes();
     const bytes = readFileSync(file);
     const creates: string[] = [];
