@@ -34,9 +34,9 @@ export interface NodeProcessOptions {
 }
 
 /**
- * One `node <args>` of the cluster (a server entry point, `../node-entry.ts`). Its environment is this process's minus what
- * would make it another deployment (the caller's DATABASE_URL, S3_* and the like are replaced by
- * `env`), so a test runner's variables do not leak into the instances.
+ * One `node <args>` of the cluster (a server entry point, `../node-entry.ts`). Its environment is
+ * this process's minus what would make it another deployment (the caller's DATABASE_URL, S3_* and
+ * the like are replaced by `env`), so a test runner's variables do not leak into the instances.
  */
 export async function startNodeProcess(o: NodeProcessOptions): Promise<ManagedProcess> {
   let child: ChildProcess | undefined;
