@@ -9,6 +9,7 @@ import { startServer, type ServerProcess } from '#tests/helpers/server-process';
 import { freePort } from '#tests/bench/lib/processes';
 import { tokenMinter } from '#tests/bench/lib/context';
 import { readOnly } from '#tests/bench/lib/tree-server';
+import { nodeEntryArgs } from '../../../scripts/lib/node-entry';
 
 export interface SeededServer {
   server: ServerProcess;
@@ -83,11 +84,13 @@ export async function withServerLog<T>(s: SeededServer, run: () => Promise<T>): 
 
 /** Finds the server process serving this DATA_DIR (startServer does not expose the child's pid). */
 export function serverPid(dataDir: string): number {
+  // The file startServer ran: the bundle's main.mjs, or server/main.ts under tsx.
+  const serverEntry = nodeEntryArgs('main').at(-1)!;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (!cmd.includes('server/main.ts') && !cmd.includes('main.mjs')) continue;
+      if (!cmd.includes(serverEntry)) continue;
       const env = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
       if (env.includes(`DATA_DIR=${dataDir}`)) return Number(entry);
     } catch {
