@@ -15,6 +15,8 @@ export default defineConfig({
     // The signed-in /home's screen code in one chunk instead of dozens (scripts/build/home-chunk.ts).
     rolldownOptions: { output: { codeSplitting: { groups: [homeChunkGroup()] } } },
   },
+  // Module workers (the window pages' and the shrink's): a worker's own chunks may split, as the app's do.
+  worker: { format: 'es' },
   server: {
     proxy: { '/api': 'http://127.0.0.1:8080', '/files': 'http://127.0.0.1:8080', '/media': 'http://127.0.0.1:8080' },
   },

@@ -2,7 +2,7 @@
 import './app/strip-url-secrets';
 // Before any zod schema is defined, in whichever chunk: no eval under the page's CSP.
 import './sync/zod-jitless';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
 import { createAppRouter } from './app/router';
@@ -64,7 +64,9 @@ async function start(): Promise<void> {
     return;
   }
   root.replaceChildren();
-  createRoot(root).render(app);
+  // In a transition, React renders the first screen in slices instead of one long task.
+  const reactRoot = createRoot(root);
+  startTransition(() => reactRoot.render(app));
 }
 
 void start();

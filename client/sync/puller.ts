@@ -1,7 +1,8 @@
-import type { PokeDelta, PullResponse } from '#sync/protocol/messages';
+import type { PokeDelta } from '#sync/protocol/messages';
 import { applyDelta } from './apply-delta';
-import { applyPull, CURSOR_KEY, MAX_CACHED_VIDEOS } from './apply-pull';
-import { nextFill, WINDOW_FILL_KEY, windowRequest, type WindowFill } from './window-fill';
+import { CURSOR_KEY } from './apply-pull';
+import { WINDOW_FILL_KEY, windowRequest, type WindowFill } from './window-fill';
+
 import { getMeta, setMeta, type ClientDb } from './db';
 import { loadValidators, loadedValidators, type Validators } from './load-validators';
 import { clientState } from './outbox';
@@ -10,6 +11,7 @@ import { apiErrorFromResponse } from '../lib/http/api-error';
 import { trace } from './trace';
 import { runTx } from './tx-queue';
 import { hintFirstPoster } from './poster-hint';
+import { createPullApplier } from './pull-worker';
 
 /**
  * Brings the server's changes in: pulls from the cursor (with the comment lists of the dialogs that
@@ -20,12 +22,20 @@ export class Puller {
   private deltas: PokeDelta[] = [];
   private readonly open = new Map<string, number>();
   private readonly loaded = new Set<string>();
+  private readonly answers;
 
   constructor(
     private readonly db: ClientDb,
     private readonly userId: string,
     private readonly request: Requester,
-  ) {}
+  ) {
+    this.answers = createPullApplier(db);
+  }
+
+  /** Ends the pull worker, if one runs. */
+  close(): void {
+    this.answers.close();
+  }
 
   get hasDeltas(): boolean {
     return this.deltas.length > 0;
@@ -71,16 +81,14 @@ export class Puller {
       return true;
     }
     if (!res.ok) throw new TemporaryError(`pull answered ${res.status}`);
-    const raw: unknown = await res.json();
-    hintFirstPoster(raw);
-    const { PullResponseSchema } = loadedValidators() ?? (await loadValidators());
-    const json: PullResponse = PullResponseSchema.parse(raw);
-    trace('pull:parsed');
-    const applied = await applyPull(this.db, this.userId, client_id, body.cursor, json, Date.now(), MAX_CACHED_VIDEOS, fill ?? null);
+    const text = await res.text();
+    // A snapshot's first card: its poster is asked for now, before the answer is validated and written.
+    if (!fill) hintFirstPoster(text);
+    const out = await this.answers.apply({ userId: this.userId, clientId: client_id, askedCursor: body.cursor, fill: fill ?? null, text, now: Date.now() });
     trace('pull:applied');
-    if (!applied) return true;
-    for (const id of json.comments_loaded) if (this.open.has(id)) this.loaded.add(id);
-    return nextFill(fill ?? null, json) != null;
+    if (!out.applied) return true;
+    for (const id of out.commentsLoaded) if (this.open.has(id)) this.loaded.add(id);
+    return out.more;
   }
 
   /**

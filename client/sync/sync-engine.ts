@@ -18,6 +18,7 @@ import { listenToBrowser } from './browser-events';
 import { requestBackgroundSync } from './background-sync-request';
 import { takeWorkerRejections } from './worker-rejections';
 import { requestPersistentStorage } from '../lib/session/persist-storage';
+import { afterFirstScreen } from '../lib/after-first-screen';
 
 export { RETRY_CAP_MS, RETRY_STEP_MS } from './retry-loop';
 export { REQUEST_TIMEOUT_MS } from './sync-transport';
@@ -87,9 +88,10 @@ export class SyncEngine {
   /** Flushes on start, then on every trigger; safe to call once. */
   start(): Promise<void> {
     this.started ??= (async () => {
-      // zod is not on the first screen: it loads now, while the cache is checked and the first
-      // request is out, and every validation below awaits it.
-      void loadValidators().catch(() => undefined);
+      // Pull answers are validated in the pull worker; this page needs zod for a tap's mutation, a
+      // push's answer or a poke. It loads once the first screen is drawn and the page is idle, so
+      // a first tap finds it in (a validation before that awaits the same load).
+      afterFirstScreen(() => void loadValidators().catch(() => undefined));
       await resetCacheFor(this.db, this.userId);
       await runTx(this.db, () => rebase(this.db, this.userId));
       await this.tellWorkerRejections();
@@ -109,6 +111,7 @@ export class SyncEngine {
     this.live?.stop();
     for (const c of this.cleanups.splice(0)) c();
     await idle;
+    this.puller.close();
   }
 
   /** Queues a mutation (shown at once) and starts sending it. Invalid args throw a MutationError. */

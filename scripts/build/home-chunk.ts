@@ -14,7 +14,7 @@ import { PUBLIC_PAGES, SESSION_PRELOADS, SHELL_PRELOADS } from './public-pages';
  * database, stay single).
  *
  * A third file, `home-sync`, holds what the session loads with import() before the first pull (the
- * sync engine, the validators and zod: SESSION_PRELOADS) and neither the public pages nor the two
+ * sync engine: SESSION_PRELOADS) and neither the public pages nor the two
  * above hold: the shell preloads it too, as one file rather than six.
  */
 const ROOTS = SHELL_PRELOADS.map((m) => resolve(m));

@@ -28,10 +28,11 @@ export const SHELL_FILE = 'shell.html';
  */
 export const SHELL_PRELOADS: readonly string[] = ['client/app/layout/MemberLayout.tsx', 'client/features/feed/FeedPage.tsx'];
 /**
- * Modules a signed-in /home loads with import() once the session is restored: the sync engine and
- * the validators of its first pull. Preloaded by the shell too, in a file of their own
- * (scripts/build/home-chunk.ts), so the first pull does not wait for two more round trips after
- * the refresh.
+ * Modules a signed-in /home loads with import() once the session is restored: the sync engine.
+ * Preloaded by the shell too, in a file of its own (scripts/build/home-chunk.ts), so the first pull
+ * does not wait for another round trip after the refresh. The validators are not among them: pull
+ * answers are validated in the pull worker, and the page loads zod once the first screen is drawn
+ * (docs/decisions/0032-pulls-applied-in-a-worker.md).
  */
-export const SESSION_PRELOADS: readonly string[] = ['client/sync/start-sync.ts', 'client/sync/validators.ts'];
+export const SESSION_PRELOADS: readonly string[] = ['client/sync/start-sync.ts'];
 export const ROUTES_FILE = 'routes.json';

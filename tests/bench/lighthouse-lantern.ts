@@ -6,16 +6,19 @@
  * change can aim at what the simulation waits for.
  *
  *   VIDI_LIGHTHOUSE_HOME_ONLY=1 VIDI_LIGHTHOUSE_ARTIFACTS=/tmp/lh npm run bench -- --only lighthouse --seed-size small --quick
- *   npx tsx tests/bench/lighthouse-lantern.ts /tmp/lh/home-*.artifacts.json [lcp-pessimistic|lcp-optimistic|fcp-pessimistic|fcp-optimistic]
+ *   npx tsx tests/bench/lighthouse-lantern.ts /tmp/lh/home-*.artifacts.json [lcp-pessimistic|lcp-optimistic|fcp-pessimistic|fcp-optimistic|tbt]
  */
 import { readFileSync } from 'node:fs';
 import { LanternFirstContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-first-contentful-paint.js';
 import { LanternLargestContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-largest-contentful-paint.js';
+import { LanternTotalBlockingTime } from 'lighthouse/core/computed/metrics/lantern-total-blocking-time.js';
 
 interface SimNode {
   type: 'cpu' | 'network';
   request?: { url: string; priority: string; transferSize: number };
   getEvaluateScriptURLs?(): Set<string>;
+  /** A CPU node's top-level task in the observed trace (microseconds). */
+  event?: { ts: number; dur: number };
   didPerformLayout?(): boolean;
 }
 interface Estimate {
@@ -54,7 +57,7 @@ function show(name: string, est: Estimate): void {
 }
 
 const [file, which = 'lcp-pessimistic'] = process.argv.slice(2);
-if (!file) throw new Error('usage: lighthouse-lantern.ts <run.artifacts.json> [lcp-pessimistic|lcp-optimistic|fcp-pessimistic|fcp-optimistic]');
+if (!file) throw new Error('usage: lighthouse-lantern.ts <run.artifacts.json> [lcp-pessimistic|lcp-optimistic|fcp-pessimistic|fcp-optimistic|tbt]');
 const kept = JSON.parse(readFileSync(file, 'utf8')) as { Trace: unknown; DevtoolsLog: unknown; URL: unknown; GatherContext: unknown; settings: unknown };
 const data = {
   trace: kept.Trace,
@@ -72,6 +75,20 @@ for (const [label, m] of [['FCP', fcp] as const, ['LCP', lcp] as const])
   console.log(
     `${label} ${Math.round(m.timing)} ms (optimistic ${Math.round(m.optimisticEstimate.timeInMs)}, pessimistic ${Math.round(m.pessimisticEstimate.timeInMs)})`,
   );
+if (which === 'tbt') {
+  // The simulated tasks of 50 ms or more that start after the simulated FCP: what total blocking
+  // time adds up, each with its observed start, to find it in a profile of the same run.
+  const tbt = await (LanternTotalBlockingTime as unknown as Computed).request(data, context);
+  const est = tbt.pessimisticEstimate;
+  const navStart = Math.min(...[...est.nodeTimings.keys()].flatMap((n) => (n.event ? [n.event.ts] : [])));
+  console.log(`TBT ${Math.round(tbt.timing)} ms; FCP ${Math.round(fcp.pessimisticEstimate.timeInMs)} ms (pessimistic)`);
+  const long = [...est.nodeTimings].filter(([n, t]) => n.type === 'cpu' && t.endTime - t.startTime >= 50 && t.startTime >= fcp.pessimisticEstimate.timeInMs);
+  for (const [node, t] of long.sort((a, b) => a[1].startTime - b[1].startTime))
+    console.log(
+      `  ${Math.round(t.startTime)} +${Math.round(t.endTime - t.startTime)} (observed at ${Math.round(((node.event?.ts ?? navStart) - navStart) / 1000)} ms after the first task) ${describe(node)}`,
+    );
+  process.exit(0);
+}
 const [metric, side] = which.split('-');
 const chosen = metric === 'fcp' ? fcp : lcp;
 show(which, side === 'optimistic' ? chosen.optimisticEstimate : chosen.pessimisticEstimate);

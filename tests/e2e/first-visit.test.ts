@@ -102,8 +102,8 @@ describe.skipIf(!hasChromium)('the first visit', () => {
     const shell = preloads(await (await fetch(server.url + '/home')).text());
     const home = shell.filter((href) => /\/assets\/home(-lib|-sync)?-[\w-]+\.js$/.test(href));
     expect(home.length).toBeGreaterThan(0);
-    // The sync engine and the validators of the first pull come with them, as one file, not after
-    // the refresh (scripts/build/public-pages.ts, SESSION_PRELOADS).
+    // The sync engine comes with them, as one file, not after the refresh (scripts/build/public-pages.ts,
+    // SESSION_PRELOADS).
     expect(home.filter((href) => /\/home-sync-/.test(href))).toHaveLength(1);
     expect(shell.length).toBeLessThanOrEqual(16);
     for (const p of PUBLIC_PAGES) {

@@ -79,7 +79,9 @@ describe.skipIf(!hasChromium)('the feed window in pages', () => {
 
   // What the first screen does not need (client/lib/after-first-screen.ts) shares a slow phone's
   // network and main thread with the first card no more: it is asked for once that card is drawn.
-  test('asks for the comments, share, ad and toaster code only after the first card is drawn', async ({ server, browser }) => {
+  // zod among it: the pulls are validated and written in the pull worker
+  // (docs/decisions/0032-pulls-applied-in-a-worker.md).
+  test('asks for the comments, share, ad, toaster and validators code only after the first card is drawn', async ({ server, browser }) => {
     const email = uniqueEmail('later');
     await signUpVerified(server, 'Lena Later', email);
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
@@ -93,9 +95,10 @@ describe.skipIf(!hasChromium)('the feed window in pages', () => {
       const page = await context.newPage();
       await page.goto(`${server.url}/home`);
       await page.locator('article[data-index="0"]').waitFor();
+      expect(page.workers().map((w) => w.url())).toContainEqual(expect.stringMatching(/\/assets\/pull\.worker-[\w-]+\.js$/));
       const askedAt = (name: string) =>
         page.evaluate((n) => performance.getEntriesByType('resource').find((e) => e.name.includes(`/assets/${n}`))?.startTime ?? null, name);
-      const later = ['comments-dialog-entry-', 'share-link-', 'AdSlot-', 'toaster-entry-'];
+      const later = ['comments-dialog-entry-', 'share-link-', 'AdSlot-', 'toaster-entry-', 'validators-'];
       for (const name of later) await expect.poll(() => askedAt(name), { message: name, timeout: 15_000 }).not.toBeNull();
       const drawnAt = (await page.evaluate('window.__firstCardAt')) as number;
       expect(drawnAt).toBeGreaterThan(0);

@@ -140,8 +140,11 @@ function lighthouseFlags(port: number, signedIn: boolean) {
     // With a sign-in, Lighthouse must not reset the origin's storage (it would drop the cookie);
     // the profile is new and its HTTP cache was emptied, so the load is still a first one.
     ...(signedIn ? { disableStorageReset: true } : {}),
-    // Kept artifacts carry the JS samples too, for a profile of the run's main thread.
-    ...(process.env.VIDI_LIGHTHOUSE_ARTIFACTS ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' } : {}),
+    // Kept artifacts carry the JS samples too, for a profile of the run's main thread (the sampling
+    // slows the page: VIDI_LIGHTHOUSE_CPU_PROFILE=0 keeps the trace as Lighthouse takes it).
+    ...(process.env.VIDI_LIGHTHOUSE_ARTIFACTS && process.env.VIDI_LIGHTHOUSE_CPU_PROFILE !== '0'
+      ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' }
+      : {}),
   };
 }
 

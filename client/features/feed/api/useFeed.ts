@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTransitionStore } from '#client/lib/useTransitionStore';
 import type { FeedCard } from '../components/types';
 import type { LocalFeedItem } from '#client/sync/queries';
 import { createFeedWatch } from '#client/sync/feed-watch';
@@ -59,9 +60,10 @@ export function useFeed(): FeedState {
   const userId = engine?.userId ?? null;
   const uploads = usePendingUploads(userId);
   // Not a live query: it would re-read every cached video after each like; the watch reads only
-  // the rows a change names.
+  // the rows a change names. Rendered in a transition: the first cards, and each page of the
+  // window after them, do not hold the main thread in one task.
   const watch = useMemo(() => createFeedWatch(getClientDb(), userId), [userId]);
-  const data = useSyncExternalStore(watch.subscribe, watch.get, watch.get);
+  const data = useTransitionStore(watch.subscribe, watch.get);
 
   const loading = useRef(false);
   const [, setTick] = useState(0);
