@@ -63,10 +63,14 @@ async function start(): Promise<void> {
     markFirstScreenDrawn();
     return;
   }
-  root.replaceChildren();
+  // A prerendered page that cannot be adopted goes at once; the shell's splash stays until React's
+  // first commit clears #root (scripts/build/page-html.ts, SHELL_SPLASH).
+  if (root.dataset.prerendered) root.replaceChildren();
   // In a transition, React renders the first screen in slices instead of one long task.
   const reactRoot = createRoot(root);
   startTransition(() => reactRoot.render(app));
 }
 
-void start();
+// In a task of its own: the entry's evaluation (React, the router) and the first render were one
+// long task on a slow phone; the session's refresh is already out (restoreSession above).
+setTimeout(() => void start(), 0);

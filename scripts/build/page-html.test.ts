@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prerenderedHtml, shellHtml, withTitle } from './page-html';
+import { prerenderedHtml, SHELL_SPLASH, shellHtml, withTitle } from './page-html';
 
 const SHELL = `<!doctype html>
 <html lang="en">
@@ -56,11 +56,11 @@ describe('prerenderedHtml', () => {
 });
 
 describe('shellHtml', () => {
-  it('names the shell and preloads the member screens at normal priority, leaving #root empty for the client', () => {
+  it('names the shell, preloads the member screens at normal priority and paints the brand until the client renders', () => {
     const html = shellHtml(SHELL, { title: 'Vidi', description: 'Short videos' }, ['/assets/FeedPage-d.js']);
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/FeedPage-d.js">');
     expect(html).toContain('<meta name="description" content="Short videos" />');
-    expect(html).toContain('<div id="root"></div>');
+    expect(html).toContain(`<div id="root">${SHELL_SPLASH}</div>`);
     expect(html).not.toContain('fetchpriority');
   });
 });

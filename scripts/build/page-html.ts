@@ -53,9 +53,18 @@ const modulePreloadLinks = (hrefs: readonly string[], priority?: 'low') =>
  * The shell, named as a page of its own, with the member screens' chunks preloaded at normal
  * priority: nothing on its routes shows without them.
  */
+/**
+ * What the shell shows until the app's first render: the brand, centred where the session's
+ * spinner comes next. Something contentful paints with the HTML instead of after the entry
+ * script, its chunks and the refresh (docs/benchmarks.md, "First visit"); React clears #root at its
+ * first commit.
+ */
+export const SHELL_SPLASH = '<div class="spinner-screen"><span class="brand">Vidi</span></div>';
+
 export function shellHtml(viteIndex: string, meta: { title: string; description: string }, modulePreloads: readonly string[]): string {
   const html = withTitle(viteIndex, meta.title, meta.description);
-  return replaceOnce(html, /<\/head>/, `    ${modulePreloadLinks(modulePreloads).join('\n    ')}\n  </head>`, '</head>');
+  const preloaded = replaceOnce(html, /<\/head>/, `    ${modulePreloadLinks(modulePreloads).join('\n    ')}\n  </head>`, '</head>');
+  return replaceOnce(preloaded, /<div id="root"><\/div>/, `<div id="root">${SHELL_SPLASH}</div>`, 'empty #root');
 }
 
 export function prerenderedHtml(shell: string, page: PageParts): string {
