@@ -2,7 +2,6 @@ import type { PokeDelta } from '#sync/protocol/messages';
 import { applyDelta } from './apply-delta';
 import { CURSOR_KEY } from './apply-pull';
 import { WINDOW_FILL_KEY, windowRequest, type WindowFill } from './window-fill';
-
 import { getMeta, setMeta, type ClientDb } from './db';
 import { loadValidators, loadedValidators, type Validators } from './load-validators';
 import { clientState } from './outbox';
