@@ -11,7 +11,8 @@ import { startTransition, useEffect, useState } from 'react';
 export function useTransitionStore<T>(subscribe: (onChange: () => void) => () => void, get: () => T): T {
   const [state, setState] = useState(get);
   useEffect(() => {
-    const update = () => startTransition(() => setState(get));
+    // Called, not handed to setState: React would pass a getter the previous state as an argument.
+    const update = () => startTransition(() => setState(() => get()));
     // A change between this component's render and this effect is not missed.
     update();
     return subscribe(update);

@@ -13,7 +13,7 @@ export type PullWorkerReply = { id: number; ok: true; outcome: PullOutcome } | {
 class WorkerUnavailable extends Error {}
 
 /** An answer the worker could not apply (it does not validate, a write failed): the round fails and is retried. */
-export class PullApplyError extends Error {
+class PullApplyError extends Error {
   override name = 'PullApplyError';
 }
 
