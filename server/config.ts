@@ -56,6 +56,12 @@ const EnvSchema = z.object({
   MEDIA_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(1),
   /** Threads each ffmpeg may use (-threads). */
   MEDIA_FFMPEG_THREADS: z.coerce.number().int().min(1).max(16).default(2),
+  /**
+   * x264's speed preset for the renditions: slower presets make smaller files at the same quality for
+   * more CPU. A small machine that falls behind its uploads can go faster; the test servers use
+   * ultrafast where the picture is not what a test looks at (docs/media.md).
+   */
+  MEDIA_X264_PRESET: z.enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium']).default('veryfast'),
   /** Niceness of ffmpeg, so serving requests keeps the CPU first. */
   MEDIA_NICE: z.coerce.number().int().min(0).max(19).default(19),
   /** How long a claimed job is held without a heartbeat: a dead worker's job is taken over after this. */
@@ -108,6 +114,7 @@ export interface MediaConfig {
   worker: boolean;
   concurrency: number;
   ffmpegThreads: number;
+  x264Preset: string;
   nice: number;
   leaseMs: number;
   ffmpegPath: string | undefined;
@@ -203,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       worker: e.MEDIA_WORKER === 'on',
       concurrency: e.MEDIA_CONCURRENCY,
       ffmpegThreads: e.MEDIA_FFMPEG_THREADS,
+      x264Preset: e.MEDIA_X264_PRESET,
       nice: e.MEDIA_NICE,
       leaseMs: e.MEDIA_LEASE_SECONDS * 1000,
       ffmpegPath: e.FFMPEG_PATH,

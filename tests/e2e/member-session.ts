@@ -21,8 +21,16 @@ export const CLIENT_DIST = process.env.VIDI_CLIENT_DIST ?? join(PROJECT_ROOT, 'd
  */
 export const TEST_PASSWORD_COST = { PASSWORD_HASH_LOG2N: '12' };
 
+/**
+ * The renditions at x264's ultrafast preset instead of veryfast: the browser tests look at what is
+ * played, offered and shown, not at the files' size for their quality, and their group runs with
+ * both cores busy (Chromium), where each upload's encode stretched the waits for "ready"
+ * (docs/benchmarks.md, "CI time"). tests/api and tests/integration keep the default.
+ */
+export const TEST_MEDIA_PRESET = { MEDIA_X264_PRESET: 'ultrafast' };
+
 export function startPwaServer(env: Record<string, string> = {}, dataDir?: string): Promise<ServerProcess> {
-  return startServer({ env: { CLIENT_DIST, ...TEST_PASSWORD_COST, ...env }, ...(dataDir ? { dataDir } : {}) });
+  return startServer({ env: { CLIENT_DIST, ...TEST_PASSWORD_COST, ...TEST_MEDIA_PRESET, ...env }, ...(dataDir ? { dataDir } : {}) });
 }
 
 export const PASSWORD = 'correct horse 1';

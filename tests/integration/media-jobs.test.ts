@@ -27,7 +27,9 @@ describe('media jobs: the runner over real SQLite, real ffmpeg and real files', 
     const off = w.t.deps.pokes.subscribe((scopes) => pokes.push(scopes));
     const started = Date.now();
     const { videoId, jobId } = await addVideo(w.clip);
-    startRunner();
+    // MEDIA_X264_PRESET reaches ffmpeg through the runner.
+    const presets: Array<string | undefined> = [];
+    startRunner({ preset: 'ultrafast', processVideo: (input) => (presets.push(input.preset), processVideo(input)) });
     const v = await until('ready', async () => ((await video(videoId))?.media_status === 'ready' ? video(videoId) : null));
     off();
     console.log(`queued -> ready in ${Date.now() - started} ms`);
@@ -37,6 +39,7 @@ describe('media jobs: the runner over real SQLite, real ffmpeg and real files', 
     expect(readFileSync(media(`${v!.media_key}/master.m3u8`), 'utf8')).toContain('#EXTM3U');
     expect(readdirSync(videoFolder(videoId))).toEqual([jobId]);
     expect(await job(jobId)).toMatchObject({ state: 'done', attempts: 1 });
+    expect(presets).toEqual(['ultrafast']);
     // Progress went to the owner's devices only; the finish put the video in every feed.
     const progress = pokes.slice(1, -1);
     expect(progress.length).toBeGreaterThan(0);
@@ -120,18 +123,25 @@ describe('media runner configuration', () => {
       worker: true,
       concurrency: 1,
       ffmpegThreads: 2,
+      x264Preset: 'veryfast',
       nice: 19,
       leaseMs: 60_000,
       ffmpegPath: undefined,
       ffprobePath: undefined,
     });
-    expect(loadConfig({ MEDIA_WORKER: 'off', MEDIA_CONCURRENCY: '8', MEDIA_NICE: '0' }).media).toMatchObject({ worker: false, concurrency: 8, nice: 0 });
+    expect(loadConfig({ MEDIA_WORKER: 'off', MEDIA_CONCURRENCY: '8', MEDIA_NICE: '0', MEDIA_X264_PRESET: 'ultrafast' }).media).toMatchObject({
+      worker: false,
+      concurrency: 8,
+      nice: 0,
+      x264Preset: 'ultrafast',
+    });
     for (const [name, value] of [
       ['MEDIA_WORKER', 'yes'],
       ['MEDIA_CONCURRENCY', '0'],
       ['MEDIA_CONCURRENCY', '9'],
       ['MEDIA_FFMPEG_THREADS', '17'],
       ['MEDIA_NICE', '20'],
+      ['MEDIA_X264_PRESET', 'placebo'],
     ]) {
       expect(() => loadConfig({ [name!]: value }), `${name}=${value}`).toThrow(name);
     }

@@ -63,6 +63,7 @@ async function processAndInstall(deps: RunnerDeps, o: RunnerOptions, job: Claime
         source,
         outDir,
         threads: o.threads,
+        ...(o.preset ? { preset: o.preset } : {}),
         nice: o.nice,
         makePoster: video.poster_key == null,
         signal,

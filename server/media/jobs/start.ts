@@ -33,6 +33,7 @@ export function createConfiguredRunner(deps: WriteDeps & { config: Config; media
       processVideo,
       concurrency: m.concurrency,
       threads: m.ffmpegThreads,
+      preset: m.x264Preset,
       nice: m.nice,
       leaseMs: m.leaseMs,
       pollMs: POLL_MS,

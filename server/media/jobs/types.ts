@@ -24,6 +24,8 @@ export interface RunnerOptions {
   /** ffmpeg runs at a time in this runner. */
   concurrency: number;
   threads: number;
+  /** x264's speed preset (MEDIA_X264_PRESET); processVideo's own default when absent. */
+  preset?: string;
   nice: number;
   /** How long a claim holds a job without a heartbeat; a third of it is the heartbeat period. */
   leaseMs: number;
