@@ -1,3 +1,5 @@
+import { useEffect, useState } from 'react';
+
 /**
  * Work that the first screen does not need (the comments dialog's code, the ad, the share helper,
  * housekeeping) waits until the feed's first cards are drawn, then for an idle moment. On a slow
@@ -62,4 +64,11 @@ export function afterFirstScreen(run: () => void): () => void {
     waiting.delete(start);
     cancelIdle?.();
   };
+}
+
+/** False until afterFirstScreen would run: for reads the first screen does without (a second database, say). */
+export function useAfterFirstScreen(): boolean {
+  const [ready, setReady] = useState(drawn);
+  useEffect(() => (ready ? undefined : afterFirstScreen(() => setReady(true))), [ready]);
+  return ready;
 }

@@ -18,7 +18,7 @@ import { listenToBrowser } from './browser-events';
 import { requestBackgroundSync } from './background-sync-request';
 import { takeWorkerRejections } from './worker-rejections';
 import { requestPersistentStorage } from '../lib/session/persist-storage';
-import { afterFirstScreen } from '../lib/after-first-screen';
+import { onFirstInput } from '../lib/on-first-input';
 
 export { RETRY_CAP_MS, RETRY_STEP_MS } from './retry-loop';
 export { REQUEST_TIMEOUT_MS } from './sync-transport';
@@ -89,9 +89,10 @@ export class SyncEngine {
   start(): Promise<void> {
     this.started ??= (async () => {
       // Pull answers are validated in the pull worker; this page needs zod for a tap's mutation, a
-      // push's answer or a poke. It loads once the first screen is drawn and the page is idle, so
-      // a first tap finds it in (a validation before that awaits the same load).
-      afterFirstScreen(() => void loadValidators().catch(() => undefined));
+      // push's answer or a poke. It loads at the member's first touch, click or key, while the tap
+      // is under way: its evaluation was a long task of a slow phone's first screen, which needs
+      // none of it. A validation before that awaits the same load.
+      this.cleanups.push(onFirstInput(() => void loadValidators().catch(() => undefined)));
       await resetCacheFor(this.db, this.userId);
       await runTx(this.db, () => rebase(this.db, this.userId));
       await this.tellWorkerRejections();

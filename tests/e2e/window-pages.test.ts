@@ -79,9 +79,12 @@ describe.skipIf(!hasChromium)('the feed window in pages', () => {
 
   // What the first screen does not need (client/lib/after-first-screen.ts) shares a slow phone's
   // network and main thread with the first card no more: it is asked for once that card is drawn.
-  // zod among it: the pulls are validated and written in the pull worker
-  // (docs/decisions/0032-pulls-applied-in-a-worker.md).
-  test('asks for the comments, share, ad, toaster and validators code only after the first card is drawn', async ({ server, browser }) => {
+  // zod waits for the member's first input: the pulls are validated and written in the pull worker
+  // (docs/decisions/0032-pulls-applied-in-a-worker.md), and only a tap's mutation needs it here.
+  test('asks for the comments, share, ad and toaster code only after the first card is drawn, and for the validators at the first input', async ({
+    server,
+    browser,
+  }) => {
     const email = uniqueEmail('later');
     await signUpVerified(server, 'Lena Later', email);
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
@@ -98,11 +101,16 @@ describe.skipIf(!hasChromium)('the feed window in pages', () => {
       expect(page.workers().map((w) => w.url())).toContainEqual(expect.stringMatching(/\/assets\/pull\.worker-[\w-]+\.js$/));
       const askedAt = (name: string) =>
         page.evaluate((n) => performance.getEntriesByType('resource').find((e) => e.name.includes(`/assets/${n}`))?.startTime ?? null, name);
-      const later = ['comments-dialog-entry-', 'share-link-', 'AdSlot-', 'toaster-entry-', 'validators-'];
+      const later = ['comments-dialog-entry-', 'share-link-', 'AdSlot-', 'toaster-entry-'];
       for (const name of later) await expect.poll(() => askedAt(name), { message: name, timeout: 15_000 }).not.toBeNull();
       const drawnAt = (await page.evaluate('window.__firstCardAt')) as number;
       expect(drawnAt).toBeGreaterThan(0);
       for (const name of later) expect(await askedAt(name), name).toBeGreaterThan(drawnAt);
+      // Nothing the member did needed zod yet; a key press is the first input.
+      expect(await askedAt('validators-')).toBeNull();
+      const pressedAt = (await page.evaluate('performance.now()')) as number;
+      await page.keyboard.press('Shift');
+      await expect.poll(() => askedAt('validators-'), { timeout: 15_000 }).toBeGreaterThan(pressedAt);
     } finally {
       await context.close();
     }

@@ -1,6 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { uploadsDb, type UploadRecord, type UploadStatus } from './upload-db';
+import { useAfterFirstScreen } from '#client/lib/after-first-screen';
 
 /** A queued upload as the feed shows it, at once and marked pending, until the server has the video. */
 export interface QueuedUploadItem {
@@ -81,19 +82,22 @@ const UNFINISHED = ['queued', 'uploading', 'paused'];
 
 /**
  * Resumes this user's unfinished uploads (after a reload or an app restart) without loading
- * tus-js-client unless something is waiting. For the signed-in layout.
+ * tus-js-client unless something is waiting. For the signed-in layout. The uploads database opens
+ * once the first screen is drawn: its schema and first read were a long task of a slow phone's first
+ * signed-in screen, which shows the feed's cards first (docs/benchmarks.md, "First visit").
  */
 export function useResumeUploads(userId: string | null | undefined): void {
+  const opened = useAfterFirstScreen();
   const waiting = useLiveQuery(
     async () =>
-      userId
+      userId && opened
         ? (await uploadsDb()
             .uploads.where('userId')
             .equals(userId)
             .filter((r) => UNFINISHED.includes(r.status))
             .count()) > 0
         : false,
-    [userId],
+    [userId, opened],
     false,
   );
   useEffect(() => {
@@ -103,12 +107,14 @@ export function useResumeUploads(userId: string | null | undefined): void {
 
 /**
  * The signed-in user's queued uploads, newest first, as pending feed items. Using it also resumes
- * unfinished uploads after a reload or an app restart.
+ * unfinished uploads after a reload or an app restart. Read once the first screen is drawn
+ * (useResumeUploads says why); an upload card follows the feed's first cards.
  */
 export function usePendingUploads(userId?: string | null): QueuedUploadItem[] {
+  const opened = useAfterFirstScreen();
   const records = useLiveQuery(
-    () => (userId ? uploadsDb().uploads.where('userId').equals(userId).toArray() : uploadsDb().uploads.toArray()),
-    [userId],
+    () => (!opened ? [] : userId ? uploadsDb().uploads.where('userId').equals(userId).toArray() : uploadsDb().uploads.toArray()),
+    [userId, opened],
     [] as UploadRecord[],
   );
   const unfinished = records.some((r) => r.status === 'queued' || r.status === 'uploading' || r.status === 'paused');
