@@ -88,4 +88,38 @@ describe('createFeedWatch', () => {
     other.close();
     db.close();
   });
+
+  it("shows the first cards and the member's own changes at once, and reads the rest together", async () => {
+    const db = openClientDb('feed-watch-batch', { indexedDB: new IDBFactory(), IDBKeyRange });
+    // A long batch, so that "at once" and "batched" cannot be mistaken for each other on a slow machine.
+    const batchMs = 2000;
+    const watch = createFeedWatch(db, 'u', batchMs);
+    const shown: number[] = [];
+    const stop = watch.subscribe(() => shown.push(Date.now()));
+    await vi.waitFor(() => expect(watch.get()).toBeDefined());
+    const { client_id } = await runTx(db, () => clientState(db, 'u'));
+    const ids = () => watch.get()!.items.map((v) => v.id);
+    // The first cards: no wait.
+    await applyPull(db, 'u', client_id, null, { ...base, cursor: '1', reset: true, videos: [item(1), item(2)] });
+    await vi.waitFor(() => expect(ids()).toEqual(['v002', 'v001']), { timeout: batchMs - 500, interval: 5 });
+    // Three more pages: read together, a batch after the first of them landed.
+    const before = shown.length;
+    const landed = Date.now();
+    for (const [cursor, i] of [
+      ['2', 3],
+      ['3', 4],
+      ['4', 5],
+    ] as const) {
+      expect(await applyPull(db, 'u', client_id, String(Number(cursor) - 1), { ...base, cursor, reset: false, videos: [item(i)] })).toBe(true);
+    }
+    await vi.waitFor(() => expect(ids()).toHaveLength(5), { timeout: batchMs * 3, interval: 5 });
+    expect(shown[before]! - landed).toBeGreaterThanOrEqual(batchMs - 50);
+    // The member's own like: at once.
+    const liked = Date.now();
+    await runTx(db, () => enqueueInTx(db, 'u', { name: 'like', args: { videoId: 'v003' } }));
+    await vi.waitFor(() => expect(watch.get()!.items.find((v) => v.id === 'v003')).toMatchObject({ pending: true }), { timeout: batchMs * 3, interval: 5 });
+    expect(shown.at(-1)! - liked).toBeLessThan(batchMs);
+    stop();
+    db.close();
+  });
 });

@@ -7,6 +7,14 @@ import { trace } from './trace';
 const MAX_PATCH_KEYS = 50;
 
 /**
+ * Once cards are shown, changes that are not the member's own (a pull's page, a poke's delta) are
+ * read together, at most this long after they land: the window's pages arrive a dozen in the first
+ * seconds, and each was a read, a sort and a render of the feed on a slow phone's main thread. The
+ * member's own changes (the outbox, blocks and mutes) are read at once, as are the first cards.
+ */
+export const FEED_BATCH_MS = 250;
+
+/**
  * The exact keys a Dexie mutated-part tree names, or null when it names a range (a clear, a bulk
  * write of 50 rows or more). Trees that came from another tab are plain objects, so they are
  * walked here rather than through RangeSet's iterator.
@@ -30,7 +38,7 @@ const byNewest = (a: VideoRow, b: VideoRow) => b.created_ms - a.created_ms || (a
  * like or pull; this reads only the rows an event names, plus the queue and two meta keys when
  * those changed. Events of other tabs arrive the same way (Dexie relays them).
  */
-export function createFeedWatch(db: ClientDb, userId: string | null) {
+export function createFeedWatch(db: ClientDb, userId: string | null, batchMs = FEED_BATCH_MS) {
   const prefix = `idb://${db.name}/`;
   const listeners = new Set<() => void>();
   const rows = new Map<string, VideoRow>();
@@ -47,6 +55,7 @@ export function createFeedWatch(db: ClientDb, userId: string | null) {
   let safety = false;
   const keys = new Set<string>();
   let running = false;
+  let batch: ReturnType<typeof setTimeout> | null = null;
 
   const onParts = (parts: ObservabilitySet) => {
     if ('all' in parts) full = true;
@@ -66,8 +75,21 @@ export function createFeedWatch(db: ClientDb, userId: string | null) {
     kick();
   };
 
-  function kick(): void {
-    if (running || !listeners.size || !(full || outbox || meta || safety || keys.size)) return;
+  const changed = () => full || outbox || meta || safety || keys.size > 0;
+  // Not the member's own change, and cards are shown: it can wait for the next ones.
+  const canWait = () => !outbox && !safety && !!snapshot?.items.length;
+
+  function kick(now = false): void {
+    if (running || !listeners.size || !changed()) return;
+    if (!now && canWait()) {
+      batch ??= setTimeout(() => {
+        batch = null;
+        kick(true);
+      }, batchMs);
+      return;
+    }
+    if (batch) clearTimeout(batch);
+    batch = null;
     running = true;
     refresh()
       .catch(() => {
@@ -122,7 +144,10 @@ export function createFeedWatch(db: ClientDb, userId: string | null) {
       kick();
       return () => {
         listeners.delete(listener);
-        if (!listeners.size) Dexie.on.storagemutated.unsubscribe(onParts);
+        if (listeners.size) return;
+        Dexie.on.storagemutated.unsubscribe(onParts);
+        if (batch) clearTimeout(batch);
+        batch = null;
       };
     },
   };

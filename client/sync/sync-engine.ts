@@ -19,6 +19,7 @@ import { requestBackgroundSync } from './background-sync-request';
 import { takeWorkerRejections } from './worker-rejections';
 import { requestPersistentStorage } from '../lib/session/persist-storage';
 import { onFirstInput } from '../lib/on-first-input';
+import { afterFirstScreen } from '../lib/after-first-screen';
 
 export { RETRY_CAP_MS, RETRY_STEP_MS } from './retry-loop';
 export { REQUEST_TIMEOUT_MS } from './sync-transport';
@@ -89,10 +90,14 @@ export class SyncEngine {
   start(): Promise<void> {
     this.started ??= (async () => {
       // Pull answers are validated in the pull worker; this page needs zod for a tap's mutation, a
-      // push's answer or a poke. It loads at the member's first touch, click or key, while the tap
-      // is under way: its evaluation was a long task of a slow phone's first screen, which needs
-      // none of it. A validation before that awaits the same load.
-      this.cleanups.push(onFirstInput(() => void loadValidators().catch(() => undefined)));
+      // push's answer or a poke (a validation before it is in awaits the same load). Its
+      // evaluation was a long task of a slow phone's first screen, which needs none of it: with a
+      // service worker in control (the chunk is precached, offline too) it loads at the member's
+      // first touch, click or key, while the tap is under way. Without one (a first visit) it loads
+      // once the first screen is drawn, while the network is surely there: a tap made offline
+      // later must not find it missing.
+      const load = () => void loadValidators().catch(() => undefined);
+      this.cleanups.push(serviceWorkerControls() ? onFirstInput(load) : afterFirstScreen(load));
       await resetCacheFor(this.db, this.userId);
       await runTx(this.db, () => rebase(this.db, this.userId));
       await this.tellWorkerRejections();
@@ -257,4 +262,8 @@ export class SyncEngine {
       onLive: (live) => this.status.set({ live }),
     });
   }
+}
+
+function serviceWorkerControls(): boolean {
+  return typeof navigator !== 'undefined' && !!navigator.serviceWorker?.controller;
 }

@@ -6,6 +6,7 @@ import { hasChromium } from '../helpers/browser';
 import { PROJECT_ROOT } from '../helpers/server-process';
 import { nodeEntryArgs } from '../../scripts/lib/node-entry';
 import { pwaTest } from './fixtures';
+import { waitForServiceWorker } from './feed-actions';
 import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
 import { FIRST_WINDOW_PAGE } from '#client/sync/window-fill';
 
@@ -79,8 +80,9 @@ describe.skipIf(!hasChromium)('the feed window in pages', () => {
 
   // What the first screen does not need (client/lib/after-first-screen.ts) shares a slow phone's
   // network and main thread with the first card no more: it is asked for once that card is drawn.
-  // zod waits for the member's first input: the pulls are validated and written in the pull worker
-  // (docs/decisions/0032-pulls-applied-in-a-worker.md), and only a tap's mutation needs it here.
+  // zod waits for the member's first input when a service worker is in control: the pulls are
+  // validated and written in the pull worker (docs/decisions/0032-pulls-applied-in-a-worker.md),
+  // and only a tap's mutation needs it here.
   test('asks for the comments, share, ad and toaster code only after the first card is drawn, and for the validators at the first input', async ({
     server,
     browser,
@@ -92,6 +94,9 @@ describe.skipIf(!hasChromium)('the feed window in pages', () => {
       const first = await context.newPage();
       await logInThroughUi(first, server, email);
       await first.locator('article[data-index="0"]').waitFor();
+      // The service worker controls the next tab: the validators' chunk is precached, so it waits
+      // for the member's first input (without one it loads once the first screen is drawn).
+      await waitForServiceWorker(first);
       await first.close();
       // Another visit in a new tab: the first card's arrival is noted as the page runs.
       await context.addInitScript(NOTE_FIRST_CARD);
@@ -99,6 +104,7 @@ describe.skipIf(!hasChromium)('the feed window in pages', () => {
       await page.goto(`${server.url}/home`);
       await page.locator('article[data-index="0"]').waitFor();
       expect(page.workers().map((w) => w.url())).toContainEqual(expect.stringMatching(/\/assets\/pull\.worker-[\w-]+\.js$/));
+      expect(await page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
       const askedAt = (name: string) =>
         page.evaluate((n) => performance.getEntriesByType('resource').find((e) => e.name.includes(`/assets/${n}`))?.startTime ?? null, name);
       const later = ['comments-dialog-entry-', 'share-link-', 'AdSlot-', 'toaster-entry-'];
