@@ -4,7 +4,6 @@ import type { Rejection } from '../sync/outbox';
 import { mutationDef } from '#sync/mutations/catalogue';
 import { announceUploadsWith } from '../sync/uploads/upload-events';
 import { forgetPeoplePages } from '../lib/people-cache';
-import { warmDateFormat } from '../lib/format';
 import { isQuietRefusal } from './quiet-refusals';
 import { CAPTIONS_REFUSED, UPLOADED, UPLOAD_FAILED_FALLBACK, UPLOAD_FAILED_TITLE } from '../features/upload/upload-copy';
 
@@ -47,9 +46,8 @@ export function connectSyncToSession(): void {
 
 /**
  * While a returning member's refresh is out (the session is still loading), the first signed-in
- * screen's one-time costs are paid in that wait: declaring the local database (Dexie's schema) and
- * the cards' date formatter (the browser's locale data). Both were in the first renders, long tasks
- * already on a slow phone (docs/benchmarks.md, "First visit").
+ * screen's one-time cost is paid in that wait: declaring the local database (Dexie's schema). It was
+ * in the first renders, a long task already on a slow phone (docs/benchmarks.md, "First visit").
  */
 export function warmFirstSignedInScreen(): void {
   if (getSessionState().status !== 'loading') return;
@@ -59,5 +57,4 @@ export function warmFirstSignedInScreen(): void {
     ({ getClientDb }) => setTimeout(getClientDb, 0),
     () => undefined,
   );
-  setTimeout(warmDateFormat, 0);
 }

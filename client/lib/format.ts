@@ -1,16 +1,14 @@
-// One formatter for every card: toLocaleDateString with options builds a new one per call. The
-// first one also loads the browser's locale data, a third of the first cards' render on a slow
-// phone (docs/benchmarks.md, "First visit"): warmDateFormat builds it ahead, in a wait.
-let dateFormat: Intl.DateTimeFormat | null = null;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-export function warmDateFormat(): Intl.DateTimeFormat {
-  dateFormat ??= new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-  return dateFormat;
-}
-
+/**
+ * A card's or a comment's date in the app's language, as en-US writes it ("Nov 29, 2026"), in the
+ * member's time zone. Written out rather than through Intl.DateTimeFormat: the first formatter
+ * loads the browser's locale data, 20-35 ms of a slow phone's main thread in the first screen
+ * (docs/benchmarks.md, "First visit"), and the rest of the app's copy is English too.
+ */
 export function formatDate(value: number | string): string {
   const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? '' : warmDateFormat().format(d);
+  return Number.isNaN(d.getTime()) ? '' : `${MONTHS[d.getMonth()]} ${d.getDate()}, ${d.getFullYear()}`;
 }
 
 export function isoDate(value: number | string): string {
