@@ -176,13 +176,29 @@ async function sendTo(s: Sending, sub: LiveSubscription, message: PushMessage, n
     s.deps.log.error(`push to subscription ${sub.id} not sent: ${verdict.problem}`);
     return;
   }
-  const signal = AbortSignal.any([AbortSignal.timeout(budget), s.stopped]);
-  const answer = await postPush(verdict.target, message, { ...s.connection, signal });
+  const answer = await withinBudget(budget, s.stopped, (signal) => postPush(verdict.target, message, { ...s.connection, signal }));
   if (answer.status === 404 || answer.status === 410) {
     await s.deps.db.deleteFrom('push_subscriptions').where('id', '=', sub.id).where('endpoint', '=', sub.endpoint).execute();
     s.deps.log.info(`push subscription ${sub.id} is gone (${answer.status}): removed`);
   } else if (answer.status < 200 || answer.status > 299) {
     s.deps.log.error(`push to subscription ${sub.id} failed (${answer.status})`, answer.body);
+  }
+}
+
+/**
+ * Runs `send` with a signal that aborts when the sender stops or `ms` have passed. The budget is a
+ * timer of our own rather than AbortSignal.timeout: inside AbortSignal.any, Node 20 may collect the
+ * timeout's signal before it fires (only the combined signal refers to it, weakly), and the send was
+ * then never given up: a tarpit endpoint held its socket and its slot in the pool (seen in
+ * tests/integration/web-push-tarpit.test.ts under load).
+ */
+async function withinBudget<T>(ms: number, stopped: AbortSignal, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')), ms);
+  try {
+    return await send(AbortSignal.any([budget.signal, stopped]));
+  } finally {
+    clearTimeout(timer);
   }
 }
 
