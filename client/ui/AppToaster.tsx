@@ -1,10 +1,12 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { afterFirstScreen } from '#client/lib/after-first-screen';
 import { onFirstToast } from './toast';
+import { lazyPiece, LoadWhenOnline } from './lazy-piece';
 
 // The toaster and sonner come in their own chunk, off the first screen's critical path; toasts
-// asked for before it is mounted wait for it (toast.ts).
-const Toaster = lazy(() => import('./toaster-entry'));
+// asked for before it is mounted wait for it (toast.ts), also while its chunk cannot come (offline on
+// a first visit): it is loaded again when the network is back.
+const { Piece: Toaster, retry: retryToaster } = lazyPiece(() => import('./toaster-entry'));
 
 /**
  * Mounted once the first screen is drawn (client/lib/after-first-screen.ts), or at the first toast
@@ -25,8 +27,10 @@ export function AppToaster() {
   }, []);
   if (!mounted) return null;
   return (
-    <Suspense fallback={null}>
-      <Toaster />
-    </Suspense>
+    <LoadWhenOnline fallback={null} retry={retryToaster}>
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
+    </LoadWhenOnline>
   );
 }

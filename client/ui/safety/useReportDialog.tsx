@@ -1,17 +1,27 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, useCallback, type ComponentProps, type ReactNode } from 'react';
 import { useDialogTarget } from '../useDialogTarget';
-import type { ReportTarget } from './ReportDialog';
+import { lazyPiece, PieceBoundary } from '../lazy-piece';
+import type { ReportDialog as ReportDialogView, ReportTarget } from './ReportDialog';
 
 // The dialog (and Radix) loads on the first report, off the first screen's path.
-const ReportDialog = lazy(() => import('./ReportDialog').then((m) => ({ default: m.ReportDialog })));
+const { Piece: ReportDialog, retry: retryReportDialog } = lazyPiece<ComponentProps<typeof ReportDialogView>>(() =>
+  import('./ReportDialog').then((m) => ({ default: m.ReportDialog })),
+);
 
 /** The report dialog of a screen: `open` for its buttons, `dialog` to render. */
 export function useReportDialog(): { open(target: ReportTarget): void; dialog: ReactNode } {
-  const { target, used, open, close } = useDialogTarget<ReportTarget>();
+  const { target, used, open, close, forget } = useDialogTarget<ReportTarget>();
+  // Its code did not come (offline on a first visit): said in a toast, and loaded again next time.
+  const onFailed = useCallback(() => {
+    retryReportDialog();
+    forget();
+  }, [forget]);
   const dialog = used ? (
-    <Suspense fallback={null}>
-      <ReportDialog target={target} onClose={close} />
-    </Suspense>
+    <PieceBoundary what="the report form" onFailed={onFailed}>
+      <Suspense fallback={null}>
+        <ReportDialog target={target} onClose={close} />
+      </Suspense>
+    </PieceBoundary>
   ) : null;
   return { open, dialog };
 }

@@ -1,22 +1,30 @@
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, type ReactNode } from 'react';
 import { useDialogTarget } from '#client/ui/useDialogTarget';
 import { afterFirstScreen } from '#client/lib/after-first-screen';
+import { lazyPiece, PieceBoundary } from '#client/ui/lazy-piece';
 import type { FeedCard } from './types';
 
 // The cards do not need the dialog (and Radix) to show: it is fetched once they are on screen
 // (the effect below, once the first cards are drawn), off the first load but in before the first
 // tap on a comments button.
 const loadCommentsDialog = () => import('../../comments/components/comments-dialog-entry');
-const CommentsDialog = lazy(loadCommentsDialog);
+const { Piece: CommentsDialog, retry: retryCommentsDialog } = lazyPiece(loadCommentsDialog);
 
 /** The comments dialog of a screen with cards: `open` for the cards' actions, `dialog` to render. */
 export function useCommentsDialog(): { open(video: FeedCard): void; dialog: ReactNode } {
-  const { target, used, open, close } = useDialogTarget<FeedCard>();
+  const { target, used, open, close, forget } = useDialogTarget<FeedCard>();
   useEffect(() => afterFirstScreen(() => void loadCommentsDialog().catch(() => undefined)), []);
+  // Its code did not come (offline on a first visit): said in a toast, and loaded again next time.
+  const onFailed = useCallback(() => {
+    retryCommentsDialog();
+    forget();
+  }, [forget]);
   const dialog = used ? (
-    <Suspense fallback={null}>
-      <CommentsDialog video={target} onClose={close} />
-    </Suspense>
+    <PieceBoundary what="the comments" onFailed={onFailed}>
+      <Suspense fallback={null}>
+        <CommentsDialog video={target} onClose={close} />
+      </Suspense>
+    </PieceBoundary>
   ) : null;
   return { open, dialog };
 }
