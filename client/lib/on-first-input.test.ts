@@ -28,10 +28,4 @@ describe('onFirstInput', () => {
     page.dispatchEvent(new Event('touchstart'));
     expect(run).not.toHaveBeenCalled();
   });
-
-  it('runs at once where there is no page', () => {
-    const run = vi.fn();
-    onFirstInput(run);
-    expect(run).toHaveBeenCalledTimes(1);
-  });
 });

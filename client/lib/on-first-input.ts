@@ -3,14 +3,9 @@ const INPUT_EVENTS = ['pointerdown', 'touchstart', 'keydown'] as const;
 
 /**
  * Runs `run` at the member's first input on this page (once), to get ready what a tap will need
- * while the tap is still under way. Where there is no window (Node), it runs at once. Returns a
- * cancel function.
+ * while the tap is still under way. Returns a cancel function.
  */
 export function onFirstInput(run: () => void): () => void {
-  if (typeof window === 'undefined') {
-    run();
-    return () => undefined;
-  }
   const fire = () => {
     cancel();
     run();

@@ -1,4 +1,6 @@
 import type * as ValidatorsModule from './validators';
+import { afterFirstScreen } from '../lib/after-first-screen';
+import { onFirstInput } from '../lib/on-first-input';
 
 /** The zod-based validators (validators.ts), loaded once, on demand. */
 export type Validators = typeof ValidatorsModule;
@@ -29,4 +31,21 @@ export function loadValidators(): Promise<Validators> {
  */
 export function loadedValidators(): Validators | null {
   return loaded;
+}
+
+/**
+ * Loads the validators before the first tap needs them, and returns a cancel function. Their
+ * evaluation was a long task of a slow phone's first screen, which needs none of them: with a
+ * service worker in control (the chunk is precached, offline too) they load at the member's first
+ * touch, click or key, while the tap is under way. Without one (a first visit) they load once the
+ * first screen is drawn, while the network is surely there: a tap made offline later must not find
+ * them missing.
+ */
+export function preloadValidators(): () => void {
+  const load = () => void loadValidators().catch(() => undefined);
+  return serviceWorkerControls() ? onFirstInput(load) : afterFirstScreen(load);
+}
+
+function serviceWorkerControls(): boolean {
+  return typeof navigator !== 'undefined' && !!navigator.serviceWorker?.controller;
 }

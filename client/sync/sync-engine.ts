@@ -1,5 +1,5 @@
 import type { MutationArgs, MutationName } from '#sync/mutations/catalogue';
-import { loadValidators, loadedValidators } from './load-validators';
+import { loadValidators, loadedValidators, preloadValidators } from './load-validators';
 import type { ClientDb, OutboxEntry } from './db';
 import { resetCacheFor } from './apply-pull';
 import { runTx } from './tx-queue';
@@ -18,8 +18,6 @@ import { listenToBrowser } from './browser-events';
 import { requestBackgroundSync } from './background-sync-request';
 import { takeWorkerRejections } from './worker-rejections';
 import { requestPersistentStorage } from '../lib/session/persist-storage';
-import { onFirstInput } from '../lib/on-first-input';
-import { afterFirstScreen } from '../lib/after-first-screen';
 
 export { RETRY_CAP_MS, RETRY_STEP_MS } from './retry-loop';
 export { REQUEST_TIMEOUT_MS } from './sync-transport';
@@ -90,14 +88,8 @@ export class SyncEngine {
   start(): Promise<void> {
     this.started ??= (async () => {
       // Pull answers are validated in the pull worker; this page needs zod for a tap's mutation, a
-      // push's answer or a poke (a validation before it is in awaits the same load). Its
-      // evaluation was a long task of a slow phone's first screen, which needs none of it: with a
-      // service worker in control (the chunk is precached, offline too) it loads at the member's
-      // first touch, click or key, while the tap is under way. Without one (a first visit) it loads
-      // once the first screen is drawn, while the network is surely there: a tap made offline
-      // later must not find it missing.
-      const load = () => void loadValidators().catch(() => undefined);
-      this.cleanups.push(serviceWorkerControls() ? onFirstInput(load) : afterFirstScreen(load));
+      // push's answer or a poke (a validation before it is in awaits the same load).
+      this.cleanups.push(preloadValidators());
       await resetCacheFor(this.db, this.userId);
       await runTx(this.db, () => rebase(this.db, this.userId));
       await this.tellWorkerRejections();
@@ -262,8 +254,4 @@ export class SyncEngine {
       onLive: (live) => this.status.set({ live }),
     });
   }
-}
-
-function serviceWorkerControls(): boolean {
-  return typeof navigator !== 'undefined' && !!navigator.serviceWorker?.controller;
 }

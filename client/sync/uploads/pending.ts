@@ -81,23 +81,29 @@ export async function removeUpload(videoId: string): Promise<void> {
 const UNFINISHED = ['queued', 'uploading', 'paused'];
 
 /**
+ * A live read of the uploads database, `initial` until the first screen is drawn: the database's
+ * schema and first read were a long task of a slow phone's first signed-in screen, which shows the
+ * feed's cards first (docs/benchmarks.md, "First visit").
+ */
+function useUploadsRead<T>(read: (db: ReturnType<typeof uploadsDb>) => Promise<T>, deps: unknown[], initial: T): T {
+  const opened = useAfterFirstScreen();
+  return useLiveQuery(() => (opened ? read(uploadsDb()) : initial), [opened, ...deps], initial);
+}
+
+/**
  * Resumes this user's unfinished uploads (after a reload or an app restart) without loading
- * tus-js-client unless something is waiting. For the signed-in layout. The uploads database opens
- * once the first screen is drawn: its schema and first read were a long task of a slow phone's first
- * signed-in screen, which shows the feed's cards first (docs/benchmarks.md, "First visit").
+ * tus-js-client unless something is waiting. For the signed-in layout.
  */
 export function useResumeUploads(userId: string | null | undefined): void {
-  const opened = useAfterFirstScreen();
-  const waiting = useLiveQuery(
-    async () =>
-      userId && opened
-        ? (await uploadsDb()
-            .uploads.where('userId')
-            .equals(userId)
-            .filter((r) => UNFINISHED.includes(r.status))
-            .count()) > 0
-        : false,
-    [userId, opened],
+  const waiting = useUploadsRead(
+    async (db) =>
+      !!userId &&
+      (await db.uploads
+        .where('userId')
+        .equals(userId)
+        .filter((r) => UNFINISHED.includes(r.status))
+        .count()) > 0,
+    [userId],
     false,
   );
   useEffect(() => {
@@ -108,15 +114,10 @@ export function useResumeUploads(userId: string | null | undefined): void {
 /**
  * The signed-in user's queued uploads, newest first, as pending feed items. Using it also resumes
  * unfinished uploads after a reload or an app restart. Read once the first screen is drawn
- * (useResumeUploads says why); an upload card follows the feed's first cards.
+ * (useUploadsRead): an upload card follows the feed's first cards.
  */
 export function usePendingUploads(userId?: string | null): QueuedUploadItem[] {
-  const opened = useAfterFirstScreen();
-  const records = useLiveQuery(
-    () => (!opened ? [] : userId ? uploadsDb().uploads.where('userId').equals(userId).toArray() : uploadsDb().uploads.toArray()),
-    [userId, opened],
-    [] as UploadRecord[],
-  );
+  const records = useUploadsRead((db) => (userId ? db.uploads.where('userId').equals(userId).toArray() : db.uploads.toArray()), [userId], [] as UploadRecord[]);
   const unfinished = records.some((r) => r.status === 'queued' || r.status === 'uploading' || r.status === 'paused');
   useEffect(() => {
     if (unfinished) ensureQueueRunning();
