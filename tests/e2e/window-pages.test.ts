@@ -83,7 +83,7 @@ describe.skipIf(!hasChromium)('the feed window in pages', () => {
   // zod waits for the member's first input when a service worker is in control: the pulls are
   // validated and written in the pull worker (docs/decisions/0032-pulls-applied-in-a-worker.md),
   // and only a tap's mutation needs it here.
-  test('asks for the comments, share, ad and toaster code only after the first card is drawn, and for the validators at the first input', async ({
+  test('asks for the comments, notifications list, share, ad and toaster code only after the first card is drawn, and for the validators at the first input', async ({
     server,
     browser,
   }) => {
@@ -107,11 +107,13 @@ describe.skipIf(!hasChromium)('the feed window in pages', () => {
       expect(await page.evaluate(() => !!navigator.serviceWorker.controller)).toBe(true);
       const askedAt = (name: string) =>
         page.evaluate((n) => performance.getEntriesByType('resource').find((e) => e.name.includes(`/assets/${n}`))?.startTime ?? null, name);
-      const later = ['comments-dialog-entry-', 'share-link-', 'AdSlot-', 'toaster-entry-'];
+      const later = ['comments-dialog-entry-', 'NotificationPanel-', 'share-link-', 'AdSlot-', 'toaster-entry-'];
       for (const name of later) await expect.poll(() => askedAt(name), { message: name, timeout: 15_000 }).not.toBeNull();
       const drawnAt = (await page.evaluate('window.__firstCardAt')) as number;
       expect(drawnAt).toBeGreaterThan(0);
       for (const name of later) expect(await askedAt(name), name).toBeGreaterThan(drawnAt);
+      // The owner's Edit dialog comes at its first tap only.
+      expect(await askedAt('EditVideoDialog-')).toBeNull();
       // Nothing the member did needed zod yet; a key press is the first input.
       expect(await askedAt('validators-')).toBeNull();
       const pressedAt = (await page.evaluate('performance.now()')) as number;

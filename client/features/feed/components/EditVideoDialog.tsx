@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type RefObject } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { CloseIcon } from '#client/ui/icons';
 import { toast } from '#client/ui/toast';
@@ -8,47 +8,37 @@ import { VIDEO_DESCRIPTION_MAX, VIDEO_TITLE_MAX } from '#sync/protocol/limits';
 import type { FeedCard } from './types';
 import './edit-video.css';
 
-function PencilIcon() {
-  return (
-    <svg
-      width={20}
-      height={20}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
-      <path d="M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4Z" />
-    </svg>
-  );
-}
-
 /** The dialog opens on its Title field, where the member starts typing (not on its Close button). */
 function focusTitle(e: Event) {
   e.preventDefault();
   (e.currentTarget as HTMLElement | null)?.querySelector('input')?.focus();
 }
 
+/** What opens the dialog (EditVideoAction.tsx): its card's video, and the button focus goes back to. */
+export interface EditVideoDialogProps {
+  video: FeedCard;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  opener: RefObject<HTMLButtonElement | null>;
+}
+
 /**
- * The owner's Edit on their card: a dialog with the upload dialog's Title and Description fields
- * and limits. The edit is queued (editVideo) and the card shows it at once, offline too; a text the
- * rules refuse is said here, in their words, before anything is queued.
+ * The owner's Edit dialog, with the upload dialog's Title and Description fields and limits. The
+ * edit is queued (editVideo) and the card shows it at once, offline too; a text the rules refuse is
+ * said here, in their words, before anything is queued. Loaded on the first Edit (with Radix): the
+ * cards' first screen has only its button.
  */
-export function EditVideoAction({ video }: { video: FeedCard }) {
-  const [open, setOpen] = useState(false);
+export function EditVideoDialog({ video, open, onOpenChange, opener }: EditVideoDialogProps) {
+  // No Radix Trigger (the button is on the card, drawn before this code came): focus goes back to it here.
+  const focusOpener = (e: Event) => {
+    e.preventDefault();
+    opener.current?.focus();
+  };
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <button type="button" className="icon-button" aria-label={`Edit video ${video.title}`} title="Edit video">
-          <PencilIcon />
-        </button>
-      </Dialog.Trigger>
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog-content edit-video-dialog" aria-describedby={undefined} onOpenAutoFocus={focusTitle}>
+        <Dialog.Content className="dialog-content edit-video-dialog" aria-describedby={undefined} onOpenAutoFocus={focusTitle} onCloseAutoFocus={focusOpener}>
           <div className="dialog-head">
             <Dialog.Title>Edit Video</Dialog.Title>
             <Dialog.Close className="icon-button" aria-label="Close">
@@ -56,7 +46,7 @@ export function EditVideoAction({ video }: { video: FeedCard }) {
             </Dialog.Close>
           </div>
           {/* Mounted while open: each opening starts from the card's texts. */}
-          {open ? <EditVideoForm video={video} onDone={() => setOpen(false)} /> : null}
+          {open ? <EditVideoForm video={video} onDone={() => onOpenChange(false)} /> : null}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -5,7 +5,7 @@ import { formatDate, initialOf, isoDate, plural } from '#client/lib/format';
 import { HashtagText } from '#client/ui/HashtagText';
 import type { FeedActions, FeedCard } from './types';
 import { VideoPlayer } from './VideoPlayer';
-import { EditVideoAction } from './EditVideoDialog';
+import { EditVideoAction } from './EditVideoAction';
 import type { LoadMode } from './load-mode';
 import { FailedState, ProcessingState } from './processing-state';
 import { WatchLink } from '../viewer/WatchLink';

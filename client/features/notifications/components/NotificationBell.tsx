@@ -1,12 +1,16 @@
-import { useCallback, useState } from 'react';
-import * as Dialog from '@radix-ui/react-dialog';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useRouter } from '@tanstack/react-router';
-import { BellIcon, CloseIcon } from '#client/ui/icons';
+import { BellIcon } from '#client/ui/icons';
+import { lazyPiece, PieceBoundary } from '#client/ui/lazy-piece';
+import { afterFirstScreen } from '#client/lib/after-first-screen';
 import { useAppBadge } from '../api/app-badge';
 import { useKeepPushSubscription } from '../api/keep-subscription';
 import { useMarkRead, useNotifications } from '../api/useNotifications';
-import { NotificationList } from './NotificationList';
+import type { NotificationPanelProps } from './NotificationPanel';
 import '../notifications.css';
+
+const loadPanel = () => import('./NotificationPanel').then((m) => ({ default: m.NotificationPanel }));
+const { Piece: NotificationPanel, retry: retryNotificationPanel } = lazyPiece<NotificationPanelProps>(loadPanel);
 
 /** The member header's bell (docs/notifications.md, "The bell"): the unread count, and the list. */
 export function NotificationBell() {
@@ -14,11 +18,15 @@ export function NotificationBell() {
   const markRead = useMarkRead();
   const router = useRouter();
   const [open, setOpen] = useState(false);
+  const [used, setUsed] = useState(false);
+  const bell = useRef<HTMLButtonElement>(null);
   // The ones that were unread when the list opened keep their mark while it stays open, although
   // opening it has already marked them read.
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   useAppBadge(items ? unread : null);
   useKeepPushSubscription(userId);
+  // The list's code comes once the first screen is drawn: in before the first tap on the bell.
+  useEffect(() => afterFirstScreen(() => void loadPanel().catch(() => undefined)), []);
 
   const onOpenChange = useCallback(
     (next: boolean) => {
@@ -41,30 +49,43 @@ export function NotificationBell() {
     [items, markRead, router],
   );
 
+  // Its code did not come (offline on a first visit): said in a toast, and loaded again next time.
+  const onFailed = useCallback(() => {
+    retryNotificationPanel();
+    setOpen(false);
+    setUsed(false);
+  }, []);
+
   const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Trigger className="nav-link bell-button" aria-label={label} title="Notifications">
+    <>
+      <button
+        ref={bell}
+        type="button"
+        className="nav-link bell-button"
+        aria-label={label}
+        title="Notifications"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => {
+          setUsed(true);
+          onOpenChange(true);
+        }}
+      >
         <BellIcon />
         {unread > 0 ? (
           <b className="bell-count" aria-hidden="true">
             {unread > 99 ? '99+' : unread}
           </b>
         ) : null}
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay notifications-overlay" />
-        <Dialog.Content className="dialog-content notifications-panel">
-          <div className="dialog-head">
-            <Dialog.Title>Notifications</Dialog.Title>
-            <Dialog.Close className="icon-button" aria-label="Close">
-              <CloseIcon />
-            </Dialog.Close>
-          </div>
-          <Dialog.Description className="sr-only">Likes, comments and news about your videos, newest first.</Dialog.Description>
-          <NotificationList items={items} fresh={fresh} onPick={onPick} />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      </button>
+      {used ? (
+        <PieceBoundary what="your notifications" onFailed={onFailed}>
+          <Suspense fallback={null}>
+            <NotificationPanel open={open} onOpenChange={onOpenChange} items={items} fresh={fresh} onPick={onPick} opener={bell} />
+          </Suspense>
+        </PieceBoundary>
+      ) : null}
+    </>
   );
 }
