@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { afterFirstScreen } from '#client/lib/after-first-screen';
 import { onFirstToast } from './toast';
 import { lazyPiece, LoadWhenOnline } from './lazy-piece';
@@ -28,9 +28,7 @@ export function AppToaster() {
   if (!mounted) return null;
   return (
     <LoadWhenOnline fallback={null} retry={retryToaster}>
-      <Suspense fallback={null}>
-        <Toaster />
-      </Suspense>
+      <Toaster />
     </LoadWhenOnline>
   );
 }

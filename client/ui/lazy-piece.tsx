@@ -1,4 +1,4 @@
-import { Component, lazy, type ComponentType, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useCallback, useState, type ComponentType, type ReactNode } from 'react';
 import { toast } from './toast';
 
 /**
@@ -28,8 +28,9 @@ interface BoundaryProps {
 }
 
 /**
- * Around a lazyPiece: a piece that fails to load (or to render) says so in a toast and is closed,
- * where the error would otherwise reach the route and replace the whole screen.
+ * Around a lazyPiece (with its Suspense: nothing shows while it loads): a piece that fails to load
+ * (or to render) says so in a toast and is closed, where the error would otherwise reach the route
+ * and replace the whole screen.
  */
 export class PieceBoundary extends Component<BoundaryProps, { failed: boolean }> {
   override state = { failed: false };
@@ -45,15 +46,43 @@ export class PieceBoundary extends Component<BoundaryProps, { failed: boolean }>
   }
 
   override render(): ReactNode {
-    return this.state.failed ? null : this.props.children;
+    return this.state.failed ? null : <Suspense fallback={null}>{this.props.children}</Suspense>;
   }
+}
+
+/**
+ * A lazyPiece dialog's state: mounted from its first opening on (so closing runs the dialog's own
+ * close), and unmounted if its code did not come (`onFailed`, for its PieceBoundary), so the next
+ * opening loads it afresh.
+ */
+export function usePieceDialog(retry: () => void): { open: boolean; used: boolean; setOpen(open: boolean): void; show(): void; onFailed(): void } {
+  const [open, setOpen] = useState(false);
+  const [used, setUsed] = useState(false);
+  const show = useCallback(() => {
+    setUsed(true);
+    setOpen(true);
+  }, []);
+  const onFailed = useCallback(() => {
+    retry();
+    setOpen(false);
+    setUsed(false);
+  }, [retry]);
+  return { open, used, setOpen, show, onFailed };
+}
+
+/** A dialog's onCloseAutoFocus when its opener is no Radix Trigger: focus goes back to the opener. */
+export function focusBackTo(opener: { current: HTMLElement | null }): (e: Event) => void {
+  return (e) => {
+    e.preventDefault();
+    opener.current?.focus();
+  };
 }
 
 /** An optional piece whose load failed while the device seemed online tries again after this. */
 const RETRY_ONLINE_MS = 30_000;
 
 interface QuietProps {
-  /** Shown in the piece's place while it is missing (null: nothing). */
+  /** Shown in the piece's place while it loads or is missing (null: nothing). */
   fallback: ReactNode;
   /** The piece's lazyPiece `retry`: a fresh load for the next try. */
   retry(): void;
@@ -61,7 +90,7 @@ interface QuietProps {
 }
 
 /**
- * Around a lazyPiece the screen can do without for a while (the toaster, an ad): a first visit that
+ * Around a lazyPiece (with its Suspense) the screen can do without for a while (the toaster, an ad): a first visit that
  * goes offline before its service worker kept the chunk shows the screen without it, not an error
  * page in the screen's place, and loads it again when the network is back.
  */
@@ -93,6 +122,6 @@ export class LoadWhenOnline extends Component<QuietProps, { failed: boolean }> {
   };
 
   override render(): ReactNode {
-    return this.state.failed ? this.props.fallback : this.props.children;
+    return this.state.failed ? this.props.fallback : <Suspense fallback={this.props.fallback}>{this.props.children}</Suspense>;
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import type { Route } from 'playwright-core';
 import { hasChromium } from '../helpers/browser';
 import { signedInPage } from '../helpers/signed-in-page';
 import { pwaTest } from './fixtures';
@@ -29,14 +30,22 @@ describe.skipIf(!hasChromium)('a first visit that loses the network before the a
       const chunkOf = (url: string) => DEFERRED.exec(new URL(url).pathname)?.[1];
       page.on('requestfailed', (r) => void (chunkOf(r.url()) && failed.add(chunkOf(r.url()) ?? '')));
       page.on('response', (r) => void (r.ok() && chunkOf(r.url()) && loaded.add(chunkOf(r.url()) ?? '')));
-      // The network is gone for the code deferred past the first screen: it cannot come.
-      await page.route(DEFERRED, (route) => route.abort('internetdisconnected'));
+      // The code deferred past the first screen is asked for, and the network goes while it is on its
+      // way: the device knows it is offline when those requests fail.
+      const inFlight: Route[] = [];
+      await page.route(DEFERRED, (route) => void inFlight.push(route));
       await page.goto(`${server.url}/home`);
       const card = page.getByRole('article', { name: TITLE });
       await card.waitFor();
-      await expect.poll(() => [...failed].sort(), { timeout: 15_000 }).toEqual(['AdSlot', 'comments-dialog-entry', 'toaster-entry']);
+      // The page stays the same page: nothing reloads it (offline, a reload could only fail).
+      let reloads = 0;
+      page.on('framenavigated', (frame) => void (frame === page.mainFrame() && reloads++));
+      const expected = ['AdSlot', 'comments-dialog-entry', 'toaster-entry'];
+      await expect.poll(() => inFlight.map((r) => chunkOf(r.request().url())).sort(), { timeout: 15_000 }).toEqual(expected);
       await context.setOffline(true);
+      for (const route of inFlight) await route.abort('internetdisconnected');
       await page.unroute(DEFERRED);
+      await expect.poll(() => [...failed].sort()).toEqual(expected);
 
       // The screen stays: the card, its ad's place; the comments cannot open, and nothing takes the screen's place.
       // React reports the error its boundary caught: the dialog's code did not come.
@@ -48,6 +57,7 @@ describe.skipIf(!hasChromium)('a first visit that loses the network before the a
       await page.getByRole('complementary', { name: 'Advertisement' }).first().waitFor({ state: 'attached' });
       expect(await page.getByRole('dialog', { name: 'Comments' }).count()).toBe(0);
       expect(loaded.size).toBe(0);
+      expect(reloads).toBe(0);
 
       // Back online: the toaster comes with what was said while it could not, the ad's code too,
       // and the comments open.
@@ -58,6 +68,7 @@ describe.skipIf(!hasChromium)('a first visit that loses the network before the a
       await card.getByRole('button', { name: /^Comments/ }).click();
       await page.getByRole('dialog', { name: 'Comments' }).waitFor();
       expect(await page.getByRole('heading', { name: 'Something went wrong' }).count()).toBe(0);
+      expect(reloads).toBe(0);
     } finally {
       await close();
     }

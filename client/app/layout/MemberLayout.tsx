@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { toast } from '#client/ui/toast';
 import { signOut, useSession } from '#client/lib/session';
@@ -115,9 +115,7 @@ export function MemberLayout() {
       </nav>
       {uploadMounted ? (
         <PieceBoundary what="the upload form" onFailed={onUploadFailed}>
-          <Suspense fallback={null}>
-            <UploadDialog open={uploadOpen} onOpenChange={onUploadOpenChange} initialFile={sharedFile} initialTitle={sharedTitle} />
-          </Suspense>
+          <UploadDialog open={uploadOpen} onOpenChange={onUploadOpenChange} initialFile={sharedFile} initialTitle={sharedTitle} />
         </PieceBoundary>
       ) : null}
     </UploadDialogContext.Provider>

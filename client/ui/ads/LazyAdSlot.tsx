@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { afterFirstScreen } from '#client/lib/after-first-screen';
 import { lazyPiece, LoadWhenOnline } from '../lazy-piece';
 
@@ -18,9 +18,7 @@ export function LazyAdSlot({ placement }: { placement: 'auth' | 'home' }) {
   if (!wanted) return empty;
   return (
     <LoadWhenOnline fallback={empty} retry={retryAdSlot}>
-      <Suspense fallback={empty}>
-        <AdSlot placement={placement} />
-      </Suspense>
+      <AdSlot placement={placement} />
     </LoadWhenOnline>
   );
 }

@@ -1,4 +1,4 @@
-import { Suspense, useCallback, type ComponentProps, type ReactNode } from 'react';
+import { useCallback, type ComponentProps, type ReactNode } from 'react';
 import { useDialogTarget } from '../useDialogTarget';
 import { lazyPiece, PieceBoundary } from '../lazy-piece';
 import type { ReportDialog as ReportDialogView, ReportTarget } from './ReportDialog';
@@ -18,9 +18,7 @@ export function useReportDialog(): { open(target: ReportTarget): void; dialog: R
   }, [forget]);
   const dialog = used ? (
     <PieceBoundary what="the report form" onFailed={onFailed}>
-      <Suspense fallback={null}>
-        <ReportDialog target={target} onClose={close} />
-      </Suspense>
+      <ReportDialog target={target} onClose={close} />
     </PieceBoundary>
   ) : null;
   return { open, dialog };

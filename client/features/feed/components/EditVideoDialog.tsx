@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent, type RefObject } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { CloseIcon } from '#client/ui/icons';
+import { focusBackTo } from '#client/ui/lazy-piece';
 import { toast } from '#client/ui/toast';
 import { useSyncEngine } from '#client/sync/useSyncEngine';
 import { videoTextProblem } from '#sync/mutations/edit-video';
@@ -26,19 +27,19 @@ export interface EditVideoDialogProps {
  * The owner's Edit dialog, with the upload dialog's Title and Description fields and limits. The
  * edit is queued (editVideo) and the card shows it at once, offline too; a text the rules refuse is
  * said here, in their words, before anything is queued. Loaded on the first Edit (with Radix): the
- * cards' first screen has only its button.
+ * cards' first screen has only its button, no Radix Trigger, so focus goes back to it here.
  */
 export function EditVideoDialog({ video, open, onOpenChange, opener }: EditVideoDialogProps) {
-  // No Radix Trigger (the button is on the card, drawn before this code came): focus goes back to it here.
-  const focusOpener = (e: Event) => {
-    e.preventDefault();
-    opener.current?.focus();
-  };
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog-content edit-video-dialog" aria-describedby={undefined} onOpenAutoFocus={focusTitle} onCloseAutoFocus={focusOpener}>
+        <Dialog.Content
+          className="dialog-content edit-video-dialog"
+          aria-describedby={undefined}
+          onOpenAutoFocus={focusTitle}
+          onCloseAutoFocus={focusBackTo(opener)}
+        >
           <div className="dialog-head">
             <Dialog.Title>Edit Video</Dialog.Title>
             <Dialog.Close className="icon-button" aria-label="Close">

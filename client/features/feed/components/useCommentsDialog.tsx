@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, type ReactNode } from 'react';
+import { useCallback, useEffect, type ReactNode } from 'react';
 import { useDialogTarget } from '#client/ui/useDialogTarget';
 import { afterFirstScreen } from '#client/lib/after-first-screen';
 import { lazyPiece, PieceBoundary } from '#client/ui/lazy-piece';
@@ -21,9 +21,7 @@ export function useCommentsDialog(): { open(video: FeedCard): void; dialog: Reac
   }, [forget]);
   const dialog = used ? (
     <PieceBoundary what="the comments" onFailed={onFailed}>
-      <Suspense fallback={null}>
-        <CommentsDialog video={target} onClose={close} />
-      </Suspense>
+      <CommentsDialog video={target} onClose={close} />
     </PieceBoundary>
   ) : null;
   return { open, dialog };

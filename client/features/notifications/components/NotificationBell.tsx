@@ -1,7 +1,7 @@
-import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useRouter } from '@tanstack/react-router';
 import { BellIcon } from '#client/ui/icons';
-import { lazyPiece, PieceBoundary } from '#client/ui/lazy-piece';
+import { lazyPiece, PieceBoundary, usePieceDialog } from '#client/ui/lazy-piece';
 import { afterFirstScreen } from '#client/lib/after-first-screen';
 import { useAppBadge } from '../api/app-badge';
 import { useKeepPushSubscription } from '../api/keep-subscription';
@@ -17,8 +17,7 @@ export function NotificationBell() {
   const { items, unread, userId } = useNotifications();
   const markRead = useMarkRead();
   const router = useRouter();
-  const [open, setOpen] = useState(false);
-  const [used, setUsed] = useState(false);
+  const { open, used, setOpen, show, onFailed } = usePieceDialog(retryNotificationPanel);
   const bell = useRef<HTMLButtonElement>(null);
   // The ones that were unread when the list opened keep their mark while it stays open, although
   // opening it has already marked them read.
@@ -36,7 +35,7 @@ export function NotificationBell() {
       setFresh(new Set(ids));
       void markRead(ids);
     },
-    [items, markRead],
+    [items, markRead, setOpen],
   );
 
   const onPick = useCallback(
@@ -46,15 +45,8 @@ export function NotificationBell() {
       // The feed scrolls to a card's link itself, also when it is open already.
       router.history.push(url);
     },
-    [items, markRead, router],
+    [items, markRead, router, setOpen],
   );
-
-  // Its code did not come (offline on a first visit): said in a toast, and loaded again next time.
-  const onFailed = useCallback(() => {
-    retryNotificationPanel();
-    setOpen(false);
-    setUsed(false);
-  }, []);
 
   const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
   return (
@@ -68,7 +60,7 @@ export function NotificationBell() {
         aria-haspopup="dialog"
         aria-expanded={open}
         onClick={() => {
-          setUsed(true);
+          show();
           onOpenChange(true);
         }}
       >
@@ -81,9 +73,7 @@ export function NotificationBell() {
       </button>
       {used ? (
         <PieceBoundary what="your notifications" onFailed={onFailed}>
-          <Suspense fallback={null}>
-            <NotificationPanel open={open} onOpenChange={onOpenChange} items={items} fresh={fresh} onPick={onPick} opener={bell} />
-          </Suspense>
+          <NotificationPanel open={open} onOpenChange={onOpenChange} items={items} fresh={fresh} onPick={onPick} opener={bell} />
         </PieceBoundary>
       ) : null}
     </>

@@ -1,6 +1,7 @@
 import type { RefObject } from 'react';
 import * as Dialog from '@radix-ui/react-dialog';
 import { CloseIcon } from '#client/ui/icons';
+import { focusBackTo } from '#client/ui/lazy-piece';
 import type { LocalNotification } from '../api/useNotifications';
 import { NotificationList } from './NotificationList';
 
@@ -20,16 +21,11 @@ export interface NotificationPanelProps {
  * Radix): the header's first screen has only the bell and its count.
  */
 export function NotificationPanel({ open, onOpenChange, items, fresh, onPick, opener }: NotificationPanelProps) {
-  // No Radix Trigger (the bell is drawn before this code came): focus goes back to it here.
-  const focusBell = (e: Event) => {
-    e.preventDefault();
-    opener.current?.focus();
-  };
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay notifications-overlay" />
-        <Dialog.Content className="dialog-content notifications-panel" onCloseAutoFocus={focusBell}>
+        <Dialog.Content className="dialog-content notifications-panel" onCloseAutoFocus={focusBackTo(opener)}>
           <div className="dialog-head">
             <Dialog.Title>Notifications</Dialog.Title>
             <Dialog.Close className="icon-button" aria-label="Close">
