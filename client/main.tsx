@@ -12,6 +12,7 @@ import { connectSyncToSession, warmFirstSignedInScreen } from './app/sync-bridge
 import { forgetPushOnSignOut } from './lib/push-subscription';
 import { registerServiceWorker } from './app/service-worker';
 import { markFirstScreenDrawn } from './lib/after-first-screen';
+import { reloadIfChunkGone } from './app/stale-chunk';
 import './app/styles.css';
 
 connectSyncToSession();
@@ -23,15 +24,17 @@ void loadPublicSettings();
 // train) needs the precached chunks, and a failed import() is not tried again by the browser.
 registerServiceWorker();
 
-// A lazy chunk of an older deploy is gone: reload once to get the current shell instead of a blank screen.
-// Offline, a reload could only fail: the chunk's failure is left to the screen (client/ui/lazy-piece.tsx).
+// A lazy chunk of an older deploy is gone: reload once to get the current shell (client/app/stale-chunk.ts).
+// The error still reaches the screen, whose pieces say what could not open; a chunk that only failed to
+// come over the network reloads nothing.
 window.addEventListener('vite:preloadError', (event) => {
-  if (!navigator.onLine) return;
-  const key = 'vidi.reloadedForChunk';
-  if (sessionStorage.getItem(key) === location.pathname) return;
-  sessionStorage.setItem(key, location.pathname);
-  event.preventDefault();
-  location.reload();
+  void reloadIfChunkGone(event.payload, {
+    online: () => navigator.onLine,
+    path: () => location.pathname,
+    storage: sessionStorage,
+    fetch: (url, init) => fetch(url, init),
+    reload: () => location.reload(),
+  });
 });
 
 /**
