@@ -1,4 +1,4 @@
-import { Component, lazy, Suspense, useCallback, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { toast } from './toast';
 
 /**
@@ -48,26 +48,6 @@ export class PieceBoundary extends Component<BoundaryProps, { failed: boolean }>
   override render(): ReactNode {
     return this.state.failed ? null : <Suspense fallback={null}>{this.props.children}</Suspense>;
   }
-}
-
-/**
- * A lazyPiece dialog's state: mounted from its first opening on (so closing runs the dialog's own
- * close), and unmounted if its code did not come (`onFailed`, for its PieceBoundary), so the next
- * opening loads it afresh.
- */
-export function usePieceDialog(retry: () => void): { open: boolean; used: boolean; setOpen(open: boolean): void; show(): void; onFailed(): void } {
-  const [open, setOpen] = useState(false);
-  const [used, setUsed] = useState(false);
-  const show = useCallback(() => {
-    setUsed(true);
-    setOpen(true);
-  }, []);
-  const onFailed = useCallback(() => {
-    retry();
-    setOpen(false);
-    setUsed(false);
-  }, [retry]);
-  return { open, used, setOpen, show, onFailed };
 }
 
 /** A dialog's onCloseAutoFocus when its opener is no Radix Trigger: focus goes back to the opener. */

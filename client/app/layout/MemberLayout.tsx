@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { toast } from '#client/ui/toast';
 import { signOut, useSession } from '#client/lib/session';
@@ -12,6 +12,7 @@ import { useResumeUploads } from '#client/sync/uploads';
 import { useSubmitOnce } from '#client/ui/useSubmitOnce';
 import { NotificationBell } from '#client/features/notifications';
 import { lazyPiece, PieceBoundary } from '#client/ui/lazy-piece';
+import { usePieceDialog } from '#client/ui/useDialogTarget';
 
 // The upload dialog pulls in tus-js-client: load it only when someone opens it.
 const { Piece: UploadDialog, retry: retryUploadDialog } = lazyPiece(() => import('./upload-dialog-entry'));
@@ -26,15 +27,14 @@ export function MemberLayout() {
   useResumeUploads(session.status === 'signedIn' ? session.user.id : null);
   const navigate = useNavigate();
   const { file: sharedFile, title: sharedTitle, consume: consumeShared } = useSharedVideo(session.status === 'signedIn' ? session.user.id : null);
-  const [uploadOpen, setUploadOpen] = useState(false);
-  const [uploadMounted, setUploadMounted] = useState(false);
+  // Its chunk did not come (offline on a first visit, say): closed, and loaded afresh on the next open.
+  const { open: uploadOpen, used: uploadMounted, setOpen: setUploadOpen, onFailed: onUploadFailed } = usePieceDialog(retryUploadDialog);
   // The dialog opens from several buttons (none a Radix Trigger): focus returns to the one used.
   const uploadOpener = useRef<HTMLElement | null>(null);
   const openUpload = useCallback(() => {
     uploadOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    setUploadMounted(true);
     setUploadOpen(true);
-  }, []);
+  }, [setUploadOpen]);
   const onUploadOpenChange = useCallback(
     (open: boolean) => {
       setUploadOpen(open);
@@ -43,21 +43,13 @@ export function MemberLayout() {
       consumeShared();
       requestAnimationFrame(() => uploadOpener.current?.isConnected && uploadOpener.current.focus());
     },
-    [consumeShared],
+    [consumeShared, setUploadOpen],
   );
   // A video shared into Vidi opens the upload dialog with it chosen (docs/pwa.md, "Share into Vidi").
   useEffect(() => {
-    if (!sharedFile) return;
-    setUploadMounted(true);
-    setUploadOpen(true);
-  }, [sharedFile]);
+    if (sharedFile) setUploadOpen(true);
+  }, [sharedFile, setUploadOpen]);
   const uploadCtx = useMemo(() => ({ openUpload }), [openUpload]);
-  // Its chunk did not come (offline on a first visit, say): closed, and loaded afresh on the next open.
-  const onUploadFailed = useCallback(() => {
-    retryUploadDialog();
-    setUploadOpen(false);
-    setUploadMounted(false);
-  }, []);
 
   const { busy: signingOut, run: doSignOut } = useSubmitOnce(async () => {
     try {

@@ -1,4 +1,4 @@
-import { useCallback, type ComponentProps, type ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { useDialogTarget } from '../useDialogTarget';
 import { lazyPiece, PieceBoundary } from '../lazy-piece';
 import type { ReportDialog as ReportDialogView, ReportTarget } from './ReportDialog';
@@ -10,12 +10,7 @@ const { Piece: ReportDialog, retry: retryReportDialog } = lazyPiece<ComponentPro
 
 /** The report dialog of a screen: `open` for its buttons, `dialog` to render. */
 export function useReportDialog(): { open(target: ReportTarget): void; dialog: ReactNode } {
-  const { target, used, open, close, forget } = useDialogTarget<ReportTarget>();
-  // Its code did not come (offline on a first visit): said in a toast, and loaded again next time.
-  const onFailed = useCallback(() => {
-    retryReportDialog();
-    forget();
-  }, [forget]);
+  const { target, used, open, close, onFailed } = useDialogTarget<ReportTarget>(retryReportDialog);
   const dialog = used ? (
     <PieceBoundary what="the report form" onFailed={onFailed}>
       <ReportDialog target={target} onClose={close} />

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { PencilIcon } from '#client/ui/icons';
-import { lazyPiece, PieceBoundary, usePieceDialog } from '#client/ui/lazy-piece';
+import { lazyPiece, PieceBoundary } from '#client/ui/lazy-piece';
+import { usePieceDialog } from '#client/ui/useDialogTarget';
 import type { EditVideoDialogProps } from './EditVideoDialog';
 import type { FeedCard } from './types';
 
@@ -13,7 +14,7 @@ const { Piece: EditVideoDialog, retry: retryEditVideoDialog } = lazyPiece<EditVi
  * first tap on, its code fetched then: Radix stays off the feed's first screen.
  */
 export function EditVideoAction({ video }: { video: FeedCard }) {
-  const { open, used, setOpen, show, onFailed } = usePieceDialog(retryEditVideoDialog);
+  const { open, used, setOpen, onFailed } = usePieceDialog(retryEditVideoDialog);
   const button = useRef<HTMLButtonElement>(null);
   return (
     <>
@@ -25,7 +26,7 @@ export function EditVideoAction({ video }: { video: FeedCard }) {
         title="Edit video"
         aria-haspopup="dialog"
         aria-expanded={open}
-        onClick={show}
+        onClick={() => setOpen(true)}
       >
         <PencilIcon />
       </button>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useDialogTarget } from '#client/ui/useDialogTarget';
 import { afterFirstScreen } from '#client/lib/after-first-screen';
 import { lazyPiece, PieceBoundary } from '#client/ui/lazy-piece';
@@ -12,13 +12,8 @@ const { Piece: CommentsDialog, retry: retryCommentsDialog } = lazyPiece(loadComm
 
 /** The comments dialog of a screen with cards: `open` for the cards' actions, `dialog` to render. */
 export function useCommentsDialog(): { open(video: FeedCard): void; dialog: ReactNode } {
-  const { target, used, open, close, forget } = useDialogTarget<FeedCard>();
+  const { target, used, open, close, onFailed } = useDialogTarget<FeedCard>(retryCommentsDialog);
   useEffect(() => afterFirstScreen(() => void loadCommentsDialog().catch(() => undefined)), []);
-  // Its code did not come (offline on a first visit): said in a toast, and loaded again next time.
-  const onFailed = useCallback(() => {
-    retryCommentsDialog();
-    forget();
-  }, [forget]);
   const dialog = used ? (
     <PieceBoundary what="the comments" onFailed={onFailed}>
       <CommentsDialog video={target} onClose={close} />

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useRouter } from '@tanstack/react-router';
 import { BellIcon } from '#client/ui/icons';
-import { lazyPiece, PieceBoundary, usePieceDialog } from '#client/ui/lazy-piece';
+import { lazyPiece, PieceBoundary } from '#client/ui/lazy-piece';
+import { usePieceDialog } from '#client/ui/useDialogTarget';
 import { afterFirstScreen } from '#client/lib/after-first-screen';
 import { useAppBadge } from '../api/app-badge';
 import { useKeepPushSubscription } from '../api/keep-subscription';
@@ -17,7 +18,7 @@ export function NotificationBell() {
   const { items, unread, userId } = useNotifications();
   const markRead = useMarkRead();
   const router = useRouter();
-  const { open, used, setOpen, show, onFailed } = usePieceDialog(retryNotificationPanel);
+  const { open, used, setOpen, onFailed } = usePieceDialog(retryNotificationPanel);
   const bell = useRef<HTMLButtonElement>(null);
   // The ones that were unread when the list opened keep their mark while it stays open, although
   // opening it has already marked them read.
@@ -59,10 +60,7 @@ export function NotificationBell() {
         title="Notifications"
         aria-haspopup="dialog"
         aria-expanded={open}
-        onClick={() => {
-          show();
-          onOpenChange(true);
-        }}
+        onClick={() => onOpenChange(true)}
       >
         <BellIcon />
         {unread > 0 ? (
