@@ -7,7 +7,8 @@ import { waitForServiceWorker } from './feed-actions';
 import { pwaTest } from './fixtures';
 import { deleteVideo, likeAndCommentOffline, seedVideo, serverState, SyncTrigger } from './installed-app-steps';
 
-const test = pwaTest();
+// Notifications, Web Push and Background Sync are the full browser's, not its headless shell's.
+const test = pwaTest({}, { browser: 'full' });
 
 // docs/pwa.md, "Sync while closed": the outbox goes out from the service worker with no page open.
 describe.skipIf(!hasChromium)('changes made offline, sent by the service worker', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { launchChromium } from '../helpers/browser';
+import { launchChromium, type BrowserKind } from '../helpers/browser';
 import { PROJECT_ROOT, type ServerProcess } from '../helpers/server-process';
 import { nodeEntryArgs } from '../../scripts/lib/node-entry';
 import { signedInPage, type SignedInPage } from '../helpers/signed-in-page';
@@ -29,6 +29,8 @@ export interface Admin {
 export interface PwaServerOptions {
   /** Fills the server's data folder before the server first opens it (the folder goes with the server). */
   seed?: (dataDir: string) => Promise<void>;
+  /** The full Chromium instead of its headless shell: for notifications, Web Push and Background Sync (tests/helpers/browser.ts). */
+  browser?: BrowserKind;
 }
 
 /** The server fixture's server: with a seed, on a data folder this fixture made and removes on stop. */
@@ -94,7 +96,7 @@ export function pwaTest(serverEnv: Record<string, string> = {}, options: PwaServ
       return { ...admin, token: login.json.access_token as string };
     })
     .extend('browser', { scope: 'file' }, async ({}, { onCleanup }): Promise<Browser> => {
-      const browser = await launchChromium();
+      const browser = await launchChromium(options.browser);
       onCleanup(() => browser.close());
       return browser;
     })

@@ -5,7 +5,8 @@ import { waitForServiceWorker } from './feed-actions';
 import { pwaTest } from './fixtures';
 import { api, apiLogin } from './notifications-steps';
 
-const test = pwaTest();
+// Notifications, Web Push and Background Sync are the full browser's, not its headless shell's.
+const test = pwaTest({}, { browser: 'full' });
 
 describe.skipIf(!hasChromium)('the Notifications section of /profile', () => {
   const section = (s: SignedInPage) => s.page.getByRole('region', { name: 'Notifications' });

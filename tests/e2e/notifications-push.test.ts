@@ -32,7 +32,8 @@ const payload = (id: string, title: string, unread: number, videoId = 'v1') =>
     unread,
   });
 
-const test = pwaTest();
+// Notifications, Web Push and Background Sync are the full browser's, not its headless shell's.
+const test = pwaTest({}, { browser: 'full' });
 
 /** A page whose service worker gets pushes from the DevTools Protocol, and the notifications it shows. */
 async function pushablePage(server: ServerProcess, context: BrowserContext) {
