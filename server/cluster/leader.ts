@@ -9,6 +9,12 @@ export const LEADER_LOCK_KEY = 0x7669_6c31; // 'vil1'
 
 /** How often a follower tries to take the lock, and the leader checks its connection. */
 export const LEADER_CHECK_MS = 5_000;
+/**
+ * Checks a leader that lost its connection sits out before it tries again: the others' next try
+ * comes first, so a healthy instance takes over from one whose link failed, rather than whichever
+ * reconnects first (alone, it leads again after them).
+ */
+const CHECKS_OUT_AFTER_LOSS = 3;
 
 export interface LeaderElection {
   isLeader(): boolean;
@@ -28,7 +34,7 @@ export interface LeaderElectionOptions {
  * Tries pg_try_advisory_lock on a connection of its own every `everyMs`. The lock lives as long as
  * that connection: when it drops, PostgreSQL releases the lock and this instance stops leading at
  * once (before it could know whether another took over), and another instance takes it at its next
- * try. A leader also runs a trivial query each period, so a connection that died silently (no
+ * try (this one sits out CHECKS_OUT_AFTER_LOSS checks first). A leader also runs a trivial query each period, so a connection that died silently (no
  * error event) is noticed within one period too.
  */
 export function startLeaderElection(options: LeaderElectionOptions): LeaderElection {
@@ -37,6 +43,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   let leading = false;
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
+  let sitOut = 0;
 
   const drop = (c: pg.Client, why?: unknown) => {
     if (client !== c) return;
@@ -44,6 +51,7 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
     c.end().catch(() => undefined);
     if (leading) {
       leading = false;
+      sitOut = CHECKS_OUT_AFTER_LOSS;
       options.log.error(`lost the leader lock connection: periodic jobs stop here (${why instanceof Error ? why.message : 'connection ended'})`);
       options.onLose();
     }
@@ -64,6 +72,10 @@ export function startLeaderElection(options: LeaderElectionOptions): LeaderElect
   };
 
   const check = async () => {
+    if (sitOut > 0) {
+      sitOut--;
+      return;
+    }
     let c = client;
     try {
       c ??= await open();
