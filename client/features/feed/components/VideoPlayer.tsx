@@ -103,7 +103,12 @@ export function VideoPlayer({ video, mode, own, onWatched }: Props) {
       if (playWhenAttached.current && videoRef.current) start(videoRef.current);
       playWhenAttached.current = false;
     },
-    onDetached: () => (attached.current = false),
+    onDetached: () => {
+      attached.current = false;
+      // A source swapped while playing (the uploaded file's local copy, then the server's renditions
+      // once processed) plays on from the new one instead of stopping at its first frame.
+      if (videoRef.current && !videoRef.current.paused) playWhenAttached.current = true;
+    },
     onFatal: hlsFailed,
   });
   usePauseOutOfView(frameRef, videoRef, pressedAt, source?.url);
