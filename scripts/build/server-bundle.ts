@@ -31,9 +31,22 @@ function writeIfChanged(path: string, bytes: Uint8Array): void {
 }
 
 /**
- * Bundles the server's own modules, one file per entry plus shared chunks, with every package left
- * to node_modules. A process then starts from a few plain ES modules instead of compiling about four
- * hundred TypeScript files through tsx's loader at each start (docs/decisions/0031-server-bundle.md).
+ * Packages left to node_modules: the native ones (a `.node` file found through `bindings`), and pg's
+ * optional native driver, which `pg` asks for only when told to and which is not installed.
+ */
+const UNBUNDLED_PACKAGES = ['better-sqlite3', 'pg-native'];
+
+/**
+ * The bundled CommonJS packages call `require` for Node's built-ins; an ES module has none, so each
+ * file makes one (esbuild's own shim throws "Dynamic require is not supported" without it).
+ */
+const REQUIRE_SHIM = "import { createRequire as __vidiCreateRequire } from 'node:module'; const require = __vidiCreateRequire(import.meta.url);";
+
+/**
+ * Bundles the server and the packages it imports, one file per entry plus shared chunks. A process
+ * then starts from a few plain ES modules instead of compiling about four hundred TypeScript files
+ * through tsx's loader, and of resolving and loading some eight hundred package files, at each start
+ * (docs/decisions/0031-server-bundle.md).
  */
 export async function buildServerBundle(outDir = SERVER_BUNDLE_DIR): Promise<void> {
   const result = await build({
@@ -46,8 +59,11 @@ export async function buildServerBundle(outDir = SERVER_BUNDLE_DIR): Promise<voi
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    external: UNBUNDLED_PACKAGES,
+    banner: { js: REQUIRE_SHIM },
     sourcemap: true,
+    // The maps point at the files on disk: without their text inlined, a start parses a third of the JSON.
+    sourcesContent: false,
     write: false,
     logLevel: 'warning',
   });

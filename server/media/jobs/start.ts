@@ -1,7 +1,8 @@
 import type { Config } from '../../config';
 import type { WriteDeps } from '../../changes/write-tx';
 import type { MediaStore } from '../../storage/media-store';
-import { checkFfmpeg, describeFfmpeg, findFfmpeg, type FfmpegBinaries } from '../processing/ffmpeg-binaries';
+import { describeFfmpeg, findFfmpeg, type FfmpegBinaries } from '../processing/ffmpeg-binaries';
+import { checkFfmpegOnce } from '../processing/ffmpeg-check-cache';
 import { processVideo } from '../processing/process-video';
 import { DEFAULT_RETRY } from './queue';
 import { createMediaRunner, newWorkerId, type MediaRunner } from './runner';
@@ -11,13 +12,13 @@ const POLL_MS = 2000;
 
 /**
  * Finds ffmpeg and ffprobe (FFMPEG_PATH / FFPROBE_PATH, PATH, the npm packages) and checks they can
- * do the whole pipeline. Throws FfmpegMissingError with a message that says how to fix it. Says
+ * do the whole pipeline (once per build: `checkFfmpegOnce`). Throws FfmpegMissingError with a message that says how to fix it. Says
  * once which builds it will use, and warns when one is older than FFmpeg 5.1
  * (docs/decisions/0015-ffmpeg-binaries.md).
  */
 export async function findCheckedFfmpeg(config: Config, say: Pick<Console, 'log' | 'warn'> = console): Promise<FfmpegBinaries> {
   const binaries = findFfmpeg({ PATH: process.env.PATH, FFMPEG_PATH: config.media.ffmpegPath, FFPROBE_PATH: config.media.ffprobePath });
-  const { line, warning } = describeFfmpeg(binaries, await checkFfmpeg(binaries));
+  const { line, warning } = describeFfmpeg(binaries, await checkFfmpegOnce(binaries));
   say.log(line);
   if (warning) say.warn(warning);
   return binaries;
