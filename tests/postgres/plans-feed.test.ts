@@ -8,7 +8,7 @@ import { feedPageQuery } from '#server/videos/feed-rows-postgres';
 import { newestQuery, pinnedQuery, threadPageQuery, topPageQuery } from '#server/videos/comment-rows-postgres';
 import { safetyProbeQuery } from '#server/feed/safety';
 import { testDatabaseEnv, VOLUME_SEEDING_POSTGRES } from '../helpers/test-database';
-import { customPlan as runPlan, genericPlan as keptPlan, nodesOf, seedSafety, type PlanNode } from './pg-plans';
+import { bulkLoad, customPlan as runPlan, genericPlan as keptPlan, nodesOf, seedSafety, type PlanNode } from './pg-plans';
 
 // The feed and comment lists on PostgreSQL (server/videos/feed-rows-postgres.ts,
 // comment-rows-postgres.ts) walk their index and stop after the page: no scan of videos or
@@ -38,10 +38,14 @@ describe('feed and comments plans on PostgreSQL', () => {
     await sql`INSERT INTO profiles (id, email, name, handle, created_at, updated_at)
       SELECT 'u' || lpad(i::text, 8, '0'), 'u' || i || '@example.test', 'Member ' || i, 'member' || i, i, i FROM generate_series(1, ${MEMBERS}) i`.execute(db);
     // One in ten still processing: only its uploader sees it (the visibility filter has work to do).
-    await sql`INSERT INTO videos (id, user_id, title, file_key, mime_type, size_bytes, duration_ms, sha256, created_at, media_status)
+    await bulkLoad(db, 'videos', (conn) =>
+      sql`INSERT INTO videos (id, user_id, title, file_key, mime_type, size_bytes, duration_ms, sha256, created_at, media_status)
       SELECT 'v' || lpad(i::text, 8, '0'), 'u' || lpad((i % ${MEMBERS} + 1)::text, 8, '0'), 'Video ' || i, 'k/' || i, 'video/mp4', 1000, 5000,
         repeat('0', 64), 1700000000000 + i * 1000, CASE WHEN i % 10 = 0 THEN 'processing' ELSE 'ready' END
-      FROM generate_series(1, ${VIDEOS}) i`.execute(db);
+      FROM generate_series(1, ${VIDEOS}) i`
+        .execute(conn)
+        .then(() => undefined),
+    );
     await sql`INSERT INTO likes (video_id, user_id, created_at)
       SELECT 'v' || lpad(v::text, 8, '0'), 'u' || lpad(u::text, 8, '0'), v FROM generate_series(1, 20000, 7) v, generate_series(1, 20) u`.execute(db);
     // Top-level comments: the even ones on the hot video, the odd ones one per other video.

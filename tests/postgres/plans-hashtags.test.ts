@@ -7,7 +7,7 @@ import { openDatabase, type DbHandle } from '#db/connect';
 import { hashtagVideosQuery, type HashtagCursor } from '#server/discovery/hashtag-page';
 import { hashtagListQuery } from '#server/admin/hashtags';
 import { testDatabaseEnv, VOLUME_SEEDING_POSTGRES } from '../helpers/test-database';
-import { customPlan as runPlan, genericPlan as keptPlan, seedSafety, type PlanNode } from './pg-plans';
+import { bulkLoad, customPlan as runPlan, genericPlan as keptPlan, seedSafety, type PlanNode } from './pg-plans';
 
 // The hashtag reads on PostgreSQL (server/discovery/hashtag-page.ts, server/admin/hashtags.ts) on a
 // seeded, analysed database where one tag carries half of all videos: each page order is a backward
@@ -38,18 +38,30 @@ describe('hashtag plans on PostgreSQL', () => {
       SELECT 'u' || lpad(i::text, 8, '0'), 'u' || i || '@example.test', 'Member ' || i, 'member' || i, i, i, CASE WHEN i % 50 = 0 THEN 0 ELSE 1 END
       FROM generate_series(1, ${MEMBERS}) i`.execute(db);
     // One in ten videos still processing (not filed), likes spread over 0..499.
-    await sql`INSERT INTO videos (id, user_id, title, file_key, mime_type, size_bytes, duration_ms, sha256, created_at, media_status, likes_count)
+    await bulkLoad(db, 'videos', (conn) =>
+      sql`INSERT INTO videos (id, user_id, title, file_key, mime_type, size_bytes, duration_ms, sha256, created_at, media_status, likes_count)
       SELECT 'v' || lpad(i::text, 8, '0'), 'u' || lpad((i % ${MEMBERS} + 1)::text, 8, '0'), 'Video ' || i, 'k/' || i, 'video/mp4', 1000, 5000,
         repeat('0', 64), 1700000000000 + (i / 3) * 1000, CASE WHEN i % 10 = 0 THEN 'processing' ELSE 'ready' END, (i * 7919) % 500
-      FROM generate_series(1, ${VIDEOS}) i`.execute(db);
+      FROM generate_series(1, ${VIDEOS}) i`
+        .execute(conn)
+        .then(() => undefined),
+    );
     // Every ready video under one of TAGS small tags, and every other one under the big tag too.
     await sql`INSERT INTO hashtags (tag, videos_count, hidden, created_at)
       SELECT 'tag' || k, 0, 0, 1 FROM generate_series(0, ${TAGS - 1}) k UNION ALL SELECT ${BIG}, 0, 0, 1`.execute(db);
-    await sql`INSERT INTO video_hashtags (tag, video_id, created_at)
+    await bulkLoad(db, 'video_hashtags', (conn) =>
+      sql`INSERT INTO video_hashtags (tag, video_id, created_at)
       SELECT 'tag' || (v.created_at % ${TAGS}), v.id, v.created_at FROM videos v WHERE v.media_status = 'ready'
-      UNION ALL SELECT ${BIG}, v.id, v.created_at FROM videos v WHERE v.media_status = 'ready' AND substr(v.id, 9, 1) IN ('0', '2', '4', '6', '8')`.execute(db);
-    await sql`INSERT INTO video_hashtags_top (tag, likes_count, created_at, video_id)
-      SELECT h.tag, v.likes_count, h.created_at, h.video_id FROM video_hashtags h JOIN videos v ON v.id = h.video_id`.execute(db);
+      UNION ALL SELECT ${BIG}, v.id, v.created_at FROM videos v WHERE v.media_status = 'ready' AND substr(v.id, 9, 1) IN ('0', '2', '4', '6', '8')`
+        .execute(conn)
+        .then(() => undefined),
+    );
+    await bulkLoad(db, 'video_hashtags_top', (conn) =>
+      sql`INSERT INTO video_hashtags_top (tag, likes_count, created_at, video_id)
+      SELECT h.tag, v.likes_count, h.created_at, h.video_id FROM video_hashtags h JOIN videos v ON v.id = h.video_id`
+        .execute(conn)
+        .then(() => undefined),
+    );
     await sql`UPDATE hashtags h SET videos_count = c.n FROM (SELECT tag, count(*) AS n FROM video_hashtags GROUP BY tag) c WHERE c.tag = h.tag`.execute(db);
     await sql`INSERT INTO likes (video_id, user_id, created_at)
       SELECT 'v' || lpad(v::text, 8, '0'), ${VIEWER}, v FROM generate_series(1, ${VIDEOS}, 3) v`.execute(db);

@@ -7,7 +7,7 @@ import { openDatabase, type DbHandle } from '#db/connect';
 import { creatorQuery, peoplePageQuery, suggestedQuery } from '#server/people/reads';
 import { creatorVideosQuery, followingFeedQuery } from '#server/people/video-reads';
 import { testDatabaseEnv, VOLUME_SEEDING_POSTGRES } from '../helpers/test-database';
-import { customPlan as runPlan, genericPlan as keptPlan, nodesOf, seedSafety, type PlanNode } from './pg-plans';
+import { bulkLoad, customPlan as runPlan, genericPlan as keptPlan, nodesOf, seedSafety, type PlanNode } from './pg-plans';
 
 // The people reads on PostgreSQL (server/people/reads.ts, video-reads.ts) on a seeded, analysed
 // database: the Following feed reads videos_user_ready once per followed creator (a LATERAL top-N)
@@ -40,10 +40,14 @@ describe('people plans on PostgreSQL', () => {
       SELECT 'u' || lpad(i::text, 8, '0'), 'u' || i || '@example.test', 'Member ' || i, 'member' || i, i, i, (i * 7919) % 1000
       FROM generate_series(1, ${MEMBERS}) i`.execute(db);
     // About 100 videos a member, one in ten still processing (the ready filter has work to do).
-    await sql`INSERT INTO videos (id, user_id, title, file_key, mime_type, size_bytes, duration_ms, sha256, created_at, media_status)
+    await bulkLoad(db, 'videos', (conn) =>
+      sql`INSERT INTO videos (id, user_id, title, file_key, mime_type, size_bytes, duration_ms, sha256, created_at, media_status)
       SELECT 'v' || lpad(i::text, 8, '0'), 'u' || lpad((i % ${MEMBERS} + 1)::text, 8, '0'), 'Video ' || i, 'k/' || i, 'video/mp4', 1000, 5000,
         repeat('0', 64), 1700000000000 + i * 1000, CASE WHEN i % 10 = 0 THEN 'processing' ELSE 'ready' END
-      FROM generate_series(1, ${VIDEOS}) i`.execute(db);
+      FROM generate_series(1, ${VIDEOS}) i`
+        .execute(conn)
+        .then(() => undefined),
+    );
     // The viewer follows 200 creators; everyone else 20, and the star is followed by everyone.
     await sql`INSERT INTO follows (follower_id, followee_id, created_at)
       SELECT 'u' || lpad(i::text, 8, '0'), 'u' || lpad(((i + k * 37) % ${MEMBERS} + 1)::text, 8, '0'), 1700000000000 + i * 10 + k

@@ -9,7 +9,7 @@ import { exactHandleQuery, handlePrefixQuery, nameQuery } from '#server/discover
 import { hashtagSearchQuery } from '#server/discovery/search-hashtags';
 import { searchWords } from '#server/discovery/search-words';
 import { testDatabaseEnv, VOLUME_SEEDING_POSTGRES } from '../helpers/test-database';
-import { customPlan as runPlan, genericPlan as keptPlan, seedSafety, type PlanNode } from './pg-plans';
+import { bulkLoad, customPlan as runPlan, genericPlan as keptPlan, seedSafety, type PlanNode } from './pg-plans';
 
 // The search statements on PostgreSQL (server/discovery/search-*.ts) on a seeded, analysed
 // database: videos by the GIN index videos_search for a rare word, or by walking videos_feed from
@@ -43,11 +43,15 @@ describe('search plans on PostgreSQL', () => {
       FROM generate_series(1, ${MEMBERS}) i`.execute(db);
     // Half the videos say "sunset" in the title, the other half "beach"; each has a rare word
     // (twenty videos each) and a description word; one in ten is still processing.
-    await sql`INSERT INTO videos (id, user_id, title, description, file_key, mime_type, size_bytes, duration_ms, sha256, created_at, media_status)
+    await bulkLoad(db, 'videos', (conn) =>
+      sql`INSERT INTO videos (id, user_id, title, description, file_key, mime_type, size_bytes, duration_ms, sha256, created_at, media_status)
       SELECT 'v' || lpad(i::text, 8, '0'), 'u' || lpad((i % ${MEMBERS} + 1)::text, 8, '0'),
         CASE WHEN i % 2 = 0 THEN 'Sunset ' ELSE 'Beach ' END || 'rare' || (i % 6000), 'about place' || (i % 500), 'k/' || i, 'video/mp4', 1000, 5000,
         repeat('0', 64), 1700000000000 + i * 1000, CASE WHEN i % 10 = 0 THEN 'processing' ELSE 'ready' END
-      FROM generate_series(1, ${VIDEOS}) i`.execute(db);
+      FROM generate_series(1, ${VIDEOS}) i`
+        .execute(conn)
+        .then(() => undefined),
+    );
     await sql`INSERT INTO hashtags (tag, videos_count, hidden, created_at)
       SELECT 'tag' || k, k % 7, CASE WHEN k % 50 = 0 THEN 1 ELSE 0 END, 1 FROM generate_series(0, 30000) k`.execute(db);
     // Likes and follows, so that the viewer's like and follow are read by key rather than from an empty table.
