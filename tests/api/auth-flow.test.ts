@@ -18,8 +18,8 @@ async function familyRows(t: TestApp, userId: string) {
 describe('sign-up -> verify -> login -> refresh -> rotate -> reuse detection -> logout', () => {
   let t: TestApp;
   beforeAll(async () => {
-    // The production cost: this flow checks the hash a sign-up stores (decision 0005).
-    t = await createTestApp({}, { passwordCost: 'production' });
+    // The tests' cheap hash cost; the stored production parameters are checked below, on their own.
+    t = await createTestApp();
   });
   afterAll(() => t.close());
 
@@ -39,9 +39,7 @@ describe('sign-up -> verify -> login -> refresh -> rotate -> reuse detection -> 
 
     const cred = await t.deps.db.selectFrom('credentials').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
     expect(cred.password_hash).not.toContain(password);
-    const parsed = parsePasswordHash(cred.password_hash);
-    expect(parsed?.params).toEqual({ log2N: 17, r: 8, p: 1, keyLength: 32 });
-    expect(parsed?.salt.length).toBe(16);
+    expect(parsePasswordHash(cred.password_hash)?.salt.length).toBe(16);
 
     link = verificationLinkFor(t, email);
     expect(link.startsWith(`${t.deps.config.publicUrl}/api/auth/verify?token=`)).toBe(true);
@@ -245,6 +243,26 @@ describe('sign-up -> verify -> login -> refresh -> rotate -> reuse detection -> 
     expect(wrong.status).toBe(401);
     expect(unknown.json).toEqual(wrong.json);
     expect(unknown.json).toEqual({ error: { code: 'invalid_credentials', message: 'Invalid login credentials' } });
+  });
+});
+
+describe('the stored password hash', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // The production cost, as a deployment hashes (decision 0005).
+    t = await createTestApp({}, { passwordCost: 'production' });
+  });
+  afterAll(() => t.close());
+
+  it('is scrypt at the production parameters with a 16-byte salt, and the password logs in against it', async () => {
+    const password = 'correct horse';
+    const { id: userId } = await signUpVerified(t, { email: 'hash@example.test', password });
+    const cred = await t.deps.db.selectFrom('credentials').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
+    expect(cred.password_hash).not.toContain(password);
+    const parsed = parsePasswordHash(cred.password_hash);
+    expect(parsed?.params).toEqual({ log2N: 17, r: 8, p: 1, keyLength: 32 });
+    expect(parsed?.salt.length).toBe(16);
+    expect((await login(t, 'hash@example.test', password)).status).toBe(200);
   });
 });
 
