@@ -104,6 +104,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['{client,server,sync,db,scripts}/**/*.test.{ts,tsx}', 'tests/architecture/**/*.test.ts'],
+          // server/startup.test.ts starts the entry points as `npm start` does.
+          globalSetup: ['tests/setup/build-server.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
