@@ -34,8 +34,8 @@ export interface LeaderElectionOptions {
  * Tries pg_try_advisory_lock on a connection of its own every `everyMs`. The lock lives as long as
  * that connection: when it drops, PostgreSQL releases the lock and this instance stops leading at
  * once (before it could know whether another took over), and another instance takes it at its next
- * try (this one sits out CHECKS_OUT_AFTER_LOSS checks first). A leader also runs a trivial query each period, so a connection that died silently (no
- * error event) is noticed within one period too.
+ * try (this one sits out CHECKS_OUT_AFTER_LOSS checks first). A leader also runs a trivial query
+ * each period, so a connection that died silently (no error event) is noticed within one period too.
  */
 export function startLeaderElection(options: LeaderElectionOptions): LeaderElection {
   const everyMs = options.everyMs ?? LEADER_CHECK_MS;

@@ -16,10 +16,10 @@ if (!hasChromium) {
 /**
  * Debian's chromium-headless-shell, or CHROMIUM_HEADLESS_SHELL_PATH: Chromium's headless build
  * without the desktop browser around it. The browser tests' pages, service workers, IndexedDB, MSE
- * and media run in it as in the full browser for about a quarter less CPU (docs/benchmarks.md, "CI
+ * and media run in it as in the full browser for about a third less CPU (docs/benchmarks.md, "CI
  * time"); it has no notifications, Web Push or Background Sync, which `full` asks for.
  */
-export const headlessShellPath = process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
+const headlessShellPath = process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
 const hasHeadlessShell = existsSync(headlessShellPath);
 
 if (hasChromium && !hasHeadlessShell) {
