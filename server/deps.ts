@@ -13,7 +13,7 @@ import { loadSecretBox } from './settings/secret-box';
 import { sealStoredSecrets } from './settings/payment-secrets';
 import { openMediaStore } from './storage/open-media-store';
 import { setMediaPublicBase } from './feed/public-media';
-import { PASSWORD_PARAMS } from './auth/password';
+import { configuredPasswordParams } from './auth/password';
 
 /** Opens the database (migrated), loads the signing key and builds everything the routers share. */
 /**
@@ -50,7 +50,7 @@ export async function createDeps(
     engine,
     log,
     now,
-    passwordParams: overrides.passwordParams ?? { ...PASSWORD_PARAMS, log2N: config.passwordLog2N },
+    passwordParams: overrides.passwordParams ?? configuredPasswordParams(config),
     pokes,
     liveStreams: new LiveStreams(),
     secrets,

@@ -14,6 +14,9 @@ export interface ScryptParams {
 
 export const PASSWORD_PARAMS: ScryptParams = { log2N: 17, r: 8, p: 1, keyLength: 32 };
 
+/** The production parameters at the cost a process was configured with (PASSWORD_HASH_LOG2N, tests only: server/config.ts). */
+export const configuredPasswordParams = (config: { passwordLog2N: number }): ScryptParams => ({ ...PASSWORD_PARAMS, log2N: config.passwordLog2N });
+
 const SALT_BYTES = 16;
 /** 128 * N * r bytes are needed (128 MiB at the production cost); node refuses above 32 MiB by default. */
 const MAX_MEM = 256 * 1024 * 1024;

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '#db/connect';
 import { describeZodError } from '../http/router';
 import { upsertAdmin } from '../auth/admin-account';
-import { PASSWORD_PARAMS } from '../auth/password';
+import { configuredPasswordParams } from '../auth/password';
 
 // `npm run admin -- --email E --password P [--name N]`: creates, or promotes, a verified, active
 // administrator: admins come from the command line, never from a default account (docs/decisions/0013-the-server-enforces-every-rule.md).
@@ -50,8 +50,7 @@ async function main(): Promise<void> {
   const { db, close } = openDatabase(config.databaseUrl, config.database);
   try {
     await migrateToLatest(db);
-    // The production cost, unless PASSWORD_HASH_LOG2N lowers it for tests (server/config.ts).
-    const params = { ...PASSWORD_PARAMS, log2N: config.passwordLog2N };
+    const params = configuredPasswordParams(config);
     const result = await upsertAdmin(db, { email: parsed.data.email, password: parsed.data.password, name: parsed.data.name }, Date.now(), params);
     if (result.action === 'created') {
       console.log(`Created administrator ${result.email} ("${result.name}", id ${result.id}): verified and active.`);
