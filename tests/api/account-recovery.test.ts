@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { callFrom, login, signUpVerified } from '../helpers/auth-flow';
 import { readMailSink, type SunkMail } from '../helpers/mail-sink';
-import { startServer, type ServerProcess } from '../helpers/server-process';
+import { startServer, TEST_PASSWORD_COST, type ServerProcess } from '../helpers/server-process';
 import { http, signUpVerifiedHttp } from './auth-http-client';
 
 // docs/decisions/0002-account-recovery-and-brute-force.md (account recovery): forgot -> mailed link -> reset, change password, logout everywhere,
@@ -205,8 +205,8 @@ describe('change password and sign out everywhere', () => {
 describe('concurrent resets with one link (real HTTP)', () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    // The race is over the link's single use, not the hash: the tests' hash cost (docs/decisions/0005-password-hashing-with-scrypt.md).
-    server = await startServer({ env: { LOG_LEVEL: 'error', PASSWORD_HASH_LOG2N: '12' } });
+    // The race is over the link's single use, not the hash.
+    server = await startServer({ env: { LOG_LEVEL: 'error', ...TEST_PASSWORD_COST } });
   });
   afterAll(() => server.stop());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startServer, type ServerProcess } from '../helpers/server-process';
+import { startServer, TEST_PASSWORD_COST, type ServerProcess } from '../helpers/server-process';
 import { http, refreshCookie, signUpVerifiedHttp, type HttpResult } from './auth-http-client';
 
 // docs/decisions/0002-account-recovery-and-brute-force.md (brute force), over real HTTP against the real server process, with the
@@ -13,7 +13,7 @@ const PASSWORD = 'the-right-password';
  * hash's cost: their servers hash at the tests' cost (PASSWORD_HASH_LOG2N 12, 32 times cheaper). The
  * bounded queue's burst needs the production cost: its hashes must outlast the burst's arrival.
  */
-const CHEAP_HASHES = { LOG_LEVEL: 'error', PASSWORD_HASH_LOG2N: '12' };
+const CHEAP_HASHES = { LOG_LEVEL: 'error', ...TEST_PASSWORD_COST };
 
 function count(results: HttpResult[], status: number): number {
   return results.filter((r) => r.status === status).length;

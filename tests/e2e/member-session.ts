@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lastMailTo, readMailSink } from '../helpers/mail-sink';
 import { join } from 'node:path';
-import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server-process';
+import { PROJECT_ROOT, startServer, TEST_PASSWORD_COST, type ServerProcess } from '../helpers/server-process';
 
 // Shared steps of the PWA browser tests (docs/pwa.md, "Tests"): a real sign-up over HTTP, the mailed link, a UI login.
 
@@ -13,13 +13,7 @@ import { PROJECT_ROOT, startServer, type ServerProcess } from '../helpers/server
  */
 export const CLIENT_DIST = process.env.VIDI_CLIENT_DIST ?? join(PROJECT_ROOT, 'dist/client');
 
-/**
- * New passwords hashed at scrypt N=2^12 instead of the production 2^17 (decision 0005): no browser
- * test is about the hash, and each sign-up and UI login cost about half a second of a core at 2^17
- * (tests/api/auth-brute-force.test.ts and server/auth/password.test.ts keep the production cost). The
- * server (and `npm run admin`) take it only under NODE_ENV=test, which vitest sets.
- */
-export const TEST_PASSWORD_COST = { PASSWORD_HASH_LOG2N: '12' };
+export { TEST_PASSWORD_COST };
 
 /**
  * The renditions at x264's ultrafast preset instead of veryfast: the browser tests look at what is

