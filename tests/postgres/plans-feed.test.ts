@@ -42,9 +42,7 @@ describe('feed and comments plans on PostgreSQL', () => {
       sql`INSERT INTO videos (id, user_id, title, file_key, mime_type, size_bytes, duration_ms, sha256, created_at, media_status)
       SELECT 'v' || lpad(i::text, 8, '0'), 'u' || lpad((i % ${MEMBERS} + 1)::text, 8, '0'), 'Video ' || i, 'k/' || i, 'video/mp4', 1000, 5000,
         repeat('0', 64), 1700000000000 + i * 1000, CASE WHEN i % 10 = 0 THEN 'processing' ELSE 'ready' END
-      FROM generate_series(1, ${VIDEOS}) i`
-        .execute(conn)
-        .then(() => undefined),
+      FROM generate_series(1, ${VIDEOS}) i`.execute(conn),
     );
     await sql`INSERT INTO likes (video_id, user_id, created_at)
       SELECT 'v' || lpad(v::text, 8, '0'), 'u' || lpad(u::text, 8, '0'), v FROM generate_series(1, 20000, 7) v, generate_series(1, 20) u`.execute(db);

@@ -42,9 +42,7 @@ describe('hashtag plans on PostgreSQL', () => {
       sql`INSERT INTO videos (id, user_id, title, file_key, mime_type, size_bytes, duration_ms, sha256, created_at, media_status, likes_count)
       SELECT 'v' || lpad(i::text, 8, '0'), 'u' || lpad((i % ${MEMBERS} + 1)::text, 8, '0'), 'Video ' || i, 'k/' || i, 'video/mp4', 1000, 5000,
         repeat('0', 64), 1700000000000 + (i / 3) * 1000, CASE WHEN i % 10 = 0 THEN 'processing' ELSE 'ready' END, (i * 7919) % 500
-      FROM generate_series(1, ${VIDEOS}) i`
-        .execute(conn)
-        .then(() => undefined),
+      FROM generate_series(1, ${VIDEOS}) i`.execute(conn),
     );
     // Every ready video under one of TAGS small tags, and every other one under the big tag too.
     await sql`INSERT INTO hashtags (tag, videos_count, hidden, created_at)
@@ -52,15 +50,13 @@ describe('hashtag plans on PostgreSQL', () => {
     await bulkLoad(db, 'video_hashtags', (conn) =>
       sql`INSERT INTO video_hashtags (tag, video_id, created_at)
       SELECT 'tag' || (v.created_at % ${TAGS}), v.id, v.created_at FROM videos v WHERE v.media_status = 'ready'
-      UNION ALL SELECT ${BIG}, v.id, v.created_at FROM videos v WHERE v.media_status = 'ready' AND substr(v.id, 9, 1) IN ('0', '2', '4', '6', '8')`
-        .execute(conn)
-        .then(() => undefined),
+      UNION ALL SELECT ${BIG}, v.id, v.created_at FROM videos v WHERE v.media_status = 'ready' AND substr(v.id, 9, 1) IN ('0', '2', '4', '6', '8')`.execute(
+        conn,
+      ),
     );
     await bulkLoad(db, 'video_hashtags_top', (conn) =>
       sql`INSERT INTO video_hashtags_top (tag, likes_count, created_at, video_id)
-      SELECT h.tag, v.likes_count, h.created_at, h.video_id FROM video_hashtags h JOIN videos v ON v.id = h.video_id`
-        .execute(conn)
-        .then(() => undefined),
+      SELECT h.tag, v.likes_count, h.created_at, h.video_id FROM video_hashtags h JOIN videos v ON v.id = h.video_id`.execute(conn),
     );
     await sql`UPDATE hashtags h SET videos_count = c.n FROM (SELECT tag, count(*) AS n FROM video_hashtags GROUP BY tag) c WHERE c.tag = h.tag`.execute(db);
     await sql`INSERT INTO likes (video_id, user_id, created_at)

@@ -44,9 +44,7 @@ describe('people plans on PostgreSQL', () => {
       sql`INSERT INTO videos (id, user_id, title, file_key, mime_type, size_bytes, duration_ms, sha256, created_at, media_status)
       SELECT 'v' || lpad(i::text, 8, '0'), 'u' || lpad((i % ${MEMBERS} + 1)::text, 8, '0'), 'Video ' || i, 'k/' || i, 'video/mp4', 1000, 5000,
         repeat('0', 64), 1700000000000 + i * 1000, CASE WHEN i % 10 = 0 THEN 'processing' ELSE 'ready' END
-      FROM generate_series(1, ${VIDEOS}) i`
-        .execute(conn)
-        .then(() => undefined),
+      FROM generate_series(1, ${VIDEOS}) i`.execute(conn),
     );
     // The viewer follows 200 creators; everyone else 20, and the star is followed by everyone.
     await sql`INSERT INTO follows (follower_id, followee_id, created_at)

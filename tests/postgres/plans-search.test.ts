@@ -48,9 +48,7 @@ describe('search plans on PostgreSQL', () => {
       SELECT 'v' || lpad(i::text, 8, '0'), 'u' || lpad((i % ${MEMBERS} + 1)::text, 8, '0'),
         CASE WHEN i % 2 = 0 THEN 'Sunset ' ELSE 'Beach ' END || 'rare' || (i % 6000), 'about place' || (i % 500), 'k/' || i, 'video/mp4', 1000, 5000,
         repeat('0', 64), 1700000000000 + i * 1000, CASE WHEN i % 10 = 0 THEN 'processing' ELSE 'ready' END
-      FROM generate_series(1, ${VIDEOS}) i`
-        .execute(conn)
-        .then(() => undefined),
+      FROM generate_series(1, ${VIDEOS}) i`.execute(conn),
     );
     await sql`INSERT INTO hashtags (tag, videos_count, hidden, created_at)
       SELECT 'tag' || k, k % 7, CASE WHEN k % 50 = 0 THEN 1 ELSE 0 END, 1 FROM generate_series(0, 30000) k`.execute(db);
