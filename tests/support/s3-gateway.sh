@@ -61,7 +61,16 @@ start_daemon() {
   shift
   if daemon_pid "$name" >/dev/null; then return 0; fi
   setsid "$@" -c "$D/ceph.conf" -f </dev/null >>"$D/log/$name.out" 2>&1 3>&- &
-  echo $! >"$D/run/$name.pid"
+  local pid=$! i
+  echo "$pid" >"$D/run/$name.pid"
+  # Until the child has become the daemon: between fork and exec its command line is this script's,
+  # which daemon_pid takes for a pid reused by another process, so a check in that window found the
+  # daemon "exited" (CI, stop 43: a loaded box, no log written yet).
+  for ((i = 0; i < 1000; i++)); do
+    pid_alive "$pid" || return 0
+    daemon_pid "$name" >/dev/null && return 0
+    sleep 0.01
+  done
 }
 
 require_running() {
