@@ -7,18 +7,27 @@ import { join } from 'node:path';
 import { openDatabase } from '#db/connect';
 import { call, createTestApp, type TestApp } from '../helpers/test-app';
 import { emptyDatabaseUrl } from '../helpers/empty-database';
-import { PROJECT_ROOT } from '../helpers/server-process';
+import { PROJECT_ROOT, TEST_PASSWORD_COST } from '../helpers/server-process';
 import { nodeEntryArgs } from '../../scripts/lib/node-entry';
 import { login, signUpVerified } from '../helpers/auth-flow';
 import { parsePasswordHash } from '#server/auth/password';
 
-/** Runs the real `npm run admin` entry point (node + tsx) against DATA_DIR and the database at `databaseUrl`. */
-function runAdminCli(dataDir: string, databaseUrl: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Runs the real `npm run admin` entry point (the run's server bundle) against DATA_DIR and the database
+ * at `databaseUrl`. It hashes at the tests' cost unless `hashCost` says otherwise: only the first case is
+ * about the hash the CLI stores.
+ */
+function runAdminCli(
+  dataDir: string,
+  databaseUrl: string,
+  args: string[],
+  hashCost: Record<string, string> = TEST_PASSWORD_COST,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [...nodeEntryArgs('admin'), ...args],
-      { cwd: PROJECT_ROOT, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'error' }, timeout: 60_000 },
+      { cwd: PROJECT_ROOT, env: { ...process.env, ...hashCost, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'error' }, timeout: 60_000 },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
@@ -37,14 +46,13 @@ describe(`npm run admin (${testDialect})`, () => {
   const profileByEmail = (email: string) => t.deps.db.selectFrom('profiles').selectAll().where('email', '=', email).executeTakeFirst();
 
   it('creates a verified, active administrator who can sign in', async () => {
-    const res = await runAdminCli(t.dataDir, t.deps.config.databaseUrl, [
-      '--email',
-      ' Boss@Example.TEST ',
-      '--password',
-      'boss-password',
-      '--name',
-      'The Boss',
-    ]);
+    // The production cost (PASSWORD_HASH_LOG2N unset), which the stored hash is checked against.
+    const res = await runAdminCli(
+      t.dataDir,
+      t.deps.config.databaseUrl,
+      ['--email', ' Boss@Example.TEST ', '--password', 'boss-password', '--name', 'The Boss'],
+      {},
+    );
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('Created administrator boss@example.test');
