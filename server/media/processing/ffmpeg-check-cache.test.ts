@@ -1,9 +1,9 @@
-import { appendFileSync, chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FfmpegMissingError, type FfmpegBinaries } from './ffmpeg-binaries';
-import { checkFfmpegOnce } from './ffmpeg-check-cache';
+import { checkFfmpegOnce, checkFileName } from './ffmpeg-check-cache';
 
 // Each binary is a script that notes every run in a log, then runs the real program.
 let dir: string;
@@ -42,6 +42,25 @@ describe('checkFfmpegOnce', () => {
     wrapper('ffmpeg', '/usr/bin/ffmpeg', ': a new build\n');
     await checkFfmpegOnce(b, checks());
     expect(runs()).toBeGreaterThan(afterFirst);
+  });
+
+  it('neither trusts nor fills a folder others may write to: a planted passed check is ignored', async () => {
+    // `true` runs and prints nothing: the check fails, unless a remembered pass is believed.
+    const broken: FfmpegBinaries = { ffmpeg: wrapper('ffmpeg', '/bin/true'), ffprobe: wrapper('ffprobe', '/bin/true'), source: 'env' };
+    const good: FfmpegBinaries = { ffmpeg: wrapper('good-ffmpeg', '/usr/bin/ffmpeg'), ffprobe: wrapper('good-ffprobe', '/usr/bin/ffprobe'), source: 'env' };
+    const pass = JSON.stringify(await checkFfmpegOnce(good, checks()));
+    // What another account could do in a shared folder: leave a pass under the broken build's name.
+    const shared = join(dir, 'shared');
+    mkdirSync(shared, { mode: 0o777 });
+    chmodSync(shared, 0o777);
+    writeFileSync(join(shared, checkFileName(broken)), pass);
+    await expect(checkFfmpegOnce(broken, shared)).rejects.toBeInstanceOf(FfmpegMissingError);
+    // The same entry in the user's own folder is believed: what the shared folder's refusal guards.
+    writeFileSync(join(checks(), checkFileName(broken)), pass);
+    await expect(checkFfmpegOnce(broken, checks())).resolves.toEqual(JSON.parse(pass));
+    // Nor is a pass written there.
+    await checkFfmpegOnce(good, shared);
+    expect(readdirSync(shared)).toEqual([checkFileName(broken)]);
   });
 
   it('never remembers a failed check', async () => {

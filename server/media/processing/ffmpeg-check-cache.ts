@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkFfmpeg, type FfmpegBinaries, type FfmpegCheck } from './ffmpeg-binaries';
@@ -11,14 +11,19 @@ import { checkFfmpeg, type FfmpegBinaries, type FfmpegCheck } from './ffmpeg-bin
  * again. A Debian ffmpeg and the libav* libraries that define its codecs come from one source
  * package and are upgraded together, so a new library means a new binary too. A failed check is
  * never remembered: the next start tries again and says why.
+ *
+ * The folder is the user's own, in the shared temp folder: an entry is read or written only while
+ * the folder is a real directory of this user that nobody else may write to, so another account on
+ * the machine cannot plant a passed check for a broken build.
  */
-export async function checkFfmpegOnce(b: FfmpegBinaries, dir = join(tmpdir(), 'vidi-ffmpeg-checks')): Promise<FfmpegCheck> {
-  const file = join(dir, `${buildKey(b)}.json`);
-  const remembered = readCheck(file);
+export async function checkFfmpegOnce(b: FfmpegBinaries, dir = defaultChecksDir()): Promise<FfmpegCheck> {
+  const file = join(dir, checkFileName(b));
+  const trusted = ownPrivateDir(dir);
+  const remembered = trusted ? readCheck(file) : undefined;
   if (remembered) return remembered;
   const check = await checkFfmpeg(b);
+  if (!trusted) return check;
   try {
-    mkdirSync(dir, { recursive: true });
     // Written whole through a rename, so a process starting meanwhile never reads half of it.
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(check));
@@ -29,12 +34,28 @@ export async function checkFfmpegOnce(b: FfmpegBinaries, dir = join(tmpdir(), 'v
   return check;
 }
 
-function buildKey(b: FfmpegBinaries): string {
+function defaultChecksDir(): string {
+  return join(tmpdir(), `vidi-ffmpeg-checks-${process.getuid?.() ?? 'user'}`);
+}
+
+/** Creates `dir` (mode 700) if missing; whether it is a directory of this user, closed to everyone else. */
+function ownPrivateDir(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const s = lstatSync(dir);
+    return s.isDirectory() && s.uid === process.getuid?.() && (s.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The file a build's passed check is kept in: each binary's path, size, modification time and inode, hashed. */
+export function checkFileName(b: FfmpegBinaries): string {
   const identity = [b.ffmpeg, b.ffprobe].map((path) => {
     const s = statSync(path);
     return [path, s.size, s.mtimeMs, s.ino];
   });
-  return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32);
+  return `${createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32)}.json`;
 }
 
 function readCheck(file: string): FfmpegCheck | undefined {
