@@ -7,11 +7,15 @@
  *
  *   VIDI_LIGHTHOUSE_HOME_ONLY=1 VIDI_LIGHTHOUSE_ARTIFACTS=/tmp/lh npm run bench -- --only lighthouse --seed-size small --quick
  *   npx tsx tests/bench/lighthouse-lantern.ts /tmp/lh/home-*.artifacts.json [lcp-pessimistic|lcp-optimistic|fcp-pessimistic|fcp-optimistic|tbt]
+ *
+ * `tbt` lists the simulated tasks that add to total blocking time, each with what it did in the
+ * observed trace (tests/bench/lib/trace-tasks.ts).
  */
 import { readFileSync } from 'node:fs';
 import { LanternFirstContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-first-contentful-paint.js';
 import { LanternLargestContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-largest-contentful-paint.js';
 import { LanternTotalBlockingTime } from 'lighthouse/core/computed/metrics/lantern-total-blocking-time.js';
+import { traceTasks } from './lib/trace-tasks';
 
 interface SimNode {
   type: 'cpu' | 'network';
@@ -83,10 +87,17 @@ if (which === 'tbt') {
   const navStart = Math.min(...[...est.nodeTimings.keys()].flatMap((n) => (n.event ? [n.event.ts] : [])));
   console.log(`TBT ${Math.round(tbt.timing)} ms; FCP ${Math.round(fcp.pessimisticEstimate.timeInMs)} ms (pessimistic)`);
   const long = [...est.nodeTimings].filter(([n, t]) => n.type === 'cpu' && t.endTime - t.startTime >= 50 && t.startTime >= fcp.pessimisticEstimate.timeInMs);
-  for (const [node, t] of long.sort((a, b) => a[1].startTime - b[1].startTime))
+  const detail = traceTasks((kept.Trace as { traceEvents: Parameters<typeof traceTasks>[0] }).traceEvents);
+  for (const [node, t] of long.sort((a, b) => a[1].startTime - b[1].startTime)) {
     console.log(
       `  ${Math.round(t.startTime)} +${Math.round(t.endTime - t.startTime)} (observed at ${Math.round(((node.event?.ts ?? navStart) - navStart) / 1000)} ms after the first task) ${describe(node)}`,
     );
+    // What the task did, from the observed trace: a callback's node names no script.
+    if (node.event) {
+      const { events, functions } = detail(node.event.ts, node.event.dur);
+      console.log(`      ${events.join(', ')}${functions.length ? `; in ${functions.join(', ')}` : ''}`);
+    }
+  }
   process.exit(0);
 }
 const [metric, side] = which.split('-');
