@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
-import { PROJECT_ROOT, startServer } from '../helpers/server-process';
+import { startServer } from '../helpers/server-process';
+import { machine, pickViewer, privateClientCopy, seedIfMissing, SEEDS, writeResults } from './lib/run-setup';
 import { failed, formatTable, markdownTable, type BenchRow } from './lib/result';
 import { tokenMinter, type Benchmark, type BenchContext } from './lib/context';
 import { freePort } from './lib/processes';
@@ -50,11 +50,6 @@ const ALL: Benchmark[] = [
   mixedLoadBench,
 ];
 
-const SEEDS = {
-  full: { users: 10_000, videos: 100_000, likes: 1_000_000, comments: 300_000, views: 1_000_000 },
-  small: { users: 300, videos: 3_000, likes: 20_000, comments: 6_000, views: 20_000 },
-} as const;
-
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -92,17 +87,6 @@ if (values.help) {
   process.exit(0);
 }
 
-export function machine() {
-  return {
-    nproc: availableParallelism(),
-    cpu: cpus()[0]?.model ?? 'unknown',
-    memory_gib: Math.round((totalmem() / 2 ** 30) * 10) / 10,
-    node: process.version,
-    loadavg_at_start: loadavg().map((l) => Math.round(l * 100) / 100),
-    date: new Date().toISOString(),
-  };
-}
-
 /** The run's settings from the command line; --quick changes the defaults, explicit flags win. */
 function settings() {
   const quick = values.quick;
@@ -115,49 +99,6 @@ function settings() {
   if (values.db !== 'sqlite' && values.db !== 'postgres') throw new Error('--db must be sqlite or postgres');
   const dialect: 'sqlite' | 'postgres' = values.db;
   return { dialect, quick, seedSize, only, rounds: Number(values.rounds ?? (quick ? 2 : 5)), seconds: Number(values.seconds ?? (quick ? 2 : 5)) };
-}
-
-/** Seeds the database of DATABASE_URL (PostgreSQL: always a new one), or the SQLite file unless it exists. */
-function seedIfMissing(dataDir: string, dbPath: string, seedSize: keyof typeof SEEDS, databaseUrl?: string): void {
-  if (!databaseUrl && existsSync(dbPath)) {
-    console.log('reusing the seeded database');
-    return;
-  }
-  const n = SEEDS[seedSize];
-  const args = ['--users', n.users, '--videos', n.videos, '--likes', n.likes, '--comments', n.comments, '--views', n.views].map(String);
-  console.log(`seeding: ${args.join(' ')}`);
-  mkdirSync(dataDir, { recursive: true });
-  execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/seed.ts', ...args], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
-    stdio: 'inherit',
-  });
-}
-
-/** The member the benchmarks act as: one who has liked something, else any active member. */
-function pickViewer(dbPath: string): string {
-  const db = new Database(dbPath, { readonly: true });
-  const viewer = db.prepare<[], { user_id: string }>('SELECT user_id FROM likes ORDER BY rowid LIMIT 1').get();
-  const anyUser = db.prepare<[], { id: string }>('SELECT id FROM profiles WHERE is_active = 1 LIMIT 1').get();
-  db.close();
-  const viewerId = viewer?.user_id ?? anyUser?.id;
-  if (!viewerId) throw new Error('the seeded database has no member');
-  return viewerId;
-}
-
-/**
- * The browser benchmarks need the built client. A private copy, so a rebuild of dist/ by someone
- * else during the run cannot swap the app (and its service worker) under a measurement.
- */
-function privateClientCopy(tmpDir: string): string {
-  const dist = process.env.VIDI_CLIENT_DIST ?? join(PROJECT_ROOT, 'dist/client');
-  if (!existsSync(join(dist, 'index.html'))) {
-    console.log('building the client (dist/client is missing)');
-    execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { cwd: PROJECT_ROOT, stdio: 'inherit' });
-  }
-  const clientDist = join(tmpDir, 'client');
-  cpSync(dist, clientDist, { recursive: true });
-  return clientDist;
 }
 
 async function runBenchmarks(ctx: BenchContext, only: string[] | undefined): Promise<BenchRow[]> {
@@ -271,26 +212,16 @@ async function runOn(
       `${rows.filter((r) => r.pass === null).length} report-only or not available; ${total.toFixed(0)} s`,
   );
   if (values.json) {
-    const file = resolve(values.json);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(
-      file,
-      JSON.stringify(
-        {
-          machine: info,
-          database: dialect,
-          rounds,
-          seconds,
-          seed: { size: seedSize, ...SEEDS[seedSize] },
-          seconds_total: Math.round(total),
-          rows,
-          markdown: markdownTable(rows),
-        },
-        null,
-        2,
-      ),
-    );
-    console.log(`wrote ${file}`);
+    writeResults(values.json, {
+      machine: info,
+      database: dialect,
+      rounds,
+      seconds,
+      seed: { size: seedSize, ...SEEDS[seedSize] },
+      seconds_total: Math.round(total),
+      rows,
+      markdown: markdownTable(rows),
+    });
   }
 }
 
@@ -318,13 +249,7 @@ async function runCluster({
   const total = (performance.now() - started) / 1000;
   console.log(`\n${formatTable(rows)}\n\n${rows.length} rows, report only; ${total.toFixed(0)} s`);
   if (values.json) {
-    const file = resolve(values.json);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(
-      file,
-      JSON.stringify({ machine: info, cluster: true, rounds, seconds_total: Math.round(total), rows, markdown: markdownTable(rows) }, null, 2),
-    );
-    console.log(`wrote ${file}`);
+    writeResults(values.json, { machine: info, cluster: true, rounds, seconds_total: Math.round(total), rows, markdown: markdownTable(rows) });
   }
 }
 
