@@ -65,7 +65,7 @@ start_daemon() {
   echo "$pid" >"$D/run/$name.pid"
   # Until the child has become the daemon: between fork and exec its command line is this script's,
   # which daemon_pid takes for a pid reused by another process, so a check in that window found the
-  # daemon "exited" (CI, stop 43: a loaded box, no log written yet).
+  # daemon "exited" on a loaded machine (docs/benchmarks.md, "CI time", session 25).
   for ((i = 0; i < 1000; i++)); do
     pid_alive "$pid" || return 0
     daemon_pid "$name" >/dev/null && return 0
