@@ -12,9 +12,9 @@ const LIMIT_KB = 150;
  * unless told), its modulepreloads, and every module they import statically (dynamic import()
  * chunks are excluded: they load later). Sizes are gzip at the default level, what a server would send.
  */
-export function initialRouteJs(distDir: string, extraRoots: string[] = [], page = 'index.html'): Map<string, number> {
+function initialRouteJs(distDir: string, page = 'index.html'): Map<string, number> {
   const html = readFileSync(join(distDir, page), 'utf8');
-  const roots = new Set<string>(extraRoots);
+  const roots = new Set<string>();
   for (const m of html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)) roots.add(m[1]!);
   for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)) roots.add(m[1]!);
   const sizes = new Map<string, number>();
@@ -67,7 +67,7 @@ export const bundle: Benchmark = {
     // route (scripts/build/prerender-plugin.ts): it preloads the feed screen's chunks too.
     const homeName = 'Bundle: /home route JS (gzip)';
     if (!existsSync(join(dist, 'shell.html'))) return [row, unavailable(homeName, 'KB', `<= ${LIMIT_KB} KB`, 'no shell.html in the build')];
-    const home = initialRouteJs(dist, [], 'shell.html');
+    const home = initialRouteJs(dist, 'shell.html');
     return [row, budgetRow(homeName, home, `${home.size} files (shell.html's entry, its preloads and their static imports)`)];
   },
 };

@@ -24,8 +24,6 @@ interface TraceEvent {
 }
 interface ProfileNode {
   id: number;
-  parent?: number;
-  children?: number[];
   callFrame: { functionName?: string; url?: string };
 }
 
@@ -90,7 +88,9 @@ export function traceTasks(events: TraceEvent[]): (ts: number, dur: number) => T
     }
     const bySelf = new Map<string, number>();
     for (const s of samples) {
-      if (s.t >= ts && s.t <= ts + dur) bySelf.set(frameName(nodes.get(s.id)), (bySelf.get(frameName(nodes.get(s.id))) ?? 0) + 1);
+      if (s.t < ts || s.t > ts + dur) continue;
+      const name = frameName(nodes.get(s.id));
+      bySelf.set(name, (bySelf.get(name) ?? 0) + 1);
     }
     return {
       events: top(byEvent, 4, (k, v) => `${k} ${(v / 1000).toFixed(1)}`),
