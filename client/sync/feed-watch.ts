@@ -8,9 +8,10 @@ const MAX_PATCH_KEYS = 50;
 
 /**
  * Once cards are shown, changes that are not the member's own (a pull's page, a poke's delta) are
- * read together, at most this long after they land: the window's pages arrive a dozen in the first
- * seconds, and each was a read, a sort and a render of the feed on a slow phone's main thread. The
- * member's own changes (the outbox, blocks and mutes) are read at once, as are the first cards.
+ * read at most once in this long: the window's pages arrive a dozen in the first seconds, and each
+ * was a read, a sort and a render of the feed on a slow phone's main thread. A change after a quiet
+ * spell (another member's like, live) is read at once, and so are the member's own changes (the
+ * outbox, blocks and mutes) and the first cards.
  */
 export const FEED_BATCH_MS = 250;
 
@@ -56,6 +57,8 @@ export function createFeedWatch(db: ClientDb, userId: string | null, batchMs = F
   const keys = new Set<string>();
   let running = false;
   let batch: ReturnType<typeof setTimeout> | null = null;
+  // When the last read started: the next change that can wait is read batchMs after it.
+  let lastRead = -Infinity;
 
   const onParts = (parts: ObservabilitySet) => {
     if ('all' in parts) full = true;
@@ -81,16 +84,18 @@ export function createFeedWatch(db: ClientDb, userId: string | null, batchMs = F
 
   function kick(now = false): void {
     if (running || !listeners.size || !changed()) return;
-    if (!now && canWait()) {
+    const wait = lastRead + batchMs - Date.now();
+    if (!now && wait > 0 && canWait()) {
       batch ??= setTimeout(() => {
         batch = null;
         kick(true);
-      }, batchMs);
+      }, wait);
       return;
     }
     if (batch) clearTimeout(batch);
     batch = null;
     running = true;
+    lastRead = Date.now();
     refresh()
       .catch(() => {
         // The database closed or failed: start over with a full read on the next event.
