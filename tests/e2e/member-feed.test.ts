@@ -7,6 +7,7 @@ import { PROJECT_ROOT } from '../helpers/server-process';
 import { nodeEntryArgs } from '../../scripts/lib/node-entry';
 import { pwaTest } from './fixtures';
 import { logInThroughUi, signUpVerified, uniqueEmail } from './member-session';
+import { closeToast } from './toasts';
 
 const run = promisify(execFile);
 /** More than the first pull's window (300), so the end of the feed comes from GET /api/videos pages. */
@@ -49,6 +50,20 @@ describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video 
     expect(await page.locator('article[data-index="8"] video').getAttribute('preload')).toBe('none');
     expect(await page.locator('article[data-index="8"] video').getAttribute('poster')).toBeNull();
     await saveScreenshot(page, 'feed-phone');
+  });
+
+  test("a toast stands above the phone's bottom bar, not over its links", async ({ scroller: { page } }) => {
+    // Any toast will do: the link copied, or the share refused where this browser has no clipboard.
+    await page
+      .locator('article[data-index="0"]')
+      .getByRole('button', { name: /^Share/ })
+      .click();
+    const toast = page.getByRole('region', { name: /Notifications/ }).locator('[data-sonner-toast]');
+    await toast.waitFor();
+    const navTop = await page.getByRole('navigation', { name: 'Bottom' }).evaluate((el) => el.getBoundingClientRect().top);
+    // It slides up into place: polled until it has arrived.
+    await expect.poll(() => toast.evaluate((el) => el.getBoundingClientRect().bottom)).toBeLessThanOrEqual(navTop);
+    await closeToast(page);
   });
 
   test('plays one video at a time and pauses a video scrolled out of view', async ({ scroller: { page } }) => {
