@@ -58,6 +58,19 @@ async function enqueue(ctx: BenchContext, source: string, seconds: number): Prom
   }
 }
 
+/** Waits (up to 5 minutes) until the queued video is ready or has failed. */
+async function untilProcessed(ctx: BenchContext, videoId: string): Promise<void> {
+  const { db, close } = openDatabase(ctx.databaseUrl);
+  try {
+    await pollUntil('the queued video to finish processing', 300_000, async () => {
+      const row = await db.selectFrom('videos').select('media_status').where('id', '=', videoId).executeTakeFirst();
+      return row?.media_status !== 'processing';
+    });
+  } finally {
+    await close();
+  }
+}
+
 /** Pids of the processes whose command line names the video (its ffmpeg runs write under its folder). */
 function ffmpegPidsOf(videoId: string): number[] {
   const pids: number[] = [];
@@ -135,7 +148,9 @@ export async function feedLoadRows(ctx: BenchContext, tools: MediaTools): Promis
       ),
     ];
   } finally {
-    // The job runs on; the server's stop at the end of the run gives it back.
     setPaused(videoId, false);
+    // The rows after this one share the server: left running, the job took a core from them and its
+    // poster, arriving mid-run, became the largest paint of Lighthouse's /home (docs/benchmarks.md, "Session 26").
+    await untilProcessed(ctx, videoId);
   }
 }
