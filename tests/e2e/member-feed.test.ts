@@ -41,7 +41,8 @@ describe.skipIf(!hasChromium)('the feed: infinite scroll, preloading, one video 
   test('preloads only the cards near the viewport', async ({ scroller: { page } }) => {
     const first = page.locator('article[data-index="0"] video');
     await first.waitFor();
-    expect(await first.getAttribute('preload')).toBe('metadata');
+    // The cards load video once the first poster is on screen (video-bytes-gate.ts).
+    await expect.poll(() => first.getAttribute('preload')).toBe('metadata');
     expect(await first.getAttribute('poster')).toMatch(/^\/media\//);
     // The next card gets its first bytes ahead of time, the two after it only their poster, farther ones nothing.
     expect(await page.locator('article[data-index="1"] video').getAttribute('preload')).toBe('metadata');

@@ -5,6 +5,7 @@ import type { FeedActions, FeedCard } from './types';
 import { VideoCard } from './VideoCard';
 import { useMediaPreferences } from '#client/lib/media-preferences';
 import { cardInView, loadModeFor } from './load-mode';
+import { useVideoBytesAllowed } from './video-bytes-gate';
 
 /** Cards added to the page per step: the local copy may hold hundreds, a phone shows a few. */
 export const CARDS_PER_STEP = 10;
@@ -36,6 +37,8 @@ export function FeedList({ items, hasMore, loadMore, userId, actions, watchList 
   // The card in view; the next one preloads its first segment (load-mode.ts).
   const [current, setCurrent] = useState(0);
   const { dataSaver } = useMediaPreferences();
+  // Until the first poster is on screen no card loads video before a tap, as with data saver.
+  const videoBytes = useVideoBytesAllowed(items[0]?.poster_url ?? null);
   const [shown, setShown] = useState(FIRST_CARDS);
   const visibleItems = items.slice(0, shown);
   const moreLocal = items.length > shown;
@@ -88,7 +91,7 @@ export function FeedList({ items, hasMore, loadMore, userId, actions, watchList 
           key={v.id}
           video={v}
           index={i}
-          mode={loadModeFor(i, current, dataSaver)}
+          mode={loadModeFor(i, current, dataSaver || !videoBytes)}
           own={v.user_id === userId}
           actions={actions}
           watchList={watchList}
