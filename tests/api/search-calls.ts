@@ -41,8 +41,21 @@ export async function searchAll(t: TestApp, user: TestUser, type: SearchType, q:
   return items;
 }
 
-/** `s` and letters a-f no other test of the run uses: a word, a handle or a tag of its own. */
-export const stem = (s: string) =>
-  `${s}${randomUUID()
-    .replace(/[^a-f]/g, '')
-    .slice(0, 6)}`;
+const stems = new Set<string>();
+
+/**
+ * `s` and six letters a-f no other test of the run uses: a word, a handle or a tag of its own. Drawn
+ * again on a repeat: 25 draws of one prefix met a repeat about once in 150 runs (a duplicate handle).
+ */
+export function stem(s: string): string {
+  for (;;) {
+    const letters = randomUUID()
+      .replace(/[^a-f]/g, '')
+      .slice(0, 6);
+    const drawn = `${s}${letters}`;
+    if (letters.length === 6 && !stems.has(drawn)) {
+      stems.add(drawn);
+      return drawn;
+    }
+  }
+}
