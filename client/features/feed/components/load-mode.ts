@@ -9,10 +9,11 @@ export type LoadMode = 'preload' | 'poster' | 'none';
 /** Cards after the one in view that already show their poster. */
 export const POSTER_AHEAD = 2;
 
-export function loadModeFor(index: number, current: number, dataSaver: boolean): LoadMode {
+/** `noVideoBeforeTap`: data saver, or the first poster not on screen yet (video-bytes-gate.ts). */
+export function loadModeFor(index: number, current: number, noVideoBeforeTap: boolean): LoadMode {
   const offset = index - current;
-  // Data saver: no video bytes before a tap, not even for the card in view.
-  if (!dataSaver && (offset === 0 || offset === 1)) return 'preload';
+  // No video bytes before a tap, not even for the card in view.
+  if (!noVideoBeforeTap && (offset === 0 || offset === 1)) return 'preload';
   if (offset >= -1 && offset <= POSTER_AHEAD) return 'poster';
   return 'none';
 }

@@ -21,6 +21,7 @@ export function useVideoBytesAllowed(firstPoster: string | null): boolean {
   useEffect(() => {
     if (allowed) return;
     let settled = false;
+    let cancelled = false;
     let cancelIdle: (() => void) | null = null;
     const allow = () => {
       open = true;
@@ -34,7 +35,6 @@ export function useVideoBytesAllowed(firstPoster: string | null): boolean {
         if (!cancelled) cancelIdle = afterFirstScreen(allow);
       });
     };
-    let cancelled = false;
     const timer = setTimeout(settle, POSTER_WAIT_MS);
     if (firstPoster) {
       // The same address as the card's <video poster> and the feed's preload: one request, from the cache.
